@@ -1,0 +1,95 @@
+# cohcheck - build, test, bench, install.
+# `make` builds ./cohcheck; `make test` runs every fast test; see README.md.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+BUILD    ?= build
+OPT      ?= -O2 -g
+WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
+            -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+SAN      ?=
+DEFS     := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+PKG_CFLAGS := $(shell pkg-config --cflags libpcre2-8 sqlite3 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libpcre2-8 sqlite3 2>/dev/null || echo -lpcre2-8 -lsqlite3)
+CFLAGS_ALL  = $(OPT) $(WARN) $(DEFS) $(SAN) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL  = $(PKG_LIBS) -lm -lpthread $(LDLIBS)
+
+LIB_SRCS  := $(sort $(filter-out checker/cli/%,$(shell find checker -name '*.c')))
+CLI_SRCS  := $(sort $(wildcard checker/cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+.PHONY: all test test-unit test-e2e test-litmus test-full test-san bench fuzz install clean format format-check
+
+all: cohcheck
+
+cohcheck: $(BUILD)/libcohcheck.a $(CLI_OBJS)
+	$(CC) $(OPT) $(SAN) -o $@ $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)
+
+$(BUILD)/libcohcheck.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
+	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
+
+# Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
+test: test-unit test-e2e test-litmus
+
+test-unit: $(BUILD)/unit_tests
+	$(BUILD)/unit_tests --jobs 2
+
+test-e2e: cohcheck
+	sh tests/e2e/run.sh ./cohcheck
+
+test-litmus: cohcheck
+	./cohcheck litmus --no-db --expect --quiet litmus
+
+# Slower tier: everything in `test`, plus the sanitizer build.
+test-full: test test-san
+
+# Address and undefined-behaviour sanitizers over the whole fast tier.
+test-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" test-unit
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/run.sh ./build-san/cohcheck
+	./build-san/cohcheck litmus --no-db --expect --quiet litmus
+
+cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
+	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)
+
+bench: cohcheck
+	sh tests/bench/run.sh ./cohcheck
+
+# Fuzz the parsers with libFuzzer (clang). FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 60
+fuzz:
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: cohcheck
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cohcheck/models \
+	    $(DESTDIR)$(PREFIX)/share/cohcheck/protocols
+	install -m 755 cohcheck $(DESTDIR)$(PREFIX)/bin/cohcheck
+	install -m 644 models/*.cat $(DESTDIR)$(PREFIX)/share/cohcheck/models/
+	cp -r litmus $(DESTDIR)$(PREFIX)/share/cohcheck/
+
+format:
+	clang-format -i $(shell find checker tests -name '*.[ch]')
+
+format-check:
+	clang-format --dry-run --Werror $(shell find checker tests -name '*.[ch]')
+
+clean:
+	rm -rf $(BUILD) build-san cohcheck
+
+-include $(DEPS)

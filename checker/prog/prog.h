@@ -1,0 +1,142 @@
+/* prog.h - the litmus program IR and its parser (DESIGN.md section 2).
+ * A prog_t is immutable once parsed; every later stage (model evaluation, the
+ * protocol explorer, timed mode) reads it. Invariant: every register, location,
+ * thread and branch target it names exists (the parser rejects the rest). */
+#ifndef COHCHECK_PROG_H
+#define COHCHECK_PROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/diag.h"
+
+#define PROG_MAX_REGS 16
+#define PROG_MAX_VAL 256 /* literal values are below this */
+#define PROG_MAX_THREADS 16
+
+typedef int64_t prog_val_t;
+
+typedef enum {
+    PROG_ORD_PLAIN, /* no order: a non-atomic data access */
+    PROG_ORD_RLX,
+    PROG_ORD_ACQ,
+    PROG_ORD_REL,
+    PROG_ORD_ACQREL,
+    PROG_ORD_SC,
+} prog_ord_t;
+
+typedef enum {
+    PROG_SCOPE_NONE, /* plain accesses carry no scope */
+    PROG_SCOPE_WG,
+    PROG_SCOPE_AGENT,
+    PROG_SCOPE_SYSTEM,
+    PROG_SCOPE_RM_AGENT, /* remote-scope promotion */
+} prog_scope_t;
+
+typedef enum {
+    PROG_OP_LD,
+    PROG_OP_ST,
+    PROG_OP_RMW,
+    PROG_OP_CAS,
+    PROG_OP_FENCE,
+    PROG_OP_MOV,
+    PROG_OP_ADD,
+    PROG_OP_BEQ,
+    PROG_OP_BNE,
+    PROG_OP_B,
+    PROG_OP_NOP, /* a label standing alone */
+} prog_opcode_t;
+
+typedef enum { PROG_RMW_ADD, PROG_RMW_EXCH } prog_rmw_t;
+
+typedef struct {
+    bool is_reg;
+    prog_val_t v; /* register index when is_reg, else the literal */
+} prog_operand_t;
+
+typedef struct {
+    prog_opcode_t op;
+    prog_ord_t ord;     /* memory ops and fences */
+    prog_scope_t scope; /* memory ops and fences */
+    prog_rmw_t rmw;     /* PROG_OP_RMW */
+    int reg;            /* destination (ld rmw cas mov add) or tested register (beq bne) */
+    int loc;            /* location index (ld st rmw cas) */
+    prog_operand_t a;   /* st: value; rmw: operand; cas: expected; mov: source; add: A; beq/bne: value */
+    prog_operand_t b;   /* cas: new value; add: B */
+    int target;         /* branches: index of the target instruction in this thread */
+    int line, col;      /* where the instruction was written */
+} prog_instr_t;
+
+typedef struct {
+    int wg; /* work-group (P<n>@wg<k>; default n) */
+    int cu; /* compute unit (P<n>@wg<k>:cu<m>; default: the work-group's number) */
+    int ninstr;
+    prog_instr_t *instr;
+} prog_thread_t;
+
+typedef struct {
+    char *name;
+    prog_val_t init;
+    int line_id; /* cache line: locations in one `sameline` group share an id */
+} prog_loc_t;
+
+typedef enum {
+    PROG_COND_TRUE,
+    PROG_COND_FALSE,
+    PROG_COND_REG, /* thread:reg = val */
+    PROG_COND_LOC, /* loc = val */
+    PROG_COND_AND,
+    PROG_COND_OR,
+    PROG_COND_NOT,
+} prog_cond_kind_t;
+
+typedef struct prog_cond {
+    prog_cond_kind_t kind;
+    int thread, reg, loc;
+    prog_val_t val;
+    struct prog_cond *a, *b;
+} prog_cond_t;
+
+typedef enum { PROG_EXISTS, PROG_NOT_EXISTS, PROG_FORALL } prog_quant_t;
+
+typedef struct {
+    char *file;   /* path given to the parser */
+    char *name;   /* test name from line 1 */
+    char *desc;   /* description, or NULL */
+    char *source; /* the whole file text */
+    size_t source_len;
+    int nthreads;
+    prog_thread_t *threads;
+    int nlocs;
+    prog_loc_t *locs;
+    int nlines; /* distinct cache lines */
+    prog_quant_t quant;
+    prog_cond_t *cond;
+} prog_t;
+
+/* Parse SRC[0..LEN) (FILE names it in diagnostics). Returns 0 and *OUT, or -1
+ * with ERR set to the first error's position and message. Never crashes. */
+int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag_t *err);
+
+/* Read and parse PATH. An unreadable file is an error at line 0. */
+int prog_load(const char *path, prog_t **out, diag_t *err);
+
+void prog_free(prog_t *p);
+
+/* A register's/location's name in text form ("r3", "x"). */
+const char *prog_loc_name(const prog_t *p, int loc);
+
+/* Evaluate the condition's proposition on final registers REGS[thread][reg]
+ * and final memory MEM[loc]. */
+bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS],
+                    const prog_val_t *mem);
+
+/* Render the condition as text ("exists (1:r0=1 /\ 1:r1=0)"). */
+void prog_cond_format(const prog_t *p, char *buf, size_t len);
+
+/* Names of orders and scopes as written in litmus files ("acq", "wg", ...); "" for none. */
+const char *prog_ord_name(prog_ord_t o);
+const char *prog_scope_name(prog_scope_t s);
+
+#endif
