@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../base/diag.h"
+#include "../base/util.h"
 
 #define PROG_MAX_REGS 16
 #define PROG_MAX_VAL 256 /* literal values are below this */
@@ -124,16 +125,13 @@ int prog_load(const char *path, prog_t **out, diag_t *err);
 
 void prog_free(prog_t *p);
 
-/* A register's/location's name in text form ("r3", "x"). */
-const char *prog_loc_name(const prog_t *p, int loc);
-
 /* Evaluate the condition's proposition on final registers REGS[thread][reg]
  * and final memory MEM[loc]. */
 bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS],
                     const prog_val_t *mem);
 
-/* Render the condition as text ("exists (1:r0=1 /\ 1:r1=0)"). */
-void prog_cond_format(const prog_t *p, char *buf, size_t len);
+/* Append the condition as text ("exists (1:r0=1 /\\ 1:r1=0)") to OUT. */
+void prog_cond_format(const prog_t *p, strbuf_t *out);
 
 /* Names of orders and scopes as written in litmus files ("acq", "wg", ...); "" for none. */
 const char *prog_ord_name(prog_ord_t o);

@@ -1,0 +1,190 @@
+/* cli.c - shared command-line helpers (see cli.h). */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+
+const char *const cli_default_models[6] = {"sc", "rcsc", "rcpc", "drf", "hrf-direct", "hrf-indirect"};
+
+void cli_report(const diag_t *d)
+{
+    char buf[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
+    diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "cohcheck: %s\n", buf);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cohcheck: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Directory of the running binary, from /proc/self/exe or ARGV0. */
+static void exe_dir(const char *argv0, char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0) {
+        snprintf(buf, len, "%s", argv0 ? argv0 : ".");
+        n = (ssize_t)strlen(buf);
+    }
+    buf[n] = 0;
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(buf, len, ".");
+}
+
+int cli_load_model(const char *arg, const char *argv0, cat_model_t **out, diag_t *err)
+{
+    if (strchr(arg, '/') || (strlen(arg) > 4 && !strcmp(arg + strlen(arg) - 4, ".cat")))
+        return cat_load(arg, out, err);
+    /* Search: $COHCHECK_MODELS, ./models, next to the binary, the install share dir. */
+    char dir[PATH_MAX], path[PATH_MAX + 300];
+    const char *envdir = getenv("COHCHECK_MODELS");
+    exe_dir(argv0, dir, sizeof dir);
+    const char *cands[4] = {envdir, "models", NULL, NULL};
+    char d2[PATH_MAX + 40], d3[PATH_MAX + 40];
+    snprintf(d2, sizeof d2, "%s/models", dir);
+    snprintf(d3, sizeof d3, "%s/../share/cohcheck/models", dir);
+    cands[2] = d2;
+    cands[3] = d3;
+    for (int i = 0; i < 4; i++) {
+        if (!cands[i])
+            continue;
+        snprintf(path, sizeof path, "%s/%s.cat", cands[i], arg);
+        if (is_file(path))
+            return cat_load(path, out, err);
+    }
+    diag_set(err, "", 0, 0,
+             "unknown model '%s' (give sc, rcsc, rcpc, drf, hrf-direct, hrf-indirect, a name "
+             "found in ./models or $COHCHECK_MODELS, or a .cat file)",
+             arg);
+    return -1;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_ext(const char *name, const char *ext)
+{
+    size_t n = strlen(name), e = strlen(ext);
+    return n > e && !strcmp(name + n - e, ext);
+}
+
+static int walk(const char *dir, const char *ext, char ***files, size_t *n, size_t *cap, int depth,
+                diag_t *err)
+{
+    if (depth > 64) {
+        diag_set(err, dir, 0, 0, "folders nested too deeply");
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        diag_set(err, dir, 0, 0, "cannot open folder: %s", strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t nn = 0, nc = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        UTIL_PUSH(names, nn, nc, xstrdup(de->d_name));
+    }
+    closedir(d);
+    if (nn)
+        qsort(names, nn, sizeof *names, cmpstr);
+    int rc = 0;
+    for (size_t i = 0; i < nn; i++) {
+        char *path = xmalloc(strlen(dir) + strlen(names[i]) + 2);
+        sprintf(path, "%s/%s", dir, names[i]);
+        struct stat st;
+        if (!rc && stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                rc = walk(path, ext, files, n, cap, depth + 1, err);
+            } else if (S_ISREG(st.st_mode) && has_ext(names[i], ext)) {
+                UTIL_PUSH(*files, *n, *cap, path);
+                path = NULL;
+            }
+        }
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int cli_collect(char *const *paths, int npaths, const char *ext, char ***files, int *nfiles,
+                diag_t *err)
+{
+    char **out = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            diag_set(err, paths[i], 0, 0, "no such file or folder");
+            cli_free_list(out, (int)n);
+            return -1;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            char *p = xstrdup(paths[i]);
+            size_t l = strlen(p);
+            while (l > 1 && p[l - 1] == '/')
+                p[--l] = 0;
+            int rc = walk(p, ext, &out, &n, &cap, 0, err);
+            free(p);
+            if (rc) {
+                cli_free_list(out, (int)n);
+                return -1;
+            }
+        } else {
+            UTIL_PUSH(out, n, cap, xstrdup(paths[i]));
+        }
+    }
+    *files = out;
+    *nfiles = (int)n;
+    return 0;
+}
+
+void cli_free_list(char **files, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+int cli_parse_count(const char *opt, const char *s, long long max, long long *out, diag_t *err)
+{
+    char *end;
+    errno = 0;
+    long long v = s ? strtoll(s, &end, 10) : -1;
+    if (!s || !*s || *end || errno || v < 0 || v > max) {
+        diag_set(err, "", 0, 0, "%s needs a whole number from 0 to %lld, not '%s'", opt, max,
+                 s ? s : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,39 @@
+/* cli.h - shared pieces of the command-line layer: the only code that prints
+ * or chooses exit codes. Exit codes (DESIGN.md section 3, normative): 0 all
+ * checks pass, 1 a check failed, 2 bad input or usage, 3 a resource limit
+ * stopped the work before it was complete. */
+#ifndef COHCHECK_CLI_H
+#define COHCHECK_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/diag.h"
+#include "../cat/cat.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD_INPUT = 2, CLI_LIMIT = 3 };
+
+/* The six required models, in the order they are reported. */
+extern const char *const cli_default_models[6];
+
+/* Print "cohcheck: FILE:LINE:COL: msg" to stderr. */
+void cli_report(const diag_t *d);
+/* Print "cohcheck: msg" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Resolve a model name ("rcsc") or file path and load it. ARGV0 helps find the
+ * models folder next to an installed binary. */
+int cli_load_model(const char *arg, const char *argv0, cat_model_t **out, diag_t *err);
+
+/* Collect the files ending in EXT under each of PATHS (files are taken as
+ * given; folders are walked recursively), sorted. Returns 0 or -1 with ERR. */
+int cli_collect(char *const *paths, int npaths, const char *ext, char ***files, int *nfiles,
+                diag_t *err);
+void cli_free_list(char **files, int n);
+
+/* Parse a non-negative integer option value; -1 with ERR on junk. */
+int cli_parse_count(const char *opt, const char *s, long long max, long long *out, diag_t *err);
+
+int cmd_litmus(int argc, char **argv);
+
+#endif

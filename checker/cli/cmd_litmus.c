@@ -1,0 +1,488 @@
+/* cmd_litmus.c - `cohcheck litmus`: which outcomes each memory model allows for
+ * each litmus test, printed herd7-style or as JSON lines (DESIGN.md section 3).
+ * With --expect, compares the observation and racy flag of every test and
+ * model against the test's own "(* expect ... *)" block. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <getopt.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/util.h"
+#include "../exec/exec.h"
+#include "../prog/prog.h"
+#include "cli.h"
+
+#define MAX_MODELS 32
+
+typedef struct {
+    char *names[MAX_MODELS];
+    cat_model_t *models[MAX_MODELS];
+    int n;
+    const char *argv0;
+} model_cache_t;
+
+typedef struct {
+    char model[64];
+    int obs; /* 0 never, 1 sometimes, 2 always */
+    bool racy;
+    int line;
+} expect_t;
+
+typedef struct {
+    bool json, expect, quiet;
+    exec_opts_t eo;
+    pcre2_code *filter;
+    const char *model_args[MAX_MODELS];
+    int nmodel_args;
+    model_cache_t cache;
+    int passed, failed;
+} litmus_opts_t;
+
+static const char *const obs_names[] = {"Never", "Sometimes", "Always"};
+static const char *const obs_lower[] = {"never", "sometimes", "always"};
+
+static void usage(FILE *f)
+{
+    fputs("usage: cohcheck litmus [OPTIONS] PATH...\n"
+          "\n"
+          "Evaluate litmus tests (files, or folders walked recursively for *.litmus) against\n"
+          "memory models by enumerating every candidate execution, and print which outcomes\n"
+          "each model allows, herd7-style.\n"
+          "\n"
+          "options:\n"
+          "  --model M          a model name (sc rcsc rcpc drf hrf-direct hrf-indirect, or any\n"
+          "                     NAME.cat in ./models or $COHCHECK_MODELS) or a .cat file;\n"
+          "                     repeatable; default: the six models above\n"
+          "  --filter REGEX     only tests whose name matches (PCRE2)\n"
+          "  --unroll N         take each backward branch at most N times (default 2);\n"
+          "                     longer executions are cut off and the output says so\n"
+          "  --max-candidates N stop a test after N candidate executions (exit 3)\n"
+          "  --json             one JSON object per test and model on stdout\n"
+          "  --expect           compare with each test's (* expect ... *) block; exit 1 on\n"
+          "                     any mismatch; without --model, checks the models it lists\n"
+          "  --quiet            with --expect: print only mismatches and the summary\n"
+          "  -h, --help         this help\n"
+          "\n"
+          "Observation (as herd7): Never, Sometimes or Always according to how many allowed\n"
+          "outcomes satisfy the condition's proposition. For drf and hrf-* a test is racy when\n"
+          "some SC execution has a (heterogeneous) race; its outcomes are then the SC ones.\n"
+          "exit: 0 done, 1 an --expect mismatch, 2 bad input, 3 --max-candidates reached\n",
+          f);
+}
+
+static cat_model_t *get_model(model_cache_t *mc, const char *arg, int *rc)
+{
+    for (int i = 0; i < mc->n; i++)
+        if (!strcmp(mc->names[i], arg))
+            return mc->models[i];
+    if (mc->n >= MAX_MODELS) {
+        cli_error("too many models (at most %d)", MAX_MODELS);
+        *rc = CLI_BAD_INPUT;
+        return NULL;
+    }
+    diag_t d;
+    cat_model_t *m;
+    if (cli_load_model(arg, mc->argv0, &m, &d)) {
+        cli_report(&d);
+        *rc = CLI_BAD_INPUT;
+        return NULL;
+    }
+    mc->names[mc->n] = xstrdup(arg);
+    mc->models[mc->n++] = m;
+    return m;
+}
+
+/* Parse the "(* expect" block of SRC. Returns the number of entries (0 when
+ * there is none) or -1 with D set. */
+static int parse_expect(const prog_t *p, expect_t *out, int max, diag_t *d)
+{
+    const char *src = p->source;
+    const char *b = strstr(src, "(* expect");
+    if (!b)
+        return 0;
+    const char *e = strstr(b, "*)");
+    if (!e)
+        e = src + p->source_len;
+    int line = 1;
+    for (const char *q = src; q < b; q++)
+        line += *q == '\n';
+    const char *q = strchr(b, '\n');
+    int n = 0;
+    while (q && q < e) {
+        q++;
+        line++;
+        const char *eol = memchr(q, '\n', (size_t)(src + p->source_len - q));
+        if (!eol || eol > e)
+            eol = e;
+        char buf[256];
+        size_t len = (size_t)(eol - q) < sizeof buf - 1 ? (size_t)(eol - q) : sizeof buf - 1;
+        memcpy(buf, q, len);
+        buf[len] = 0;
+        char m[64], o[32], r[32];
+        int k = sscanf(buf, "%63s %31s %31s", m, o, r);
+        if (k >= 2) {
+            if (n >= max) {
+                diag_set(d, p->file, line, 1, "too many expect lines");
+                return -1;
+            }
+            expect_t *x = &out[n];
+            snprintf(x->model, sizeof x->model, "%s", m);
+            x->obs = -1;
+            for (int i = 0; i < 3; i++)
+                if (!strcmp(o, obs_lower[i]))
+                    x->obs = i;
+            x->racy = k == 3 && !strcmp(r, "racy");
+            x->line = line;
+            if (x->obs < 0 || (k == 3 && !x->racy)) {
+                diag_set(d, p->file, line, 1,
+                         "expect line must be 'MODEL never|sometimes|always [racy]'");
+                return -1;
+            }
+            n++;
+        } else if (k == 1) {
+            diag_set(d, p->file, line, 1, "expect line must be 'MODEL never|sometimes|always [racy]'");
+            return -1;
+        }
+        q = eol < e ? eol : NULL;
+    }
+    return n;
+}
+
+static int observation(size_t pos, size_t neg) { return pos == 0 ? 0 : neg == 0 ? 2 : 1; }
+
+static bool validated(prog_quant_t q, size_t pos, size_t neg)
+{
+    switch (q) {
+    case PROG_EXISTS: return pos > 0;
+    case PROG_NOT_EXISTS: return pos == 0;
+    case PROG_FORALL: return neg == 0;
+    }
+    return false;
+}
+
+static void print_text(const prog_t *p, const exec_layout_t *lay, const cat_model_t *m,
+                       const exec_model_result_t *r, const exec_stats_t *st, const exec_opts_t *eo,
+                       double secs)
+{
+    static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
+    strbuf_t b;
+    sb_init(&b);
+    size_t pos = 0, neg = 0;
+    sb_printf(&b, "Test %s %s\n", p->name, kind[p->quant]);
+    sb_printf(&b, "Model %s\n", cat_model_name(m));
+    sb_printf(&b, "States %zu\n", r->allowed.n);
+    for (size_t i = 0; i < r->allowed.n; i++) {
+        const prog_val_t *v = exec_outcome(&r->allowed, i);
+        for (int k = 0; k < lay->nkeys; k++)
+            sb_printf(&b, "%s=%lld; ", lay->names[k], (long long)v[k]);
+        if (exec_outcome_sat(p, lay, v)) {
+            pos++;
+            sb_puts(&b, " (*)");
+        } else {
+            neg++;
+        }
+        sb_putc(&b, '\n');
+    }
+    sb_printf(&b, "%s\n", validated(p->quant, pos, neg) ? "Ok" : "No");
+    sb_printf(&b, "Witnesses\nPositive: %zu Negative: %zu\n", pos, neg);
+    for (int i = 0; i < cat_nflags(m); i++)
+        if (r->flags >> i & 1)
+            sb_printf(&b, "Flag %s\n", cat_flag_name(m, i));
+    sb_puts(&b, "Condition ");
+    prog_cond_format(p, &b);
+    sb_putc(&b, '\n');
+    sb_printf(&b, "Observation %s %s %zu %zu\n", p->name, obs_names[observation(pos, neg)], pos, neg);
+    if (cat_nflags(m) > 0)
+        sb_printf(&b, "Racy %s\n", r->racy ? "yes (no outcome is guaranteed; SC outcomes shown)" : "no");
+    if (st->unroll_cut)
+        sb_printf(&b, "Unroll %d cut off some executions (raise --unroll to see longer ones)\n", eo->unroll);
+    if (st->incomplete)
+        sb_printf(&b, "Incomplete: stopped after %llu candidate executions (--max-candidates)\n",
+                  (unsigned long long)st->candidates);
+    sb_printf(&b, "Time %s %.3f\n\n", p->name, secs);
+    fputs(b.s, stdout);
+    sb_free(&b);
+}
+
+static void print_json(const prog_t *p, const exec_layout_t *lay, const cat_model_t *m,
+                       const exec_model_result_t *r, const exec_stats_t *st, const exec_opts_t *eo,
+                       double secs)
+{
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "{\"test\":");
+    sb_json_str(&b, p->name);
+    sb_puts(&b, ",\"file\":");
+    sb_json_str(&b, p->file);
+    sb_puts(&b, ",\"model\":");
+    sb_json_str(&b, cat_model_name(m));
+    sb_puts(&b, ",\"outcomes\":[");
+    size_t pos = 0, neg = 0;
+    for (size_t i = 0; i < r->allowed.n; i++) {
+        const prog_val_t *v = exec_outcome(&r->allowed, i);
+        sb_puts(&b, i ? ",{" : "{");
+        for (int k = 0; k < lay->nkeys; k++) {
+            if (k)
+                sb_putc(&b, ',');
+            sb_json_str(&b, lay->names[k]);
+            sb_printf(&b, ":%lld", (long long)v[k]);
+        }
+        sb_putc(&b, '}');
+        if (exec_outcome_sat(p, lay, v))
+            pos++;
+        else
+            neg++;
+    }
+    sb_printf(&b, "],\"observation\":\"%s\",\"positive\":%zu,\"negative\":%zu", obs_lower[observation(pos, neg)],
+              pos, neg);
+    sb_printf(&b, ",\"validated\":%s", validated(p->quant, pos, neg) ? "true" : "false");
+    sb_puts(&b, ",\"condition\":");
+    strbuf_t c;
+    sb_init(&c);
+    prog_cond_format(p, &c);
+    sb_json_str(&b, c.s);
+    sb_free(&c);
+    sb_printf(&b, ",\"racy\":%s,\"flags\":[", r->racy ? "true" : "false");
+    int nf = 0;
+    for (int i = 0; i < cat_nflags(m); i++)
+        if (r->flags >> i & 1) {
+            if (nf++)
+                sb_putc(&b, ',');
+            sb_json_str(&b, cat_flag_name(m, i));
+        }
+    sb_printf(&b, "],\"candidates\":%llu,\"unroll\":%d,\"unroll_cut\":%s,\"complete\":%s,\"time_s\":%.6f}\n",
+              (unsigned long long)st->candidates, eo->unroll, st->unroll_cut ? "true" : "false",
+              st->incomplete ? "false" : "true", secs);
+    fputs(b.s, stdout);
+    sb_free(&b);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Evaluate one file; returns an exit code contribution. */
+static int run_file(litmus_opts_t *o, const char *path)
+{
+    diag_t d;
+    prog_t *p;
+    if (prog_load(path, &p, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    int rc = CLI_OK;
+    if (o->filter) {
+        pcre2_match_data *md = pcre2_match_data_create_from_pattern(o->filter, NULL);
+        int m = pcre2_match(o->filter, (PCRE2_SPTR)p->name, strlen(p->name), 0, 0, md, NULL);
+        pcre2_match_data_free(md);
+        if (m < 0) {
+            prog_free(p);
+            return CLI_OK;
+        }
+    }
+    expect_t exp[MAX_MODELS];
+    int nexp = 0;
+    if (o->expect) {
+        nexp = parse_expect(p, exp, MAX_MODELS, &d);
+        if (nexp < 0) {
+            cli_report(&d);
+            prog_free(p);
+            return CLI_BAD_INPUT;
+        }
+        if (nexp == 0) {
+            printf("FAIL %s: no (* expect ... *) block\n", p->name);
+            o->failed++;
+            prog_free(p);
+            return CLI_FAIL;
+        }
+    }
+    cat_model_t *models[MAX_MODELS];
+    int nm = 0;
+    if (o->nmodel_args) {
+        for (int i = 0; i < o->nmodel_args; i++)
+            if (!(models[nm++] = get_model(&o->cache, o->model_args[i], &rc)))
+                goto out;
+    } else if (o->expect) {
+        for (int i = 0; i < nexp; i++)
+            if (!(models[nm++] = get_model(&o->cache, exp[i].model, &rc)))
+                goto out;
+    } else {
+        for (int i = 0; i < 6; i++)
+            if (!(models[nm++] = get_model(&o->cache, cli_default_models[i], &rc)))
+                goto out;
+    }
+    exec_model_result_t res[MAX_MODELS];
+    exec_stats_t st;
+    double t0 = now_s();
+    if (exec_eval(p, models, nm, &o->eo, res, &st, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    double secs = now_s() - t0;
+    exec_layout_t lay;
+    exec_layout_init(&lay, p);
+    for (int i = 0; i < nm; i++) {
+        if (o->expect) {
+            /* Compare with the expectation for this model, if any. */
+            const expect_t *x = NULL;
+            for (int k = 0; k < nexp; k++)
+                if (!strcmp(exp[k].model, cat_model_name(models[i])))
+                    x = &exp[k];
+            size_t pos = 0;
+            for (size_t k = 0; k < res[i].allowed.n; k++)
+                pos += exec_outcome_sat(p, &lay, exec_outcome(&res[i].allowed, k));
+            int obs = observation(pos, res[i].allowed.n - pos);
+            if (!x) {
+                printf("FAIL %s %s: no expectation for this model\n", p->name, cat_model_name(models[i]));
+                o->failed++;
+                rc = rc == CLI_OK ? CLI_FAIL : rc;
+            } else if (x->obs != obs || x->racy != res[i].racy || st.incomplete) {
+                printf("FAIL %s %s: expected %s%s, got %s%s%s (%s:%d)\n", p->name, cat_model_name(models[i]),
+                       obs_lower[x->obs], x->racy ? " racy" : "", obs_lower[obs], res[i].racy ? " racy" : "",
+                       st.incomplete ? " (incomplete)" : "", p->file, x->line);
+                o->failed++;
+                rc = rc == CLI_OK ? CLI_FAIL : rc;
+            } else {
+                if (!o->quiet)
+                    printf("ok   %s %s: %s%s\n", p->name, cat_model_name(models[i]), obs_lower[obs],
+                           res[i].racy ? " racy" : "");
+                o->passed++;
+            }
+        } else if (o->json) {
+            print_json(p, &lay, models[i], &res[i], &st, &o->eo, secs);
+        } else {
+            print_text(p, &lay, models[i], &res[i], &st, &o->eo, secs);
+        }
+        exec_result_free(&res[i]);
+    }
+    exec_layout_free(&lay);
+    if (st.incomplete && rc == CLI_OK)
+        rc = CLI_LIMIT;
+out:
+    prog_free(p);
+    return rc;
+}
+
+/* Combine exit codes: bad input dominates, then a limit, then a failure. */
+static int worst(int a, int b)
+{
+    static const int rank[] = {0, 1, 3, 2};
+    return rank[a] >= rank[b] ? a : b;
+}
+
+int cmd_litmus(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"model", required_argument, 0, 'm'},   {"filter", required_argument, 0, 'f'},
+        {"unroll", required_argument, 0, 'u'},  {"max-candidates", required_argument, 0, 'c'},
+        {"json", no_argument, 0, 'J'},          {"expect", no_argument, 0, 'E'},
+        {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    litmus_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.eo.unroll = 2;
+    o.cache.argv0 = argv[0];
+    int rc = CLI_OK;
+    diag_t d;
+    long long v;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "+hm:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (o.nmodel_args >= MAX_MODELS) {
+                cli_error("too many --model options (at most %d)", MAX_MODELS);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            o.model_args[o.nmodel_args++] = optarg;
+            break;
+        case 'f': {
+            int ec;
+            PCRE2_SIZE eo;
+            if (o.filter)
+                pcre2_code_free(o.filter);
+            o.filter = pcre2_compile((PCRE2_SPTR)optarg, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+            if (!o.filter) {
+                PCRE2_UCHAR msg[256];
+                pcre2_get_error_message(ec, msg, sizeof msg);
+                cli_error("--filter: bad regular expression at offset %zu: %s", (size_t)eo, (char *)msg);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            break;
+        }
+        case 'u':
+            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
+                cli_report(&d);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            o.eo.unroll = (int)v;
+            break;
+        case 'c':
+            if (cli_parse_count("--max-candidates", optarg, (long long)1e15, &v, &d) || v == 0) {
+                cli_error("--max-candidates needs a whole number from 1 to 1e15");
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            o.eo.max_candidates = (uint64_t)v;
+            break;
+        case 'J': o.json = true; break;
+        case 'E': o.expect = true; break;
+        case 'q': o.quiet = true; break;
+        case 'h': usage(stdout); goto out;
+        default:
+            if (optopt)
+                cli_error("litmus: option '-%c' is unknown or needs a value (see --help)", optopt);
+            else
+                cli_error("litmus: unknown option '%s' (see --help)", argv[optind - 1]);
+            rc = CLI_BAD_INPUT;
+            goto out;
+        }
+    }
+    if (optind >= argc) {
+        cli_error("litmus: give at least one test file or folder (see --help)");
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    for (int i = 0; i < o.nmodel_args; i++)
+        if (!get_model(&o.cache, o.model_args[i], &rc))
+            goto out;
+    char **files;
+    int nfiles;
+    if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    if (nfiles == 0) {
+        cli_error("litmus: no .litmus files found");
+        rc = CLI_BAD_INPUT;
+    }
+    for (int i = 0; i < nfiles; i++) {
+        rc = worst(rc, run_file(&o, files[i]));
+        fflush(stdout);
+    }
+    cli_free_list(files, nfiles);
+    if (o.expect)
+        printf("%d passed, %d failed\n", o.passed, o.failed);
+out:
+    if (o.filter)
+        pcre2_code_free(o.filter);
+    for (int i = 0; i < o.cache.n; i++) {
+        free(o.cache.names[i]);
+        cat_free(o.cache.models[i]);
+    }
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* main.c - the cohcheck command: dispatches to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define COHCHECK_VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+    fputs("usage: cohcheck COMMAND [OPTIONS] ...\n"
+          "\n"
+          "Exhaustive checker and litmus-test engine for GPU cache-coherence protocols.\n"
+          "\n"
+          "commands:\n"
+          "  litmus [--model M]... PATH...   which outcomes memory models allow (herd7-style)\n"
+          "\n"
+          "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
+          "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
+          "See README.md and docs/ for the litmus format and the model language.\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("cohcheck %s\n", COHCHECK_VERSION);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "litmus"))
+        return cmd_litmus(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);
+    return CLI_BAD_INPUT;
+}

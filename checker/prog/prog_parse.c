@@ -1,0 +1,1122 @@
+/* prog_parse.c - litmus file parser (DESIGN.md section 2, normative).
+ * The header line is scanned by hand (test names may contain '+', '-', '.');
+ * the rest is tokenised by the shared PCRE2 lexer and parsed by recursive
+ * descent. Invariant: on success every name in the program resolves (threads,
+ * registers, locations, labels); on failure exactly one diagnostic is set and
+ * nothing is leaked. */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/util.h"
+#include "../lex/lex.h"
+#include "prog.h"
+
+enum {
+    T_IDENT = 1,
+    T_NUM,
+    T_STRING,
+    T_LBRACE,
+    T_RBRACE,
+    T_SEMI,
+    T_BAR,
+    T_EQ,
+    T_LPAREN,
+    T_RPAREN,
+    T_COLON,
+    T_AT,
+    T_AND,
+    T_OR,
+    T_NOT,
+    T_BAD_COMMENT,
+    T_BAD_STRING,
+};
+
+static const lex_rule_t rules[] = {
+    {-1, "[ \\t\\r\\n\\f\\v]+"},
+    {-1, "\\(\\*[\\s\\S]*?\\*\\)"},
+    {T_BAD_COMMENT, "\\(\\*"},
+    {T_STRING, "\"[^\"\\n]*\""},
+    {T_BAD_STRING, "\""},
+    {T_IDENT, "[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z0-9_]+)*"},
+    {T_NUM, "[0-9]+"},
+    {T_LBRACE, "\\{"},
+    {T_RBRACE, "\\}"},
+    {T_SEMI, ";"},
+    {T_BAR, "\\|"},
+    {T_EQ, "="},
+    {T_LPAREN, "\\("},
+    {T_RPAREN, "\\)"},
+    {T_COLON, ":"},
+    {T_AT, "@"},
+    {T_AND, "/\\\\"},
+    {T_OR, "\\\\/"},
+    {T_NOT, "~"},
+};
+
+#define MAX_COND_DEPTH 200
+
+typedef struct {
+    char *name;
+    int index; /* instruction index */
+    int line, col;
+} label_t;
+
+typedef struct {
+    char *name; /* unresolved branch target */
+    int instr;
+    int line, col;
+} fixup_t;
+
+typedef struct {
+    prog_instr_t *instr;
+    size_t n, cap;
+    label_t *labels;
+    size_t nlabels, caplabels;
+    fixup_t *fix;
+    size_t nfix, capfix;
+    label_t *pending; /* labels seen since the last instruction */
+    size_t npending, cappending;
+    uint32_t regs_used;
+} thread_build_t;
+
+typedef struct {
+    const char *file;
+    const char *src;
+    size_t len;
+    lex_tok_t *toks;
+    int ntoks;
+    int pos;
+    diag_t *err;
+    prog_t *p;
+    size_t loccap;
+    thread_build_t *tb;
+    int cond_depth;
+    /* Parallel to p->locs: initialised yet, union-find parent for sameline. */
+    bool *init_seen;
+    int *uf;
+} parser_t;
+
+/* ---- helpers ---- */
+
+static const lex_tok_t *peek(parser_t *ps) { return &ps->toks[ps->pos]; }
+static const lex_tok_t *next(parser_t *ps)
+{
+    const lex_tok_t *t = &ps->toks[ps->pos];
+    if (t->kind != LEX_EOF)
+        ps->pos++;
+    return t;
+}
+
+static bool tok_is(parser_t *ps, const lex_tok_t *t, const char *word)
+{
+    return t->kind == T_IDENT && t->len == strlen(word) && !memcmp(ps->src + t->off, word, t->len);
+}
+
+static void tok_text(parser_t *ps, const lex_tok_t *t, char *buf, size_t n)
+{
+    if (t->kind == LEX_EOF) {
+        snprintf(buf, n, "end of file");
+        return;
+    }
+    size_t l = t->len < n - 3 ? t->len : n - 3;
+    snprintf(buf, n, "'%.*s'", (int)l, ps->src + t->off);
+}
+
+static int fail_at(parser_t *ps, const lex_tok_t *t, const char *fmt, const char *arg)
+{
+    char msg[DIAG_MSG_MAX];
+    snprintf(msg, sizeof msg, fmt, arg);
+    diag_set(ps->err, ps->file, t->line, t->col, "%s", msg);
+    return -1;
+}
+
+static int expected(parser_t *ps, const char *what)
+{
+    char got[64];
+    const lex_tok_t *t = peek(ps);
+    tok_text(ps, t, got, sizeof got);
+    diag_set(ps->err, ps->file, t->line, t->col, "expected %s, found %s", what, got);
+    return -1;
+}
+
+static int expect(parser_t *ps, int kind, const char *what)
+{
+    if (peek(ps)->kind != kind)
+        return expected(ps, what);
+    next(ps);
+    return 0;
+}
+
+/* Parse a decimal number token into *V, bounded by MAX (exclusive). */
+static int number(parser_t *ps, const lex_tok_t *t, long long max, prog_val_t *v)
+{
+    long long x = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        x = x * 10 + (ps->src[t->off + i] - '0');
+        if (x >= max) {
+            diag_set(ps->err, ps->file, t->line, t->col, "value '%.*s' out of range (0..%lld)",
+                     (int)(t->len > 20 ? 20 : t->len), ps->src + t->off, max - 1);
+            return -1;
+        }
+    }
+    *v = x;
+    return 0;
+}
+
+static bool valid_loc_name(const char *s, size_t n)
+{
+    if (n == 0 || !(s[0] >= 'a' && s[0] <= 'z'))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_'))
+            return false;
+    return true;
+}
+
+/* Is T a register name r0..r15? Sets *R. */
+static bool is_reg(parser_t *ps, const lex_tok_t *t, int *r)
+{
+    const char *s = ps->src + t->off;
+    if (t->kind != T_IDENT || t->len < 2 || t->len > 3 || s[0] != 'r')
+        return false;
+    int x = 0;
+    for (size_t i = 1; i < t->len; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+        x = x * 10 + (s[i] - '0');
+    }
+    if ((t->len == 3 && s[1] == '0') || x >= PROG_MAX_REGS)
+        return false;
+    *r = x;
+    return true;
+}
+
+/* Find or (when CREATE) add location NAME; returns its index or -1. */
+static int loc_index(parser_t *ps, const char *s, size_t n, bool create)
+{
+    prog_t *p = ps->p;
+    for (int i = 0; i < p->nlocs; i++)
+        if (strlen(p->locs[i].name) == n && !memcmp(p->locs[i].name, s, n))
+            return i;
+    if (!create)
+        return -1;
+    size_t cap = ps->loccap;
+    util_grow((void **)&p->locs, &ps->loccap, (size_t)p->nlocs + 1, sizeof *p->locs);
+    if (ps->loccap != cap) {
+        ps->init_seen = xrealloc(ps->init_seen, ps->loccap * sizeof *ps->init_seen);
+        ps->uf = xrealloc(ps->uf, ps->loccap * sizeof *ps->uf);
+    }
+    prog_loc_t l = {xstrndup(s, n), 0, -1};
+    p->locs[p->nlocs] = l;
+    ps->init_seen[p->nlocs] = false;
+    ps->uf[p->nlocs] = p->nlocs;
+    return p->nlocs++;
+}
+
+/* A location operand: an identifier [a-z][a-z0-9_]* that is not a register. */
+static int parse_loc(parser_t *ps, int *loc)
+{
+    const lex_tok_t *t = peek(ps);
+    int r;
+    if (t->kind != T_IDENT || is_reg(ps, t, &r) || !valid_loc_name(ps->src + t->off, t->len))
+        return expected(ps, "a location name ([a-z][a-z0-9_]*)");
+    next(ps);
+    *loc = loc_index(ps, ps->src + t->off, t->len, true);
+    return 0;
+}
+
+static int parse_reg(parser_t *ps, int *reg)
+{
+    const lex_tok_t *t = peek(ps);
+    if (!is_reg(ps, t, reg))
+        return expected(ps, "a register (r0..r15)");
+    next(ps);
+    ps->tb->regs_used |= 1u << *reg;
+    return 0;
+}
+
+/* VAL | REG */
+static int parse_operand(parser_t *ps, prog_operand_t *o)
+{
+    const lex_tok_t *t = peek(ps);
+    int r;
+    if (t->kind == T_NUM) {
+        next(ps);
+        o->is_reg = false;
+        return number(ps, t, PROG_MAX_VAL, &o->v);
+    }
+    if (is_reg(ps, t, &r)) {
+        next(ps);
+        ps->tb->regs_used |= 1u << r;
+        o->is_reg = true;
+        o->v = r;
+        return 0;
+    }
+    return expected(ps, "a value (0..255) or a register");
+}
+
+/* ---- header: "GPU NAME" and the optional description ---- */
+
+/* Skip whitespace and (* comments *) from *OFF; returns -1 on an unterminated comment. */
+static int skip_blank(parser_t *ps, size_t *off, int *line, int *col)
+{
+    const char *s = ps->src;
+    while (*off < ps->len) {
+        char c = s[*off];
+        if (c == '\n') {
+            (*line)++;
+            *col = 1;
+            (*off)++;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            (*col)++;
+            (*off)++;
+        } else if (c == '(' && *off + 1 < ps->len && s[*off + 1] == '*') {
+            int l0 = *line, c0 = *col;
+            size_t i = *off + 2;
+            *col += 2;
+            while (i + 1 < ps->len && !(s[i] == '*' && s[i + 1] == ')')) {
+                if (s[i] == '\n') {
+                    (*line)++;
+                    *col = 1;
+                } else {
+                    (*col)++;
+                }
+                i++;
+            }
+            if (i + 1 >= ps->len) {
+                diag_set(ps->err, ps->file, l0, c0, "unterminated comment");
+                return -1;
+            }
+            *col += 2;
+            *off = i + 2;
+        } else {
+            break;
+        }
+    }
+    return 0;
+}
+
+static bool name_char(char c) { return isalnum((unsigned char)c) || strchr("_.+-", c); }
+
+/* Scan "GPU NAME" by hand; returns the offset where tokenising starts. */
+static int parse_header(parser_t *ps, size_t *start, int *line, int *col)
+{
+    size_t off = 0;
+    *line = 1;
+    *col = 1;
+    if (skip_blank(ps, &off, line, col))
+        return -1;
+    const char *s = ps->src;
+    if (off + 3 > ps->len || memcmp(s + off, "GPU", 3) ||
+        (off + 3 < ps->len && name_char(s[off + 3]))) {
+        diag_set(ps->err, ps->file, *line, *col, "expected 'GPU' and the test name on the first line");
+        return -1;
+    }
+    off += 3;
+    *col += 3;
+    if (off >= ps->len || (s[off] != ' ' && s[off] != '\t')) {
+        diag_set(ps->err, ps->file, *line, *col, "expected the test name after 'GPU'");
+        return -1;
+    }
+    while (off < ps->len && (s[off] == ' ' || s[off] == '\t')) {
+        off++;
+        (*col)++;
+    }
+    size_t b = off;
+    while (off < ps->len && name_char(s[off]))
+        off++;
+    if (off == b) {
+        diag_set(ps->err, ps->file, *line, *col, "expected the test name ([A-Za-z0-9_.+-]+) after 'GPU'");
+        return -1;
+    }
+    ps->p->name = xstrndup(s + b, off - b);
+    *col += (int)(off - b);
+    /* The rest of the header line must be blank (a comment is fine). */
+    while (off < ps->len && (s[off] == ' ' || s[off] == '\t' || s[off] == '\r')) {
+        off++;
+        (*col)++;
+    }
+    if (off < ps->len && s[off] != '\n' && !(s[off] == '(' && off + 1 < ps->len && s[off + 1] == '*')) {
+        char what[32];
+        lex_describe(s, ps->len, off, what, sizeof what);
+        diag_set(ps->err, ps->file, *line, *col, "unexpected %s after the test name", what);
+        return -1;
+    }
+    *start = off;
+    return 0;
+}
+
+/* ---- initial state and sameline ---- */
+
+static int uf_find(int *uf, int x)
+{
+    while (uf[x] != x)
+        x = uf[x] = uf[uf[x]];
+    return x;
+}
+
+static int parse_init(parser_t *ps)
+{
+    if (expect(ps, T_LBRACE, "'{' starting the initial state"))
+        return -1;
+    while (peek(ps)->kind != T_RBRACE) {
+        const lex_tok_t *lt = peek(ps);
+        int loc;
+        if (parse_loc(ps, &loc))
+            return -1;
+        if (ps->init_seen[loc])
+            return fail_at(ps, lt, "location %s initialised twice", ps->p->locs[loc].name);
+        ps->init_seen[loc] = true;
+        if (expect(ps, T_EQ, "'='"))
+            return -1;
+        const lex_tok_t *vt = peek(ps);
+        if (vt->kind != T_NUM)
+            return expected(ps, "an initial value (0..255)");
+        next(ps);
+        if (number(ps, vt, PROG_MAX_VAL, &ps->p->locs[loc].init))
+            return -1;
+        if (peek(ps)->kind == T_SEMI)
+            next(ps);
+        else if (peek(ps)->kind != T_RBRACE)
+            return expected(ps, "';' or '}'");
+    }
+    next(ps);
+    return 0;
+}
+
+/* sameline LOC LOC ...: put the named locations on one cache line. The list
+ * ends at the next line's first token (the thread header or another sameline). */
+static int parse_sameline(parser_t *ps)
+{
+    const lex_tok_t *kw = next(ps); /* 'sameline' */
+    int first = -1, count = 0;
+    while (peek(ps)->kind == T_IDENT && peek(ps)->line == kw->line) {
+        int loc;
+        if (parse_loc(ps, &loc))
+            return -1;
+        if (first < 0)
+            first = loc;
+        else
+            ps->uf[uf_find(ps->uf, loc)] = uf_find(ps->uf, first);
+        count++;
+    }
+    if (count < 2)
+        return expected(ps, "at least two locations after 'sameline'");
+    return 0;
+}
+
+/* ---- thread table ---- */
+
+/* "P<n>[@wg<k>[:cu<m>]]" */
+static int parse_thread_head(parser_t *ps, int n, int *wgcu)
+{
+    const lex_tok_t *t = peek(ps);
+    char want[16];
+    snprintf(want, sizeof want, "P%d", n);
+    if (!tok_is(ps, t, want)) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "thread name %s (threads are P0, P1, ... in order)", want);
+        return expected(ps, msg);
+    }
+    next(ps);
+    prog_thread_t *th = &ps->p->threads[n];
+    th->wg = n;
+    th->cu = -1;
+    if (peek(ps)->kind == T_AT) {
+        next(ps);
+        const lex_tok_t *w = peek(ps);
+        const char *s = ps->src + w->off;
+        if (w->kind != T_IDENT || w->len < 3 || memcmp(s, "wg", 2))
+            return expected(ps, "a work-group 'wg<k>' after '@'");
+        long k = 0;
+        for (size_t i = 2; i < w->len; i++) {
+            if (!isdigit((unsigned char)s[i]) || k > 1000)
+                return expected(ps, "a work-group 'wg<k>' after '@'");
+            k = k * 10 + (s[i] - '0');
+        }
+        if (k >= PROG_MAX_THREADS)
+            return fail_at(ps, w, "work-group number too large (at most %s)", "15");
+        next(ps);
+        th->wg = (int)k;
+        if (peek(ps)->kind == T_COLON) {
+            next(ps);
+            const lex_tok_t *c = peek(ps);
+            s = ps->src + c->off;
+            if (c->kind != T_IDENT || c->len < 3 || memcmp(s, "cu", 2))
+                return expected(ps, "a compute unit 'cu<m>' after ':'");
+            long m = 0;
+            for (size_t i = 2; i < c->len; i++) {
+                if (!isdigit((unsigned char)s[i]) || m > 1000)
+                    return expected(ps, "a compute unit 'cu<m>' after ':'");
+                m = m * 10 + (s[i] - '0');
+            }
+            if (m >= PROG_MAX_THREADS)
+                return fail_at(ps, c, "compute unit number too large (at most %s)", "15");
+            next(ps);
+            th->cu = (int)m;
+            if (wgcu[k] >= 0 && wgcu[k] != m) {
+                diag_set(ps->err, ps->file, c->line, c->col,
+                         "work-group wg%ld placed on cu%d and cu%ld", k, wgcu[k], m);
+                return -1;
+            }
+            wgcu[k] = (int)m;
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    prog_opcode_t op;
+} opname_t;
+
+static const opname_t opnames[] = {
+    {"ld", PROG_OP_LD},    {"st", PROG_OP_ST},   {"rmw", PROG_OP_RMW}, {"cas", PROG_OP_CAS},
+    {"fence", PROG_OP_FENCE}, {"mov", PROG_OP_MOV}, {"add", PROG_OP_ADD}, {"beq", PROG_OP_BEQ},
+    {"bne", PROG_OP_BNE},  {"b", PROG_OP_B},
+};
+
+static const char *const ord_names[] = {"", "rlx", "acq", "rel", "acqrel", "sc"};
+static const char *const scope_names[] = {"", "wg", "agent", "system", "rm_agent"};
+
+const char *prog_ord_name(prog_ord_t o) { return ord_names[o]; }
+const char *prog_scope_name(prog_scope_t s) { return scope_names[s]; }
+
+static bool seg_eq(const char *s, size_t n, const char *w) { return strlen(w) == n && !memcmp(s, w, n); }
+
+/* Split the mnemonic (e.g. "rmw.add.acq.wg") and fill op, rmw, ord, scope. */
+static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
+{
+    const char *s = ps->src + t->off, *end = s + t->len;
+    const char *seg = s;
+    const char *dot = memchr(seg, '.', (size_t)(end - seg));
+    size_t n = (size_t)((dot ? dot : end) - seg);
+    bool found = false;
+    for (size_t i = 0; i < sizeof opnames / sizeof *opnames; i++)
+        if (seg_eq(seg, n, opnames[i].name)) {
+            in->op = opnames[i].op;
+            found = true;
+        }
+    if (!found) {
+        diag_set(ps->err, ps->file, t->line, t->col, "unknown instruction '%.*s'", (int)(n > 40 ? 40 : n), seg);
+        return -1;
+    }
+    bool mem = in->op == PROG_OP_LD || in->op == PROG_OP_ST || in->op == PROG_OP_RMW ||
+               in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE;
+    seg = dot ? dot + 1 : end;
+    if (in->op == PROG_OP_RMW) {
+        if (!dot) {
+            diag_set(ps->err, ps->file, t->line, t->col, "rmw needs an operation: rmw.add or rmw.exch");
+            return -1;
+        }
+        dot = memchr(seg, '.', (size_t)(end - seg));
+        n = (size_t)((dot ? dot : end) - seg);
+        if (seg_eq(seg, n, "add"))
+            in->rmw = PROG_RMW_ADD;
+        else if (seg_eq(seg, n, "exch"))
+            in->rmw = PROG_RMW_EXCH;
+        else {
+            diag_set(ps->err, ps->file, t->line, t->col + (int)(seg - s),
+                     "unknown rmw operation '%.*s' (add or exch)", (int)(n > 40 ? 40 : n), seg);
+            return -1;
+        }
+        seg = dot ? dot + 1 : end;
+    }
+    bool have_ord = false, have_scope = false;
+    while (seg < end) {
+        dot = memchr(seg, '.', (size_t)(end - seg));
+        n = (size_t)((dot ? dot : end) - seg);
+        int col = t->col + (int)(seg - s);
+        int o = -1, sc = -1;
+        for (int i = 1; i < 6; i++)
+            if (seg_eq(seg, n, ord_names[i]))
+                o = i;
+        for (int i = 1; i < 5; i++)
+            if (seg_eq(seg, n, scope_names[i]))
+                sc = i;
+        if (!mem) {
+            diag_set(ps->err, ps->file, t->line, col, "'%s' takes no order or scope",
+                     opnames[in->op].name);
+            return -1;
+        }
+        if (o > 0 && !have_ord && !have_scope) {
+            static const bool ok[5][6] = {
+                /* ld */ {0, 1, 1, 0, 0, 1},
+                /* st */ {0, 1, 0, 1, 0, 1},
+                /* rmw */ {0, 1, 1, 1, 1, 1},
+                /* cas */ {0, 1, 1, 1, 1, 1},
+                /* fence */ {0, 0, 1, 1, 1, 1},
+            };
+            if (!ok[in->op][o]) {
+                diag_set(ps->err, ps->file, t->line, col, "order '%s' is not allowed on %s",
+                         ord_names[o], opnames[in->op].name);
+                return -1;
+            }
+            in->ord = (prog_ord_t)o;
+            have_ord = true;
+        } else if (sc > 0 && !have_scope) {
+            in->scope = (prog_scope_t)sc;
+            have_scope = true;
+        } else {
+            diag_set(ps->err, ps->file, t->line, col,
+                     o > 0 || sc > 0 ? "misplaced '%.*s' (write [.ORDER][.SCOPE] once each, order first)"
+                                     : "unknown order or scope '%.*s'",
+                     (int)(n > 40 ? 40 : n), seg);
+            return -1;
+        }
+        seg = dot ? dot + 1 : end;
+    }
+    /* Defaults (DESIGN section 2): rmw/cas/fence acqrel; atomics without scope are agent. */
+    if (!have_ord && (in->op == PROG_OP_RMW || in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE))
+        in->ord = PROG_ORD_ACQREL;
+    if (mem && in->ord == PROG_ORD_PLAIN) {
+        if (in->scope == PROG_SCOPE_RM_AGENT) {
+            diag_set(ps->err, ps->file, t->line, t->col, "rm_agent applies to atomics only");
+            return -1;
+        }
+        in->scope = PROG_SCOPE_NONE; /* a plain access is data: a scope means nothing */
+    } else if (mem && !have_scope) {
+        in->scope = PROG_SCOPE_AGENT;
+    }
+    if (in->op == PROG_OP_FENCE && in->scope == PROG_SCOPE_RM_AGENT) {
+        diag_set(ps->err, ps->file, t->line, t->col, "rm_agent applies to atomics only, not fences");
+        return -1;
+    }
+    return 0;
+}
+
+/* A label reference: any identifier. Records a fixup resolved at the end. */
+static int parse_label_ref(parser_t *ps, int instr_index)
+{
+    const lex_tok_t *t = peek(ps);
+    if (t->kind != T_IDENT)
+        return expected(ps, "a label");
+    next(ps);
+    fixup_t f = {xstrndup(ps->src + t->off, t->len), instr_index, t->line, t->col};
+    UTIL_PUSH(ps->tb->fix, ps->tb->nfix, ps->tb->capfix, f);
+    return 0;
+}
+
+static int parse_instr(parser_t *ps)
+{
+    thread_build_t *tb = ps->tb;
+    const lex_tok_t *t = next(ps);
+    prog_instr_t in;
+    memset(&in, 0, sizeof in);
+    in.line = t->line;
+    in.col = t->col;
+    in.target = -1;
+    if (parse_mnemonic(ps, t, &in))
+        return -1;
+    int idx = (int)tb->n;
+    switch (in.op) {
+    case PROG_OP_LD:
+        if (parse_reg(ps, &in.reg) || parse_loc(ps, &in.loc))
+            return -1;
+        break;
+    case PROG_OP_ST:
+        if (parse_loc(ps, &in.loc) || parse_operand(ps, &in.a))
+            return -1;
+        break;
+    case PROG_OP_RMW:
+        if (parse_reg(ps, &in.reg) || parse_loc(ps, &in.loc) || parse_operand(ps, &in.a))
+            return -1;
+        break;
+    case PROG_OP_CAS:
+        if (parse_reg(ps, &in.reg) || parse_loc(ps, &in.loc) || parse_operand(ps, &in.a) ||
+            parse_operand(ps, &in.b))
+            return -1;
+        break;
+    case PROG_OP_FENCE:
+    case PROG_OP_NOP:
+        break;
+    case PROG_OP_MOV:
+        if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a))
+            return -1;
+        break;
+    case PROG_OP_ADD:
+        if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_operand(ps, &in.b))
+            return -1;
+        break;
+    case PROG_OP_BEQ:
+    case PROG_OP_BNE:
+        if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_label_ref(ps, idx))
+            return -1;
+        if (in.a.is_reg)
+            return fail_at(ps, t, "%s compares a register with a value, not a register", "beq/bne");
+        break;
+    case PROG_OP_B:
+        if (parse_label_ref(ps, idx))
+            return -1;
+        break;
+    }
+    /* Labels written before this instruction point at it. */
+    for (size_t i = 0; i < tb->npending; i++) {
+        tb->pending[i].index = idx;
+        UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
+    }
+    tb->npending = 0;
+    UTIL_PUSH(tb->instr, tb->n, tb->cap, in);
+    return 0;
+}
+
+static int add_label(parser_t *ps, const lex_tok_t *t)
+{
+    thread_build_t *tb = ps->tb;
+    for (size_t i = 0; i < tb->nlabels; i++)
+        if (strlen(tb->labels[i].name) == t->len && !memcmp(tb->labels[i].name, ps->src + t->off, t->len))
+            goto dup;
+    for (size_t i = 0; i < tb->npending; i++)
+        if (strlen(tb->pending[i].name) == t->len && !memcmp(tb->pending[i].name, ps->src + t->off, t->len))
+            goto dup;
+    label_t l = {xstrndup(ps->src + t->off, t->len), -1, t->line, t->col};
+    UTIL_PUSH(tb->pending, tb->npending, tb->cappending, l);
+    return 0;
+dup:
+    diag_set(ps->err, ps->file, t->line, t->col, "label '%.*s' defined twice in this thread",
+             (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+    return -1;
+}
+
+/* One cell: [LABEL ':']* [instruction], up to '|' or ';'. */
+static int parse_cell(parser_t *ps)
+{
+    while (peek(ps)->kind == T_IDENT && ps->pos + 1 < ps->ntoks && ps->toks[ps->pos + 1].kind == T_COLON) {
+        if (add_label(ps, peek(ps)))
+            return -1;
+        next(ps);
+        next(ps);
+    }
+    if (peek(ps)->kind == T_IDENT)
+        return parse_instr(ps);
+    if (peek(ps)->kind != T_BAR && peek(ps)->kind != T_SEMI)
+        return expected(ps, "an instruction, a label, '|' or ';'");
+    return 0;
+}
+
+static bool at_condition(parser_t *ps)
+{
+    const lex_tok_t *t = peek(ps);
+    return tok_is(ps, t, "exists") || tok_is(ps, t, "forall") || t->kind == T_NOT;
+}
+
+static int parse_rows(parser_t *ps, thread_build_t *tbs)
+{
+    int nth = ps->p->nthreads;
+    while (!at_condition(ps)) {
+        if (peek(ps)->kind == LEX_EOF)
+            return expected(ps, "an instruction row or the final condition (exists, ~exists, forall)");
+        int cell = 0;
+        for (;;) {
+            if (cell >= nth) {
+                char n[16];
+                snprintf(n, sizeof n, "%d", nth);
+                return fail_at(ps, peek(ps), "row has more cells than threads (%s)", n);
+            }
+            ps->tb = &tbs[cell];
+            if (parse_cell(ps))
+                return -1;
+            const lex_tok_t *sep = next(ps);
+            if (sep->kind == T_SEMI)
+                break;
+            if (sep->kind != T_BAR) {
+                ps->pos--;
+                return expected(ps, "'|' or ';' after the instruction");
+            }
+            cell++;
+        }
+    }
+    return 0;
+}
+
+/* Move a thread's builder into the program, resolving branch targets. */
+static int finish_thread(parser_t *ps, thread_build_t *tb, prog_thread_t *th)
+{
+    for (size_t i = 0; i < tb->npending; i++) {
+        tb->pending[i].index = (int)tb->n; /* a trailing label: the thread's end */
+        UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
+    }
+    tb->npending = 0;
+    for (size_t i = 0; i < tb->nfix; i++) {
+        fixup_t *f = &tb->fix[i];
+        int target = -1;
+        for (size_t j = 0; j < tb->nlabels; j++)
+            if (!strcmp(tb->labels[j].name, f->name))
+                target = tb->labels[j].index;
+        if (target < 0) {
+            diag_set(ps->err, ps->file, f->line, f->col, "branch to undefined label '%s'", f->name);
+            return -1;
+        }
+        tb->instr[f->instr].target = target;
+    }
+    th->ninstr = (int)tb->n;
+    th->instr = tb->instr;
+    tb->instr = NULL;
+    tb->n = tb->cap = 0;
+    return 0;
+}
+
+static void free_builder(thread_build_t *tb)
+{
+    free(tb->instr);
+    for (size_t i = 0; i < tb->nlabels; i++)
+        free(tb->labels[i].name);
+    for (size_t i = 0; i < tb->npending; i++)
+        free(tb->pending[i].name);
+    for (size_t i = 0; i < tb->nfix; i++)
+        free(tb->fix[i].name);
+    free(tb->labels);
+    free(tb->pending);
+    free(tb->fix);
+}
+
+/* ---- final condition ---- */
+
+static prog_cond_t *cond_new(prog_cond_kind_t k)
+{
+    prog_cond_t *c = xcalloc(1, sizeof *c);
+    c->kind = k;
+    return c;
+}
+
+static void cond_free(prog_cond_t *c)
+{
+    if (!c)
+        return;
+    cond_free(c->a);
+    cond_free(c->b);
+    free(c);
+}
+
+static int parse_or(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out);
+
+static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
+{
+    const lex_tok_t *t = peek(ps);
+    if (++ps->cond_depth > MAX_COND_DEPTH)
+        return fail_at(ps, t, "condition nested too deeply (more than %s levels)", "200");
+    int rc = -1;
+    if (t->kind == T_NOT) {
+        next(ps);
+        prog_cond_t *c = cond_new(PROG_COND_NOT);
+        rc = parse_atom(ps, regs_used, &c->a);
+        if (rc)
+            cond_free(c);
+        else
+            *out = c;
+    } else if (t->kind == T_LPAREN) {
+        next(ps);
+        rc = parse_or(ps, regs_used, out);
+        if (!rc && expect(ps, T_RPAREN, "')'")) {
+            cond_free(*out);
+            rc = -1;
+        }
+    } else if (tok_is(ps, t, "true") || tok_is(ps, t, "false")) {
+        next(ps);
+        *out = cond_new(tok_is(ps, t, "true") ? PROG_COND_TRUE : PROG_COND_FALSE);
+        rc = 0;
+    } else if (t->kind == T_NUM) {
+        /* T:REG = VAL */
+        next(ps);
+        prog_val_t th;
+        if (number(ps, t, PROG_MAX_THREADS * 100, &th))
+            return -1;
+        if (th >= ps->p->nthreads) {
+            char n[24];
+            snprintf(n, sizeof n, "%lld", (long long)th);
+            return fail_at(ps, t, "condition names thread %s, which the test does not have", n);
+        }
+        if (expect(ps, T_COLON, "':' after the thread number"))
+            return -1;
+        const lex_tok_t *rt = peek(ps);
+        int reg;
+        if (!is_reg(ps, rt, &reg))
+            return expected(ps, "a register (r0..r15)");
+        next(ps);
+        if (!(regs_used[th] >> reg & 1)) {
+            char n[40];
+            snprintf(n, sizeof n, "%lld:r%d", (long long)th, reg);
+            return fail_at(ps, rt, "condition names register %s, which thread does not use", n);
+        }
+        if (expect(ps, T_EQ, "'='"))
+            return -1;
+        const lex_tok_t *vt = peek(ps);
+        if (vt->kind != T_NUM)
+            return expected(ps, "a value");
+        next(ps);
+        prog_cond_t *c = cond_new(PROG_COND_REG);
+        c->thread = (int)th;
+        c->reg = reg;
+        if (number(ps, vt, INT_MAX, &c->val)) {
+            free(c);
+            return -1;
+        }
+        *out = c;
+        rc = 0;
+    } else if (t->kind == T_IDENT) {
+        /* LOC = VAL */
+        int loc = loc_index(ps, ps->src + t->off, t->len, false);
+        if (loc < 0) {
+            char n[64];
+            snprintf(n, sizeof n, "%.*s", (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+            return fail_at(ps, t, "condition names location '%s', which the test does not have", n);
+        }
+        next(ps);
+        if (expect(ps, T_EQ, "'='"))
+            return -1;
+        const lex_tok_t *vt = peek(ps);
+        if (vt->kind != T_NUM)
+            return expected(ps, "a value");
+        next(ps);
+        prog_cond_t *c = cond_new(PROG_COND_LOC);
+        c->loc = loc;
+        if (number(ps, vt, INT_MAX, &c->val)) {
+            free(c);
+            return -1;
+        }
+        *out = c;
+        rc = 0;
+    } else {
+        rc = expected(ps, "a condition term (T:rN = V, LOC = V, true, false, ~, '(')");
+    }
+    ps->cond_depth--;
+    return rc;
+}
+
+static int parse_and(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
+{
+    prog_cond_t *l;
+    if (parse_atom(ps, regs_used, &l))
+        return -1;
+    while (peek(ps)->kind == T_AND) {
+        next(ps);
+        prog_cond_t *c = cond_new(PROG_COND_AND);
+        c->a = l;
+        if (parse_atom(ps, regs_used, &c->b)) {
+            cond_free(c);
+            return -1;
+        }
+        l = c;
+    }
+    *out = l;
+    return 0;
+}
+
+static int parse_or(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
+{
+    prog_cond_t *l;
+    if (parse_and(ps, regs_used, &l))
+        return -1;
+    while (peek(ps)->kind == T_OR) {
+        next(ps);
+        prog_cond_t *c = cond_new(PROG_COND_OR);
+        c->a = l;
+        if (parse_and(ps, regs_used, &c->b)) {
+            cond_free(c);
+            return -1;
+        }
+        l = c;
+    }
+    *out = l;
+    return 0;
+}
+
+static int parse_condition(parser_t *ps, const uint32_t *regs_used)
+{
+    const lex_tok_t *t = peek(ps);
+    if (t->kind == T_NOT) {
+        next(ps);
+        if (!tok_is(ps, peek(ps), "exists"))
+            return expected(ps, "'exists' after '~'");
+        next(ps);
+        ps->p->quant = PROG_NOT_EXISTS;
+    } else if (tok_is(ps, t, "exists")) {
+        next(ps);
+        ps->p->quant = PROG_EXISTS;
+    } else if (tok_is(ps, t, "forall")) {
+        next(ps);
+        ps->p->quant = PROG_FORALL;
+    } else {
+        return expected(ps, "the final condition (exists, ~exists or forall)");
+    }
+    if (parse_or(ps, regs_used, &ps->p->cond))
+        return -1;
+    if (peek(ps)->kind != LEX_EOF)
+        return expected(ps, "end of file after the condition");
+    return 0;
+}
+
+/* ---- driver ---- */
+
+static lex_spec_t *litmus_lexer(diag_t *err)
+{
+    lex_spec_t *spec = NULL;
+    if (lex_spec_new(rules, (int)(sizeof rules / sizeof *rules), &spec, err))
+        return NULL;
+    return spec;
+}
+
+static int check_bad_tokens(parser_t *ps)
+{
+    for (int i = 0; i < ps->ntoks; i++) {
+        const lex_tok_t *t = &ps->toks[i];
+        if (t->kind == T_BAD_COMMENT)
+            return fail_at(ps, t, "unterminated comment%s", "");
+        if (t->kind == T_BAD_STRING)
+            return fail_at(ps, t, "unterminated string (a description ends on its line)%s", "");
+    }
+    return 0;
+}
+
+static int parse_body(parser_t *ps)
+{
+    prog_t *p = ps->p;
+    if (peek(ps)->kind == T_STRING) {
+        const lex_tok_t *t = next(ps);
+        p->desc = xstrndup(ps->src + t->off + 1, t->len - 2);
+    }
+    if (parse_init(ps))
+        return -1;
+    while (tok_is(ps, peek(ps), "sameline"))
+        if (parse_sameline(ps))
+            return -1;
+    /* Thread header row. */
+    int wgcu[PROG_MAX_THREADS];
+    for (int i = 0; i < PROG_MAX_THREADS; i++)
+        wgcu[i] = -1;
+    p->threads = xcalloc(PROG_MAX_THREADS, sizeof *p->threads);
+    for (;;) {
+        if (p->nthreads >= PROG_MAX_THREADS)
+            return fail_at(ps, peek(ps), "too many threads (at most %s)", "16");
+        if (parse_thread_head(ps, p->nthreads, wgcu))
+            return -1;
+        p->nthreads++;
+        const lex_tok_t *sep = next(ps);
+        if (sep->kind == T_SEMI)
+            break;
+        if (sep->kind != T_BAR) {
+            ps->pos--;
+            return expected(ps, "'|' or ';' in the thread header");
+        }
+    }
+    for (int i = 0; i < p->nthreads; i++)
+        p->threads[i].cu = wgcu[p->threads[i].wg] >= 0 ? wgcu[p->threads[i].wg] : p->threads[i].wg;
+    thread_build_t *tbs = xcalloc((size_t)p->nthreads, sizeof *tbs);
+    int rc = parse_rows(ps, tbs);
+    for (int i = 0; !rc && i < p->nthreads; i++)
+        rc = finish_thread(ps, &tbs[i], &p->threads[i]);
+    uint32_t regs_used[PROG_MAX_THREADS];
+    for (int i = 0; i < p->nthreads; i++)
+        regs_used[i] = tbs[i].regs_used;
+    for (int i = 0; i < p->nthreads; i++)
+        free_builder(&tbs[i]);
+    free(tbs);
+    if (rc)
+        return -1;
+    if (parse_condition(ps, regs_used))
+        return -1;
+    /* Cache lines: one per location unless grouped by sameline. */
+    int nl = 0;
+    for (int i = 0; i < p->nlocs; i++) {
+        int r = uf_find(ps->uf, i);
+        if (r == i)
+            p->locs[i].line_id = nl++;
+    }
+    for (int i = 0; i < p->nlocs; i++)
+        p->locs[i].line_id = p->locs[uf_find(ps->uf, i)].line_id;
+    p->nlines = nl;
+    return 0;
+}
+
+int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag_t *err)
+{
+    prog_t *p = xcalloc(1, sizeof *p);
+    p->file = xstrdup(file);
+    p->source = xstrndup(src, len);
+    p->source_len = len;
+    parser_t ps;
+    memset(&ps, 0, sizeof ps);
+    ps.file = file;
+    ps.src = p->source;
+    ps.len = len;
+    ps.err = err;
+    ps.p = p;
+    int rc = -1;
+    size_t start;
+    int line, col;
+    lex_spec_t *spec = NULL;
+    if (parse_header(&ps, &start, &line, &col))
+        goto out;
+    spec = litmus_lexer(err);
+    if (!spec)
+        goto out;
+    lex_tok_t *toks;
+    int ntoks;
+    if (lex_run(spec, file, ps.src + start, len - start, &toks, &ntoks, err))
+        goto fixpos;
+    /* Shift token positions to the whole file. */
+    for (int i = 0; i < ntoks; i++) {
+        toks[i].off += start;
+        if (toks[i].line == 1)
+            toks[i].col += col - 1;
+        toks[i].line += line - 1;
+    }
+    ps.toks = toks;
+    ps.ntoks = ntoks;
+    rc = check_bad_tokens(&ps);
+    if (!rc)
+        rc = parse_body(&ps);
+    free(toks);
+    goto out;
+fixpos:
+    /* The lexer counted from the header's end. */
+    if (err) {
+        if (err->line == 1)
+            err->col += col - 1;
+        err->line += line - 1;
+    }
+out:
+    lex_spec_free(spec);
+    free(ps.init_seen);
+    free(ps.uf);
+    if (rc) {
+        prog_free(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+int prog_load(const char *path, prog_t **out, diag_t *err)
+{
+    char *data;
+    size_t len;
+    if (util_read_file(path, &data, &len)) {
+        diag_set(err, path, 0, 0, "cannot read file");
+        return -1;
+    }
+    int rc = prog_parse(path, data, len, out, err);
+    free(data);
+    return rc;
+}
+
+void prog_free(prog_t *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nthreads; i++)
+        free(p->threads[i].instr);
+    free(p->threads);
+    for (int i = 0; i < p->nlocs; i++)
+        free(p->locs[i].name);
+    free(p->locs);
+    cond_free(p->cond);
+    free(p->file);
+    free(p->name);
+    free(p->desc);
+    free(p->source);
+    free(p);
+}
