@@ -178,7 +178,7 @@ static void print_text(const prog_t *p, const exec_layout_t *lay, const cat_mode
     for (size_t i = 0; i < r->allowed.n; i++) {
         const prog_val_t *v = exec_outcome(&r->allowed, i);
         for (int k = 0; k < lay->nkeys; k++)
-            sb_printf(&b, "%s=%lld; ", lay->names[k], (long long)v[k]);
+            sb_printf(&b, "%s%s=%lld;", k ? " " : "", lay->names[k], (long long)v[k]);
         if (exec_outcome_sat(p, lay, v)) {
             pos++;
             sb_puts(&b, " (*)");

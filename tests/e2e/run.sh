@@ -1,0 +1,99 @@
+#!/bin/sh
+# End-to-end tests of the cohcheck binary: outputs, JSON, exit codes and error
+# messages. Usage: sh tests/e2e/run.sh ./cohcheck   (run from the repo root)
+BIN=${1:-./cohcheck}
+D=tests/e2e/data
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+# check NAME EXPECTED_EXIT PATTERN_FILE(stdout|stderr) GREP_PATTERN -- CMD...
+check() {
+    name=$1 want=$2 stream=$3 pat=$4
+    shift 4
+    "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    ok=1
+    [ "$got" -eq "$want" ] || ok=0
+    if [ -n "$pat" ]; then
+        f="$T/out"; [ "$stream" = stderr ] && f="$T/err"
+        grep -Eq -- "$pat" "$f" || ok=0
+    fi
+    if [ $ok -eq 1 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $got (want $want), pattern '$pat' in $stream"
+        sed 's/^/    out: /' "$T/out" | head -20
+        sed 's/^/    err: /' "$T/err" | head -5
+    fi
+}
+
+# Exactly one line on stderr, and nothing on stdout.
+one_line_err() {
+    name=$1
+    shift
+    "$@" >"$T/out" 2>"$T/err"
+    if [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: want one error line and no output"
+        sed 's/^/    err: /' "$T/err" | head -5
+    fi
+}
+
+check help 0 stdout 'litmus' "$BIN" --help
+check no-args 2 stderr 'usage' "$BIN"
+check unknown-cmd 2 stderr "unknown command 'bogus'" "$BIN" bogus
+check litmus-help 0 stdout '--unroll' "$BIN" litmus --help
+check litmus-no-paths 2 stderr 'at least one test' "$BIN" litmus
+check litmus-bad-option 2 stderr 'unknown option' "$BIN" litmus --bogus $D/sb.litmus
+check missing-path 2 stderr 'no-such.litmus: no such file' "$BIN" litmus no-such.litmus
+
+# Text output, herd7-style.
+check mp-rcsc 0 stdout '^Observation MP\+rel\+acq Never 0 3$' "$BIN" litmus --model rcsc $D/mp-rel-acq.litmus
+check mp-states 0 stdout '^States 3$' "$BIN" litmus --model rcsc $D/mp-rel-acq.litmus
+check sb-sc 0 stdout '^Observation SB Never 0 3$' "$BIN" litmus --model sc $D/sb.litmus
+check sb-rcsc 0 stdout '^Observation SB Sometimes 1 3$' "$BIN" litmus --model rcsc $D/sb.litmus
+check sb-ok-line 0 stdout '^Ok$' "$BIN" litmus --model rcsc $D/sb.litmus
+check mp-drf-racy 0 stdout '^Racy yes' "$BIN" litmus --model drf $D/mp-rel-acq.litmus
+check default-six 0 stdout '^Model hrf-indirect$' "$BIN" litmus $D/sb.litmus
+
+# JSON: one object per test and model, normative fields.
+"$BIN" litmus --json $D/sb.litmus >"$T/json" 2>&1
+check json-lines 0 stdout '^6$' sh -c "wc -l <'$T/json' | tr -d ' '"
+check json-fields 0 stdout '"test":"SB".*"model":"rcsc".*"outcomes":\[\{"0:r0":0,"1:r1":0,"x":1,"y":1\}.*"observation":"sometimes".*"racy":false' cat "$T/json"
+check json-drf 0 stdout '"model":"drf".*"observation":"never".*"racy":true' cat "$T/json"
+
+# Filters, limits, unrolling.
+check filter-hit 0 stdout 'Test SB' "$BIN" litmus --model sc --filter '^S' $D/sb.litmus $D/mp-rel-acq.litmus
+check filter-miss 0 stdout '^0$' sh -c "'$BIN' litmus --model sc --filter '^S' $D/mp-rel-acq.litmus | grep -c Test || true"
+check filter-bad 2 stderr 'bad regular expression' "$BIN" litmus --filter '(' $D/sb.litmus
+check max-candidates 3 stdout 'Incomplete' "$BIN" litmus --model sc --max-candidates 1 $D/sb.litmus
+check unroll-cut 0 stdout 'Unroll 0 cut off' "$BIN" litmus --model sc --unroll 0 $D/spin.litmus
+check unroll-zero 0 stdout '^States 1$' "$BIN" litmus --model sc --unroll 0 $D/spin.litmus
+check unroll-two 0 stdout '^Observation spin Always 1 0$' "$BIN" litmus --model sc $D/spin.litmus
+check unroll-bad 2 stderr 'unroll needs a whole number' "$BIN" litmus --unroll x $D/sb.litmus
+
+# Expectations.
+check expect-mismatch 1 stdout 'FAIL wrong-expect sc: expected sometimes, got never' "$BIN" litmus --expect $D/wrong-expect.litmus
+check expect-summary 1 stdout '^0 passed, 1 failed$' "$BIN" litmus --expect $D/wrong-expect.litmus
+check expect-missing 1 stdout 'no \(\* expect' "$BIN" litmus --expect $D/sb.litmus
+
+# Bad input: one FILE:LINE:COL line, exit 2.
+check bad-instr 2 stderr "^cohcheck: $D/bad-instr.litmus:4:5: order 'acq' is not allowed on st$" "$BIN" litmus $D/bad-instr.litmus
+one_line_err bad-instr-one-line "$BIN" litmus $D/bad-instr.litmus
+check bad-cond 2 stderr "bad-cond.litmus:5:9: condition names thread 3" "$BIN" litmus $D/bad-cond.litmus
+check bad-model-type 2 stderr "bad-type.cat:2:[0-9]+: " "$BIN" litmus --model $D/bad-type.cat $D/sb.litmus
+one_line_err bad-model-one-line "$BIN" litmus --model $D/bad-type.cat $D/sb.litmus
+check bad-model-syntax 2 stderr "bad-syntax.cat:[0-9]+:[0-9]+: " "$BIN" litmus --model $D/bad-syntax.cat $D/sb.litmus
+check unknown-model 2 stderr "unknown model 'nope'" "$BIN" litmus --model nope $D/sb.litmus
+
+# A user-written model, no recompiling: TSO-like allows SB.
+check user-model 0 stdout '^Observation SB Sometimes 1 3$' "$BIN" litmus --model $D/tso-like.cat $D/sb.litmus
+check user-model-mp 0 stdout '^Observation MP\+rel\+acq Never 0 3$' "$BIN" litmus --model $D/tso-like.cat $D/mp-rel-acq.litmus
+
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
