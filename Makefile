@@ -53,7 +53,7 @@ test-e2e: cohcheck
 	sh tests/e2e/run.sh ./cohcheck
 
 test-litmus: cohcheck
-	./cohcheck litmus --no-db --expect --quiet litmus
+	./cohcheck litmus --expect --quiet litmus
 
 # Slower tier: everything in `test`, plus the sanitizer build.
 test-full: test test-san
@@ -63,7 +63,7 @@ test-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" test-unit
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/run.sh ./build-san/cohcheck
-	./build-san/cohcheck litmus --no-db --expect --quiet litmus
+	./build-san/cohcheck litmus --expect --quiet litmus
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)
