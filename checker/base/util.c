@@ -37,7 +37,10 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
-char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
 
 char *xstrndup(const char *s, size_t n)
 {
@@ -83,8 +86,14 @@ void sb_putn(strbuf_t *b, const char *s, size_t n)
     b->s[b->len] = 0;
 }
 
-void sb_putc(strbuf_t *b, char c) { sb_putn(b, &c, 1); }
-void sb_puts(strbuf_t *b, const char *s) { sb_putn(b, s, strlen(s)); }
+void sb_putc(strbuf_t *b, char c)
+{
+    sb_putn(b, &c, 1);
+}
+void sb_puts(strbuf_t *b, const char *s)
+{
+    sb_putn(b, s, strlen(s));
+}
 
 void sb_printf(strbuf_t *b, const char *fmt, ...)
 {

@@ -16,10 +16,10 @@ char *xstrndup(const char *s, size_t n);
 
 /* Grow *P (array of elements of size ELEM, capacity *CAP) to hold at least NEED. */
 void util_grow(void **p, size_t *cap, size_t need, size_t elem);
-#define UTIL_PUSH(arr, n, cap, val)                                                              \
-    do {                                                                                         \
-        util_grow((void **)&(arr), &(cap), (size_t)(n) + 1, sizeof *(arr));                     \
-        (arr)[(n)++] = (val);                                                                    \
+#define UTIL_PUSH(arr, n, cap, val)                                         \
+    do {                                                                    \
+        util_grow((void **)&(arr), &(cap), (size_t)(n) + 1, sizeof *(arr)); \
+        (arr)[(n)++] = (val);                                               \
     } while (0)
 
 /* Growable NUL-terminated string. */

@@ -35,37 +35,37 @@
 
 /* Built-in event sets, named in models by these exact names. */
 typedef enum {
-    CAT_SET_R,      /* reads: loads, the read of an RMW or CAS, a failed CAS */
-    CAT_SET_W,      /* writes: stores, the write of an RMW or successful CAS, initial writes */
-    CAT_SET_F,      /* fences */
-    CAT_SET_M,      /* R | W */
-    CAT_SET_IW,     /* initial writes (one per location, no thread) */
-    CAT_SET_PLAIN,  /* accesses with no order: non-atomic data */
-    CAT_SET_RLX,    /* order labels, as written on the instruction */
+    CAT_SET_R,     /* reads: loads, the read of an RMW or CAS, a failed CAS */
+    CAT_SET_W,     /* writes: stores, the write of an RMW or successful CAS, initial writes */
+    CAT_SET_F,     /* fences */
+    CAT_SET_M,     /* R | W */
+    CAT_SET_IW,    /* initial writes (one per location, no thread) */
+    CAT_SET_PLAIN, /* accesses with no order: non-atomic data */
+    CAT_SET_RLX,   /* order labels, as written on the instruction */
     CAT_SET_ACQ,
     CAT_SET_REL,
     CAT_SET_ACQREL,
     CAT_SET_SC,
-    CAT_SET_WG,     /* scope labels (plain accesses and IW have none) */
+    CAT_SET_WG, /* scope labels (plain accesses and IW have none) */
     CAT_SET_AGENT,
     CAT_SET_SYSTEM,
-    CAT_SET_RMA,    /* rm_agent: remote-scope promotion */
+    CAT_SET_RMA, /* rm_agent: remote-scope promotion */
     CAT_SET__COUNT
 } cat_set_id_t;
 
 /* Built-in relations, named in models by these exact names. */
 typedef enum {
-    CAT_REL_ID,   /* identity on all events */
-    CAT_REL_PO,   /* program order (strict, within a thread; IW have none) */
-    CAT_REL_RF,   /* write -> read it reads from */
-    CAT_REL_CO,   /* coherence: strict total order of the writes of each location, IW first */
-    CAT_REL_FR,   /* rf^-1 ; co */
-    CAT_REL_RMW,  /* read of an RMW/CAS -> its write */
-    CAT_REL_LOC,  /* same location (memory events, IW included), reflexive */
-    CAT_REL_INT,  /* same thread, reflexive (IW relate to nothing) */
-    CAT_REL_EXT,  /* different threads, IW counting as their own thread */
-    CAT_REL_WG,   /* threads in the same work-group (reflexive; IW excluded) */
-    CAT_REL_CU,   /* threads on the same compute unit (reflexive; IW excluded) */
+    CAT_REL_ID,  /* identity on all events */
+    CAT_REL_PO,  /* program order (strict, within a thread; IW have none) */
+    CAT_REL_RF,  /* write -> read it reads from */
+    CAT_REL_CO,  /* coherence: strict total order of the writes of each location, IW first */
+    CAT_REL_FR,  /* rf^-1 ; co */
+    CAT_REL_RMW, /* read of an RMW/CAS -> its write */
+    CAT_REL_LOC, /* same location (memory events, IW included), reflexive */
+    CAT_REL_INT, /* same thread, reflexive (IW relate to nothing) */
+    CAT_REL_EXT, /* different threads, IW counting as their own thread */
+    CAT_REL_WG,  /* threads in the same work-group (reflexive; IW excluded) */
+    CAT_REL_CU,  /* threads on the same compute unit (reflexive; IW excluded) */
     CAT_REL__COUNT
 } cat_rel_id_t;
 
@@ -87,8 +87,8 @@ typedef struct cat_ctx cat_ctx_t;
  * path used in diagnostics and to resolve 'include'. Returns 0 and *OUT, or -1
  * with ERR = "FILE:LINE:COL: message" (syntax, unknown name, type error,
  * include failure or cycle). */
-int cat_parse(const char *name, const char *file, const char *src, size_t len,
-              cat_model_t **out, diag_t *err);
+int cat_parse(const char *name, const char *file, const char *src, size_t len, cat_model_t **out,
+              diag_t *err);
 
 /* Read and parse the file at PATH; the model's name is the file's base name
  * without ".cat". */
@@ -114,7 +114,17 @@ typedef struct {
 /* Evaluate the model on X. Never fails for a model that loaded. */
 void cat_eval(cat_ctx_t *c, const cat_exec_t *x, cat_result_t *out);
 
-/* Name of check I (its 'as' name, or "check#I") for messages. */
+/* Name of check I (its 'as' name, or "check#I") for messages. Checks are the
+ * non-flag checks, numbered 0.. in the order the model (with its includes
+ * expanded) writes them; flags are numbered apart, 0..cat_nflags()-1, and
+ * are named "flag#I" when they have no 'as' name. */
 const char *cat_check_name(const cat_model_t *m, int i);
+
+/* Number of non-flag checks (the range of cat_result_t.failed_check). */
+int cat_nchecks(const cat_model_t *m);
+
+/* Number of instructions the compiled model runs at most per evaluation
+ * (after dead-code elimination); for tests and statistics. */
+int cat_ninstrs(const cat_model_t *m);
 
 #endif

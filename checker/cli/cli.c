@@ -13,7 +13,8 @@
 
 #include "../base/util.h"
 
-const char *const cli_default_models[6] = {"sc", "rcsc", "rcpc", "drf", "hrf-direct", "hrf-indirect"};
+const char *const cli_default_models[6] = {"sc",  "rcsc",       "rcpc",
+                                           "drf", "hrf-direct", "hrf-indirect"};
 
 void cli_report(const diag_t *d)
 {

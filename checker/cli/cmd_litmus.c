@@ -144,7 +144,8 @@ static int parse_expect(const prog_t *p, expect_t *out, int max, diag_t *d)
             }
             n++;
         } else if (k == 1) {
-            diag_set(d, p->file, line, 1, "expect line must be 'MODEL never|sometimes|always [racy]'");
+            diag_set(d, p->file, line, 1,
+                     "expect line must be 'MODEL never|sometimes|always [racy]'");
             return -1;
         }
         q = eol < e ? eol : NULL;
@@ -152,7 +153,10 @@ static int parse_expect(const prog_t *p, expect_t *out, int max, diag_t *d)
     return n;
 }
 
-static int observation(size_t pos, size_t neg) { return pos == 0 ? 0 : neg == 0 ? 2 : 1; }
+static int observation(size_t pos, size_t neg)
+{
+    return pos == 0 ? 0 : neg == 0 ? 2 : 1;
+}
 
 static bool validated(prog_quant_t q, size_t pos, size_t neg)
 {
@@ -195,11 +199,14 @@ static void print_text(const prog_t *p, const exec_layout_t *lay, const cat_mode
     sb_puts(&b, "Condition ");
     prog_cond_format(p, &b);
     sb_putc(&b, '\n');
-    sb_printf(&b, "Observation %s %s %zu %zu\n", p->name, obs_names[observation(pos, neg)], pos, neg);
+    sb_printf(&b, "Observation %s %s %zu %zu\n", p->name, obs_names[observation(pos, neg)], pos,
+              neg);
     if (cat_nflags(m) > 0)
-        sb_printf(&b, "Racy %s\n", r->racy ? "yes (no outcome is guaranteed; SC outcomes shown)" : "no");
+        sb_printf(&b, "Racy %s\n",
+                  r->racy ? "yes (no outcome is guaranteed; SC outcomes shown)" : "no");
     if (st->unroll_cut)
-        sb_printf(&b, "Unroll %d cut off some executions (raise --unroll to see longer ones)\n", eo->unroll);
+        sb_printf(&b, "Unroll %d cut off some executions (raise --unroll to see longer ones)\n",
+                  eo->unroll);
     if (st->incomplete)
         sb_printf(&b, "Incomplete: stopped after %llu candidate executions (--max-candidates)\n",
                   (unsigned long long)st->candidates);
@@ -237,8 +244,8 @@ static void print_json(const prog_t *p, const exec_layout_t *lay, const cat_mode
         else
             neg++;
     }
-    sb_printf(&b, "],\"observation\":\"%s\",\"positive\":%zu,\"negative\":%zu", obs_lower[observation(pos, neg)],
-              pos, neg);
+    sb_printf(&b, "],\"observation\":\"%s\",\"positive\":%zu,\"negative\":%zu",
+              obs_lower[observation(pos, neg)], pos, neg);
     sb_printf(&b, ",\"validated\":%s", validated(p->quant, pos, neg) ? "true" : "false");
     sb_puts(&b, ",\"condition\":");
     strbuf_t c;
@@ -254,9 +261,11 @@ static void print_json(const prog_t *p, const exec_layout_t *lay, const cat_mode
                 sb_putc(&b, ',');
             sb_json_str(&b, cat_flag_name(m, i));
         }
-    sb_printf(&b, "],\"candidates\":%llu,\"unroll\":%d,\"unroll_cut\":%s,\"complete\":%s,\"time_s\":%.6f}\n",
-              (unsigned long long)st->candidates, eo->unroll, st->unroll_cut ? "true" : "false",
-              st->incomplete ? "false" : "true", secs);
+    sb_printf(
+        &b,
+        "],\"candidates\":%llu,\"unroll\":%d,\"unroll_cut\":%s,\"complete\":%s,\"time_s\":%.6f}\n",
+        (unsigned long long)st->candidates, eo->unroll, st->unroll_cut ? "true" : "false",
+        st->incomplete ? "false" : "true", secs);
     fputs(b.s, stdout);
     sb_free(&b);
 }
@@ -341,12 +350,14 @@ static int run_file(litmus_opts_t *o, const char *path)
                 pos += exec_outcome_sat(p, &lay, exec_outcome(&res[i].allowed, k));
             int obs = observation(pos, res[i].allowed.n - pos);
             if (!x) {
-                printf("FAIL %s %s: no expectation for this model\n", p->name, cat_model_name(models[i]));
+                printf("FAIL %s %s: no expectation for this model\n", p->name,
+                       cat_model_name(models[i]));
                 o->failed++;
                 rc = rc == CLI_OK ? CLI_FAIL : rc;
             } else if (x->obs != obs || x->racy != res[i].racy || st.incomplete) {
-                printf("FAIL %s %s: expected %s%s, got %s%s%s (%s:%d)\n", p->name, cat_model_name(models[i]),
-                       obs_lower[x->obs], x->racy ? " racy" : "", obs_lower[obs], res[i].racy ? " racy" : "",
+                printf("FAIL %s %s: expected %s%s, got %s%s%s (%s:%d)\n", p->name,
+                       cat_model_name(models[i]), obs_lower[x->obs], x->racy ? " racy" : "",
+                       obs_lower[obs], res[i].racy ? " racy" : "",
                        st.incomplete ? " (incomplete)" : "", p->file, x->line);
                 o->failed++;
                 rc = rc == CLI_OK ? CLI_FAIL : rc;
@@ -381,10 +392,14 @@ static int worst(int a, int b)
 int cmd_litmus(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},   {"filter", required_argument, 0, 'f'},
-        {"unroll", required_argument, 0, 'u'},  {"max-candidates", required_argument, 0, 'c'},
-        {"json", no_argument, 0, 'J'},          {"expect", no_argument, 0, 'E'},
-        {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {"model", required_argument, 0, 'm'},
+        {"filter", required_argument, 0, 'f'},
+        {"unroll", required_argument, 0, 'u'},
+        {"max-candidates", required_argument, 0, 'c'},
+        {"json", no_argument, 0, 'J'},
+        {"expect", no_argument, 0, 'E'},
+        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     litmus_opts_t o;
@@ -416,7 +431,8 @@ int cmd_litmus(int argc, char **argv)
             if (!o.filter) {
                 PCRE2_UCHAR msg[256];
                 pcre2_get_error_message(ec, msg, sizeof msg);
-                cli_error("--filter: bad regular expression at offset %zu: %s", (size_t)eo, (char *)msg);
+                cli_error("--filter: bad regular expression at offset %zu: %s", (size_t)eo,
+                          (char *)msg);
                 rc = CLI_BAD_INPUT;
                 goto out;
             }

@@ -13,9 +13,9 @@
 
 #include "../base/util.h"
 
-#define MAX_DOMAIN 64        /* values per location */
-#define MAX_PATHS 2000000    /* paths per thread */
-#define MAX_STEPS 100000     /* instructions executed along one path */
+#define MAX_DOMAIN 64     /* values per location */
+#define MAX_PATHS 2000000 /* paths per thread */
+#define MAX_STEPS 100000  /* instructions executed along one path */
 
 enum { EV_R, EV_W, EV_F };
 
@@ -129,9 +129,15 @@ bool exec_outcomes_has(const exec_outcomes_t *s, const prog_val_t *v)
     return found;
 }
 
-const prog_val_t *exec_outcome(const exec_outcomes_t *s, size_t i) { return s->v + i * (size_t)s->nkeys; }
+const prog_val_t *exec_outcome(const exec_outcomes_t *s, size_t i)
+{
+    return s->v + i * (size_t)s->nkeys;
+}
 
-void exec_result_free(exec_model_result_t *r) { exec_outcomes_free(&r->allowed); }
+void exec_result_free(exec_model_result_t *r)
+{
+    exec_outcomes_free(&r->allowed);
+}
 
 /* ---- layout ---- */
 
@@ -322,17 +328,16 @@ static void gen(pathgen_t *g, int pc, const prog_val_t *regs_in)
             pc++;
             break;
         case PROG_OP_ADD:
-            regs[in->reg] = (prog_val_t)((uint64_t)operand(&in->a, regs) + (uint64_t)operand(&in->b, regs));
+            regs[in->reg] =
+                (prog_val_t)((uint64_t)operand(&in->a, regs) + (uint64_t)operand(&in->b, regs));
             pc++;
             break;
-        case PROG_OP_NOP:
-            pc++;
-            break;
+        case PROG_OP_NOP: pc++; break;
         case PROG_OP_BEQ:
         case PROG_OP_BNE:
         case PROG_OP_B: {
-            bool taken = in->op == PROG_OP_B ||
-                         ((regs[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ));
+            bool taken =
+                in->op == PROG_OP_B || ((regs[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ));
             if (!taken) {
                 pc++;
                 break;
@@ -381,9 +386,10 @@ static int gen_all(const prog_t *p, const exec_opts_t *o, const domain_t *dom, t
         if (g.cut)
             st->unroll_cut = true;
         if (g.err) {
-            static const char *const why[] = {"", "a path of thread %d has more than 64 memory events",
-                                              "thread %d has more than 2000000 paths",
-                                              "a path of thread %d runs more than 100000 instructions"};
+            static const char *const why[] = {
+                "", "a path of thread %d has more than 64 memory events",
+                "thread %d has more than 2000000 paths",
+                "a path of thread %d runs more than 100000 instructions"};
             char msg[128];
             snprintf(msg, sizeof msg, why[g.err], t);
             diag_set(err, p->file, 0, 0, "%s (lower --unroll or shrink the test)", msg);
@@ -410,8 +416,8 @@ static bool dom_add(domain_t *d, prog_val_t v)
     return true;
 }
 
-static int compute_domains(const prog_t *p, const exec_opts_t *o, domain_t *dom, thread_paths_t *tps,
-                           exec_stats_t *st, diag_t *err)
+static int compute_domains(const prog_t *p, const exec_opts_t *o, domain_t *dom,
+                           thread_paths_t *tps, exec_stats_t *st, diag_t *err)
 {
     for (int l = 0; l < p->nlocs; l++) {
         dom[l].v = xcalloc(MAX_DOMAIN + 1, sizeof(prog_val_t));
@@ -474,18 +480,21 @@ typedef struct {
     uint8_t kind[CAT_MAX_EVENTS];
     int reads[CAT_MAX_EVENTS], nreads;
     int cand[CAT_MAX_EVENTS][CAT_MAX_EVENTS], ncand[CAT_MAX_EVENTS];
-    int rf[CAT_MAX_EVENTS];           /* per read (index into reads) */
-    int *wl;                          /* nlocs x CAT_MAX_EVENTS: writes of each location */
+    int rf[CAT_MAX_EVENTS]; /* per read (index into reads) */
+    int *wl;                /* nlocs x CAT_MAX_EVENTS: writes of each location */
     int *nw;
-    int *order;                       /* nlocs x CAT_MAX_EVENTS: current coherence order */
-    cat_exec_t base;                  /* everything but rf, co, fr */
+    int *order;      /* nlocs x CAT_MAX_EVENTS: current coherence order */
+    cat_exec_t base; /* everything but rf, co, fr */
     cat_exec_t x;
     prog_val_t *outv;
     int err;
     diag_t *diag;
 } comb_t;
 
-static void set_bit(uint64_t *rows, int a, int b) { rows[a] |= 1ULL << b; }
+static void set_bit(uint64_t *rows, int a, int b)
+{
+    rows[a] |= 1ULL << b;
+}
 
 /* Build the leaf's events and the relations that do not depend on rf/co. */
 static int build_leaf(comb_t *c)
@@ -532,9 +541,10 @@ static int build_leaf(comb_t *c)
             wgof[e] = p->threads[t].wg;
             cuof[e] = p->threads[t].cu;
             x->sets[pe->kind == EV_R ? CAT_SET_R : pe->kind == EV_W ? CAT_SET_W : CAT_SET_F] |= bit;
-            static const cat_set_id_t ordset[] = {CAT_SET_PLAIN, CAT_SET_RLX, CAT_SET_ACQ,
+            static const cat_set_id_t ordset[] = {CAT_SET_PLAIN, CAT_SET_RLX,    CAT_SET_ACQ,
                                                   CAT_SET_REL,   CAT_SET_ACQREL, CAT_SET_SC};
-            static const int scopeset[] = {-1, CAT_SET_WG, CAT_SET_AGENT, CAT_SET_SYSTEM, CAT_SET_RMA};
+            static const int scopeset[] = {-1, CAT_SET_WG, CAT_SET_AGENT, CAT_SET_SYSTEM,
+                                           CAT_SET_RMA};
             x->sets[ordset[pe->ord]] |= bit;
             if (scopeset[pe->scope] >= 0)
                 x->sets[scopeset[pe->scope]] |= bit;
@@ -707,7 +717,8 @@ int exec_eval(const prog_t *p, cat_model_t *const *models, int nmodels, const ex
     thread_paths_t *tps = xcalloc((size_t)p->nthreads, sizeof *tps);
     comb_t *c = NULL;
     if (p->nlocs > CAT_MAX_EVENTS) {
-        diag_set(err, p->file, 0, 0, "too many locations (%d; at most %d)", p->nlocs, CAT_MAX_EVENTS);
+        diag_set(err, p->file, 0, 0, "too many locations (%d; at most %d)", p->nlocs,
+                 CAT_MAX_EVENTS);
         goto out;
     }
     if (compute_domains(p, opts, dom, tps, stats, err))

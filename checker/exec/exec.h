@@ -23,10 +23,10 @@
 
 typedef struct {
     int nkeys;
-    int nregkeys;          /* the first nregkeys keys are registers */
-    int *thread, *reg;     /* for register keys */
-    int *loc;              /* for location keys (index nregkeys..) */
-    char **names;          /* "0:r1", "x" */
+    int nregkeys;      /* the first nregkeys keys are registers */
+    int *thread, *reg; /* for register keys */
+    int *loc;          /* for location keys (index nregkeys..) */
+    char **names;      /* "0:r1", "x" */
 } exec_layout_t;
 
 /* A set of outcomes, each a vector of layout.nkeys values, kept sorted. */
@@ -38,22 +38,22 @@ typedef struct {
 
 typedef struct {
     exec_outcomes_t allowed;
-    bool racy;          /* some consistent execution raised a flag */
-    uint32_t flags;     /* union of raised flags */
-    uint64_t consistent;/* consistent candidate executions */
+    bool racy;           /* some consistent execution raised a flag */
+    uint32_t flags;      /* union of raised flags */
+    uint64_t consistent; /* consistent candidate executions */
 } exec_model_result_t;
 
 typedef struct {
-    int unroll;               /* each backward branch taken at most this often per execution */
-    uint64_t max_candidates;  /* 0: no limit */
+    int unroll;              /* each backward branch taken at most this often per execution */
+    uint64_t max_candidates; /* 0: no limit */
 } exec_opts_t;
 
 typedef struct {
-    uint64_t candidates;   /* candidate executions evaluated */
-    uint64_t paths;        /* thread paths enumerated */
-    bool unroll_cut;       /* some path exceeded the unroll bound and was cut off */
-    bool incomplete;       /* max_candidates stopped the enumeration */
-    int max_events;        /* largest execution seen (events, initial writes included) */
+    uint64_t candidates; /* candidate executions evaluated */
+    uint64_t paths;      /* thread paths enumerated */
+    bool unroll_cut;     /* some path exceeded the unroll bound and was cut off */
+    bool incomplete;     /* max_candidates stopped the enumeration */
+    int max_events;      /* largest execution seen (events, initial writes included) */
 } exec_stats_t;
 
 /* Build P's outcome layout. Free with exec_layout_free. */

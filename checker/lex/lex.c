@@ -28,8 +28,7 @@ int lex_spec_new(const lex_rule_t *rules, int n, lex_spec_t **out, diag_t *err)
     }
     int ec;
     PCRE2_SIZE eo;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat.s, pat.len, PCRE2_ANCHORED,
-                                   &ec, &eo, NULL);
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat.s, pat.len, PCRE2_ANCHORED, &ec, &eo, NULL);
     sb_free(&pat);
     if (!re) {
         PCRE2_UCHAR msg[256];
@@ -83,8 +82,8 @@ static void advance(const char *src, size_t from, size_t to, int *line, int *col
     }
 }
 
-int lex_run(const lex_spec_t *spec, const char *file, const char *src, size_t len,
-            lex_tok_t **toks, int *ntoks, diag_t *err)
+int lex_run(const lex_spec_t *spec, const char *file, const char *src, size_t len, lex_tok_t **toks,
+            int *ntoks, diag_t *err)
 {
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(spec->re, NULL);
     lex_tok_t *arr = NULL;

@@ -34,8 +34,8 @@ void lex_spec_free(lex_spec_t *spec);
 /* Tokenise SRC[0..LEN) completely. On success returns 0 and a malloc'd array
  * *TOKS of *NTOKS tokens, the last of kind LEX_EOF. On an unrecognised byte
  * returns -1 and fills ERR (FILE, line, column, the offending character). */
-int lex_run(const lex_spec_t *spec, const char *file, const char *src, size_t len,
-            lex_tok_t **toks, int *ntoks, diag_t *err);
+int lex_run(const lex_spec_t *spec, const char *file, const char *src, size_t len, lex_tok_t **toks,
+            int *ntoks, diag_t *err);
 
 /* Describe the byte at SRC[OFF] for an error message ("'x'", "byte 0x01", "end of file"). */
 void lex_describe(const char *src, size_t len, size_t off, char *buf, size_t buflen);

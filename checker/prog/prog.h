@@ -63,10 +63,11 @@ typedef struct {
     prog_rmw_t rmw;     /* PROG_OP_RMW */
     int reg;            /* destination (ld rmw cas mov add) or tested register (beq bne) */
     int loc;            /* location index (ld st rmw cas) */
-    prog_operand_t a;   /* st: value; rmw: operand; cas: expected; mov: source; add: A; beq/bne: value */
-    prog_operand_t b;   /* cas: new value; add: B */
-    int target;         /* branches: index of the target instruction in this thread */
-    int line, col;      /* where the instruction was written */
+    prog_operand_t
+        a; /* st: value; rmw: operand; cas: expected; mov: source; add: A; beq/bne: value */
+    prog_operand_t b; /* cas: new value; add: B */
+    int target;       /* branches: index of the target instruction in this thread */
+    int line, col;    /* where the instruction was written */
 } prog_instr_t;
 
 typedef struct {

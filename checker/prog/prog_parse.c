@@ -101,7 +101,10 @@ typedef struct {
 
 /* ---- helpers ---- */
 
-static const lex_tok_t *peek(parser_t *ps) { return &ps->toks[ps->pos]; }
+static const lex_tok_t *peek(parser_t *ps)
+{
+    return &ps->toks[ps->pos];
+}
 static const lex_tok_t *next(parser_t *ps)
 {
     const lex_tok_t *t = &ps->toks[ps->pos];
@@ -299,7 +302,10 @@ static int skip_blank(parser_t *ps, size_t *off, int *line, int *col)
     return 0;
 }
 
-static bool name_char(char c) { return isalnum((unsigned char)c) || strchr("_.+-", c); }
+static bool name_char(char c)
+{
+    return isalnum((unsigned char)c) || strchr("_.+-", c);
+}
 
 /* Scan "GPU NAME" by hand; returns the offset where tokenising starts. */
 static int parse_header(parser_t *ps, size_t *start, int *line, int *col)
@@ -312,7 +318,8 @@ static int parse_header(parser_t *ps, size_t *start, int *line, int *col)
     const char *s = ps->src;
     if (off + 3 > ps->len || memcmp(s + off, "GPU", 3) ||
         (off + 3 < ps->len && name_char(s[off + 3]))) {
-        diag_set(ps->err, ps->file, *line, *col, "expected 'GPU' and the test name on the first line");
+        diag_set(ps->err, ps->file, *line, *col,
+                 "expected 'GPU' and the test name on the first line");
         return -1;
     }
     off += 3;
@@ -329,7 +336,8 @@ static int parse_header(parser_t *ps, size_t *start, int *line, int *col)
     while (off < ps->len && name_char(s[off]))
         off++;
     if (off == b) {
-        diag_set(ps->err, ps->file, *line, *col, "expected the test name ([A-Za-z0-9_.+-]+) after 'GPU'");
+        diag_set(ps->err, ps->file, *line, *col,
+                 "expected the test name ([A-Za-z0-9_.+-]+) after 'GPU'");
         return -1;
     }
     ps->p->name = xstrndup(s + b, off - b);
@@ -339,7 +347,8 @@ static int parse_header(parser_t *ps, size_t *start, int *line, int *col)
         off++;
         (*col)++;
     }
-    if (off < ps->len && s[off] != '\n' && !(s[off] == '(' && off + 1 < ps->len && s[off + 1] == '*')) {
+    if (off < ps->len && s[off] != '\n' &&
+        !(s[off] == '(' && off + 1 < ps->len && s[off + 1] == '*')) {
         char what[32];
         lex_describe(s, ps->len, off, what, sizeof what);
         diag_set(ps->err, ps->file, *line, *col, "unexpected %s after the test name", what);
@@ -474,18 +483,27 @@ typedef struct {
 } opname_t;
 
 static const opname_t opnames[] = {
-    {"ld", PROG_OP_LD},    {"st", PROG_OP_ST},   {"rmw", PROG_OP_RMW}, {"cas", PROG_OP_CAS},
+    {"ld", PROG_OP_LD},       {"st", PROG_OP_ST},   {"rmw", PROG_OP_RMW}, {"cas", PROG_OP_CAS},
     {"fence", PROG_OP_FENCE}, {"mov", PROG_OP_MOV}, {"add", PROG_OP_ADD}, {"beq", PROG_OP_BEQ},
-    {"bne", PROG_OP_BNE},  {"b", PROG_OP_B},
+    {"bne", PROG_OP_BNE},     {"b", PROG_OP_B},
 };
 
 static const char *const ord_names[] = {"", "rlx", "acq", "rel", "acqrel", "sc"};
 static const char *const scope_names[] = {"", "wg", "agent", "system", "rm_agent"};
 
-const char *prog_ord_name(prog_ord_t o) { return ord_names[o]; }
-const char *prog_scope_name(prog_scope_t s) { return scope_names[s]; }
+const char *prog_ord_name(prog_ord_t o)
+{
+    return ord_names[o];
+}
+const char *prog_scope_name(prog_scope_t s)
+{
+    return scope_names[s];
+}
 
-static bool seg_eq(const char *s, size_t n, const char *w) { return strlen(w) == n && !memcmp(s, w, n); }
+static bool seg_eq(const char *s, size_t n, const char *w)
+{
+    return strlen(w) == n && !memcmp(s, w, n);
+}
 
 /* Split the mnemonic (e.g. "rmw.add.acq.wg") and fill op, rmw, ord, scope. */
 static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
@@ -501,7 +519,8 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
             found = true;
         }
     if (!found) {
-        diag_set(ps->err, ps->file, t->line, t->col, "unknown instruction '%.*s'", (int)(n > 40 ? 40 : n), seg);
+        diag_set(ps->err, ps->file, t->line, t->col, "unknown instruction '%.*s'",
+                 (int)(n > 40 ? 40 : n), seg);
         return -1;
     }
     bool mem = in->op == PROG_OP_LD || in->op == PROG_OP_ST || in->op == PROG_OP_RMW ||
@@ -509,7 +528,8 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
     seg = dot ? dot + 1 : end;
     if (in->op == PROG_OP_RMW) {
         if (!dot) {
-            diag_set(ps->err, ps->file, t->line, t->col, "rmw needs an operation: rmw.add or rmw.exch");
+            diag_set(ps->err, ps->file, t->line, t->col,
+                     "rmw needs an operation: rmw.add or rmw.exch");
             return -1;
         }
         dot = memchr(seg, '.', (size_t)(end - seg));
@@ -562,8 +582,9 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
             have_scope = true;
         } else {
             diag_set(ps->err, ps->file, t->line, col,
-                     o > 0 || sc > 0 ? "misplaced '%.*s' (write [.ORDER][.SCOPE] once each, order first)"
-                                     : "unknown order or scope '%.*s'",
+                     o > 0 || sc > 0
+                         ? "misplaced '%.*s' (write [.ORDER][.SCOPE] once each, order first)"
+                         : "unknown order or scope '%.*s'",
                      (int)(n > 40 ? 40 : n), seg);
             return -1;
         }
@@ -582,7 +603,8 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
         in->scope = PROG_SCOPE_AGENT;
     }
     if (in->op == PROG_OP_FENCE && in->scope == PROG_SCOPE_RM_AGENT) {
-        diag_set(ps->err, ps->file, t->line, t->col, "rm_agent applies to atomics only, not fences");
+        diag_set(ps->err, ps->file, t->line, t->col,
+                 "rm_agent applies to atomics only, not fences");
         return -1;
     }
     return 0;
@@ -631,8 +653,7 @@ static int parse_instr(parser_t *ps)
             return -1;
         break;
     case PROG_OP_FENCE:
-    case PROG_OP_NOP:
-        break;
+    case PROG_OP_NOP: break;
     case PROG_OP_MOV:
         if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a))
             return -1;
@@ -667,10 +688,12 @@ static int add_label(parser_t *ps, const lex_tok_t *t)
 {
     thread_build_t *tb = ps->tb;
     for (size_t i = 0; i < tb->nlabels; i++)
-        if (strlen(tb->labels[i].name) == t->len && !memcmp(tb->labels[i].name, ps->src + t->off, t->len))
+        if (strlen(tb->labels[i].name) == t->len &&
+            !memcmp(tb->labels[i].name, ps->src + t->off, t->len))
             goto dup;
     for (size_t i = 0; i < tb->npending; i++)
-        if (strlen(tb->pending[i].name) == t->len && !memcmp(tb->pending[i].name, ps->src + t->off, t->len))
+        if (strlen(tb->pending[i].name) == t->len &&
+            !memcmp(tb->pending[i].name, ps->src + t->off, t->len))
             goto dup;
     label_t l = {xstrndup(ps->src + t->off, t->len), -1, t->line, t->col};
     UTIL_PUSH(tb->pending, tb->npending, tb->cappending, l);
@@ -684,7 +707,8 @@ dup:
 /* One cell: [LABEL ':']* [instruction], up to '|' or ';'. */
 static int parse_cell(parser_t *ps)
 {
-    while (peek(ps)->kind == T_IDENT && ps->pos + 1 < ps->ntoks && ps->toks[ps->pos + 1].kind == T_COLON) {
+    while (peek(ps)->kind == T_IDENT && ps->pos + 1 < ps->ntoks &&
+           ps->toks[ps->pos + 1].kind == T_COLON) {
         if (add_label(ps, peek(ps)))
             return -1;
         next(ps);
@@ -708,7 +732,8 @@ static int parse_rows(parser_t *ps, thread_build_t *tbs)
     int nth = ps->p->nthreads;
     while (!at_condition(ps)) {
         if (peek(ps)->kind == LEX_EOF)
-            return expected(ps, "an instruction row or the final condition (exists, ~exists, forall)");
+            return expected(ps,
+                            "an instruction row or the final condition (exists, ~exists, forall)");
         int cell = 0;
         for (;;) {
             if (cell >= nth) {

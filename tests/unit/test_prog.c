@@ -131,8 +131,9 @@ Test(prog, every_instruction)
 
 Test(prog, sameline_groups)
 {
-    prog_t *p = parse_ok("GPU sl\n{ x = 0; }\nsameline x y\nsameline z w\n"
-                         "P0 ;\n st x 1 ;\n st y 1 ;\n st z 1 ;\n st w 1 ;\n st v 1 ;\nexists (x=1)\n");
+    prog_t *p =
+        parse_ok("GPU sl\n{ x = 0; }\nsameline x y\nsameline z w\n"
+                 "P0 ;\n st x 1 ;\n st y 1 ;\n st z 1 ;\n st w 1 ;\n st v 1 ;\nexists (x=1)\n");
     cr_assert_eq(p->nlocs, 5);
     cr_assert_eq(p->nlines, 3);
     cr_assert_eq(p->locs[0].line_id, p->locs[1].line_id);
@@ -144,7 +145,8 @@ Test(prog, sameline_groups)
 
 Test(prog, empty_cells_and_forall)
 {
-    prog_t *p = parse_ok("GPU e\n{}\n P0 | P1 ;\n st x 1 | ;\n | ld r0 x ;\n ; \nforall (1:r0 = 0 \\/ 1:r0 = 1)\n");
+    prog_t *p = parse_ok(
+        "GPU e\n{}\n P0 | P1 ;\n st x 1 | ;\n | ld r0 x ;\n ; \nforall (1:r0 = 0 \\/ 1:r0 = 1)\n");
     cr_assert_eq(p->threads[0].ninstr, 1);
     cr_assert_eq(p->threads[1].ninstr, 1);
     cr_assert_eq(p->quant, PROG_FORALL);
@@ -172,17 +174,21 @@ Test(prog_errors, init_and_tokens)
 Test(prog_errors, threads_and_instructions)
 {
     parse_bad("GPU t\n{}\n P1 ;\n", 3, 2, "thread name P0");
-    parse_bad("GPU t\n{}\n P0 ;\n st x 1 | st y 1 ;\nexists (x=1)\n", 4, 11, "more cells than threads");
+    parse_bad("GPU t\n{}\n P0 ;\n st x 1 | st y 1 ;\nexists (x=1)\n", 4, 11,
+              "more cells than threads");
     parse_bad("GPU t\n{}\n P0 ;\n ldx r0 x ;\nexists (true)\n", 4, 2, "unknown instruction");
     parse_bad("GPU t\n{}\n P0 ;\n ld.rel r0 x ;\nexists (true)\n", 4, 5, "not allowed on ld");
     parse_bad("GPU t\n{}\n P0 ;\n st.acq x 1 ;\nexists (true)\n", 4, 5, "not allowed on st");
-    parse_bad("GPU t\n{}\n P0 ;\n ld.acq.cta r0 x ;\nexists (true)\n", 4, 9, "unknown order or scope");
+    parse_bad("GPU t\n{}\n P0 ;\n ld.acq.cta r0 x ;\nexists (true)\n", 4, 9,
+              "unknown order or scope");
     parse_bad("GPU t\n{}\n P0 ;\n ld r16 x ;\nexists (true)\n", 4, 5, "register");
     parse_bad("GPU t\n{}\n P0 ;\n st x 256 ;\nexists (true)\n", 4, 7, "out of range");
-    parse_bad("GPU t\n{}\n P0 ;\n bne r0 1 NOPE ;\nexists (true)\n", 4, 11, "undefined label 'NOPE'");
+    parse_bad("GPU t\n{}\n P0 ;\n bne r0 1 NOPE ;\nexists (true)\n", 4, 11,
+              "undefined label 'NOPE'");
     parse_bad("GPU t\n{}\n P0 ;\n L: fence ;\n L: fence ;\nexists (true)\n", 5, 2, "defined twice");
     parse_bad("GPU t\n{}\n P0 ;\n st.rm_agent x 1 ;\nexists (true)\n", 4, 2, "atomics only");
-    parse_bad("GPU t\n{}\n P0 ;\n rmw.sub r0 x 1 ;\nexists (true)\n", 4, 6, "unknown rmw operation");
+    parse_bad("GPU t\n{}\n P0 ;\n rmw.sub r0 x 1 ;\nexists (true)\n", 4, 6,
+              "unknown rmw operation");
     parse_bad("GPU t\n{}\n P0@wg0:cu0 | P1@wg0:cu1 ;\n", 3, 22, "placed on cu0 and cu1");
     parse_bad("GPU t\n{}\n P0 ;\n st x 1 ;\n", 5, 1, "final condition");
 }
