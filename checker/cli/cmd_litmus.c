@@ -191,8 +191,12 @@ static void print_text(const prog_t *p, const exec_layout_t *lay, const cat_mode
         }
         sb_putc(&b, '\n');
     }
-    sb_printf(&b, "%s\n", validated(p->quant, pos, neg) ? "Ok" : "No");
-    sb_printf(&b, "Witnesses\nPositive: %zu Negative: %zu\n", pos, neg);
+    /* As herd7: "Loop" when the unroll bound cut executions off; for ~exists the
+     * witnesses are the outcomes that do not satisfy the proposition. */
+    sb_printf(&b, "%s%s\n", st->unroll_cut ? "Loop " : "",
+              validated(p->quant, pos, neg) ? "Ok" : "No");
+    bool swap = p->quant == PROG_NOT_EXISTS;
+    sb_printf(&b, "Witnesses\nPositive: %zu Negative: %zu\n", swap ? neg : pos, swap ? pos : neg);
     for (int i = 0; i < cat_nflags(m); i++)
         if (r->flags >> i & 1)
             sb_printf(&b, "Flag %s\n", cat_flag_name(m, i));

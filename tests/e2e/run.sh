@@ -75,6 +75,9 @@ check max-candidates 3 stdout 'Incomplete' "$BIN" litmus --model sc --max-candid
 check unroll-cut 0 stdout 'Unroll 0 cut off' "$BIN" litmus --model sc --unroll 0 $D/spin.litmus
 check unroll-zero 0 stdout '^States 1$' "$BIN" litmus --model sc --unroll 0 $D/spin.litmus
 check unroll-two 0 stdout '^Observation spin Always 1 0$' "$BIN" litmus --model sc $D/spin.litmus
+check unroll-loop-prefix 0 stdout '^Loop Ok$' "$BIN" litmus --model sc --unroll 0 $D/spin.litmus
+check notexists-witnesses 0 stdout '^Positive: 3 Negative: 0$' "$BIN" litmus --model sc $D/sb-notexists.litmus
+check notexists-observation 0 stdout '^Observation SB-notexists Never 0 3$' "$BIN" litmus --model sc $D/sb-notexists.litmus
 check unroll-bad 2 stderr 'unroll needs a whole number' "$BIN" litmus --unroll x $D/sb.litmus
 
 # Expectations.
