@@ -911,16 +911,21 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
     return rc;
 }
 
-static int parse_and(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
+/* Binary levels, loosest first: 0 is '\/', 1 is '/\', 2 an atom. */
+static int parse_bin(parser_t *ps, const uint32_t *regs_used, int level, prog_cond_t **out)
 {
+    static const int op_tok[2] = {T_OR, T_AND};
+    static const prog_cond_kind_t op_kind[2] = {PROG_COND_OR, PROG_COND_AND};
+    if (level == 2)
+        return parse_atom(ps, regs_used, out);
     prog_cond_t *l;
-    if (parse_atom(ps, regs_used, &l))
+    if (parse_bin(ps, regs_used, level + 1, &l))
         return -1;
-    while (peek(ps)->kind == T_AND) {
+    while (peek(ps)->kind == op_tok[level]) {
         next(ps);
-        prog_cond_t *c = cond_new(PROG_COND_AND);
+        prog_cond_t *c = cond_new(op_kind[level]);
         c->a = l;
-        if (parse_atom(ps, regs_used, &c->b)) {
+        if (parse_bin(ps, regs_used, level + 1, &c->b)) {
             cond_free(c);
             return -1;
         }
@@ -932,21 +937,7 @@ static int parse_and(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
 
 static int parse_or(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
 {
-    prog_cond_t *l;
-    if (parse_and(ps, regs_used, &l))
-        return -1;
-    while (peek(ps)->kind == T_OR) {
-        next(ps);
-        prog_cond_t *c = cond_new(PROG_COND_OR);
-        c->a = l;
-        if (parse_and(ps, regs_used, &c->b)) {
-            cond_free(c);
-            return -1;
-        }
-        l = c;
-    }
-    *out = l;
-    return 0;
+    return parse_bin(ps, regs_used, 0, out);
 }
 
 static int parse_condition(parser_t *ps, const uint32_t *regs_used)
