@@ -55,32 +55,43 @@ static void exe_dir(const char *argv0, char *buf, size_t len)
         snprintf(buf, len, ".");
 }
 
-int cli_load_model(const char *arg, const char *argv0, cat_model_t **out, diag_t *err)
+int cli_find_data(const char *arg, const char *dir, const char *ext, const char *env,
+                  const char *argv0, char *path, size_t len)
 {
-    if (strchr(arg, '/') || (strlen(arg) > 4 && !strcmp(arg + strlen(arg) - 4, ".cat")))
-        return cat_load(arg, out, err);
-    /* Search: $COHCHECK_MODELS, ./models, next to the binary, the install share dir. */
-    char dir[PATH_MAX], path[PATH_MAX + 300];
-    const char *envdir = getenv("COHCHECK_MODELS");
-    exe_dir(argv0, dir, sizeof dir);
-    const char *cands[4] = {envdir, "models", NULL, NULL};
-    char d2[PATH_MAX + 40], d3[PATH_MAX + 40];
-    snprintf(d2, sizeof d2, "%s/models", dir);
-    snprintf(d3, sizeof d3, "%s/../share/cohcheck/models", dir);
-    cands[2] = d2;
-    cands[3] = d3;
+    size_t n = strlen(arg), e = strlen(ext);
+    if (strchr(arg, '/') || (n > e && !strcmp(arg + n - e, ext))) {
+        snprintf(path, len, "%s", arg);
+        return 0;
+    }
+    /* Search: $ENV, ./DIR, DIR next to the binary, the install share dir. */
+    char exe[PATH_MAX];
+    exe_dir(argv0, exe, sizeof exe);
+    const char *envdir = getenv(env);
+    char d1[PATH_MAX + 64], d2[PATH_MAX + 64];
+    snprintf(d1, sizeof d1, "%s/%s", exe, dir);
+    snprintf(d2, sizeof d2, "%s/../share/cohcheck/%s", exe, dir);
+    const char *cands[4] = {envdir, dir, d1, d2};
     for (int i = 0; i < 4; i++) {
         if (!cands[i])
             continue;
-        snprintf(path, sizeof path, "%s/%s.cat", cands[i], arg);
+        snprintf(path, len, "%s/%s%s", cands[i], arg, ext);
         if (is_file(path))
-            return cat_load(path, out, err);
+            return 0;
     }
-    diag_set(err, "", 0, 0,
-             "unknown model '%s' (give sc, rcsc, rcpc, drf, hrf-direct, hrf-indirect, a name "
-             "found in ./models or $COHCHECK_MODELS, or a .cat file)",
-             arg);
     return -1;
+}
+
+int cli_load_model(const char *arg, const char *argv0, cat_model_t **out, diag_t *err)
+{
+    char path[PATH_MAX + 400];
+    if (cli_find_data(arg, "models", ".cat", "COHCHECK_MODELS", argv0, path, sizeof path)) {
+        diag_set(err, "", 0, 0,
+                 "unknown model '%s' (give sc, rcsc, rcpc, drf, hrf-direct, hrf-indirect, a name "
+                 "found in ./models or $COHCHECK_MODELS, or a .cat file)",
+                 arg);
+        return -1;
+    }
+    return cat_load(path, out, err);
 }
 
 static int cmpstr(const void *a, const void *b)

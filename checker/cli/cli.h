@@ -10,6 +10,7 @@
 
 #include "../base/diag.h"
 #include "../cat/cat.h"
+#include "../proto/proto.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD_INPUT = 2, CLI_LIMIT = 3 };
 
@@ -20,6 +21,12 @@ extern const char *const cli_default_models[6];
 void cli_report(const diag_t *d);
 /* Print "cohcheck: msg" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Find data file ARG: a path (contains '/' or ends in EXT) is taken as is;
+ * a name is looked up as NAME+EXT in $ENV, ./DIR, DIR beside the binary and
+ * the install share folder. Returns 0 with PATH filled, -1 if not found. */
+int cli_find_data(const char *arg, const char *dir, const char *ext, const char *env,
+                  const char *argv0, char *path, size_t len);
 
 /* Resolve a model name ("rcsc") or file path and load it. ARGV0 helps find the
  * models folder next to an installed binary. */
@@ -35,5 +42,10 @@ void cli_free_list(char **files, int n);
 int cli_parse_count(const char *opt, const char *s, long long max, long long *out, diag_t *err);
 
 int cmd_litmus(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* Resolve a protocol name (./protocols, $COHCHECK_PROTOCOLS, ...) or .proto path and load it. */
+int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err);
+int cmd_count(int argc, char **argv);
 
 #endif

@@ -14,6 +14,8 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  litmus [--model M]... PATH...   which outcomes memory models allow (herd7-style)\n"
+          "  check --protocol P PATH...      explore a protocol exhaustively on litmus tests\n"
+          "  count PROTOCOL...               states and transitions per controller table\n"
           "\n"
           "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
           "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
@@ -38,6 +40,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "litmus"))
         return cmd_litmus(argc - 1, argv + 1);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc - 1, argv + 1);
+    if (!strcmp(cmd, "count"))
+        return cmd_count(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);
     return CLI_BAD_INPUT;
 }

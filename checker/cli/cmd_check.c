@@ -1,0 +1,489 @@
+/* cmd_check.c - `cohcheck check`: explore a protocol exhaustively on each
+ * litmus test and prove or refute it against a memory model and its own
+ * invariants (DESIGN.md sections 3 and 5). Racy tests constrain no outcome:
+ * only deadlocks, unexpected events and invariants can fail them. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+#include "../exec/exec.h"
+#include "../explore/explore.h"
+#include "../prog/prog.h"
+#include "../proto/proto.h"
+#include "cli.h"
+
+typedef struct {
+    const char *argv0;
+    proto_t *proto;
+    cat_model_t *model;
+    sys_config_t cfg;
+    explore_opts_t eo;
+    bool json, trace, progress;
+    int unroll;
+    int nok, nfail, nlimit;
+} check_t;
+
+static void usage(FILE *f)
+{
+    fputs("usage: cohcheck check --protocol P [OPTIONS] PATH...\n"
+          "\n"
+          "Explore protocol P exhaustively on each litmus test (files, or folders walked for\n"
+          "*.litmus) under every interleaving, and prove or refute it: every terminal outcome\n"
+          "must be allowed by the model; no deadlock, unexpected event or broken invariant.\n"
+          "\n"
+          "options:\n"
+          "  --protocol P        a name in ./protocols ($COHCHECK_PROTOCOLS) or a .proto file\n"
+          "  --model M           memory model (default: the protocol's target)\n"
+          "  --cus N             compute units (default: as many as the test uses)\n"
+          "  --init cold|warm    warm: every L1 line may start valid with its initial value\n"
+          "  --env LIST          environment actions caches may take at any time:\n"
+          "                      fetch, evict, writeback, all (comma-separated; default none)\n"
+          "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
+          "  --max-states N      stop after N states (exit 3)\n"
+          "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
+          "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
+          "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
+          "  --trace             also print the final state of each failure\n"
+          "  --json              one JSON object per test\n"
+          "  -h, --help          this help\n"
+          "\n"
+          "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
+          "unexpected (an event the tables do not handle), incomplete (a limit was hit).\n"
+          "exit: 0 all ok, 1 a check failed, 2 bad input, 3 a limit stopped the search\n",
+          f);
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v <= 0)
+        return -1;
+    uint64_t m = 1;
+    if (*end == 'K' || *end == 'k')
+        m = 1ULL << 10;
+    else if (*end == 'M' || *end == 'm')
+        m = 1ULL << 20;
+    else if (*end == 'G' || *end == 'g')
+        m = 1ULL << 30;
+    else if (*end)
+        return -1;
+    if (*end && end[1])
+        return -1;
+    *out = (uint64_t)(v * (double)m);
+    return 0;
+}
+
+static int parse_env(const char *s, unsigned *out)
+{
+    unsigned m = 0;
+    char *dup = xstrdup(s), *save = NULL;
+    for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "fetch"))
+            m |= SYS_ENV_FETCH;
+        else if (!strcmp(t, "evict"))
+            m |= SYS_ENV_EVICT;
+        else if (!strcmp(t, "writeback"))
+            m |= SYS_ENV_WRITEBACK;
+        else if (!strcmp(t, "all"))
+            m |= SYS_ENV_FETCH | SYS_ENV_EVICT | SYS_ENV_WRITEBACK;
+        else if (strcmp(t, "none")) {
+            free(dup);
+            return -1;
+        }
+    }
+    free(dup);
+    *out = m;
+    return 0;
+}
+
+static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes)
+{
+    double *t0 = ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
+    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB   ",
+            (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
+            (unsigned long long)queued, (double)bytes / 1048576.0);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_result(check_t *c, const prog_t *p, const exec_layout_t *lay, bool racy,
+                         const exec_model_result_t *mr, const explore_result_t *r, double secs)
+{
+    const char *model = cat_model_name(c->model);
+    strbuf_t b;
+    sb_init(&b);
+    if (c->json) {
+        sb_puts(&b, "{\"protocol\":");
+        sb_json_str(&b, c->proto->name);
+        sb_puts(&b, ",\"test\":");
+        sb_json_str(&b, p->name);
+        sb_puts(&b, ",\"model\":");
+        sb_json_str(&b, model);
+        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"outcomes\":[",
+                  (unsigned long long)r->states, (unsigned long long)r->transitions);
+        for (size_t i = 0; i < r->reached.n; i++) {
+            const prog_val_t *v = exec_outcome(&r->reached, i);
+            sb_puts(&b, i ? ",{" : "{");
+            for (int k = 0; k < lay->nkeys; k++) {
+                if (k)
+                    sb_putc(&b, ',');
+                sb_json_str(&b, lay->names[k]);
+                sb_printf(&b, ":%lld", (long long)v[k]);
+            }
+            sb_putc(&b, '}');
+        }
+        size_t unreached = 0;
+        for (size_t i = 0; i < mr->allowed.n; i++)
+            unreached += !exec_outcomes_has(&r->reached, exec_outcome(&mr->allowed, i));
+        sb_printf(&b, "],\"allowed_unreached\":%zu,\"racy\":%s,\"verdict\":\"%s\"",
+                  racy ? 0 : unreached, racy ? "true" : "false", explore_verdict_names[r->verdict]);
+        if (r->verdict != EXPLORE_OK) {
+            sb_puts(&b, ",\"message\":");
+            sb_json_str(&b, r->msg);
+            sb_puts(&b, ",\"trace\":[");
+            for (int i = 0; i < r->ntrace; i++) {
+                if (i)
+                    sb_putc(&b, ',');
+                sb_json_str(&b, r->trace[i]);
+            }
+            sb_putc(&b, ']');
+        }
+        sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"time_s\":%.6f}\n", r->max_depth,
+                  (unsigned long long)r->bytes, secs);
+    } else {
+        sb_printf(&b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
+                  c->proto->name, p->name, model, explore_verdict_names[r->verdict],
+                  racy ? " [racy: outcomes unconstrained]" : "", (unsigned long long)r->states,
+                  (unsigned long long)r->transitions, r->max_depth, secs);
+        if (r->verdict != EXPLORE_OK) {
+            sb_printf(&b, "  %s\n", r->msg);
+            for (int i = 0; i < r->ntrace; i++)
+                sb_printf(&b, "  %3d  %s\n", i + 1, r->trace[i]);
+        }
+        if (r->verdict == EXPLORE_VIOLATION || r->verdict == EXPLORE_OK) {
+            for (size_t i = 0; i < r->reached.n && !racy; i++) {
+                const prog_val_t *v = exec_outcome(&r->reached, i);
+                if (exec_outcomes_has(&mr->allowed, v))
+                    continue;
+                sb_puts(&b, "  forbidden outcome reached:");
+                for (int k = 0; k < lay->nkeys; k++)
+                    sb_printf(&b, " %s=%lld;", lay->names[k], (long long)v[k]);
+                sb_putc(&b, '\n');
+            }
+            size_t unreached = 0;
+            for (size_t i = 0; i < mr->allowed.n; i++)
+                unreached += !exec_outcomes_has(&r->reached, exec_outcome(&mr->allowed, i));
+            if (unreached && !racy && r->verdict == EXPLORE_OK)
+                sb_printf(&b,
+                          "  %zu allowed outcome(s) never reached: the protocol is stronger than "
+                          "%s here\n",
+                          unreached, model);
+        }
+    }
+    fputs(b.s, stdout);
+    fflush(stdout);
+    sb_free(&b);
+}
+
+static int check_file(check_t *c, const char *path)
+{
+    diag_t d;
+    prog_t *p;
+    if (prog_load(path, &p, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    int rc = CLI_OK;
+    exec_opts_t xo = {c->unroll, 0};
+    exec_model_result_t mr;
+    exec_stats_t xs;
+    sys_t *s = NULL;
+    if (exec_eval(p, &c->model, 1, &xo, &mr, &xs, &d)) {
+        cli_report(&d);
+        prog_free(p);
+        return CLI_BAD_INPUT;
+    }
+    if (sys_new(c->proto, p, &c->cfg, &s, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    exec_layout_t lay;
+    exec_layout_init(&lay, p);
+    explore_opts_t eo = c->eo;
+    eo.allowed = mr.racy ? NULL : &mr.allowed;
+    double t0 = now_s();
+    eo.progress_ctx = &t0;
+    eo.progress = c->progress ? progress : NULL;
+    explore_result_t r;
+    if (explore_run(s, lay.nkeys, &eo, &r, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        exec_layout_free(&lay);
+        goto out;
+    }
+    if (c->progress)
+        fputs("\r\033[K", stderr);
+    print_result(c, p, &lay, mr.racy, &mr, &r, now_s() - t0);
+    rc = r.verdict == EXPLORE_OK ? CLI_OK : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT : CLI_FAIL;
+    explore_result_free(&r);
+    exec_layout_free(&lay);
+out:
+    sys_free(s);
+    exec_result_free(&mr);
+    prog_free(p);
+    return rc;
+}
+
+static int worst(int a, int b)
+{
+    static const int rank[] = {0, 1, 3, 2};
+    return rank[a] >= rank[b] ? a : b;
+}
+
+int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err)
+{
+    char path[PATH_MAX + 400];
+    if (cli_find_data(arg, "protocols", ".proto", "COHCHECK_PROTOCOLS", argv0, path, sizeof path)) {
+        diag_set(err, "", 0, 0,
+                 "unknown protocol '%s' (a name in ./protocols or $COHCHECK_PROTOCOLS, or a .proto "
+                 "file)",
+                 arg);
+        return -1;
+    }
+    return proto_load(path, out, err);
+}
+
+int cmd_check(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"protocol", required_argument, 0, 'p'},
+        {"model", required_argument, 0, 'm'},
+        {"cus", required_argument, 0, 'c'},
+        {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},
+        {"param", required_argument, 0, 'P'},
+        {"max-states", required_argument, 0, 'S'},
+        {"max-memory", required_argument, 0, 'M'},
+        {"bfs", no_argument, 0, 'b'},
+        {"dfs", no_argument, 0, 'd'},
+        {"unroll", required_argument, 0, 'u'},
+        {"trace", no_argument, 0, 't'},
+        {"json", no_argument, 0, 'J'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    check_t c;
+    memset(&c, 0, sizeof c);
+    c.argv0 = argv[0];
+    c.unroll = 2;
+    c.cfg.chan_capacity = 8;
+    const char *proto_arg = NULL, *model_arg = NULL;
+    const char *params[64];
+    int nparams = 0;
+    int rc = CLI_OK;
+    diag_t d;
+    long long v;
+    opterr = 0;
+    optind = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'p': proto_arg = optarg; break;
+        case 'm': model_arg = optarg; break;
+        case 'c':
+            if (cli_parse_count("--cus", optarg, 16, &v, &d) || v < 1) {
+                cli_error("--cus needs a number of compute units from 1 to 16");
+                return CLI_BAD_INPUT;
+            }
+            c.cfg.cus = (int)v;
+            break;
+        case 'i':
+            if (strcmp(optarg, "cold") && strcmp(optarg, "warm")) {
+                cli_error("--init takes cold or warm, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            c.cfg.warm = !strcmp(optarg, "warm");
+            break;
+        case 'e':
+            if (parse_env(optarg, &c.cfg.env)) {
+                cli_error(
+                    "--env takes a comma-separated list of fetch, evict, writeback, all; not '%s'",
+                    optarg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        case 'P':
+            if (nparams >= 64 || !strchr(optarg, '=')) {
+                cli_error("--param takes NAME=VALUE, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            params[nparams++] = optarg;
+            break;
+        case 'S':
+            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
+                cli_error("--max-states needs a whole number from 1 to 4e9");
+                return CLI_BAD_INPUT;
+            }
+            c.eo.max_states = (uint64_t)v;
+            break;
+        case 'M':
+            if (parse_size(optarg, &c.eo.max_memory)) {
+                cli_error("--max-memory takes a size such as 512M or 2G, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        case 'b': c.eo.dfs = false; break;
+        case 'd': c.eo.dfs = true; break;
+        case 'u':
+            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
+                cli_report(&d);
+                return CLI_BAD_INPUT;
+            }
+            c.unroll = (int)v;
+            break;
+        case 't': c.trace = true; break;
+        case 'J': c.json = true; break;
+        case 'h': usage(stdout); return CLI_OK;
+        default:
+            cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (!proto_arg) {
+        cli_error("check: --protocol is required (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (optind >= argc) {
+        cli_error("check: give at least one test file or folder (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (cli_load_protocol(proto_arg, c.argv0, &c.proto, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    for (int i = 0; i < nparams; i++) {
+        char name[128];
+        const char *eq = strchr(params[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
+        if (cli_parse_count("--param", eq + 1, 32767, &v, &d) ||
+            proto_set_param(c.proto, name, (int)v, &d)) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+            goto out;
+        }
+    }
+    if (!model_arg)
+        model_arg = c.proto->target;
+    if (!model_arg) {
+        cli_error("check: protocol %s declares no target model; give --model", c.proto->name);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    if (cli_load_model(model_arg, c.argv0, &c.model, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    c.progress = !c.json && isatty(2);
+    char **files;
+    int nfiles;
+    if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    if (!nfiles) {
+        cli_error("check: no .litmus files found");
+        rc = CLI_BAD_INPUT;
+    }
+    for (int i = 0; i < nfiles; i++)
+        rc = worst(rc, check_file(&c, files[i]));
+    cli_free_list(files, nfiles);
+out:
+    cat_free(c.model);
+    proto_free(c.proto);
+    return rc;
+}
+
+int cmd_count(int argc, char **argv)
+{
+    bool json = false;
+    int first = 1;
+    int rc = CLI_OK;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (!strcmp(argv[first], "--json"))
+            json = true;
+        else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
+            fputs(
+                "usage: cohcheck count [--json] PROTOCOL...\n"
+                "\n"
+                "Table-level counts per controller: declared stable and transient states, and\n"
+                "transitions. Convention: a transition is a distinct (state, event) cell with at\n"
+                "least one row that is neither 'stall' nor 'impossible'; a row listing several\n"
+                "states or events covers each cell; a controller-level row ('-') is one cell per\n"
+                "event. The papers' own conventions differ (see reports/counts.md).\n",
+                stdout);
+            return CLI_OK;
+        } else {
+            cli_error("count: unknown option '%s' (see --help)", argv[first]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (first >= argc) {
+        cli_error("count: give at least one protocol (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    for (int i = first; i < argc; i++) {
+        proto_t *p;
+        diag_t d;
+        if (cli_load_protocol(argv[i], argv[0], &p, &d)) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+            continue;
+        }
+        strbuf_t b;
+        sb_init(&b);
+        if (json) {
+            sb_puts(&b, "{\"protocol\":");
+            sb_json_str(&b, p->name);
+            sb_puts(&b, ",\"controllers\":[");
+        } else {
+            sb_printf(&b, "%s\n  %-12s %7s %10s %12s\n", p->name, "controller", "stable",
+                      "transient", "transitions");
+        }
+        for (int k = 0; k < p->nctrls; k++) {
+            proto_count_t n;
+            proto_count(p, k, &n);
+            if (json) {
+                sb_puts(&b, k ? ",{\"controller\":" : "{\"controller\":");
+                sb_json_str(&b, p->ctrls[k].name);
+                sb_printf(&b, ",\"stable\":%d,\"transient\":%d,\"transitions\":%d}", n.stable,
+                          n.transient, n.transitions);
+            } else {
+                sb_printf(&b, "  %-12s %7d %10d %12d\n", p->ctrls[k].name, n.stable, n.transient,
+                          n.transitions);
+            }
+        }
+        if (json)
+            sb_puts(&b, "]}\n");
+        fputs(b.s, stdout);
+        sb_free(&b);
+        proto_free(p);
+    }
+    return rc;
+}

@@ -1,0 +1,55 @@
+/* explore.h - exhaustive exploration of a system's state space (DESIGN.md
+ * section 5): BFS by default (shortest counterexamples), DFS on request, over
+ * an in-memory open-addressing set of encoded states. Finds deadlocks,
+ * unexpected events, invariant failures and outcomes a model forbids. The
+ * explorer only calls the sys.h interface: it never knows the protocol. */
+#ifndef COHCHECK_EXPLORE_H
+#define COHCHECK_EXPLORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../exec/exec.h"
+#include "../sys/sys.h"
+
+typedef enum {
+    EXPLORE_OK,
+    EXPLORE_VIOLATION,  /* a terminal outcome the model forbids */
+    EXPLORE_DEADLOCK,   /* a non-terminal state with no successor */
+    EXPLORE_INVARIANT,  /* a declared invariant, a range or a channel capacity */
+    EXPLORE_UNEXPECTED, /* an event with no row, or an impossible one */
+    EXPLORE_INCOMPLETE, /* --max-states or --max-memory stopped the search */
+} explore_verdict_t;
+
+extern const char *const explore_verdict_names[6];
+
+typedef struct {
+    bool dfs;
+    uint64_t max_states;            /* 0: none */
+    uint64_t max_memory;            /* bytes; 0: none */
+    const exec_outcomes_t *allowed; /* outcomes the model allows; NULL: no check */
+    /* Called about every 2^16 states (may be NULL): library code never prints. */
+    void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes);
+    void *progress_ctx;
+} explore_opts_t;
+
+typedef struct {
+    explore_verdict_t verdict;
+    uint64_t states, transitions;
+    int max_depth;
+    uint64_t bytes; /* memory held by the visited set and the state store */
+    exec_outcomes_t reached;
+    char msg[320]; /* what failed */
+    int ntrace;
+    char **trace; /* steps from an initial state to the failure */
+} explore_result_t;
+
+/* Explore S. LAYOUT_KEYS is the outcome width (exec_layout_t.nkeys). Returns 0
+ * (the verdict is in OUT; free with explore_result_free), or -1 with ERR when
+ * the system cannot start (e.g. an initial-state error). */
+int explore_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_result_t *out,
+                diag_t *err);
+
+void explore_result_free(explore_result_t *r);
+
+#endif

@@ -1,0 +1,249 @@
+/* proto.h - protocol tables: the loaded, checked form of a protocols/NAME.proto
+ * file (docs/protocol-language.md). The parser resolves every name to an
+ * index, so the interpreter never compares strings. A proto_t is immutable
+ * after loading except for parameter values (proto_set_param).
+ * Invariant: every index stored here is in range for the table it names. */
+#ifndef COHCHECK_PROTO_H
+#define COHCHECK_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/diag.h"
+
+#define PROTO_MAX_STATES 64 /* per controller: state sets are 64-bit masks */
+
+typedef enum {
+    PROTO_T_VAL,  /* a data value */
+    PROTO_T_DATA, /* the values of all locations of one line */
+    PROTO_T_TID,  /* a thread */
+    PROTO_T_LOC,  /* a location */
+    PROTO_T_NODE, /* a controller instance */
+    PROTO_T_BOOL,
+    PROTO_T_INT, /* lo..hi */
+} proto_type_kind_t;
+
+typedef struct {
+    proto_type_kind_t kind;
+    int lo, hi; /* PROTO_T_INT */
+} proto_type_t;
+
+typedef struct {
+    char *name;
+    int value; /* default, or the --param override */
+    int line, col;
+} proto_param_t;
+
+typedef struct {
+    char *name;
+    bool ordered;
+} proto_net_t;
+
+typedef struct {
+    char *name;
+    proto_type_t type;
+} proto_field_t;
+
+typedef struct {
+    char *name;
+    int net;
+    bool noline;
+    int nfields;
+    proto_field_t *fields;
+} proto_msg_t;
+
+/* Event space of a protocol: messages first (event i < nmsgs is message i),
+ * then named events (core events, internal events, environment actions). */
+typedef enum {
+    PROTO_EV_MSG,
+    PROTO_EV_CORE,     /* used in a core map */
+    PROTO_EV_INTERNAL, /* 'event ID' */
+    PROTO_EV_ENV,      /* 'event ID line env' */
+} proto_event_kind_t;
+
+typedef struct {
+    char *name;
+    proto_event_kind_t kind;
+    bool line; /* a line event (rows name states) or controller-level ('-' rows) */
+    int msg;   /* PROTO_EV_MSG: the message index */
+} proto_event_t;
+
+/* Request fields a core-event row may read. */
+typedef enum {
+    PROTO_REQ_LOC,
+    PROTO_REQ_VAL,
+    PROTO_REQ_EXP,
+    PROTO_REQ_OP, /* 0 add, 1 exch, 2 cas */
+    PROTO_REQ_ORD,
+    PROTO_REQ_SCOPE,
+    PROTO_REQ_TID,
+} proto_req_field_t;
+
+typedef enum {
+    PROTO_E_INT,     /* index: the value (true 1, false 0) */
+    PROTO_E_PARAM,   /* index: param */
+    PROTO_E_LINEVAR, /* index: line variable of this controller */
+    PROTO_E_CTRLVAR, /* index: controller variable */
+    PROTO_E_INDEX,   /* a[b]: a is a data-typed variable expression, b a loc */
+    PROTO_E_MSGF,    /* index: field of the message being received */
+    PROTO_E_MSGSRC,  /* msg.src */
+    PROTO_E_REQF,    /* index: proto_req_field_t */
+    PROTO_E_SELF,    /* this instance (node) */
+    PROTO_E_LINE,    /* the current line's index */
+    PROTO_E_NOT,
+    PROTO_E_NEG,
+    PROTO_E_BIN, /* op: one of '+', '-', '<', 'l' (<=), '>', 'g' (>=), '=' (==), '!' (!=), '&', '|'
+                  */
+    PROTO_E_MAX,
+    PROTO_E_MIN,
+    PROTO_E_COUNT, /* index: controller; states: mask */
+    PROTO_E_APPLY, /* a=op, b=old, c=val, d=exp */
+} proto_expr_kind_t;
+
+typedef struct proto_expr {
+    proto_expr_kind_t kind;
+    int op;
+    int index;
+    uint64_t states;
+    struct proto_expr *a, *b, *c, *d;
+    proto_type_t type; /* inferred */
+    int line, col;
+} proto_expr_t;
+
+typedef enum {
+    PROTO_A_ASSIGN, /* var (line or controller) := value; with index: var[index] := value */
+    PROTO_A_SEND,
+    PROTO_A_DONE, /* tid (NULL: the current request's thread), value (NULL: none) */
+    PROTO_A_WAIT,
+    PROTO_A_FORALL, /* every line in states 'from' moves to state 'to' */
+} proto_action_kind_t;
+
+typedef enum {
+    PROTO_DEST_SHARED, /* the single instance of shared controller 'ctrl' */
+    PROTO_DEST_SAMECU, /* the instance of per-cu controller 'ctrl' on this CU */
+    PROTO_DEST_ALL,    /* every instance of per-cu controller 'ctrl' */
+    PROTO_DEST_SRC,    /* msg.src */
+} proto_dest_kind_t;
+
+typedef struct {
+    proto_action_kind_t kind;
+    /* assign */
+    bool line_var; /* true: a line variable; false: a controller variable */
+    int var;
+    proto_expr_t *index; /* NULL unless data[loc] */
+    proto_expr_t *value;
+    /* send: one expression per message field (NULL: field not set -> 0) */
+    int msg;
+    proto_expr_t **fields;
+    proto_dest_kind_t dest;
+    int dest_ctrl;
+    /* done */
+    proto_expr_t *tid, *dval;
+    /* forall */
+    uint64_t from;
+    int to;
+    int line, col;
+} proto_action_t;
+
+typedef enum { PROTO_ROW_NORMAL, PROTO_ROW_STALL, PROTO_ROW_IMPOSSIBLE } proto_row_kind_t;
+
+typedef struct {
+    uint64_t states; /* states the row applies to; 0 for a controller-level ('-') row */
+    int event;
+    proto_expr_t *guard; /* NULL: always */
+    proto_row_kind_t kind;
+    int nactions;
+    proto_action_t *actions;
+    int next; /* -1: stay */
+    bool has_done, has_wait;
+    int line, col;
+} proto_row_t;
+
+typedef struct {
+    char *name;
+    proto_type_t type;
+    proto_expr_t *init; /* NULL: zero */
+    bool init_initial;  /* '= initial': the test's initial values (data) */
+} proto_var_t;
+
+typedef struct {
+    char *name;
+    bool per_cu;
+    int nstates;
+    char **state_names;
+    bool *transient;
+    int init_state;
+    int warm_state; /* -1: none */
+    int nlinevars;
+    proto_var_t *linevars;
+    int nctrlvars;
+    proto_var_t *ctrlvars;
+    int nrows;
+    proto_row_t *rows;
+} proto_ctrl_t;
+
+typedef struct {
+    int op;    /* prog_opcode_t: PROG_OP_LD, ST, RMW, CAS or FENCE */
+    int ord;   /* prog_ord_t, or -1 for '*' (absent in the pattern: PROG_ORD_PLAIN for ld/st) */
+    int scope; /* prog_scope_t, or -1 for '*' / absent */
+    int nevents;
+    int *events; /* core events, in order */
+    int line, col;
+} proto_map_t;
+
+typedef struct {
+    char *name;
+    proto_expr_t *expr;
+    int line, col;
+} proto_inv_t;
+
+typedef struct {
+    char *file;
+    char *name;
+    char *desc;
+    char *source;
+    size_t source_len;
+    char *target; /* model name, or NULL */
+    int nparams;
+    proto_param_t *params;
+    int nnets;
+    proto_net_t *nets;
+    int nmsgs;
+    proto_msg_t *msgs;
+    int nevents;
+    proto_event_t *events;
+    int nctrls;
+    proto_ctrl_t *ctrls;
+    int core_ctrl; /* the per-cu controller cores talk to */
+    int outstanding;
+    int nmaps;
+    proto_map_t *maps;
+    int ninvs;
+    proto_inv_t *invs;
+} proto_t;
+
+/* Parse a protocol file from memory. Returns 0 and *OUT, or -1 with ERR set to
+ * "FILE:LINE:COL: message" for the first mistake. Never crashes. */
+int proto_parse(const char *file, const char *src, size_t len, proto_t **out, diag_t *err);
+
+/* Read and parse PATH. */
+int proto_load(const char *path, proto_t **out, diag_t *err);
+
+void proto_free(proto_t *p);
+
+/* Override parameter NAME with VALUE (--param NAME=VALUE). -1 with ERR if unknown. */
+int proto_set_param(proto_t *p, const char *name, int value, diag_t *err);
+
+/* Find the map for an instruction (PROG_OP_*, PROG_ORD_*, PROG_SCOPE_*): the
+ * most specific match, ties to the first. NULL when none matches. */
+const proto_map_t *proto_find_map(const proto_t *p, int op, int ord, int scope);
+
+typedef struct {
+    int stable, transient, transitions;
+} proto_count_t;
+
+/* Table-level counts for controller C (docs/protocol-language.md, Counting). */
+void proto_count(const proto_t *p, int c, proto_count_t *out);
+
+#endif

@@ -1,0 +1,1339 @@
+/* sys.c - the protocol interpreter behind the next-state interface (sys.h).
+ * A state is decoded into a work_t (int16 slots for threads and controller
+ * instances, fixed-width message records per channel), a transition mutates
+ * a copy, and the copy is re-encoded canonically. Invariant: encode(decode(s))
+ * == s for every state this file produces (unordered channels sorted). */
+#include "sys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TH_PC 0
+#define TH_STEP 1
+#define TH_STATUS 2
+#define TH_REGS 3
+#define TH_W (TH_REGS + PROG_MAX_REGS)
+
+enum { ST_RUN, ST_WAIT, ST_DONE };
+
+#define MAX_INST 64
+#define MAX_LOCAL_STEPS 10000
+#define VAL_MAX 32767
+
+typedef struct {
+    int ctrl;
+    int cu; /* -1: shared */
+    int base;
+} inst_t;
+
+struct sys {
+    const proto_t *p;
+    const prog_t *prog;
+    sys_config_t cfg;
+    int nthreads, ncus, ninst, nlines, maxlocs;
+    inst_t inst[MAX_INST];
+    int *line_w;  /* per controller: slots per line (1 + line vars) */
+    int **lv_off; /* per controller, per line var: offset within the line record */
+    int **cv_off; /* per controller, per ctrl var: offset after the lines */
+    int *inst_w;  /* per controller: slots per instance */
+    int nfixed;
+    int *locpos; /* per location: position within its line */
+    int *line_nlocs;
+    int **line_locs;          /* per line: its locations */
+    const proto_map_t **maps; /* per instruction of every thread (NULL for local ones) */
+    int *map_base;            /* per thread: its first instruction's index in maps */
+    int nchan, cap, mw;       /* channels, capacity, message record width */
+    int *field_off;           /* per message: offset of each field (flattened) */
+    int **msg_foff;
+    int home_ctrl, home_var; /* where final memory values live */
+    size_t maxstate;
+    /* scratch */
+    int16_t *wfixed, *wchan;
+    uint8_t *wclen;
+    int16_t *w2fixed, *w2chan;
+    uint8_t *w2clen;
+    uint8_t *enc;
+};
+
+typedef struct {
+    int16_t *fixed;
+    int16_t *chan; /* nchan * cap * mw */
+    uint8_t *clen;
+} work_t;
+
+/* ---- encoding ---- */
+
+static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
+{
+    size_t n = 0;
+    for (int i = 0; i < s->nfixed; i++) {
+        uint16_t v = (uint16_t)w->fixed[i];
+        out[n++] = (uint8_t)v;
+        out[n++] = (uint8_t)(v >> 8);
+    }
+    for (int c = 0; c < s->nchan; c++) {
+        out[n++] = w->clen[c];
+        const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
+        for (int i = 0; i < w->clen[c] * s->mw; i++) {
+            uint16_t v = (uint16_t)m[i];
+            out[n++] = (uint8_t)v;
+            out[n++] = (uint8_t)(v >> 8);
+        }
+    }
+    return n;
+}
+
+static void decode(const sys_t *s, const uint8_t *in, size_t len, work_t *w)
+{
+    size_t n = 0;
+    (void)len;
+    for (int i = 0; i < s->nfixed; i++, n += 2)
+        w->fixed[i] = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
+    for (int c = 0; c < s->nchan; c++) {
+        w->clen[c] = in[n++];
+        int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
+        for (int i = 0; i < w->clen[c] * s->mw; i++, n += 2)
+            m[i] = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
+    }
+}
+
+static void copy_work(const sys_t *s, const work_t *from, work_t *to)
+{
+    memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
+    memcpy(to->clen, from->clen, (size_t)s->nchan);
+    for (int c = 0; c < s->nchan; c++)
+        memcpy(to->chan + (size_t)c * s->cap * s->mw, from->chan + (size_t)c * s->cap * s->mw,
+               sizeof(int16_t) * (size_t)from->clen[c] * (size_t)s->mw);
+}
+
+static bool chan_ordered(const sys_t *s, int c)
+{
+    return s->p->nets[c / (s->ninst * s->ninst)].ordered;
+}
+
+static int chan_src(const sys_t *s, int c)
+{
+    return c / s->ninst % s->ninst;
+}
+static int chan_dst(const sys_t *s, int c)
+{
+    return c % s->ninst;
+}
+
+static int rec_cmp(const int16_t *a, const int16_t *b, int w)
+{
+    for (int i = 0; i < w; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Unordered channels are multisets: keep them sorted (insertion sort; short). */
+static void canon(const sys_t *s, work_t *w)
+{
+    int16_t tmp[256];
+    for (int c = 0; c < s->nchan; c++) {
+        if (chan_ordered(s, c) || w->clen[c] < 2)
+            continue;
+        int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
+        for (int i = 1; i < w->clen[c]; i++) {
+            memcpy(tmp, m + i * s->mw, sizeof(int16_t) * (size_t)s->mw);
+            int j = i;
+            while (j > 0 && rec_cmp(m + (j - 1) * s->mw, tmp, s->mw) > 0) {
+                memcpy(m + j * s->mw, m + (j - 1) * s->mw, sizeof(int16_t) * (size_t)s->mw);
+                j--;
+            }
+            memcpy(m + j * s->mw, tmp, sizeof(int16_t) * (size_t)s->mw);
+        }
+    }
+}
+
+/* ---- slots ---- */
+
+static int16_t *inst_line(const sys_t *s, work_t *w, int i, int line)
+{
+    return w->fixed + s->inst[i].base + line * s->line_w[s->inst[i].ctrl];
+}
+
+static int16_t *inst_cvar(const sys_t *s, work_t *w, int i, int v)
+{
+    const inst_t *in = &s->inst[i];
+    return w->fixed + in->base + s->nlines * s->line_w[in->ctrl] + s->cv_off[in->ctrl][v];
+}
+
+static int16_t *thread_slot(work_t *w, int t)
+{
+    return w->fixed + t * TH_W;
+}
+
+/* ---- expression evaluation ---- */
+
+typedef struct {
+    sys_t *s;
+    work_t *w;
+    int inst;
+    int line;           /* -1: controller-level */
+    const int16_t *msg; /* the message record being received, or NULL */
+    int msg_src;
+    int tid; /* the requesting thread of a core event, or -1 */
+    const prog_instr_t *instr;
+    bool did_done, did_wait;
+    sys_error_t *err;
+} ectx_t;
+
+static int fail(ectx_t *x, sys_err_kind_t k, const char *fmt, const char *a, const char *b)
+{
+    if (x->err->kind == SYS_ERR_NONE) {
+        x->err->kind = k;
+        snprintf(x->err->msg, sizeof x->err->msg, fmt, a, b);
+    }
+    return -1;
+}
+
+static const char *ctrl_name(const sys_t *s, int i)
+{
+    return s->p->ctrls[s->inst[i].ctrl].name;
+}
+
+/* Slot pointer of a data-typed (or any) variable expression; NULL if not addressable. */
+static int16_t *var_ptr(ectx_t *x, const proto_expr_t *e)
+{
+    sys_t *s = x->s;
+    int c = s->inst[x->inst].ctrl;
+    switch (e->kind) {
+    case PROTO_E_LINEVAR:
+        if (x->line < 0)
+            return NULL;
+        return inst_line(s, x->w, x->inst, x->line) + s->lv_off[c][e->index];
+    case PROTO_E_CTRLVAR: return inst_cvar(s, x->w, x->inst, e->index);
+    case PROTO_E_MSGF:
+        return x->msg ? (int16_t *)x->msg + 2 + s->msg_foff[x->msg[0]][e->index] : NULL;
+    default: return NULL;
+    }
+}
+
+static int64_t req_field(ectx_t *x, int f)
+{
+    const prog_instr_t *in = x->instr;
+    const int16_t *regs = thread_slot(x->w, x->tid) + TH_REGS;
+#define OPV(o) ((o).is_reg ? regs[(o).v] : (int64_t)(o).v)
+    switch (f) {
+    case PROTO_REQ_LOC: return in->loc;
+    case PROTO_REQ_VAL: return in->op == PROG_OP_CAS ? OPV(in->b) : OPV(in->a);
+    case PROTO_REQ_EXP: return in->op == PROG_OP_CAS ? OPV(in->a) : 0;
+    case PROTO_REQ_OP:
+        return in->op == PROG_OP_CAS                               ? 2
+               : in->op == PROG_OP_RMW && in->rmw == PROG_RMW_EXCH ? 1
+                                                                   : 0;
+    case PROTO_REQ_ORD: return in->ord;
+    case PROTO_REQ_SCOPE: return in->scope;
+    case PROTO_REQ_TID: return x->tid;
+    }
+#undef OPV
+    return 0;
+}
+
+static int line_of_loc(ectx_t *x, int64_t loc, int *pos)
+{
+    const prog_t *prog = x->s->prog;
+    if (loc < 0 || loc >= prog->nlocs)
+        return fail(x, SYS_ERR_INVARIANT, "location index out of range%s%s", "", "");
+    *pos = x->s->locpos[loc];
+    return prog->locs[loc].line_id;
+}
+
+static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v);
+
+static int eval_index(ectx_t *x, const proto_expr_t *e, int64_t *v)
+{
+    int64_t loc;
+    if (eval(x, e->b, &loc))
+        return -1;
+    int pos;
+    if (line_of_loc(x, loc, &pos) < 0)
+        return -1;
+    int16_t *p = var_ptr(x, e->a);
+    if (!p)
+        return fail(x, SYS_ERR_INVARIANT, "data indexed outside a line context%s%s", "", "");
+    *v = p[pos];
+    return 0;
+}
+
+static int64_t apply_rmw(int64_t op, int64_t old, int64_t val, int64_t exp)
+{
+    switch (op) {
+    case 0: return old + val;
+    case 1: return val;
+    default: return old == exp ? val : old;
+    }
+}
+
+static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v)
+{
+    sys_t *s = x->s;
+    int64_t a, b, c, d;
+    switch (e->kind) {
+    case PROTO_E_INT: *v = e->index; return 0;
+    case PROTO_E_PARAM: *v = s->p->params[e->index].value; return 0;
+    case PROTO_E_LINEVAR:
+    case PROTO_E_CTRLVAR:
+    case PROTO_E_MSGF: {
+        int16_t *p = var_ptr(x, e);
+        if (!p)
+            return fail(x, SYS_ERR_INVARIANT, "variable used outside its context%s%s", "", "");
+        *v = *p;
+        return 0;
+    }
+    case PROTO_E_INDEX: return eval_index(x, e, v);
+    case PROTO_E_MSGSRC: *v = x->msg_src; return 0;
+    case PROTO_E_REQF:
+        if (!x->instr)
+            return fail(x, SYS_ERR_INVARIANT, "req used outside a core event%s%s", "", "");
+        *v = req_field(x, e->index);
+        return 0;
+    case PROTO_E_SELF: *v = x->inst; return 0;
+    case PROTO_E_LINE: *v = x->line; return 0;
+    case PROTO_E_NOT:
+        if (eval(x, e->a, &a))
+            return -1;
+        *v = !a;
+        return 0;
+    case PROTO_E_NEG:
+        if (eval(x, e->a, &a))
+            return -1;
+        *v = -a;
+        return 0;
+    case PROTO_E_BIN:
+        if (eval(x, e->a, &a))
+            return -1;
+        if (e->op == '&' && !a) {
+            *v = 0;
+            return 0;
+        }
+        if (e->op == '|' && a) {
+            *v = 1;
+            return 0;
+        }
+        if (eval(x, e->b, &b))
+            return -1;
+        switch (e->op) {
+        case '+': *v = a + b; break;
+        case '-': *v = a - b; break;
+        case '<': *v = a < b; break;
+        case 'l': *v = a <= b; break;
+        case '>': *v = a > b; break;
+        case 'g': *v = a >= b; break;
+        case '=': *v = a == b; break;
+        case '!': *v = a != b; break;
+        case '&': *v = b != 0; break;
+        case '|': *v = b != 0; break;
+        default: return fail(x, SYS_ERR_INVARIANT, "bad operator%s%s", "", "");
+        }
+        return 0;
+    case PROTO_E_MAX:
+    case PROTO_E_MIN:
+        if (eval(x, e->a, &a) || eval(x, e->b, &b))
+            return -1;
+        *v = (e->kind == PROTO_E_MAX) == (a > b) ? a : b;
+        return 0;
+    case PROTO_E_COUNT: {
+        if (x->line < 0)
+            return fail(x, SYS_ERR_INVARIANT, "count() needs a line context%s%s", "", "");
+        int n = 0;
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst[i].ctrl == e->index && (e->states >> inst_line(s, x->w, i, x->line)[0] & 1))
+                n++;
+        *v = n;
+        return 0;
+    }
+    case PROTO_E_APPLY:
+        if (eval(x, e->a, &a) || eval(x, e->b, &b) || eval(x, e->c, &c) || eval(x, e->d, &d))
+            return -1;
+        *v = apply_rmw(a, b, c, d);
+        return 0;
+    }
+    return fail(x, SYS_ERR_INVARIANT, "unknown expression%s%s", "", "");
+}
+
+/* ---- threads ---- */
+
+static const prog_instr_t *cur_instr(const sys_t *s, work_t *w, int t)
+{
+    int16_t *th = thread_slot(w, t);
+    if (th[TH_PC] >= s->prog->threads[t].ninstr)
+        return NULL;
+    return &s->prog->threads[t].instr[th[TH_PC]];
+}
+
+static bool is_mem(const prog_instr_t *in)
+{
+    return in->op == PROG_OP_LD || in->op == PROG_OP_ST || in->op == PROG_OP_RMW ||
+           in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE;
+}
+
+/* Run thread T's local instructions up to its next memory operation or its end. */
+static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
+{
+    int16_t *th = thread_slot(w, t);
+    const prog_thread_t *pt = &s->prog->threads[t];
+    for (int steps = 0;; steps++) {
+        if (th[TH_PC] >= pt->ninstr) {
+            th[TH_STATUS] = ST_DONE;
+            th[TH_STEP] = 0;
+            return 0;
+        }
+        const prog_instr_t *in = &pt->instr[th[TH_PC]];
+        if (is_mem(in)) {
+            th[TH_STATUS] = ST_RUN;
+            th[TH_STEP] = 0;
+            return 0;
+        }
+        if (steps > MAX_LOCAL_STEPS) {
+            err->kind = SYS_ERR_INVARIANT;
+            snprintf(err->msg, sizeof err->msg, "thread P%d loops without memory operations", t);
+            return -1;
+        }
+        int16_t *r = th + TH_REGS;
+#define OPV(o) ((o).is_reg ? r[(o).v] : (int64_t)(o).v)
+        int64_t v;
+        switch (in->op) {
+        case PROG_OP_MOV:
+        case PROG_OP_ADD:
+            v = in->op == PROG_OP_MOV ? OPV(in->a) : OPV(in->a) + OPV(in->b);
+            if (v > VAL_MAX || v < -VAL_MAX) {
+                err->kind = SYS_ERR_INVARIANT;
+                snprintf(err->msg, sizeof err->msg, "register value of P%d out of range", t);
+                return -1;
+            }
+            r[in->reg] = (int16_t)v;
+            th[TH_PC]++;
+            break;
+        case PROG_OP_BEQ:
+        case PROG_OP_BNE:
+            if ((r[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ))
+                th[TH_PC] = (int16_t)in->target;
+            else
+                th[TH_PC]++;
+            break;
+        case PROG_OP_B: th[TH_PC] = (int16_t)in->target; break;
+        default: th[TH_PC]++; break;
+        }
+#undef OPV
+    }
+}
+
+/* Complete the current event of thread T (a `done`), with VAL for its register. */
+static int thread_done(ectx_t *x, int t, bool has_val, int64_t val)
+{
+    sys_t *s = x->s;
+    if (t < 0 || t >= s->nthreads)
+        return fail(x, SYS_ERR_UNEXPECTED, "done for a thread that does not exist%s%s", "", "");
+    int16_t *th = thread_slot(x->w, t);
+    const prog_instr_t *in = cur_instr(s, x->w, t);
+    if (!in || th[TH_STATUS] == ST_DONE)
+        return fail(x, SYS_ERR_UNEXPECTED, "done for a thread with no request in flight%s%s", "",
+                    "");
+    if (has_val && (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS)) {
+        if (val > VAL_MAX || val < -VAL_MAX)
+            return fail(x, SYS_ERR_INVARIANT, "value out of range%s%s", "", "");
+        th[TH_REGS + in->reg] = (int16_t)val;
+    }
+    const proto_map_t *m = s->maps[s->map_base[t] + th[TH_PC]];
+    th[TH_STEP]++;
+    th[TH_STATUS] = ST_RUN;
+    if (th[TH_STEP] >= m->nevents) {
+        th[TH_PC]++;
+        if (advance(s, x->w, t, x->err))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- actions ---- */
+
+static int check_range(ectx_t *x, const proto_type_t *ty, int64_t v, const char *name)
+{
+    int64_t lo = -VAL_MAX, hi = VAL_MAX;
+    if (ty->kind == PROTO_T_INT) {
+        lo = ty->lo;
+        hi = ty->hi;
+    } else if (ty->kind == PROTO_T_BOOL) {
+        lo = 0;
+        hi = 1;
+    }
+    if (v < lo || v > hi)
+        return fail(x, SYS_ERR_INVARIANT, "variable %s out of its range%s", name, "");
+    return 0;
+}
+
+static int do_send(ectx_t *x, const proto_action_t *a)
+{
+    sys_t *s = x->s;
+    const proto_msg_t *m = &s->p->msgs[a->msg];
+    int16_t rec[256];
+    memset(rec, 0, sizeof(int16_t) * (size_t)s->mw);
+    rec[0] = (int16_t)a->msg;
+    rec[1] = (int16_t)(m->noline ? -1 : x->line);
+    for (int f = 0; f < m->nfields; f++) {
+        const proto_expr_t *fe = a->fields[f];
+        if (!fe)
+            continue;
+        int16_t *dst = rec + 2 + s->msg_foff[a->msg][f];
+        if (m->fields[f].type.kind == PROTO_T_DATA) {
+            int16_t *src = var_ptr(x, fe);
+            if (!src)
+                return fail(x, SYS_ERR_INVARIANT, "message %s: data field needs a data variable%s",
+                            m->name, "");
+            memcpy(dst, src, sizeof(int16_t) * (size_t)s->maxlocs);
+        } else {
+            int64_t v;
+            if (eval(x, fe, &v) || check_range(x, &m->fields[f].type, v, m->fields[f].name))
+                return -1;
+            *dst = (int16_t)v;
+        }
+    }
+    int dsts[MAX_INST], nd = 0;
+    switch (a->dest) {
+    case PROTO_DEST_SHARED:
+    case PROTO_DEST_SAMECU:
+    case PROTO_DEST_ALL:
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst[i].ctrl == a->dest_ctrl &&
+                (a->dest != PROTO_DEST_SAMECU || s->inst[i].cu == s->inst[x->inst].cu))
+                dsts[nd++] = i;
+        break;
+    case PROTO_DEST_SRC:
+        if (x->msg_src < 0)
+            return fail(x, SYS_ERR_INVARIANT, "reply to msg.src outside a message row%s%s", "", "");
+        dsts[nd++] = x->msg_src;
+        break;
+    }
+    for (int k = 0; k < nd; k++) {
+        int c = (m->net * s->ninst + x->inst) * s->ninst + dsts[k];
+        if (x->w->clen[c] >= s->cap)
+            return fail(x, SYS_ERR_INVARIANT,
+                        "channel overflow sending %s (raise --param or the capacity)%s", m->name,
+                        "");
+        memcpy(x->w->chan + ((size_t)c * s->cap + x->w->clen[c]) * s->mw, rec,
+               sizeof(int16_t) * (size_t)s->mw);
+        x->w->clen[c]++;
+    }
+    return 0;
+}
+
+static int do_assign(ectx_t *x, const proto_action_t *a)
+{
+    sys_t *s = x->s;
+    int c = s->inst[x->inst].ctrl;
+    const proto_var_t *var =
+        a->line_var ? &s->p->ctrls[c].linevars[a->var] : &s->p->ctrls[c].ctrlvars[a->var];
+    int16_t *p;
+    if (a->line_var) {
+        if (x->line < 0)
+            return fail(x, SYS_ERR_INVARIANT, "line variable %s assigned outside a line row%s",
+                        var->name, "");
+        p = inst_line(s, x->w, x->inst, x->line) + s->lv_off[c][a->var];
+    } else {
+        p = inst_cvar(s, x->w, x->inst, a->var);
+    }
+    if (a->index) {
+        int64_t loc, v;
+        int pos;
+        if (eval(x, a->index, &loc) || line_of_loc(x, loc, &pos) < 0 || eval(x, a->value, &v))
+            return -1;
+        if (v > VAL_MAX || v < -VAL_MAX)
+            return fail(x, SYS_ERR_INVARIANT, "value written to %s out of range%s", var->name, "");
+        p[pos] = (int16_t)v;
+        return 0;
+    }
+    if (var->type.kind == PROTO_T_DATA) {
+        int16_t *src = var_ptr(x, a->value);
+        if (!src)
+            return fail(x, SYS_ERR_INVARIANT, "data assignment to %s needs a data variable%s",
+                        var->name, "");
+        memmove(p, src, sizeof(int16_t) * (size_t)s->maxlocs);
+        return 0;
+    }
+    int64_t v;
+    if (eval(x, a->value, &v) || check_range(x, &var->type, v, var->name))
+        return -1;
+    *p = (int16_t)v;
+    return 0;
+}
+
+static int run_actions(ectx_t *x, const proto_row_t *row)
+{
+    sys_t *s = x->s;
+    for (int i = 0; i < row->nactions; i++) {
+        const proto_action_t *a = &row->actions[i];
+        int64_t tid, v = 0;
+        switch (a->kind) {
+        case PROTO_A_ASSIGN:
+            if (do_assign(x, a))
+                return -1;
+            break;
+        case PROTO_A_SEND:
+            if (do_send(x, a))
+                return -1;
+            break;
+        case PROTO_A_DONE:
+            if (a->dval && eval(x, a->dval, &v))
+                return -1;
+            if (a->tid) {
+                if (eval(x, a->tid, &tid) || thread_done(x, (int)tid, a->dval != NULL, v))
+                    return -1;
+            } else {
+                x->did_done = true;
+                if (a->dval) {
+                    int16_t *th = thread_slot(x->w, x->tid);
+                    const prog_instr_t *in = x->instr;
+                    if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS)
+                        th[TH_REGS + in->reg] = (int16_t)v;
+                }
+            }
+            break;
+        case PROTO_A_WAIT: x->did_wait = true; break;
+        case PROTO_A_FORALL:
+            for (int l = 0; l < s->nlines; l++) {
+                int16_t *ln = inst_line(s, x->w, x->inst, l);
+                if (a->from >> ln[0] & 1)
+                    ln[0] = (int16_t)a->to;
+            }
+            break;
+        }
+    }
+    if (row->next >= 0 && x->line >= 0)
+        inst_line(s, x->w, x->inst, x->line)[0] = (int16_t)row->next;
+    return 0;
+}
+
+/* The first row of instance X->inst for EVENT that matches the line state and
+ * whose guard holds; NULL if none. -1 on an evaluation error. */
+static int find_row(ectx_t *x, int event, const proto_row_t **out)
+{
+    sys_t *s = x->s;
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[x->inst].ctrl];
+    int st = x->line >= 0 ? inst_line(s, x->w, x->inst, x->line)[0] : -1;
+    *out = NULL;
+    for (int r = 0; r < c->nrows; r++) {
+        const proto_row_t *row = &c->rows[r];
+        if (row->event != event)
+            continue;
+        if (st >= 0 ? !(row->states >> st & 1) : row->states != 0)
+            continue;
+        if (row->guard) {
+            int64_t g;
+            if (eval(x, row->guard, &g))
+                return -1;
+            if (!g)
+                continue;
+        }
+        *out = row;
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- successors ---- */
+
+typedef struct {
+    sys_t *s;
+    work_t *cur;  /* the decoded source state */
+    work_t *next; /* scratch for one successor */
+    sys_succ_fn fn;
+    void *ctx;
+    int count;
+} succ_t;
+
+static void emit(succ_t *g, const sys_label_t *lab)
+{
+    sys_t *s = g->s;
+    canon(s, g->next);
+    size_t n = encode(s, g->next, s->enc);
+    g->fn(g->ctx, s->enc, n, lab);
+    g->count++;
+}
+
+static void init_ctx(ectx_t *x, sys_t *s, work_t *w, int inst, int line, sys_error_t *err)
+{
+    memset(x, 0, sizeof *x);
+    x->s = s;
+    x->w = w;
+    x->inst = inst;
+    x->line = line;
+    x->msg_src = -1;
+    x->tid = -1;
+    x->err = err;
+}
+
+static void unexpected(sys_error_t *err, const sys_label_t *lab, const char *what, const char *ev,
+                       const char *ctrl, const char *state)
+{
+    err->kind = SYS_ERR_UNEXPECTED;
+    err->label = *lab;
+    snprintf(err->msg, sizeof err->msg, "%s %s at %s in state %s", what, ev, ctrl, state);
+}
+
+static const char *state_name(const sys_t *s, int inst, work_t *w, int line)
+{
+    if (line < 0)
+        return "-";
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[inst].ctrl];
+    int st = inst_line(s, w, inst, line)[0];
+    return st >= 0 && st < c->nstates ? c->state_names[st] : "?";
+}
+
+/* Thread T delivers its pending core event. */
+static int step_thread(succ_t *g, int t, sys_error_t *err)
+{
+    sys_t *s = g->s;
+    int16_t *th = thread_slot(g->cur, t);
+    if (th[TH_STATUS] != ST_RUN)
+        return 0;
+    const prog_instr_t *in = cur_instr(s, g->cur, t);
+    const proto_map_t *m = s->maps[s->map_base[t] + th[TH_PC]];
+    int ev = m->events[th[TH_STEP]];
+    int inst = -1;
+    for (int i = 0; i < s->ninst; i++)
+        if (s->inst[i].ctrl == s->p->core_ctrl && s->inst[i].cu == s->prog->threads[t].cu)
+            inst = i;
+    int line = s->p->events[ev].line ? s->prog->locs[in->loc].line_id : -1;
+    copy_work(s, g->cur, g->next);
+    ectx_t x;
+    init_ctx(&x, s, g->next, inst, line, err);
+    x.tid = t;
+    x.instr = in;
+    const proto_row_t *row;
+    sys_label_t lab = {SYS_STEP_CORE, (uint8_t)t, (uint16_t)ev,
+                       (uint16_t)(line < 0 ? 0xffff : line)};
+    if (find_row(&x, ev, &row)) {
+        err->label = lab;
+        return -1;
+    }
+    if (!row || row->kind == PROTO_ROW_IMPOSSIBLE) {
+        unexpected(err, &lab, row ? "impossible core event" : "unhandled core event",
+                   s->p->events[ev].name, ctrl_name(s, inst), state_name(s, inst, g->cur, line));
+        return -1;
+    }
+    if (row->kind == PROTO_ROW_STALL)
+        return 0;
+    if (run_actions(&x, row)) {
+        err->label = lab;
+        return -1;
+    }
+    int16_t *nth = thread_slot(g->next, t);
+    if (x.did_done) {
+        nth[TH_STEP]++;
+        if (nth[TH_STEP] >= m->nevents) {
+            nth[TH_PC]++;
+            if (advance(s, g->next, t, err)) {
+                err->label = lab;
+                return -1;
+            }
+        }
+    } else if (x.did_wait) {
+        nth[TH_STATUS] = ST_WAIT;
+    }
+    emit(g, &lab);
+    return 0;
+}
+
+/* Receive the message at position POS of channel C. */
+static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
+{
+    sys_t *s = g->s;
+    const int16_t *rec = g->cur->chan + ((size_t)c * s->cap + pos) * s->mw;
+    int dst = chan_dst(s, c);
+    int msg = rec[0];
+    int line = rec[1];
+    copy_work(s, g->cur, g->next);
+    /* Remove the message from the copy. */
+    int16_t *m = g->next->chan + (size_t)c * s->cap * s->mw;
+    memmove(m + pos * s->mw, m + (pos + 1) * s->mw,
+            sizeof(int16_t) * (size_t)(g->next->clen[c] - pos - 1) * (size_t)s->mw);
+    g->next->clen[c]--;
+    ectx_t x;
+    init_ctx(&x, s, g->next, dst, line, err);
+    x.msg = rec; /* the source state's copy stays valid */
+    x.msg_src = chan_src(s, c);
+    sys_label_t lab = {SYS_STEP_MSG, (uint8_t)dst, (uint16_t)c, (uint16_t)pos};
+    const proto_row_t *row;
+    if (find_row(&x, msg, &row)) {
+        err->label = lab;
+        return -1;
+    }
+    if (!row || row->kind == PROTO_ROW_IMPOSSIBLE) {
+        unexpected(err, &lab, row ? "impossible message" : "unexpected message",
+                   s->p->msgs[msg].name, ctrl_name(s, dst), state_name(s, dst, g->cur, line));
+        return -1;
+    }
+    if (row->kind == PROTO_ROW_STALL)
+        return 0;
+    if (run_actions(&x, row)) {
+        err->label = lab;
+        return -1;
+    }
+    emit(g, &lab);
+    return 0;
+}
+
+static bool env_enabled(const sys_t *s, const char *name)
+{
+    return (!strcmp(name, "fetch") && (s->cfg.env & SYS_ENV_FETCH)) ||
+           (!strcmp(name, "evict") && (s->cfg.env & SYS_ENV_EVICT)) ||
+           (!strcmp(name, "writeback") && (s->cfg.env & SYS_ENV_WRITEBACK));
+}
+
+/* Internal and environment events of instance I on LINE (-1: controller-level). */
+static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
+{
+    sys_t *s = g->s;
+    copy_work(s, g->cur, g->next);
+    ectx_t x;
+    init_ctx(&x, s, g->next, i, line, err);
+    const proto_row_t *row;
+    sys_label_t lab = {SYS_STEP_INTERNAL, (uint8_t)i, (uint16_t)ev,
+                       (uint16_t)(line < 0 ? 0xffff : line)};
+    if (find_row(&x, ev, &row)) {
+        err->label = lab;
+        return -1;
+    }
+    if (!row || row->kind == PROTO_ROW_STALL)
+        return 0; /* internal events are optional: no row, nothing happens */
+    if (row->kind == PROTO_ROW_IMPOSSIBLE) {
+        unexpected(err, &lab, "impossible event", s->p->events[ev].name, ctrl_name(s, i),
+                   state_name(s, i, g->cur, line));
+        return -1;
+    }
+    if (run_actions(&x, row)) {
+        err->label = lab;
+        return -1;
+    }
+    emit(g, &lab);
+    return 0;
+}
+
+int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, void *ctx,
+                   sys_error_t *err)
+{
+    work_t cur = {s->wfixed, s->wchan, s->wclen};
+    work_t next = {s->w2fixed, s->w2chan, s->w2clen};
+    decode(s, state, len, &cur);
+    succ_t g = {s, &cur, &next, fn, ctx, 0};
+    memset(err, 0, sizeof *err);
+    for (int t = 0; t < s->nthreads; t++)
+        if (step_thread(&g, t, err))
+            return -1;
+    for (int c = 0; c < s->nchan; c++) {
+        int n = cur.clen[c];
+        if (!n)
+            continue;
+        if (chan_ordered(s, c)) {
+            if (step_msg(&g, c, 0, err))
+                return -1;
+            continue;
+        }
+        const int16_t *m = cur.chan + (size_t)c * s->cap * s->mw;
+        for (int k = 0; k < n; k++) {
+            if (k > 0 && !rec_cmp(m + (k - 1) * s->mw, m + k * s->mw, s->mw))
+                continue; /* identical messages: one successor */
+            if (step_msg(&g, c, k, err))
+                return -1;
+        }
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        for (int ev = s->p->nmsgs; ev < s->p->nevents; ev++) {
+            const proto_event_t *e = &s->p->events[ev];
+            if (e->kind == PROTO_EV_CORE || e->kind == PROTO_EV_MSG)
+                continue;
+            if (e->kind == PROTO_EV_ENV && !env_enabled(s, e->name))
+                continue;
+            if (!e->line) {
+                if (step_internal(&g, i, ev, -1, err))
+                    return -1;
+                continue;
+            }
+            for (int l = 0; l < s->nlines; l++)
+                if (step_internal(&g, i, ev, l, err))
+                    return -1;
+        }
+    }
+    return g.count;
+}
+
+int sys_check(sys_t *s, const uint8_t *state, size_t len, sys_error_t *err)
+{
+    work_t cur = {s->wfixed, s->wchan, s->wclen};
+    decode(s, state, len, &cur);
+    memset(err, 0, sizeof *err);
+    for (int k = 0; k < s->p->ninvs; k++) {
+        for (int l = 0; l < s->nlines; l++) {
+            ectx_t x;
+            init_ctx(&x, s, &cur, 0, l, err);
+            int64_t v;
+            if (eval(&x, s->p->invs[k].expr, &v))
+                return -1;
+            if (!v) {
+                err->kind = SYS_ERR_INVARIANT;
+                snprintf(err->msg, sizeof err->msg, "invariant %s fails on line of %s",
+                         s->p->invs[k].name, s->prog->locs[s->line_locs[l][0]].name);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+bool sys_terminal(sys_t *s, const uint8_t *state, size_t len)
+{
+    work_t cur = {s->wfixed, s->wchan, s->wclen};
+    decode(s, state, len, &cur);
+    for (int t = 0; t < s->nthreads; t++)
+        if (thread_slot(&cur, t)[TH_STATUS] != ST_DONE)
+            return false;
+    for (int c = 0; c < s->nchan; c++)
+        if (cur.clen[c])
+            return false;
+    return true;
+}
+
+void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
+{
+    work_t cur = {s->wfixed, s->wchan, s->wclen};
+    decode(s, state, len, &cur);
+    int k = 0;
+    uint32_t written[PROG_MAX_THREADS] = {0};
+    for (int t = 0; t < s->prog->nthreads; t++)
+        for (int i = 0; i < s->prog->threads[t].ninstr; i++) {
+            const prog_instr_t *in = &s->prog->threads[t].instr[i];
+            if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS ||
+                in->op == PROG_OP_MOV || in->op == PROG_OP_ADD)
+                written[t] |= 1u << in->reg;
+        }
+    for (int t = 0; t < s->prog->nthreads; t++)
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            if (written[t] >> r & 1)
+                out[k++] = thread_slot(&cur, t)[TH_REGS + r];
+    int home = -1;
+    for (int i = 0; i < s->ninst; i++)
+        if (s->inst[i].ctrl == s->home_ctrl)
+            home = i;
+    for (int l = 0; l < s->prog->nlocs; l++) {
+        if (home < 0) {
+            out[k++] = s->prog->locs[l].init;
+            continue;
+        }
+        int line = s->prog->locs[l].line_id;
+        out[k++] =
+            inst_line(s, &cur, home, line)[s->lv_off[s->home_ctrl][s->home_var] + s->locpos[l]];
+    }
+}
+
+/* ---- construction ---- */
+
+static int type_width(const sys_t *s, const proto_type_t *t)
+{
+    return t->kind == PROTO_T_DATA ? s->maxlocs : 1;
+}
+
+int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out, diag_t *err)
+{
+    sys_t *s = xcalloc(1, sizeof *s);
+    s->p = p;
+    s->prog = prog;
+    s->cfg = *cfg;
+    s->nthreads = prog->nthreads;
+    int need = 0;
+    for (int t = 0; t < prog->nthreads; t++)
+        if (prog->threads[t].cu + 1 > need)
+            need = prog->threads[t].cu + 1;
+    s->ncus = cfg->cus > 0 ? cfg->cus : need;
+    if (s->ncus < need) {
+        diag_set(err, prog->file, 0, 0,
+                 "the test places threads on %d compute units but --cus is %d", need, cfg->cus);
+        goto fail;
+    }
+    for (int c = 0; c < p->nctrls; c++) {
+        int n = p->ctrls[c].per_cu ? s->ncus : 1;
+        for (int k = 0; k < n; k++) {
+            if (s->ninst >= MAX_INST || s->ninst >= 255) {
+                diag_set(err, p->file, 0, 0, "too many controller instances (at most %d)",
+                         MAX_INST);
+                goto fail;
+            }
+            s->inst[s->ninst].ctrl = c;
+            s->inst[s->ninst].cu = p->ctrls[c].per_cu ? k : -1;
+            s->ninst++;
+        }
+    }
+    /* Lines and their locations. */
+    s->nlines = prog->nlines;
+    s->locpos = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    s->line_nlocs = xcalloc((size_t)s->nlines + 1, sizeof(int));
+    s->line_locs = xcalloc((size_t)s->nlines + 1, sizeof(int *));
+    for (int l = 0; l < s->nlines; l++)
+        s->line_locs[l] = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    for (int i = 0; i < prog->nlocs; i++) {
+        int l = prog->locs[i].line_id;
+        s->locpos[i] = s->line_nlocs[l];
+        s->line_locs[l][s->line_nlocs[l]++] = i;
+        if (s->line_nlocs[l] > s->maxlocs)
+            s->maxlocs = s->line_nlocs[l];
+    }
+    if (s->maxlocs == 0)
+        s->maxlocs = 1;
+    /* Controller layouts. */
+    s->line_w = xcalloc((size_t)p->nctrls, sizeof(int));
+    s->inst_w = xcalloc((size_t)p->nctrls, sizeof(int));
+    s->lv_off = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->cv_off = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->home_ctrl = -1;
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        s->lv_off[c] = xcalloc((size_t)pc->nlinevars + 1, sizeof(int));
+        s->cv_off[c] = xcalloc((size_t)pc->nctrlvars + 1, sizeof(int));
+        int w = 1;
+        for (int v = 0; v < pc->nlinevars; v++) {
+            s->lv_off[c][v] = w;
+            w += type_width(s, &pc->linevars[v].type);
+            if (s->home_ctrl < 0 && !pc->per_cu && pc->linevars[v].type.kind == PROTO_T_DATA &&
+                pc->linevars[v].init_initial) {
+                s->home_ctrl = c;
+                s->home_var = v;
+            }
+        }
+        s->line_w[c] = w;
+        int cw = 0;
+        for (int v = 0; v < pc->nctrlvars; v++) {
+            s->cv_off[c][v] = cw;
+            cw += type_width(s, &pc->ctrlvars[v].type);
+        }
+        s->inst_w[c] = s->nlines * w + cw;
+    }
+    s->nfixed = s->nthreads * TH_W;
+    for (int i = 0; i < s->ninst; i++) {
+        s->inst[i].base = s->nfixed;
+        s->nfixed += s->inst_w[s->inst[i].ctrl];
+    }
+    /* Messages and channels. */
+    s->msg_foff = xcalloc((size_t)p->nmsgs + 1, sizeof(int *));
+    int mw = 2;
+    for (int m = 0; m < p->nmsgs; m++) {
+        s->msg_foff[m] = xcalloc((size_t)p->msgs[m].nfields + 1, sizeof(int));
+        int w = 0;
+        for (int f = 0; f < p->msgs[m].nfields; f++) {
+            s->msg_foff[m][f] = w;
+            w += type_width(s, &p->msgs[m].fields[f].type);
+        }
+        if (2 + w > mw)
+            mw = 2 + w;
+    }
+    if (mw > 256) {
+        diag_set(err, p->file, 0, 0, "messages too wide for this test (%d slots)", mw);
+        goto fail;
+    }
+    s->mw = mw;
+    s->cap = cfg->chan_capacity > 0 ? cfg->chan_capacity : 8;
+    if (s->cap > 255)
+        s->cap = 255;
+    s->nchan = p->nnets * s->ninst * s->ninst;
+    /* Core maps for every memory instruction. */
+    s->map_base = xcalloc((size_t)prog->nthreads + 1, sizeof(int));
+    int total = 0;
+    for (int t = 0; t < prog->nthreads; t++) {
+        s->map_base[t] = total;
+        total += prog->threads[t].ninstr;
+    }
+    s->maps = xcalloc((size_t)total + 1, sizeof *s->maps);
+    for (int t = 0; t < prog->nthreads; t++)
+        for (int i = 0; i < prog->threads[t].ninstr; i++) {
+            const prog_instr_t *in = &prog->threads[t].instr[i];
+            if (!is_mem(in))
+                continue;
+            const proto_map_t *m = proto_find_map(p, in->op, in->ord, in->scope);
+            if (!m) {
+                diag_set(err, prog->file, in->line, in->col,
+                         "protocol %s has no core map for this instruction (%s%s%s%s)", p->name,
+                         (const char *[]){"ld", "st", "rmw", "cas", "fence"}[in->op],
+                         in->ord ? "." : "", prog_ord_name(in->ord), in->scope ? "" : "");
+                goto fail;
+            }
+            for (int k = 0; k < m->nevents; k++)
+                if (in->op == PROG_OP_FENCE && p->events[m->events[k]].line) {
+                    diag_set(err, prog->file, in->line, in->col,
+                             "protocol %s maps a fence to line event '%s'", p->name,
+                             p->events[m->events[k]].name);
+                    goto fail;
+                }
+            s->maps[s->map_base[t] + i] = m;
+        }
+    s->maxstate =
+        (size_t)s->nfixed * 2 + (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw * 2);
+    s->wfixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
+    s->w2fixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
+    s->wchan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
+    s->w2chan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
+    s->wclen = xcalloc((size_t)s->nchan + 1, 1);
+    s->w2clen = xcalloc((size_t)s->nchan + 1, 1);
+    s->enc = xmalloc(s->maxstate + 1);
+    *out = s;
+    return 0;
+fail:
+    sys_free(s);
+    return -1;
+}
+
+void sys_free(sys_t *s)
+{
+    if (!s)
+        return;
+    if (s->lv_off)
+        for (int c = 0; c < s->p->nctrls; c++) {
+            free(s->lv_off[c]);
+            free(s->cv_off[c]);
+        }
+    if (s->msg_foff)
+        for (int m = 0; m < s->p->nmsgs; m++)
+            free(s->msg_foff[m]);
+    if (s->line_locs)
+        for (int l = 0; l < s->nlines; l++)
+            free(s->line_locs[l]);
+    free(s->line_locs);
+    free(s->line_nlocs);
+    free(s->locpos);
+    free(s->lv_off);
+    free(s->cv_off);
+    free(s->msg_foff);
+    free(s->line_w);
+    free(s->inst_w);
+    free(s->maps);
+    free(s->map_base);
+    free(s->wfixed);
+    free(s->w2fixed);
+    free(s->wchan);
+    free(s->w2chan);
+    free(s->wclen);
+    free(s->w2clen);
+    free(s->enc);
+    free(s);
+}
+
+size_t sys_max_state(const sys_t *s)
+{
+    return s->maxstate;
+}
+
+/* Initial values of instance I's variables (lines in their init state). */
+static int init_instance(sys_t *s, work_t *w, int i, sys_error_t *err)
+{
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+    for (int l = 0; l < s->nlines; l++) {
+        int16_t *ln = inst_line(s, w, i, l);
+        ln[0] = (int16_t)c->init_state;
+        for (int v = 0; v < c->nlinevars; v++) {
+            int16_t *p = ln + s->lv_off[s->inst[i].ctrl][v];
+            const proto_var_t *var = &c->linevars[v];
+            if (var->init_initial) {
+                for (int k = 0; k < s->line_nlocs[l]; k++)
+                    p[k] = (int16_t)s->prog->locs[s->line_locs[l][k]].init;
+            } else if (var->init && var->type.kind != PROTO_T_DATA) {
+                ectx_t x;
+                init_ctx(&x, s, w, i, l, err);
+                int64_t val;
+                if (eval(&x, var->init, &val))
+                    return -1;
+                *p = (int16_t)val;
+            }
+        }
+    }
+    for (int v = 0; v < c->nctrlvars; v++) {
+        const proto_var_t *var = &c->ctrlvars[v];
+        if (var->init && var->type.kind != PROTO_T_DATA) {
+            ectx_t x;
+            init_ctx(&x, s, w, i, -1, err);
+            int64_t val;
+            if (eval(&x, var->init, &val))
+                return -1;
+            *inst_cvar(s, w, i, v) = (int16_t)val;
+        }
+    }
+    return 0;
+}
+
+int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
+{
+    work_t w = {s->wfixed, s->wchan, s->wclen};
+    memset(err, 0, sizeof *err);
+    memset(w.fixed, 0, sizeof(int16_t) * (size_t)s->nfixed);
+    memset(w.clen, 0, (size_t)s->nchan);
+    for (int t = 0; t < s->nthreads; t++)
+        if (advance(s, &w, t, err))
+            return -1;
+    for (int i = 0; i < s->ninst; i++)
+        if (init_instance(s, &w, i, err))
+            return -1;
+    /* Warm lines: every subset of (per-cu instance, line) pairs may start warm. */
+    int slots[64], ns = 0;
+    if (s->cfg.warm)
+        for (int i = 0; i < s->ninst; i++) {
+            const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+            if (!c->per_cu || c->warm_state < 0)
+                continue;
+            for (int l = 0; l < s->nlines && ns < 20; l++)
+                slots[ns++] = i * 256 + l;
+        }
+    int count = 0;
+    work_t w2 = {s->w2fixed, s->w2chan, s->w2clen};
+    for (uint32_t mask = 0; mask < (1u << ns); mask++) {
+        copy_work(s, &w, &w2);
+        for (int k = 0; k < ns; k++) {
+            if (!(mask >> k & 1))
+                continue;
+            int i = slots[k] / 256, l = slots[k] % 256;
+            const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+            int16_t *ln = inst_line(s, &w2, i, l);
+            ln[0] = (int16_t)c->warm_state;
+            for (int v = 0; v < c->nlinevars; v++)
+                if (c->linevars[v].type.kind == PROTO_T_DATA)
+                    for (int q = 0; q < s->line_nlocs[l]; q++)
+                        ln[s->lv_off[s->inst[i].ctrl][v] + q] =
+                            (int16_t)s->prog->locs[s->line_locs[l][q]].init;
+        }
+        size_t n = encode(s, &w2, s->enc);
+        sys_label_t lab = {0, 0, 0, 0};
+        fn(ctx, s->enc, n, &lab);
+        count++;
+    }
+    return count;
+}
+
+/* ---- descriptions ---- */
+
+static void inst_label(const sys_t *s, int i, strbuf_t *out)
+{
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+    if (c->per_cu)
+        sb_printf(out, "%s[%d]", c->name, s->inst[i].cu);
+    else
+        sb_puts(out, c->name);
+}
+
+static void line_label(const sys_t *s, int l, strbuf_t *out)
+{
+    for (int k = 0; k < s->line_nlocs[l]; k++)
+        sb_printf(out, "%s%s", k ? "+" : "", s->prog->locs[s->line_locs[l][k]].name);
+}
+
+static void instr_text(const prog_instr_t *in, strbuf_t *out)
+{
+    static const char *const ops[] = {"ld", "st", "rmw", "cas", "fence"};
+    sb_puts(out, ops[in->op]);
+    if (in->op == PROG_OP_RMW)
+        sb_puts(out, in->rmw == PROG_RMW_ADD ? ".add" : ".exch");
+    if (in->ord)
+        sb_printf(out, ".%s", prog_ord_name(in->ord));
+    if (in->scope)
+        sb_printf(out, ".%s", prog_scope_name(in->scope));
+}
+
+void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_t blen,
+                  const uint8_t *after, size_t alen, strbuf_t *out)
+{
+    work_t b = {s->wfixed, s->wchan, s->wclen};
+    work_t a = {s->w2fixed, s->w2chan, s->w2clen};
+    decode(s, before, blen, &b);
+    decode(s, after, alen, &a);
+    switch (lab->kind) {
+    case SYS_STEP_CORE: {
+        const prog_instr_t *in = cur_instr(s, &b, lab->who);
+        sb_printf(out, "P%d ", lab->who);
+        if (in)
+            instr_text(in, out);
+        sb_printf(out, ": %s", s->p->events[lab->what].name);
+        if (in && in->op != PROG_OP_FENCE)
+            sb_printf(out, " %s", s->prog->locs[in->loc].name);
+        break;
+    }
+    case SYS_STEP_MSG: {
+        const int16_t *rec = b.chan + ((size_t)lab->what * s->cap + lab->arg) * s->mw;
+        inst_label(s, chan_dst(s, lab->what), out);
+        sb_printf(out, " receives %s from ", s->p->msgs[rec[0]].name);
+        inst_label(s, chan_src(s, lab->what), out);
+        if (rec[1] >= 0) {
+            sb_puts(out, " for ");
+            line_label(s, rec[1], out);
+        }
+        break;
+    }
+    case SYS_STEP_INTERNAL:
+        inst_label(s, lab->who, out);
+        sb_printf(out, " %s", s->p->events[lab->what].name);
+        if (lab->arg != 0xffff) {
+            sb_putc(out, ' ');
+            line_label(s, lab->arg, out);
+        }
+        break;
+    }
+    /* What changed: line states, then threads. */
+    const char *sep = " | ";
+    for (int i = 0; i < s->ninst; i++) {
+        const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+        for (int l = 0; l < s->nlines; l++) {
+            int x = inst_line(s, &b, i, l)[0], y = inst_line(s, &a, i, l)[0];
+            if (x == y)
+                continue;
+            sb_puts(out, sep);
+            sep = ", ";
+            inst_label(s, i, out);
+            sb_putc(out, '.');
+            line_label(s, l, out);
+            sb_printf(out, ": %s -> %s", c->state_names[x], c->state_names[y]);
+        }
+    }
+    for (int t = 0; t < s->nthreads; t++) {
+        int16_t *x = thread_slot(&b, t), *y = thread_slot(&a, t);
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            if (x[TH_REGS + r] != y[TH_REGS + r]) {
+                sb_printf(out, "%sP%d.r%d = %d", sep, t, r, y[TH_REGS + r]);
+                sep = ", ";
+            }
+        if (x[TH_STATUS] != ST_DONE && y[TH_STATUS] == ST_DONE) {
+            sb_printf(out, "%sP%d finished", sep, t);
+            sep = ", ";
+        }
+    }
+}
+
+void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
+{
+    work_t w = {s->wfixed, s->wchan, s->wclen};
+    decode(s, state, len, &w);
+    for (int t = 0; t < s->nthreads; t++) {
+        int16_t *th = thread_slot(&w, t);
+        static const char *const st[] = {"running", "waiting", "finished"};
+        sb_printf(out, "P%d pc=%d step=%d %s\n", t, th[TH_PC], th[TH_STEP], st[th[TH_STATUS]]);
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+        inst_label(s, i, out);
+        sb_puts(out, ":");
+        for (int l = 0; l < s->nlines; l++) {
+            sb_putc(out, ' ');
+            line_label(s, l, out);
+            sb_printf(out, "=%s", c->state_names[inst_line(s, &w, i, l)[0]]);
+        }
+        sb_putc(out, '\n');
+    }
+    for (int c = 0; c < s->nchan; c++) {
+        if (!w.clen[c])
+            continue;
+        inst_label(s, chan_src(s, c), out);
+        sb_puts(out, " -> ");
+        inst_label(s, chan_dst(s, c), out);
+        sb_puts(out, ":");
+        for (int k = 0; k < w.clen[c]; k++)
+            sb_printf(out, " %s", s->p->msgs[w.chan[((size_t)c * s->cap + k) * s->mw]].name);
+        sb_putc(out, '\n');
+    }
+}

@@ -1,0 +1,103 @@
+/* sys.h - a system: protocol tables + litmus program + configuration, with one
+ * next-state interface over compact canonical state encodings (DESIGN.md
+ * section 5). Every back-end (explorer, trace replay, timed mode) drives this
+ * interface; the system never knows how states are stored, and the explorer
+ * never knows which protocol it runs.
+ *
+ * A state is a byte string: a fixed part (threads, controller instances with
+ * their lines and variables) followed by the channels, each a count and its
+ * messages; unordered channels keep their messages sorted, so two states that
+ * behave the same encode the same. */
+#ifndef COHCHECK_SYS_H
+#define COHCHECK_SYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/diag.h"
+#include "../base/util.h"
+#include "../prog/prog.h"
+#include "../proto/proto.h"
+
+typedef struct sys sys_t;
+
+enum {
+    SYS_ENV_FETCH = 1,
+    SYS_ENV_EVICT = 2,
+    SYS_ENV_WRITEBACK = 4,
+};
+
+typedef struct {
+    int cus;           /* compute units; 0: as many as the test places threads on */
+    bool warm;         /* --init warm: L1 lines may start in the warm state */
+    unsigned env;      /* SYS_ENV_* mask: environment events enabled */
+    int chan_capacity; /* messages per channel before overflow (an invariant failure) */
+} sys_config_t;
+
+/* What a transition did, compactly (for traces and the store). */
+typedef struct {
+    uint8_t kind;  /* SYS_STEP_* */
+    uint8_t who;   /* thread or controller instance */
+    uint16_t what; /* event index; for messages: channel index */
+    uint16_t arg;  /* line (line events) or message position in an unordered channel */
+} sys_label_t;
+
+enum {
+    SYS_STEP_CORE,     /* thread `who` delivers its pending core event */
+    SYS_STEP_MSG,      /* channel `what`: message at position `arg` is received */
+    SYS_STEP_INTERNAL, /* instance `who`, event `what`, line `arg` (0xffff: controller-level) */
+};
+
+/* A protocol error met while computing successors or checking a state. */
+typedef enum {
+    SYS_ERR_NONE,
+    SYS_ERR_UNEXPECTED, /* an event with no row, or an 'impossible' row */
+    SYS_ERR_INVARIANT,  /* a declared invariant, a variable range or a channel capacity */
+} sys_err_kind_t;
+
+typedef struct {
+    sys_err_kind_t kind;
+    sys_label_t label; /* the transition that failed (SYS_ERR_UNEXPECTED) */
+    char msg[256];
+} sys_error_t;
+
+typedef void (*sys_succ_fn)(void *ctx, const uint8_t *state, size_t len, const sys_label_t *label);
+
+/* Build the system. Returns 0, or -1 with ERR (e.g. an instruction that no
+ * core map covers, more CUs than supported). */
+int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out,
+            diag_t *err);
+void sys_free(sys_t *s);
+
+/* Largest encoded state, in bytes. */
+size_t sys_max_state(const sys_t *s);
+
+/* Call FN for each initial state (one when cold; every combination of warm
+ * lines when warm). Returns the number of states, or -1 with ERR. */
+int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err);
+
+/* Call FN for each successor of STATE. Returns the number of successors, or -1
+ * when a protocol error is met (ERR says which transition and why). */
+int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, void *ctx,
+                   sys_error_t *err);
+
+/* Check declared invariants on STATE: 0, or -1 with ERR. */
+int sys_check(sys_t *s, const uint8_t *state, size_t len, sys_error_t *err);
+
+/* Every thread finished and no message in flight. */
+bool sys_terminal(sys_t *s, const uint8_t *state, size_t len);
+
+/* The outcome of a terminal state, in exec_layout_t order (registers written, then
+ * each location's final value at its home). */
+void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out);
+
+/* Append a readable description of the step LABEL from BEFORE to AFTER
+ * ("L1[0] receives DATA from L2 for line y: IV -> V"). */
+void sys_describe(sys_t *s, const sys_label_t *label, const uint8_t *before, size_t blen,
+                  const uint8_t *after, size_t alen, strbuf_t *out);
+
+/* Append a readable dump of STATE (threads, line states, channels). */
+void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out);
+
+#endif
