@@ -29,7 +29,7 @@ typedef struct {
     size_t n, cap;
     /* set */
     uint32_t *slot; /* state number, or EMPTY */
-    uint32_t *tag;  /* high hash bits of the state in the slot */
+    uint64_t *tag;  /* full hash of the state in the slot (no rehashing on growth) */
     size_t nslots;
     /* DFS stack */
     uint32_t *stack;
@@ -55,15 +55,13 @@ static const uint8_t *state_at(const ex_t *x, uint32_t id, size_t *len)
 static void grow_set(ex_t *x)
 {
     size_t ns = x->nslots ? x->nslots * 2 : 1024;
-    uint32_t *slot = xmalloc(ns * sizeof *slot), *tag = xmalloc(ns * sizeof *tag);
+    uint32_t *slot = xmalloc(ns * sizeof *slot);
+    uint64_t *tag = xmalloc(ns * sizeof *tag);
     memset(slot, 0xff, ns * sizeof *slot);
     for (size_t i = 0; i < x->nslots; i++) {
         if (x->slot[i] == EMPTY)
             continue;
-        size_t len;
-        const uint8_t *st = state_at(x, x->slot[i], &len);
-        uint64_t h = hash(st, len);
-        size_t j = h & (ns - 1);
+        size_t j = x->tag[i] & (ns - 1);
         while (slot[j] != EMPTY)
             j = (j + 1) & (ns - 1);
         slot[j] = x->slot[i];
@@ -80,7 +78,7 @@ static uint64_t bytes_held(const ex_t *x)
 {
     return x->acap +
            x->cap * (sizeof *x->off + sizeof *x->parent + sizeof *x->label + sizeof *x->depth) +
-           x->nslots * 8 + x->scap * 4;
+           x->nslots * 12 + x->scap * 4;
 }
 
 /* Insert STATE; returns its number and sets *fresh when it was new. */
@@ -89,10 +87,9 @@ static uint32_t insert(ex_t *x, const uint8_t *st, size_t len, bool *fresh)
     if ((x->n + 1) * 4 >= x->nslots * 3)
         grow_set(x);
     uint64_t h = hash(st, len);
-    uint32_t tg = (uint32_t)(h >> 32);
     size_t j = h & (x->nslots - 1);
     while (x->slot[j] != EMPTY) {
-        if (x->tag[j] == tg) {
+        if (x->tag[j] == h) {
             size_t l2;
             const uint8_t *o = state_at(x, x->slot[j], &l2);
             if (l2 == len && !memcmp(o, st, len)) {
@@ -117,7 +114,7 @@ static uint32_t insert(ex_t *x, const uint8_t *st, size_t len, bool *fresh)
     memcpy(x->arena + x->alen + 4, st, len);
     x->alen += len + 4;
     x->slot[j] = id;
-    x->tag[j] = tg;
+    x->tag[j] = h;
     *fresh = true;
     return id;
 }

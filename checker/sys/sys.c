@@ -47,6 +47,7 @@ struct sys {
     int *field_off;           /* per message: offset of each field (flattened) */
     int **msg_foff;
     int home_ctrl, home_var; /* where final memory values live */
+    int **ev_rows;           /* per controller * nevents + event: row indices, -1 terminated */
     size_t maxstate;
     /* scratch */
     int16_t *wfixed, *wchan;
@@ -613,13 +614,12 @@ static int run_actions(ectx_t *x, const proto_row_t *row)
 static int find_row(ectx_t *x, int event, const proto_row_t **out)
 {
     sys_t *s = x->s;
-    const proto_ctrl_t *c = &s->p->ctrls[s->inst[x->inst].ctrl];
+    int ci = s->inst[x->inst].ctrl;
+    const proto_ctrl_t *c = &s->p->ctrls[ci];
     int st = x->line >= 0 ? inst_line(s, x->w, x->inst, x->line)[0] : -1;
     *out = NULL;
-    for (int r = 0; r < c->nrows; r++) {
-        const proto_row_t *row = &c->rows[r];
-        if (row->event != event)
-            continue;
+    for (const int *rp = s->ev_rows[ci * s->p->nevents + event]; *rp >= 0; rp++) {
+        const proto_row_t *row = &c->rows[*rp];
         if (st >= 0 ? !(row->states >> st & 1) : row->states != 0)
             continue;
         if (row->guard) {
@@ -1068,6 +1068,21 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                 }
             s->maps[s->map_base[t] + i] = m;
         }
+    /* Rows by (controller, event), in file order: find_row scans only its event's rows. */
+    s->ev_rows = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(int *));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int e = 0; e < p->nevents; e++) {
+            int n = 0;
+            for (int r = 0; r < p->ctrls[c].nrows; r++)
+                n += p->ctrls[c].rows[r].event == e;
+            int *list = xmalloc(sizeof(int) * (size_t)(n + 1));
+            n = 0;
+            for (int r = 0; r < p->ctrls[c].nrows; r++)
+                if (p->ctrls[c].rows[r].event == e)
+                    list[n++] = r;
+            list[n] = -1;
+            s->ev_rows[c * p->nevents + e] = list;
+        }
     s->maxstate =
         (size_t)s->nfixed * 2 + (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw * 2);
     s->wfixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
@@ -1099,6 +1114,10 @@ void sys_free(sys_t *s)
     if (s->line_locs)
         for (int l = 0; l < s->nlines; l++)
             free(s->line_locs[l]);
+    if (s->ev_rows)
+        for (int k = 0; k < s->p->nctrls * s->p->nevents; k++)
+            free(s->ev_rows[k]);
+    free(s->ev_rows);
     free(s->line_locs);
     free(s->line_nlocs);
     free(s->locpos);
