@@ -301,7 +301,7 @@ int cmd_check(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;

@@ -416,7 +416,7 @@ int cmd_litmus(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "+hm:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hm:", longopts, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (o.nmodel_args >= MAX_MODELS) {

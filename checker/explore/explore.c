@@ -35,6 +35,7 @@ typedef struct {
     uint32_t *stack;
     size_t sp, scap;
     uint32_t cur; /* state being expanded */
+    uint64_t tag_last; /* hash of the state last inserted */
     bool full;
 } ex_t;
 
@@ -87,6 +88,7 @@ static uint32_t insert(ex_t *x, const uint8_t *st, size_t len, bool *fresh)
     if ((x->n + 1) * 4 >= x->nslots * 3)
         grow_set(x);
     uint64_t h = hash(st, len);
+    x->tag_last = h;
     size_t j = h & (x->nslots - 1);
     while (x->slot[j] != EMPTY) {
         if (x->tag[j] == h) {
@@ -136,6 +138,9 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
     x->parent[id] = x->cur;
     x->label[id] = *lab;
     x->depth[id] = x->cur == EMPTY ? 0 : x->depth[x->cur] + 1;
+    if (x->o->on_new)
+        x->o->on_new(x->o->on_new_ctx, id, x->cur == EMPTY ? -1 : (int64_t)x->cur, (int)x->depth[id], lab,
+                     x->tag_last, st, len);
     if ((int)x->depth[id] > x->r->max_depth)
         x->r->max_depth = (int)x->depth[id];
     if (x->o->dfs)
@@ -195,19 +200,49 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     x.cur = EMPTY;
     grow_set(&x);
     sys_error_t e;
-    if (sys_initial(s, on_state, &x, &e) < 0) {
+    if (o->resume) {
+        /* Reload the stored states in their order; the first `expanded` are done. */
+        const explore_resume_t *rs = o->resume;
+        for (uint64_t i = 0; i < rs->n; i++) {
+            bool fresh;
+            uint32_t id = insert(&x, rs->states[i], rs->lens[i], &fresh);
+            if (!fresh || id != i) {
+                diag_set(err, "", 0, 0, "resume: stored state %llu is a duplicate or out of order",
+                         (unsigned long long)i);
+                free(x.slot);
+                free(x.tag);
+                free(x.arena);
+                free(x.off);
+                free(x.parent);
+                free(x.label);
+                free(x.depth);
+                return -1;
+            }
+            x.parent[id] = rs->parents[i] < 0 ? EMPTY : (uint32_t)rs->parents[i];
+            x.label[id] = rs->labels[i];
+            x.depth[id] = (uint32_t)rs->depths[i];
+            if (rs->depths[i] > r->max_depth)
+                r->max_depth = rs->depths[i];
+        }
+        r->transitions = rs->transitions;
+    } else if (sys_initial(s, on_state, &x, &e) < 0) {
         diag_set(err, "", 0, 0, "initial state: %s", e.msg);
         free(x.slot);
         free(x.tag);
         return -1;
     }
     prog_val_t *outv = xcalloc((size_t)nkeys + 1, sizeof *outv);
-    size_t next = 0; /* BFS cursor */
+    size_t next = o->resume ? o->resume->expanded : 0; /* BFS cursor */
     uint64_t last_progress = 0;
     size_t maxst = sys_max_state(s);
     uint8_t *buf = xmalloc(maxst + 1);
     for (;;) {
         uint32_t id;
+        if (o->stop && *o->stop) {
+            r->verdict = EXPLORE_INCOMPLETE;
+            snprintf(r->msg, sizeof r->msg, "interrupted after %zu states", x.n);
+            goto done;
+        }
         if (o->dfs) {
             if (x.sp == 0)
                 break;
@@ -232,7 +267,16 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
                  &e.label, e.msg);
             goto done;
         }
-        (void)before;
+        if (x.full) {
+            /* Some successors of this state were dropped: it is not expanded. A resumed
+             * run re-expands it, so the final counts equal an uninterrupted run's. */
+            r->transitions = before;
+            if (!o->dfs)
+                next = id;
+            r->verdict = EXPLORE_INCOMPLETE;
+            snprintf(r->msg, sizeof r->msg, "stopped by --max-states after %zu states", x.n);
+            goto done;
+        }
         if (ns == 0) {
             if (sys_terminal(s, buf, len)) {
                 sys_outcome(s, buf, len, outv);
@@ -247,10 +291,10 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
                 goto done;
             }
         }
-        if (x.full || (o->max_memory && bytes_held(&x) > o->max_memory)) {
+        r->expanded++;
+        if (o->max_memory && bytes_held(&x) > o->max_memory) {
             r->verdict = EXPLORE_INCOMPLETE;
-            snprintf(r->msg, sizeof r->msg, "stopped by %s after %zu states",
-                     x.full ? "--max-states" : "--max-memory", x.n);
+            snprintf(r->msg, sizeof r->msg, "stopped by --max-memory after %zu states", x.n);
             goto done;
         }
         if (o->progress && x.n - last_progress >= 65536) {
@@ -261,6 +305,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     r->verdict = EXPLORE_OK;
 done:
     r->states = x.n;
+    if (!o->dfs)
+        r->expanded = next; /* BFS: states below the cursor are expanded */
     r->bytes = bytes_held(&x);
     free(buf);
     free(outv);

@@ -28,14 +28,37 @@ typedef struct {
     uint64_t max_states;            /* 0: none */
     uint64_t max_memory;            /* bytes; 0: none */
     const exec_outcomes_t *allowed; /* outcomes the model allows; NULL: no check */
+    /* Called for every new state, in discovery order (may be NULL): the store's hook.
+     * PARENT is -1 for an initial state. */
+    void (*on_new)(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
+                   uint64_t hash, const uint8_t *state, size_t len);
+    void *on_new_ctx;
+    /* Polled between states; when it becomes non-zero the search stops as incomplete
+     * (SIGINT). May be NULL. */
+    volatile int *stop;
+    /* Resume a stopped BFS run: its states in discovery order (parents, labels and
+     * depths as recorded), of which the first `expanded` were already expanded, and the
+     * transitions counted so far. NULL: start afresh. */
+    const struct explore_resume *resume;
     /* Called about every 2^16 states (may be NULL): library code never prints. */
     void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes);
     void *progress_ctx;
 } explore_opts_t;
 
+typedef struct explore_resume {
+    uint64_t n;
+    const uint8_t *const *states;
+    const size_t *lens;
+    const int64_t *parents;
+    const int *depths;
+    const sys_label_t *labels;
+    uint64_t expanded, transitions;
+} explore_resume_t;
+
 typedef struct {
     explore_verdict_t verdict;
     uint64_t states, transitions;
+    uint64_t expanded; /* states whose successors were computed (BFS: a prefix) */
     int max_depth;
     uint64_t bytes; /* memory held by the visited set and the state store */
     exec_outcomes_t reached;
