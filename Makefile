@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-unit test-e2e test-litmus test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-unit test-e2e test-litmus test-check test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus
+test: test-unit test-e2e test-litmus test-check
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -55,6 +55,10 @@ test-e2e: cohcheck
 test-litmus: cohcheck
 	./cohcheck litmus --expect --quiet litmus
 
+# Protocol verdicts and pinned state/transition counts, BFS and DFS (tests/e2e/check.tab).
+test-check: cohcheck
+	sh tests/e2e/check.sh ./cohcheck
+
 # Slower tier: everything in `test`, plus the sanitizer build.
 test-full: test test-san
 
@@ -64,6 +68,7 @@ test-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/run.sh ./build-san/cohcheck
 	./build-san/cohcheck litmus --expect --quiet litmus
+	sh tests/e2e/check.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

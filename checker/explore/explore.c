@@ -34,7 +34,7 @@ typedef struct {
     /* DFS stack */
     uint32_t *stack;
     size_t sp, scap;
-    uint32_t cur; /* state being expanded */
+    uint32_t cur;      /* state being expanded */
     uint64_t tag_last; /* hash of the state last inserted */
     bool full;
 } ex_t;
@@ -139,8 +139,8 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
     x->label[id] = *lab;
     x->depth[id] = x->cur == EMPTY ? 0 : x->depth[x->cur] + 1;
     if (x->o->on_new)
-        x->o->on_new(x->o->on_new_ctx, id, x->cur == EMPTY ? -1 : (int64_t)x->cur, (int)x->depth[id], lab,
-                     x->tag_last, st, len);
+        x->o->on_new(x->o->on_new_ctx, id, x->cur == EMPTY ? -1 : (int64_t)x->cur,
+                     (int)x->depth[id], lab, x->tag_last, st, len);
     if ((int)x->depth[id] > x->r->max_depth)
         x->r->max_depth = (int)x->depth[id];
     if (x->o->dfs)
@@ -157,6 +157,14 @@ static void make_trace(ex_t *x, uint32_t id, const sys_label_t *fail_lab)
     explore_result_t *r = x->r;
     r->trace = xcalloc((size_t)n + 2, sizeof(char *));
     r->ntrace = 0;
+    {
+        size_t l0;
+        const uint8_t *s0 = state_at(x, path[n - 1], &l0);
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_describe(x->s, &x->label[path[n - 1]], s0, l0, s0, l0, &sb);
+        r->trace[r->ntrace++] = sb.s;
+    }
     for (int i = n - 2; i >= 0; i--) {
         size_t bl, al;
         const uint8_t *b = state_at(x, path[i + 1], &bl);

@@ -1220,7 +1220,7 @@ int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
                             (int16_t)s->prog->locs[s->line_locs[l][q]].init;
         }
         size_t n = encode(s, &w2, s->enc);
-        sys_label_t lab = {0, 0, 0, 0};
+        sys_label_t lab = {SYS_STEP_INIT, 0, 0, 0};
         fn(ctx, s->enc, n, &lab);
         count++;
     }
@@ -1293,6 +1293,26 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
             line_label(s, lab->arg, out);
         }
         break;
+    }
+    if (lab->kind == SYS_STEP_INIT) {
+        /* Lines that do not start in their controller's initial state (warm lines). */
+        sb_puts(out, "initial state");
+        const char *sep0 = ": ";
+        for (int i = 0; i < s->ninst; i++) {
+            const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+            for (int l = 0; l < s->nlines; l++) {
+                int y = inst_line(s, &a, i, l)[0];
+                if (y == c->init_state)
+                    continue;
+                sb_puts(out, sep0);
+                sep0 = ", ";
+                inst_label(s, i, out);
+                sb_putc(out, '.');
+                line_label(s, l, out);
+                sb_printf(out, "=%s", c->state_names[y]);
+            }
+        }
+        return;
     }
     /* What changed: line states, then threads. */
     const char *sep = " | ";

@@ -47,6 +47,7 @@ enum {
     SYS_STEP_CORE,     /* thread `who` delivers its pending core event */
     SYS_STEP_MSG,      /* channel `what`: message at position `arg` is received */
     SYS_STEP_INTERNAL, /* instance `who`, event `what`, line `arg` (0xffff: controller-level) */
+    SYS_STEP_INIT,     /* an initial state (sys_describe lists lines not in their init state) */
 };
 
 /* A protocol error met while computing successors or checking a state. */
