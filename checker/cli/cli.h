@@ -10,7 +10,10 @@
 
 #include "../base/diag.h"
 #include "../cat/cat.h"
+#include "../exec/exec.h"
+#include "../explore/explore.h"
 #include "../proto/proto.h"
+#include "../store/store.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD_INPUT = 2, CLI_LIMIT = 3 };
 
@@ -47,5 +50,13 @@ int cmd_check(int argc, char **argv);
 /* Resolve a protocol name (./protocols, $COHCHECK_PROTOCOLS, ...) or .proto path and load it. */
 int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err);
 int cmd_count(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_resume(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+
+/* Record the end of run RUN in DB (NULL: nothing): outcomes, counts, verdict, trace. */
+void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
+                      const exec_model_result_t *mr, double secs);
 
 #endif

@@ -15,15 +15,22 @@
 #include "../explore/explore.h"
 #include "../prog/prog.h"
 #include "../proto/proto.h"
+#include "../store/store.h"
 #include "cli.h"
+#include <signal.h>
 
 typedef struct {
     const char *argv0;
+    const char *proto_path;
+    char *command;
+    char *params; /* "a=1,b=2" as given, for the store */
+    store_t *db;
+    int64_t run; /* the run being explored */
     proto_t *proto;
     cat_model_t *model;
     sys_config_t cfg;
     explore_opts_t eo;
-    bool json, trace, progress;
+    bool json, progress, trace;
     int unroll;
     int nok, nfail, nlimit;
 } check_t;
@@ -48,7 +55,9 @@ static void usage(FILE *f)
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
-          "  --trace             also print the final state of each failure\n"
+          "  --trace             also print the full state where each failure happens\n"
+          "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
+          "  --no-db             record nothing\n"
           "  --json              one JSON object per test\n"
           "  -h, --help          this help\n"
           "\n"
@@ -113,6 +122,78 @@ static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes
             (unsigned long long)queued, (double)bytes / 1048576.0);
 }
 
+/* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
+static volatile int stop_flag;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static void store_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
+                       uint64_t hash, const uint8_t *state, size_t len)
+{
+    check_t *c = ctx;
+    store_state(c->db, c->run, id, parent, depth, label, sizeof *label, hash, state, len);
+}
+
+/* The configuration as JSON, for the store (resume rebuilds the system from it). */
+static void config_json(const check_t *c, strbuf_t *b)
+{
+    sb_printf(
+        b,
+        "{\"cus\":%d,\"init\":\"%s\",\"env\":%u,\"dfs\":%s,\"unroll\":%d,\"chan\":%d,\"params\":",
+        c->cfg.cus, c->cfg.warm ? "warm" : "cold", c->cfg.env, c->eo.dfs ? "true" : "false",
+        c->unroll, c->cfg.chan_capacity);
+    sb_json_str(b, c->params ? c->params : "");
+    sb_putc(b, '}');
+}
+
+/* Record the end of a run: outcomes, counts, verdict, trace. */
+void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
+                      const exec_model_result_t *mr, double secs)
+{
+    if (!db)
+        return;
+    for (size_t i = 0; i < r->reached.n; i++) {
+        const prog_val_t *v = exec_outcome(&r->reached, i);
+        strbuf_t o;
+        sb_init(&o);
+        sb_putc(&o, '{');
+        for (int k = 0; k < lay->nkeys; k++) {
+            if (k)
+                sb_putc(&o, ',');
+            sb_json_str(&o, lay->names[k]);
+            sb_printf(&o, ":%lld", (long long)v[k]);
+        }
+        sb_putc(&o, '}');
+        store_outcome(db, run, o.s, mr->racy || exec_outcomes_has(&mr->allowed, v));
+        sb_free(&o);
+    }
+    strbuf_t t;
+    sb_init(&t);
+    sb_putc(&t, '[');
+    for (int i = 0; i < r->ntrace; i++) {
+        if (i)
+            sb_putc(&t, ',');
+        sb_json_str(&t, r->trace[i]);
+    }
+    sb_putc(&t, ']');
+    store_run_end_t e = {r->verdict == EXPLORE_INCOMPLETE ? "stopped" : "done",
+                         r->states,
+                         r->transitions,
+                         r->expanded,
+                         r->max_depth,
+                         explore_verdict_names[r->verdict],
+                         r->msg,
+                         t.s,
+                         secs};
+    diag_t d;
+    if (store_run_end(db, run, &e, &d))
+        cli_report(&d);
+    sb_free(&t);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -161,18 +242,37 @@ static void print_result(check_t *c, const prog_t *p, const exec_layout_t *lay, 
                 sb_json_str(&b, r->trace[i]);
             }
             sb_putc(&b, ']');
+            if (c->trace && r->failure_state) {
+                sb_puts(&b, ",\"failure_state\":");
+                sb_json_str(&b, r->failure_state);
+            }
         }
-        sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"time_s\":%.6f}\n", r->max_depth,
+        sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"time_s\":%.6f", r->max_depth,
                   (unsigned long long)r->bytes, secs);
+        if (c->run >= 0)
+            sb_printf(&b, ",\"run\":%lld", (long long)c->run);
+        sb_puts(&b, "}\n");
     } else {
         sb_printf(&b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
                   c->proto->name, p->name, model, explore_verdict_names[r->verdict],
                   racy ? " [racy: outcomes unconstrained]" : "", (unsigned long long)r->states,
                   (unsigned long long)r->transitions, r->max_depth, secs);
+        if (c->run >= 0)
+            sb_printf(&b, "  run %lld in the store (cohcheck show %lld; trace, diff, resume)\n",
+                      (long long)c->run, (long long)c->run);
         if (r->verdict != EXPLORE_OK) {
             sb_printf(&b, "  %s\n", r->msg);
             for (int i = 0; i < r->ntrace; i++)
                 sb_printf(&b, "  %3d  %s\n", i + 1, r->trace[i]);
+            if (c->trace && r->failure_state) {
+                sb_puts(&b, "  state at the failure:\n");
+                for (const char *q = r->failure_state; *q;) {
+                    const char *nl = strchr(q, '\n');
+                    size_t n = nl ? (size_t)(nl - q) : strlen(q);
+                    sb_printf(&b, "    %.*s\n", (int)n, q);
+                    q += n + (nl != NULL);
+                }
+            }
         }
         if (r->verdict == EXPLORE_VIOLATION || r->verdict == EXPLORE_OK) {
             for (size_t i = 0; i < r->reached.n && !racy; i++) {
@@ -226,6 +326,27 @@ static int check_file(check_t *c, const char *path)
     exec_layout_init(&lay, p);
     explore_opts_t eo = c->eo;
     eo.allowed = mr.racy ? NULL : &mr.allowed;
+    eo.stop = &stop_flag;
+    c->run = -1;
+    if (c->db) {
+        strbuf_t cfg;
+        sb_init(&cfg);
+        config_json(c, &cfg);
+        store_run_info_t info = {
+            c->command, c->proto->name, c->proto->file, c->proto->source, c->proto->source_len,
+            p->name,    p->file,        p->source,      p->source_len,    cat_model_name(c->model),
+            cfg.s};
+        int brc = store_run_begin(c->db, &info, &c->run, &d);
+        sb_free(&cfg);
+        if (brc) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+            exec_layout_free(&lay);
+            goto out;
+        }
+        eo.on_new = store_hook;
+        eo.on_new_ctx = c;
+    }
     double t0 = now_s();
     eo.progress_ctx = &t0;
     eo.progress = c->progress ? progress : NULL;
@@ -238,7 +359,9 @@ static int check_file(check_t *c, const char *path)
     }
     if (c->progress)
         fputs("\r\033[K", stderr);
-    print_result(c, p, &lay, mr.racy, &mr, &r, now_s() - t0);
+    double secs = now_s() - t0;
+    cli_store_finish(c->db, c->run, &r, &lay, &mr, secs);
+    print_result(c, p, &lay, mr.racy, &mr, &r, secs);
     rc = r.verdict == EXPLORE_OK ? CLI_OK : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT : CLI_FAIL;
     explore_result_free(&r);
     exec_layout_free(&lay);
@@ -283,6 +406,8 @@ int cmd_check(int argc, char **argv)
         {"dfs", no_argument, 0, 'd'},
         {"unroll", required_argument, 0, 'u'},
         {"trace", no_argument, 0, 't'},
+        {"db", required_argument, 0, 'D'},
+        {"no-db", no_argument, 0, 'N'},
         {"json", no_argument, 0, 'J'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -292,7 +417,8 @@ int cmd_check(int argc, char **argv)
     c.argv0 = argv[0];
     c.unroll = 2;
     c.cfg.chan_capacity = 8;
-    const char *proto_arg = NULL, *model_arg = NULL;
+    const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
+    bool no_db = false;
     const char *params[64];
     int nparams = 0;
     int rc = CLI_OK;
@@ -356,6 +482,8 @@ int cmd_check(int argc, char **argv)
             }
             c.unroll = (int)v;
             break;
+        case 'D': db_path = optarg; break;
+        case 'N': no_db = true; break;
         case 't': c.trace = true; break;
         case 'J': c.json = true; break;
         case 'h': usage(stdout); return CLI_OK;
@@ -400,6 +528,27 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     c.progress = !c.json && isatty(2);
+    {
+        strbuf_t cmd, pr;
+        sb_init(&cmd);
+        sb_init(&pr);
+        sb_puts(&cmd, "cohcheck");
+        for (int i = 0; i < argc; i++)
+            sb_printf(&cmd, " %s", argv[i]);
+        for (int i = 0; i < nparams; i++)
+            sb_printf(&pr, "%s%s", i ? "," : "", params[i]);
+        c.command = cmd.s;
+        c.params = pr.s;
+    }
+    if (!no_db && store_open(db_path, &c.db, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
     char **files;
     int nfiles;
     if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
@@ -415,6 +564,14 @@ int cmd_check(int argc, char **argv)
         rc = worst(rc, check_file(&c, files[i]));
     cli_free_list(files, nfiles);
 out:
+    if (c.db && store_close(c.db, &d)) {
+        cli_report(&d);
+        rc = worst(rc, CLI_BAD_INPUT);
+    }
+    if (stop_flag)
+        rc = worst(rc, CLI_LIMIT);
+    free(c.command);
+    free(c.params);
     cat_free(c.model);
     proto_free(c.proto);
     return rc;

@@ -16,6 +16,10 @@ static void usage(FILE *f)
           "  litmus [--model M]... PATH...   which outcomes memory models allow (herd7-style)\n"
           "  check --protocol P PATH...      explore a protocol exhaustively on litmus tests\n"
           "  count PROTOCOL...               states and transitions per controller table\n"
+          "  show [RUN]                      runs recorded in the store (cohcheck.db)\n"
+          "  trace RUN [STATE]               the path to a run's failure or to any stored state\n"
+          "  resume RUN                      finish a run stopped by a limit or SIGINT\n"
+          "  diff RUN1 RUN2                  compare two runs' verdicts, outcomes and states\n"
           "\n"
           "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
           "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
@@ -44,6 +48,14 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "count"))
         return cmd_count(argc - 1, argv + 1);
+    if (!strcmp(cmd, "show"))
+        return cmd_show(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trace"))
+        return cmd_trace(argc - 1, argv + 1);
+    if (!strcmp(cmd, "resume"))
+        return cmd_resume(argc - 1, argv + 1);
+    if (!strcmp(cmd, "diff"))
+        return cmd_diff(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);
     return CLI_BAD_INPUT;
 }

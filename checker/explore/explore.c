@@ -194,6 +194,12 @@ static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const sys_label_t *l
     x->r->verdict = v;
     snprintf(x->r->msg, sizeof x->r->msg, "%s", msg);
     make_trace(x, id, lab);
+    size_t len;
+    const uint8_t *st = state_at(x, id, &len);
+    strbuf_t sb;
+    sb_init(&sb);
+    sys_dump(x->s, st, len, &sb);
+    x->r->failure_state = sb.s;
 }
 
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
@@ -334,6 +340,7 @@ void explore_result_free(explore_result_t *r)
     for (int i = 0; i < r->ntrace; i++)
         free(r->trace[i]);
     free(r->trace);
+    free(r->failure_state);
     exec_outcomes_free(&r->reached);
     memset(r, 0, sizeof *r);
 }

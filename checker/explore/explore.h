@@ -64,7 +64,8 @@ typedef struct {
     exec_outcomes_t reached;
     char msg[320]; /* what failed */
     int ntrace;
-    char **trace; /* steps from an initial state to the failure */
+    char **trace;        /* steps from an initial state to the failure */
+    char *failure_state; /* a readable dump of the state where it failed, or NULL */
 } explore_result_t;
 
 /* Explore S. LAYOUT_KEYS is the outcome width (exec_layout_t.nkeys). Returns 0

@@ -1351,17 +1351,35 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
     for (int t = 0; t < s->nthreads; t++) {
         int16_t *th = thread_slot(&w, t);
         static const char *const st[] = {"running", "waiting", "finished"};
-        sb_printf(out, "P%d pc=%d step=%d %s\n", t, th[TH_PC], th[TH_STEP], st[th[TH_STATUS]]);
+        sb_printf(out, "P%d pc=%d step=%d %s", t, th[TH_PC], th[TH_STEP], st[th[TH_STATUS]]);
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            if (th[TH_REGS + r])
+                sb_printf(out, " r%d=%d", r, th[TH_REGS + r]);
+        sb_putc(out, '\n');
     }
     for (int i = 0; i < s->ninst; i++) {
-        const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+        int ci = s->inst[i].ctrl;
+        const proto_ctrl_t *c = &s->p->ctrls[ci];
         inst_label(s, i, out);
         sb_puts(out, ":");
         for (int l = 0; l < s->nlines; l++) {
+            int16_t *ln = inst_line(s, &w, i, l);
             sb_putc(out, ' ');
             line_label(s, l, out);
-            sb_printf(out, "=%s", c->state_names[inst_line(s, &w, i, l)[0]]);
+            sb_printf(out, "=%s", c->state_names[ln[0]]);
+            for (int v = 0; v < c->nlinevars; v++) {
+                const int16_t *p = ln + s->lv_off[ci][v];
+                sb_printf(out, " %s=", c->linevars[v].name);
+                if (c->linevars[v].type.kind == PROTO_T_DATA)
+                    for (int k = 0; k < s->line_nlocs[l]; k++)
+                        sb_printf(out, "%s%d", k ? "," : "", p[k]);
+                else
+                    sb_printf(out, "%d", p[0]);
+            }
         }
+        for (int v = 0; v < c->nctrlvars; v++)
+            if (c->ctrlvars[v].type.kind != PROTO_T_DATA)
+                sb_printf(out, " %s=%d", c->ctrlvars[v].name, *inst_cvar(s, &w, i, v));
         sb_putc(out, '\n');
     }
     for (int c = 0; c < s->nchan; c++) {
@@ -1371,8 +1389,25 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
         sb_puts(out, " -> ");
         inst_label(s, chan_dst(s, c), out);
         sb_puts(out, ":");
-        for (int k = 0; k < w.clen[c]; k++)
-            sb_printf(out, " %s", s->p->msgs[w.chan[((size_t)c * s->cap + k) * s->mw]].name);
+        for (int k = 0; k < w.clen[c]; k++) {
+            const int16_t *rec = w.chan + ((size_t)c * s->cap + k) * s->mw;
+            const proto_msg_t *m = &s->p->msgs[rec[0]];
+            sb_printf(out, " %s", m->name);
+            if (rec[1] >= 0) {
+                sb_putc(out, '[');
+                line_label(s, rec[1], out);
+                sb_putc(out, ']');
+            }
+            sb_putc(out, '(');
+            for (int f = 0; f < m->nfields; f++) {
+                const int16_t *p = rec + 2 + s->msg_foff[rec[0]][f];
+                sb_printf(out, "%s%s=", f ? "," : "", m->fields[f].name);
+                int wdt = m->fields[f].type.kind == PROTO_T_DATA ? s->maxlocs : 1;
+                for (int q = 0; q < wdt; q++)
+                    sb_printf(out, "%s%d", q ? "/" : "", p[q]);
+            }
+            sb_putc(out, ')');
+        }
         sb_putc(out, '\n');
     }
 }

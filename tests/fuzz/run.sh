@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) and run each for
-# $1 seconds (default 60), seeded with the shipped litmus tests and models.
+# $1 seconds (default 60), seeded with the shipped litmus tests, models and
+# protocols (plus the protocol snippets in tests/fuzz/seeds-proto).
 # Crashes land in build-fuzz/crash-*; the corpus grows in build-fuzz/corpus-*.
 set -e
 SECS=${1:-60}
@@ -8,14 +9,15 @@ OUT=build-fuzz
 mkdir -p $OUT
 CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined"
 SRCS="$(find checker -name '*.c' ! -path 'checker/cli/*')"
-for t in litmus cat eval; do
+for t in litmus cat eval proto; do
     clang $CFLAGS -o $OUT/fuzz_$t tests/fuzz/fuzz_$t.c $SRCS -lpcre2-8 -lsqlite3 -lm -lpthread
 done
-mkdir -p $OUT/corpus-litmus $OUT/corpus-cat $OUT/corpus-eval
+mkdir -p $OUT/corpus-litmus $OUT/corpus-cat $OUT/corpus-eval $OUT/corpus-proto
 find litmus tests/e2e/data -name '*.litmus' -exec cp {} $OUT/corpus-litmus/ \;
 cp $OUT/corpus-litmus/* $OUT/corpus-eval/
 cp models/*.cat tests/e2e/data/*.cat $OUT/corpus-cat/
-for t in litmus cat eval; do
+find protocols tests/fuzz/seeds-proto -name '*.proto' -exec cp {} $OUT/corpus-proto/ \; 2>/dev/null || true
+for t in litmus cat eval proto; do
     echo "fuzzing $t for ${SECS}s"
     $OUT/fuzz_$t -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix=$OUT/ -print_final_stats=1 $OUT/corpus-$t 2>&1 | tail -4

@@ -1,0 +1,657 @@
+/* cmd_store.c - the store's subcommands (DESIGN.md section 7): `show` lists
+ * runs, `trace` prints a stored path, `resume` finishes a stopped run, `diff`
+ * compares two runs. Each run holds its protocol and test sources and its
+ * configuration, so the system is rebuilt from the store alone, whatever the
+ * files on disk say now. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/util.h"
+#include "cli.h"
+
+/* A system rebuilt from a stored run. */
+typedef struct {
+    store_run_t run;
+    proto_t *proto;
+    prog_t *prog;
+    cat_model_t *model;
+    exec_model_result_t mr;
+    bool have_mr;
+    exec_layout_t lay;
+    sys_config_t cfg;
+    bool dfs;
+    sys_t *sys;
+} rebuilt_t;
+
+static int json_int(const char *js, const char *key, int def)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = js ? strstr(js, pat) : NULL;
+    return p ? atoi(p + strlen(pat)) : def;
+}
+
+static bool json_has(const char *js, const char *kv)
+{
+    return js && strstr(js, kv);
+}
+
+static void rebuilt_free(rebuilt_t *b)
+{
+    sys_free(b->sys);
+    if (b->have_mr)
+        exec_result_free(&b->mr);
+    if (b->prog)
+        exec_layout_free(&b->lay);
+    prog_free(b->prog);
+    cat_free(b->model);
+    proto_free(b->proto);
+    store_run_free(&b->run);
+    memset(b, 0, sizeof *b);
+}
+
+static int rebuild(store_t *db, int64_t id, const char *argv0, rebuilt_t *b, diag_t *d)
+{
+    memset(b, 0, sizeof *b);
+    if (store_get_run(db, id, &b->run, d))
+        return -1;
+    store_run_t *r = &b->run;
+    if (proto_parse(r->proto_file ? r->proto_file : "stored.proto",
+                    r->proto_src ? r->proto_src : "", r->proto_len, &b->proto, d) ||
+        prog_parse(r->test_file ? r->test_file : "stored.litmus", r->test_src ? r->test_src : "",
+                   r->test_len, &b->prog, d))
+        goto fail;
+    exec_layout_init(&b->lay, b->prog);
+    /* Parameters: "params":"a=1,b=2". */
+    const char *pp = r->config ? strstr(r->config, "\"params\":\"") : NULL;
+    if (pp) {
+        pp += strlen("\"params\":\"");
+        const char *end = strchr(pp, '"');
+        char *list = xstrndup(pp, end ? (size_t)(end - pp) : strlen(pp));
+        char *save = NULL;
+        for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(t, '=');
+            if (!eq)
+                continue;
+            *eq = 0;
+            if (proto_set_param(b->proto, t, atoi(eq + 1), d)) {
+                free(list);
+                goto fail;
+            }
+        }
+        free(list);
+    }
+    b->cfg.cus = json_int(r->config, "cus", 0);
+    b->cfg.warm = json_has(r->config, "\"init\":\"warm\"");
+    b->cfg.env = (unsigned)json_int(r->config, "env", 0);
+    b->cfg.chan_capacity = json_int(r->config, "chan", 8);
+    b->dfs = json_has(r->config, "\"dfs\":true");
+    if (cli_load_model(r->model, argv0, &b->model, d))
+        goto fail;
+    exec_opts_t xo = {json_int(r->config, "unroll", 2), 0};
+    exec_stats_t xs;
+    if (exec_eval(b->prog, &b->model, 1, &xo, &b->mr, &xs, d))
+        goto fail;
+    b->have_mr = true;
+    if (sys_new(b->proto, b->prog, &b->cfg, &b->sys, d))
+        goto fail;
+    return 0;
+fail:
+    rebuilt_free(b);
+    return -1;
+}
+
+/* Common option parsing: --db PATH, --json, --help; returns the index of the first operand. */
+static int common_opts(int argc, char **argv, const char **db, bool *json, const char *usage_text,
+                       uint64_t *max_states)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, 0, 'D'},
+        {"json", no_argument, 0, 'J'},
+        {"max-states", required_argument, 0, 'S'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    opterr = 0;
+    optind = 1;
+    int ch;
+    diag_t d;
+    long long v;
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'D': *db = optarg; break;
+        case 'J': *json = true; break;
+        case 'S':
+            if (!max_states || cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) ||
+                v == 0) {
+                cli_error("%s: --max-states is not valid here or not a number from 1 to 4e9",
+                          argv[0]);
+                return -2;
+            }
+            *max_states = (uint64_t)v;
+            break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default:
+            cli_error("%s: unknown option or missing value '%s' (see --help)", argv[0],
+                      argv[optind - 1]);
+            return -2;
+        }
+    }
+    return optind;
+}
+
+static int open_db(const char *path, store_t **db)
+{
+    diag_t d;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("%s: no such database (runs are recorded by 'cohcheck check'; see --db)", path);
+        return -1;
+    }
+    fclose(f);
+    if (store_open(path, db, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_run(const char *cmd, const char *s, int64_t *id)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || v <= 0) {
+        cli_error("%s: '%s' is not a run number (see 'cohcheck show')", cmd, s);
+        return -1;
+    }
+    *id = v;
+    return 0;
+}
+
+/* ---- show ---- */
+
+typedef struct {
+    bool json;
+    int n;
+} show_ctx_t;
+
+static void show_one(void *ctx, const store_run_t *r)
+{
+    show_ctx_t *c = ctx;
+    if (c->json) {
+        strbuf_t b;
+        sb_init(&b);
+        sb_printf(&b, "{\"run\":%lld,\"started\":", (long long)r->id);
+        sb_json_str(&b, r->started ? r->started : "");
+        sb_puts(&b, ",\"protocol\":");
+        sb_json_str(&b, r->protocol ? r->protocol : "");
+        sb_puts(&b, ",\"test\":");
+        sb_json_str(&b, r->test ? r->test : "");
+        sb_puts(&b, ",\"model\":");
+        sb_json_str(&b, r->model ? r->model : "");
+        sb_puts(&b, ",\"status\":");
+        sb_json_str(&b, r->status ? r->status : "");
+        sb_puts(&b, ",\"verdict\":");
+        sb_json_str(&b, r->verdict ? r->verdict : "");
+        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"seconds\":%.3f,\"config\":%s}\n",
+                  (unsigned long long)r->states, (unsigned long long)r->transitions, r->seconds,
+                  r->config ? r->config : "null");
+        fputs(b.s, stdout);
+        sb_free(&b);
+    } else {
+        if (c->n == 0)
+            printf("%5s  %-19s  %-18s %-28s %-13s %-8s %-10s %10s %12s\n", "run", "started",
+                   "protocol", "test", "model", "status", "verdict", "states", "transitions");
+        printf("%5lld  %-19s  %-18s %-28s %-13s %-8s %-10s %10llu %12llu\n", (long long)r->id,
+               r->started ? r->started : "", r->protocol ? r->protocol : "", r->test ? r->test : "",
+               r->model ? r->model : "", r->status ? r->status : "", r->verdict ? r->verdict : "",
+               (unsigned long long)r->states, (unsigned long long)r->transitions);
+    }
+    c->n++;
+}
+
+int cmd_show(int argc, char **argv)
+{
+    const char *dbp = "cohcheck.db";
+    bool json = false;
+    int first =
+        common_opts(argc, argv, &dbp, &json,
+                    "usage: cohcheck show [--db PATH] [--json] [RUN]\n\n"
+                    "List the runs recorded in the store (newest first), or show one run: its\n"
+                    "configuration, counts, verdict and the trace to its failure.\n",
+                    NULL);
+    if (first < 0)
+        return first == -1 ? CLI_OK : CLI_BAD_INPUT;
+    store_t *db;
+    if (open_db(dbp, &db))
+        return CLI_BAD_INPUT;
+    diag_t d;
+    int rc = CLI_OK;
+    show_ctx_t c = {json, 0};
+    if (first >= argc) {
+        if (store_list_runs(db, show_one, &c, &d)) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+        }
+    } else {
+        int64_t id = 0;
+        store_run_t r;
+        if (parse_run("show", argv[first], &id) || store_get_run(db, id, &r, &d)) {
+            if (id > 0)
+                cli_error("show: no run %s in %s", argv[first], dbp);
+            rc = CLI_BAD_INPUT;
+        } else {
+            show_one(&c, &r);
+            if (!json) {
+                printf("command: %s\nconfig:  %s\n", r.command ? r.command : "",
+                       r.config ? r.config : "");
+                if (r.message && *r.message)
+                    printf("message: %s\n", r.message);
+                if (r.trace_json && strcmp(r.trace_json, "[]"))
+                    printf("trace:   %s\n", r.trace_json);
+            }
+            store_run_free(&r);
+        }
+    }
+    store_close(db, &d);
+    return rc;
+}
+
+/* ---- trace ---- */
+
+int cmd_trace(int argc, char **argv)
+{
+    const char *dbp = "cohcheck.db";
+    bool json = false;
+    int first =
+        common_opts(argc, argv, &dbp, &json,
+                    "usage: cohcheck trace [--db PATH] RUN [STATE]\n\n"
+                    "Print the path from an initial state to state number STATE of a stored run\n"
+                    "(default: the run's failure), one step per line: component, event, changes.\n",
+                    NULL);
+    if (first < 0)
+        return first == -1 ? CLI_OK : CLI_BAD_INPUT;
+    if (first >= argc) {
+        cli_error("trace: give a run number (see 'cohcheck show')");
+        return CLI_BAD_INPUT;
+    }
+    int64_t id, target = -1;
+    if (parse_run("trace", argv[first], &id))
+        return CLI_BAD_INPUT;
+    if (first + 1 < argc) {
+        char *end;
+        target = strtoll(argv[first + 1], &end, 10);
+        if (*end || target < 0) {
+            cli_error("trace: '%s' is not a state number", argv[first + 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    store_t *db;
+    if (open_db(dbp, &db))
+        return CLI_BAD_INPUT;
+    diag_t d;
+    int rc = CLI_OK;
+    rebuilt_t b;
+    if (rebuild(db, id, argv[0], &b, &d)) {
+        cli_report(&d);
+        store_close(db, &d);
+        return CLI_BAD_INPUT;
+    }
+    if (target < 0) {
+        printf("run %lld: %s %s %s: %s\n%s\n", (long long)id, b.run.protocol, b.run.test,
+               b.run.model, b.run.verdict ? b.run.verdict : "",
+               b.run.trace_json ? b.run.trace_json : "[]");
+        rebuilt_free(&b);
+        store_close(db, &d);
+        return CLI_OK;
+    }
+    /* Walk parents back to an initial state, then describe each step forward. */
+    store_state_t *path = NULL;
+    size_t n = 0, cap = 0;
+    for (int64_t v = target; v >= 0;) {
+        store_state_t st;
+        if (store_get_state(db, id, v, &st, &d)) {
+            cli_error("trace: run %lld has no state %lld", (long long)id, (long long)v);
+            rc = CLI_BAD_INPUT;
+            break;
+        }
+        UTIL_PUSH(path, n, cap, st);
+        v = st.parent;
+        if (n > 10000000)
+            break;
+    }
+    for (size_t i = n; rc == CLI_OK && i-- > 0;) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_label_t lab;
+        memcpy(&lab, path[i].label,
+               path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
+        const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
+        sys_describe(b.sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &sb);
+        printf("%4zu  %s\n", n - i, sb.s);
+        sb_free(&sb);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free((void *)path[i].label);
+        free((void *)path[i].enc);
+    }
+    free(path);
+    rebuilt_free(&b);
+    store_close(db, &d);
+    return rc;
+}
+
+/* ---- resume ---- */
+
+typedef struct {
+    store_t *db;
+    int64_t run;
+    uint8_t **states;
+    size_t *lens;
+    int64_t *parents;
+    int *depths;
+    sys_label_t *labels;
+    size_t n, cap;
+} loaded_t;
+
+static void load_state(void *ctx, const store_state_t *st)
+{
+    loaded_t *l = ctx;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? l->cap * 2 : 1024;
+        l->states = xrealloc(l->states, c * sizeof *l->states);
+        l->lens = xrealloc(l->lens, c * sizeof *l->lens);
+        l->parents = xrealloc(l->parents, c * sizeof *l->parents);
+        l->depths = xrealloc(l->depths, c * sizeof *l->depths);
+        l->labels = xrealloc(l->labels, c * sizeof *l->labels);
+        l->cap = c;
+    }
+    l->states[l->n] = xmalloc(st->enc_len + 1);
+    memcpy(l->states[l->n], st->enc, st->enc_len);
+    l->lens[l->n] = st->enc_len;
+    l->parents[l->n] = st->parent;
+    l->depths[l->n] = st->depth;
+    memset(&l->labels[l->n], 0, sizeof *l->labels);
+    memcpy(&l->labels[l->n], st->label,
+           st->label_len < sizeof *l->labels ? st->label_len : sizeof *l->labels);
+    l->n++;
+}
+
+static void resume_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
+                        uint64_t hash, const uint8_t *state, size_t len)
+{
+    loaded_t *l = ctx;
+    store_state(l->db, l->run, id, parent, depth, label, sizeof *label, hash, state, len);
+}
+
+int cmd_resume(int argc, char **argv)
+{
+    const char *dbp = "cohcheck.db";
+    bool json = false;
+    uint64_t max_states = 0;
+    int first = common_opts(
+        argc, argv, &dbp, &json,
+        "usage: cohcheck resume [--db PATH] [--max-states N] [--json] RUN\n\n"
+        "Continue a BFS run that a limit or SIGINT stopped, from the states recorded in\n"
+        "the store, and record the result in the same run. Final counts equal those\n"
+        "of an uninterrupted run.\n",
+        &max_states);
+    if (first < 0)
+        return first == -1 ? CLI_OK : CLI_BAD_INPUT;
+    int64_t id;
+    if (first >= argc || parse_run("resume", argv[first], &id)) {
+        if (first >= argc)
+            cli_error("resume: give a run number (see 'cohcheck show')");
+        return CLI_BAD_INPUT;
+    }
+    store_t *db;
+    if (open_db(dbp, &db))
+        return CLI_BAD_INPUT;
+    diag_t d;
+    rebuilt_t b;
+    if (rebuild(db, id, argv[0], &b, &d)) {
+        cli_report(&d);
+        store_close(db, &d);
+        return CLI_BAD_INPUT;
+    }
+    int rc = CLI_OK;
+    loaded_t l = {db, id, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    if (!strcmp(b.run.status, "done")) {
+        cli_error("resume: run %lld is complete (%s); nothing to resume", (long long)id,
+                  b.run.verdict);
+        rc = CLI_BAD_INPUT;
+    } else if (b.dfs) {
+        cli_error("resume: run %lld used --dfs; only BFS runs can be resumed", (long long)id);
+        rc = CLI_BAD_INPUT;
+    } else if (store_states(db, id, load_state, &l, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+    }
+    if (rc == CLI_OK) {
+        /* A run that crashed ('running') recorded no expanded count: re-expand everything. */
+        uint64_t expanded = !strcmp(b.run.status, "stopped") ? b.run.expanded : 0;
+        if (expanded > l.n)
+            expanded = l.n;
+        explore_resume_t res = {
+            l.n,      (const uint8_t *const *)l.states, l.lens, l.parents, l.depths, l.labels,
+            expanded, expanded ? b.run.transitions : 0};
+        explore_opts_t eo;
+        memset(&eo, 0, sizeof eo);
+        eo.max_states = max_states;
+        eo.allowed = b.mr.racy ? NULL : &b.mr.allowed;
+        eo.resume = &res;
+        eo.on_new = resume_hook;
+        eo.on_new_ctx = &l;
+        explore_result_t r;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (explore_run(b.sys, b.lay.nkeys, &eo, &r, &d)) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+        } else {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            double secs = b.run.seconds + (double)(t1.tv_sec - t0.tv_sec) +
+                          (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+            cli_store_finish(db, id, &r, &b.lay, &b.mr, secs);
+            if (json)
+                printf("{\"run\":%lld,\"protocol\":\"%s\",\"test\":\"%s\",\"model\":\"%s\","
+                       "\"states\":%llu,"
+                       "\"transitions\":%llu,\"verdict\":\"%s\"}\n",
+                       (long long)id, b.run.protocol, b.run.test, b.run.model,
+                       (unsigned long long)r.states, (unsigned long long)r.transitions,
+                       explore_verdict_names[r.verdict]);
+            else {
+                printf("%s %s %s: %s (%llu states, %llu transitions; resumed run %lld from %zu "
+                       "states)\n",
+                       b.run.protocol, b.run.test, b.run.model, explore_verdict_names[r.verdict],
+                       (unsigned long long)r.states, (unsigned long long)r.transitions,
+                       (long long)id, l.n);
+                if (r.verdict != EXPLORE_OK)
+                    printf("  %s\n", r.msg);
+                for (int i = 0; i < r.ntrace; i++)
+                    printf("  %3d  %s\n", i + 1, r.trace[i]);
+            }
+            rc = r.verdict == EXPLORE_OK           ? CLI_OK
+                 : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT
+                                                   : CLI_FAIL;
+            explore_result_free(&r);
+        }
+    }
+    for (size_t i = 0; i < l.n; i++)
+        free(l.states[i]);
+    free(l.states);
+    free(l.lens);
+    free(l.parents);
+    free(l.depths);
+    free(l.labels);
+    rebuilt_free(&b);
+    if (store_close(db, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+    }
+    return rc;
+}
+
+/* ---- diff ---- */
+
+typedef struct {
+    sys_t *sys;
+    char **items;
+    size_t n, cap;
+} textset_t;
+
+static void collect_state(void *ctx, const store_state_t *st)
+{
+    textset_t *t = ctx;
+    strbuf_t sb;
+    sb_init(&sb);
+    sys_dump(t->sys, st->enc, st->enc_len, &sb);
+    UTIL_PUSH(t->items, t->n, t->cap, sb.s);
+}
+
+static void collect_outcome(void *ctx, const char *json, bool allowed)
+{
+    textset_t *t = ctx;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s%s", json, allowed ? "" : " (forbidden)");
+    UTIL_PUSH(t->items, t->n, t->cap, sb.s);
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sort_unique(textset_t *t)
+{
+    if (!t->n)
+        return;
+    qsort(t->items, t->n, sizeof *t->items, cmpstr);
+    size_t k = 1;
+    for (size_t i = 1; i < t->n; i++) {
+        if (!strcmp(t->items[i], t->items[k - 1]))
+            free(t->items[i]);
+        else
+            t->items[k++] = t->items[i];
+    }
+    t->n = k;
+}
+
+static void textset_free(textset_t *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->items[i]);
+    free(t->items);
+}
+
+/* Print what is only in A and only in B (at most SHOW examples each); return the counts. */
+static void set_diff(const char *what, const textset_t *a, const textset_t *b, int64_t ra,
+                     int64_t rb, size_t show, size_t *only_a, size_t *only_b)
+{
+    size_t i = 0, j = 0, na = 0, nb = 0;
+    while (i < a->n || j < b->n) {
+        int c = i >= a->n ? 1 : j >= b->n ? -1 : strcmp(a->items[i], b->items[j]);
+        if (c == 0) {
+            i++;
+            j++;
+        } else if (c < 0) {
+            if (na++ < show)
+                printf("  %s only in run %lld: %s\n", what, (long long)ra, a->items[i]);
+            i++;
+        } else {
+            if (nb++ < show)
+                printf("  %s only in run %lld: %s\n", what, (long long)rb, b->items[j]);
+            j++;
+        }
+    }
+    *only_a = na;
+    *only_b = nb;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *dbp = "cohcheck.db";
+    bool json = false;
+    int first = common_opts(
+        argc, argv, &dbp, &json,
+        "usage: cohcheck diff [--db PATH] RUN1 RUN2\n\n"
+        "Compare two runs (say, a protocol before and after a change): verdicts, counts,\n"
+        "reached outcomes, and visited states compared by their decoded, name-based form\n"
+        "(thread positions, line states by name, messages by name), so renumbered states\n"
+        "and reordered tables still match. Exit 1 when they differ.\n",
+        NULL);
+    if (first < 0)
+        return first == -1 ? CLI_OK : CLI_BAD_INPUT;
+    int64_t ra, rb;
+    if (first + 1 >= argc || parse_run("diff", argv[first], &ra) ||
+        parse_run("diff", argv[first + 1], &rb)) {
+        if (first + 1 >= argc)
+            cli_error("diff: give two run numbers (see 'cohcheck show')");
+        return CLI_BAD_INPUT;
+    }
+    store_t *db;
+    if (open_db(dbp, &db))
+        return CLI_BAD_INPUT;
+    diag_t d;
+    rebuilt_t A, B;
+    if (rebuild(db, ra, argv[0], &A, &d)) {
+        cli_report(&d);
+        store_close(db, &d);
+        return CLI_BAD_INPUT;
+    }
+    if (rebuild(db, rb, argv[0], &B, &d)) {
+        cli_report(&d);
+        rebuilt_free(&A);
+        store_close(db, &d);
+        return CLI_BAD_INPUT;
+    }
+    printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)ra, A.run.protocol,
+           A.run.test, A.run.model, A.run.verdict ? A.run.verdict : "",
+           (unsigned long long)A.run.states, (unsigned long long)A.run.transitions);
+    printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)rb, B.run.protocol,
+           B.run.test, B.run.model, B.run.verdict ? B.run.verdict : "",
+           (unsigned long long)B.run.states, (unsigned long long)B.run.transitions);
+    textset_t oa, ob, sa, sb;
+    memset(&oa, 0, sizeof oa);
+    memset(&ob, 0, sizeof ob);
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    sa.sys = A.sys;
+    sb.sys = B.sys;
+    int rc = CLI_OK;
+    if (store_outcomes(db, ra, collect_outcome, &oa, &d) ||
+        store_outcomes(db, rb, collect_outcome, &ob, &d) ||
+        store_states(db, ra, collect_state, &sa, &d) ||
+        store_states(db, rb, collect_state, &sb, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+    } else {
+        sort_unique(&oa);
+        sort_unique(&ob);
+        sort_unique(&sa);
+        sort_unique(&sb);
+        size_t oa_only, ob_only, sa_only, sb_only;
+        set_diff("outcome", &oa, &ob, ra, rb, (size_t)-1, &oa_only, &ob_only);
+        set_diff("state", &sa, &sb, ra, rb, 3, &sa_only, &sb_only);
+        bool verdict_same = A.run.verdict && B.run.verdict && !strcmp(A.run.verdict, B.run.verdict);
+        printf("verdict: %s\noutcomes: %zu only in run %lld, %zu only in run %lld\n"
+               "states: %zu only in run %lld, %zu only in run %lld, %zu in both\n",
+               verdict_same ? "same" : "differs", oa_only, (long long)ra, ob_only, (long long)rb,
+               sa_only, (long long)ra, sb_only, (long long)rb, sa.n - sa_only);
+        if (!verdict_same || oa_only || ob_only || sa_only || sb_only)
+            rc = CLI_FAIL;
+    }
+    textset_free(&oa);
+    textset_free(&ob);
+    textset_free(&sa);
+    textset_free(&sb);
+    rebuilt_free(&A);
+    rebuilt_free(&B);
+    store_close(db, &d);
+    return rc;
+}

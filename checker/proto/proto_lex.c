@@ -1,0 +1,291 @@
+/* proto_lex.c - tokens of protocol files: the lexer rules, token access
+ * bounded by the current table line, diagnostics at a token, and name
+ * lookups in the tables built so far.
+ *
+ * Invariant: the lexer never fails on user input (T_BAD catches any other
+ * byte), so every mistake, lexical ones included, is reported by the parser
+ * in file order; peeking never reads past the end-of-file token. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/util.h"
+#include "proto_int.h"
+
+/* First match wins: comments before '(', 'per-cu' before identifiers,
+ * two-character operators before their prefixes. T_BAD catches any other
+ * byte so that the parser, not the lexer, reports it in file order. */
+static const lex_rule_t rules[] = {
+    {-1, "[ \\t\\r\\n\\f\\v]+"},
+    {-2, "\\(\\*[\\s\\S]*?\\*\\)"},
+    {T_BADCOMMENT, "\\(\\*[\\s\\S]*"},
+    {T_STRING, "\"[^\"\\n]*\""},
+    {T_BADSTRING, "\"[^\"\\n]*"},
+    {T_PERCU, "per-cu(?![A-Za-z0-9_])"},
+    {T_ID, "[A-Za-z_][A-Za-z0-9_]*"},
+    {T_INT, "[0-9]+"},
+    {T_LBRACE, "\\{"},
+    {T_RBRACE, "\\}"},
+    {T_LPAREN, "\\("},
+    {T_RPAREN, "\\)"},
+    {T_LBRACK, "\\["},
+    {T_RBRACK, "\\]"},
+    {T_COMMA, ","},
+    {T_SEMI, ";"},
+    {T_OROR, "\\|\\|"},
+    {T_BAR, "\\|"},
+    {T_ANDAND, "&&"},
+    {T_ASSIGN, ":="},
+    {T_COLON, ":"},
+    {T_EQEQ, "=="},
+    {T_NE, "!="},
+    {T_LE, "<="},
+    {T_GE, ">="},
+    {T_LT, "<"},
+    {T_GT, ">"},
+    {T_EQ, "="},
+    {T_NOT, "!"},
+    {T_PLUS, "\\+"},
+    {T_ARROW, "->"},
+    {T_MINUS, "-"},
+    {T_DOTDOT, "\\.\\."},
+    {T_DOT, "\\."},
+    {T_STAR, "\\*"},
+    {T_BAD, "[\\s\\S]"},
+};
+
+/* ---- tokens ---- */
+
+const lex_tok_t *proto_peek(const proto_parser_t *ps)
+{
+    return ps->pos >= ps->limit ? &ps->eol : &ps->toks[ps->pos];
+}
+
+const lex_tok_t *proto_peek2(const proto_parser_t *ps)
+{
+    int i = ps->pos + 1;
+    if (i >= ps->limit)
+        return &ps->eol;
+    return &ps->toks[i < ps->ntoks ? i : ps->ntoks - 1];
+}
+
+const lex_tok_t *proto_next(proto_parser_t *ps)
+{
+    const lex_tok_t *t = proto_peek(ps);
+    if (t->kind != LEX_EOF && t->kind != T_EOL)
+        ps->pos++;
+    return t;
+}
+
+bool proto_tok_eq(const proto_parser_t *ps, const lex_tok_t *t, const char *name)
+{
+    size_t n = strlen(name);
+    return t->len == n && !memcmp(ps->src + t->off, name, n);
+}
+
+bool proto_is(const proto_parser_t *ps, const lex_tok_t *t, const char *word)
+{
+    return t->kind == T_ID && proto_tok_eq(ps, t, word);
+}
+
+int proto_tok_index(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    return (int)(t - ps->toks);
+}
+
+char *proto_tok_str(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    return xstrndup(ps->src + t->off, t->len);
+}
+
+int proto_fail_pos(proto_parser_t *ps, int line, int col, const char *fmt, ...)
+{
+    char msg[DIAG_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_set(ps->err, ps->file, line, col, "%s", msg);
+    return -1;
+}
+
+int proto_fail(proto_parser_t *ps, const lex_tok_t *t, const char *fmt, ...)
+{
+    char msg[DIAG_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_set(ps->err, ps->file, t->line, t->col, "%s", msg);
+    return -1;
+}
+
+int proto_expected(proto_parser_t *ps, const char *what)
+{
+    const lex_tok_t *t = proto_peek(ps);
+    int n = t->len > 40 ? 40 : (int)t->len;
+    const char *s = ps->src + t->off;
+    char buf[32];
+    switch (t->kind) {
+    case T_BADCOMMENT: return proto_fail(ps, t, "unterminated comment");
+    case T_BADSTRING: return proto_fail(ps, t, "unterminated string");
+    case T_BAD:
+        lex_describe(ps->src, ps->len, t->off, buf, sizeof buf);
+        return proto_fail(ps, t, "unexpected character %s", buf);
+    case LEX_EOF: return proto_fail(ps, t, "expected %s, found end of file", what);
+    case T_EOL: return proto_fail(ps, t, "expected %s, found end of line", what);
+    case T_STRING: return proto_fail(ps, t, "expected %s, found a string", what);
+    default: return proto_fail(ps, t, "expected %s, found '%.*s'", what, n, s);
+    }
+}
+
+int proto_expect(proto_parser_t *ps, int kind, const char *what)
+{
+    if (proto_peek(ps)->kind != kind)
+        return proto_expected(ps, what);
+    proto_next(ps);
+    return 0;
+}
+
+int proto_expect_word(proto_parser_t *ps, const char *word)
+{
+    if (!proto_is(ps, proto_peek(ps), word)) {
+        char what[48];
+        snprintf(what, sizeof what, "'%s'", word);
+        return proto_expected(ps, what);
+    }
+    proto_next(ps);
+    return 0;
+}
+
+int proto_int_value(proto_parser_t *ps, const lex_tok_t *t, int *v)
+{
+    long long x = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        x = x * 10 + (ps->src[t->off + i] - '0');
+        if (x > PROTO_MAX_INT)
+            return proto_fail(ps, t, "integer '%.*s' too large (at most %d)",
+                              t->len > 20 ? 20 : (int)t->len, ps->src + t->off, PROTO_MAX_INT);
+    }
+    *v = (int)x;
+    return 0;
+}
+
+/* An integer with an optional '-' (param defaults, int type bounds). */
+int proto_signed_int(proto_parser_t *ps, int *v)
+{
+    bool neg = proto_peek(ps)->kind == T_MINUS;
+    if (neg)
+        proto_next(ps);
+    if (proto_peek(ps)->kind != T_INT)
+        return proto_expected(ps, "an integer");
+    if (proto_int_value(ps, proto_next(ps), v))
+        return -1;
+    if (neg)
+        *v = -*v;
+    return 0;
+}
+
+/* Expect a name; *T is its token. */
+int proto_expect_id(proto_parser_t *ps, const char *what, const lex_tok_t **t)
+{
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, what);
+    *t = proto_next(ps);
+    return 0;
+}
+
+/* ---- name indexes ---- */
+
+/* Open addressing, linear probing, capacity a power of two kept at least
+ * twice the number of keys, so every probe sequence ends at an empty slot. */
+void proto_names_add(proto_names_t *t, const char *key, int val)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        proto_names_t g = {xcalloc(t->cap ? 2 * t->cap : 16, sizeof *g.slot), 0,
+                           t->cap ? 2 * t->cap : 16};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slot[i].key)
+                proto_names_add(&g, t->slot[i].key, t->slot[i].val);
+        free(t->slot);
+        *t = g;
+    }
+    size_t m = t->cap - 1, i = util_hash64(key, strlen(key), 0) & m;
+    while (t->slot[i].key)
+        i = (i + 1) & m;
+    t->slot[i].key = key;
+    t->slot[i].val = val;
+    t->n++;
+}
+
+int proto_names_find(const proto_names_t *t, const char *s, size_t len)
+{
+    if (!t->cap)
+        return -1;
+    size_t m = t->cap - 1, i = util_hash64(s, len, 0) & m;
+    for (; t->slot[i].key; i = (i + 1) & m)
+        if (!strncmp(t->slot[i].key, s, len) && t->slot[i].key[len] == '\0')
+            return t->slot[i].val;
+    return -1;
+}
+
+void proto_names_free(proto_names_t *t)
+{
+    free(t->slot);
+    *t = (proto_names_t){NULL, 0, 0};
+}
+
+static int find_tok(const proto_parser_t *ps, const proto_names_t *t, const lex_tok_t *tok)
+{
+    return proto_names_find(t, ps->src + tok->off, tok->len);
+}
+
+/* ---- lookups ---- */
+
+int proto_find_state(const proto_ctrl_t *c, const proto_parser_t *ps, const lex_tok_t *t)
+{
+    for (int i = 0; i < c->nstates; i++) /* at most PROTO_MAX_STATES */
+        if (proto_tok_eq(ps, t, c->state_names[i]))
+            return i;
+    return -1;
+}
+
+int proto_find_ctrl(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    return find_tok(ps, &ps->ix_ctrls, t);
+}
+
+int proto_find_msg(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    return find_tok(ps, &ps->ix_msgs, t);
+}
+
+int proto_find_param(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    return find_tok(ps, &ps->ix_params, t);
+}
+
+int proto_find_named(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    return find_tok(ps, &ps->ix_named, t);
+}
+
+int proto_find_event(const proto_parser_t *ps, const lex_tok_t *t)
+{
+    int i = proto_find_msg(ps, t);
+    if (i >= 0)
+        return i;
+    i = proto_find_named(ps, t);
+    return i >= 0 && ps->p->nevents > 0 ? ps->p->nmsgs + i : -1;
+}
+
+int proto_lex(proto_parser_t *ps)
+{
+    lex_spec_t *spec;
+    if (lex_spec_new(rules, (int)(sizeof rules / sizeof rules[0]), &spec, ps->err))
+        return -1;
+    int rc = lex_run(spec, ps->file, ps->src, ps->len, &ps->toks, &ps->ntoks, ps->err);
+    lex_spec_free(spec);
+    return rc;
+}

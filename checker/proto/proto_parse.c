@@ -1,0 +1,826 @@
+/* proto_parse.c - the protocol file loader (docs/protocol-language.md):
+ * declarations, the two-pass driver (see proto_int.h) and the whole-file
+ * checks that follow each pass.
+ *
+ * Invariant: every failure sets exactly one "FILE:LINE:COL: message" and
+ * frees everything built so far; errors come in three phases, each in file
+ * order: syntax and declarations (pass 1), then the event table and the core
+ * section, then every use of a name (pass 2), then the core maps' events. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/util.h"
+#include "../prog/prog.h"
+#include "proto_int.h"
+
+/* ---- table lines ---- */
+
+/* One past the last token of the controller item starting at token S: items
+ * are one per line; a line ending in ';' ',' '(' or one of a row's first
+ * three '|' continues on the next. A '}' always ends the item. */
+static int line_end(const proto_parser_t *ps, int s)
+{
+    int bars = ps->toks[s].kind == T_BAR;
+    int i = s + 1;
+    for (; i < ps->ntoks - 1; i++) {
+        const lex_tok_t *prev = &ps->toks[i - 1], *t = &ps->toks[i];
+        if (t->kind == T_RBRACE)
+            break;
+        if (t->line != prev->line) {
+            int k = prev->kind;
+            if (!(k == T_SEMI || k == T_COMMA || k == T_LPAREN || (k == T_BAR && bars < 4)))
+                break;
+        }
+        if (t->kind == T_BAR)
+            bars++;
+    }
+    return i;
+}
+
+static void set_limit(proto_parser_t *ps, int end)
+{
+    const lex_tok_t *last = &ps->toks[end - 1];
+    ps->limit = end;
+    ps->eol = (lex_tok_t){T_EOL, last->line, last->col + (int)last->len, last->off + last->len, 0};
+}
+
+/* ---- declarations ---- */
+
+static int parse_type(proto_parser_t *ps, proto_type_t *ty)
+{
+    static const struct {
+        const char *name;
+        proto_type_kind_t kind;
+    } names[] = {{"val", PROTO_T_VAL}, {"data", PROTO_T_DATA}, {"tid", PROTO_T_TID},
+                 {"loc", PROTO_T_LOC}, {"node", PROTO_T_NODE}, {"bool", PROTO_T_BOOL},
+                 {"int", PROTO_T_INT}};
+    const lex_tok_t *t = proto_peek(ps);
+    for (size_t i = 0; t->kind == T_ID && i < sizeof names / sizeof names[0]; i++) {
+        if (!proto_tok_eq(ps, t, names[i].name))
+            continue;
+        proto_next(ps);
+        *ty = (proto_type_t){names[i].kind, 0, 0};
+        if (ty->kind != PROTO_T_INT)
+            return 0;
+        if (proto_expect(ps, T_LPAREN, "'(' after 'int'") || proto_signed_int(ps, &ty->lo) ||
+            proto_expect(ps, T_DOTDOT, "'..'"))
+            return -1;
+        const lex_tok_t *hi = proto_peek(ps);
+        if (proto_signed_int(ps, &ty->hi))
+            return -1;
+        if (ty->hi < ty->lo)
+            return proto_fail(ps, hi, "empty range %d..%d", ty->lo, ty->hi);
+        return proto_expect(ps, T_RPAREN, "')'");
+    }
+    return proto_expected(ps, "a type (val, data, tid, loc, node, bool or int(LO..HI))");
+}
+
+static int decl_param(proto_parser_t *ps)
+{
+    const lex_tok_t *name;
+    int v;
+    if (proto_expect_id(ps, "a param name", &name) || proto_expect(ps, T_EQ, "'='") ||
+        proto_signed_int(ps, &v))
+        return -1;
+    if (ps->pass == 2)
+        return 0;
+    char *s = proto_tok_str(ps, name);
+    if (proto_reserved(s)) {
+        free(s);
+        return proto_fail(ps, name, "'%.*s' is a reserved word", (int)name->len,
+                          ps->src + name->off);
+    }
+    if (proto_find_param(ps, name) >= 0) {
+        free(s);
+        return proto_fail(ps, name, "param '%.*s' declared twice", (int)name->len,
+                          ps->src + name->off);
+    }
+    proto_param_t pa = {s, v, name->line, name->col};
+    UTIL_PUSH(ps->p->params, ps->p->nparams, ps->cap_params, pa);
+    proto_names_add(&ps->ix_params, s, ps->p->nparams - 1);
+    return 0;
+}
+
+static int decl_network(proto_parser_t *ps)
+{
+    const lex_tok_t *name;
+    if (proto_expect_id(ps, "a network name", &name))
+        return -1;
+    const lex_tok_t *t = proto_peek(ps);
+    bool ordered = proto_is(ps, t, "ordered");
+    if (!ordered && !proto_is(ps, t, "unordered"))
+        return proto_expected(ps, "'ordered' or 'unordered'");
+    proto_next(ps);
+    if (ps->pass == 2)
+        return 0;
+    if (proto_names_find(&ps->ix_nets, ps->src + name->off, name->len) >= 0)
+        return proto_fail(ps, name, "network '%.*s' declared twice", (int)name->len,
+                          ps->src + name->off);
+    proto_net_t n = {proto_tok_str(ps, name), ordered};
+    UTIL_PUSH(ps->p->nets, ps->p->nnets, ps->cap_nets, n);
+    proto_names_add(&ps->ix_nets, n.name, ps->p->nnets - 1);
+    return 0;
+}
+
+static int decl_message(proto_parser_t *ps)
+{
+    const lex_tok_t *name, *net;
+    if (proto_expect_id(ps, "a message name", &name) || proto_expect_word(ps, "on") ||
+        proto_expect_id(ps, "a network name", &net))
+        return -1;
+    proto_msg_t m = {NULL, -1, false, 0, NULL};
+    size_t cap = 0;
+    int rc = -1;
+    if (proto_peek(ps)->kind == T_LPAREN) {
+        proto_next(ps);
+        for (;;) {
+            const lex_tok_t *fn;
+            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0}};
+            if (proto_expect_id(ps, "a field name", &fn) || proto_expect(ps, T_COLON, "':'") ||
+                parse_type(ps, &f.type))
+                goto out;
+            if (proto_tok_eq(ps, fn, "src")) {
+                proto_fail(ps, fn, "field name 'src' is reserved (msg.src is the sender)");
+                goto out;
+            }
+            for (int i = 0; i < m.nfields; i++)
+                if (proto_tok_eq(ps, fn, m.fields[i].name)) {
+                    proto_fail(ps, fn, "field '%s' declared twice", m.fields[i].name);
+                    goto out;
+                }
+            if (m.nfields == PROTO_MAX_FIELDS) {
+                proto_fail(ps, fn, "more than %d fields in one message", PROTO_MAX_FIELDS);
+                goto out;
+            }
+            f.name = proto_tok_str(ps, fn);
+            UTIL_PUSH(m.fields, m.nfields, cap, f);
+            if (proto_peek(ps)->kind != T_COMMA)
+                break;
+            proto_next(ps);
+        }
+        if (proto_expect(ps, T_RPAREN, "',' or ')'"))
+            goto out;
+    }
+    if (proto_is(ps, proto_peek(ps), "noline")) {
+        proto_next(ps);
+        m.noline = true;
+    }
+    if (ps->pass == 1) {
+        if (proto_find_msg(ps, name) >= 0) {
+            proto_fail(ps, name, "message '%.*s' declared twice", (int)name->len,
+                       ps->src + name->off);
+            goto out;
+        }
+        m.name = proto_tok_str(ps, name);
+        UTIL_PUSH(ps->p->msgs, ps->p->nmsgs, ps->cap_msgs, m);
+        proto_names_add(&ps->ix_msgs, m.name, ps->p->nmsgs - 1);
+        return 0;
+    }
+    proto_msg_t *pm = &ps->p->msgs[ps->nmsg_seen++];
+    pm->net = proto_names_find(&ps->ix_nets, ps->src + net->off, net->len);
+    if (pm->net < 0)
+        proto_fail(ps, net, "undeclared network '%.*s'", (int)net->len, ps->src + net->off);
+    else
+        rc = 0;
+out:
+    for (int i = 0; i < m.nfields; i++)
+        free(m.fields[i].name);
+    free(m.fields);
+    return rc;
+}
+
+/* 'stable ID {ID}' or 'transient ID {ID}' (pass 1 records them). */
+static int item_states(proto_parser_t *ps, bool transient)
+{
+    proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a state name");
+    while (proto_peek(ps)->kind == T_ID) {
+        const lex_tok_t *t = proto_next(ps);
+        if (ps->pass == 2)
+            continue;
+        int s = proto_find_state(c, ps, t);
+        if (s >= 0 && c->transient[s] == transient)
+            return proto_fail(ps, t, "state '%s' declared twice", c->state_names[s]);
+        if (s >= 0)
+            return proto_fail(ps, t, "state '%s' declared both stable and transient",
+                              c->state_names[s]);
+        if (c->nstates == PROTO_MAX_STATES)
+            return proto_fail(ps, t, "controller '%s' has more than %d states", c->name,
+                              PROTO_MAX_STATES);
+        c->state_names[c->nstates] = proto_tok_str(ps, t);
+        c->transient[c->nstates++] = transient;
+    }
+    return 0;
+}
+
+/* 'init ID' or 'warm ID': checked for repeats in pass 1, resolved in pass 2. */
+static int item_init_state(proto_parser_t *ps, bool warm)
+{
+    const lex_tok_t *kw = proto_next(ps), *t;
+    if (proto_expect_id(ps, "a state name", &t))
+        return -1;
+    proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    if (ps->pass == 1) {
+        bool *seen = warm ? &ps->seen_warm : &ps->seen_init;
+        if (*seen)
+            return proto_fail(ps, kw, "'%s' given twice in controller '%s'", warm ? "warm" : "init",
+                              c->name);
+        *seen = true;
+        return 0;
+    }
+    int s = proto_find_state(c, ps, t);
+    if (s < 0)
+        return proto_fail(ps, t, "undeclared state '%.*s' in controller '%s'", (int)t->len,
+                          ps->src + t->off, c->name);
+    if (warm)
+        c->warm_state = s;
+    else
+        c->init_state = s;
+    return 0;
+}
+
+/* 'line ID : type [= init]' or 'var ID : type [= init]'. */
+static int item_var(proto_parser_t *ps, bool line_var)
+{
+    proto_next(ps);
+    const lex_tok_t *name;
+    proto_type_t ty;
+    if (proto_expect_id(ps, "a variable name", &name) || proto_expect(ps, T_COLON, "':'") ||
+        parse_type(ps, &ty))
+        return -1;
+    proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    proto_var_t *v = NULL;
+    if (ps->pass == 1) {
+        char *s = proto_tok_str(ps, name);
+        if (proto_reserved(s)) {
+            free(s);
+            return proto_fail(ps, name, "'%.*s' is a reserved word", (int)name->len,
+                              ps->src + name->off);
+        }
+        proto_names_t *ix = &ps->ix_vars[ps->ctrl];
+        if (proto_names_find(ix, s, strlen(s)) >= 0) {
+            free(s);
+            return proto_fail(ps, name, "variable '%.*s' declared twice in controller '%s'",
+                              (int)name->len, ps->src + name->off, c->name);
+        }
+        proto_var_t nv = {s, ty, NULL, false};
+        if (line_var) {
+            UTIL_PUSH(c->linevars, c->nlinevars, ps->cap_linevars, nv);
+            proto_names_add(ix, s, c->nlinevars - 1);
+        } else {
+            UTIL_PUSH(c->ctrlvars, c->nctrlvars, ps->cap_ctrlvars, nv);
+            proto_names_add(ix, s, PROTO_VAR_CTRL | (c->nctrlvars - 1));
+        }
+    } else {
+        v = line_var ? &c->linevars[ps->nlv_seen++] : &c->ctrlvars[ps->ncv_seen++];
+    }
+    if (proto_peek(ps)->kind != T_EQ)
+        return 0;
+    proto_next(ps);
+    const lex_tok_t *t = proto_peek(ps);
+    if (proto_is(ps, t, "initial")) {
+        proto_next(ps);
+        if (v && ty.kind != PROTO_T_DATA)
+            return proto_fail(ps, t, "'initial' gives a line's initial values: '%s' is not data",
+                              v->name);
+        if (v)
+            v->init_initial = true;
+        return 0;
+    }
+    ps->ctx = PROTO_CTX_CONST;
+    proto_expr_t *e;
+    if (proto_parse_expr(ps, &e))
+        return -1;
+    char what[80];
+    snprintf(what, sizeof what, "the initial value of '%.*s'", (int)name->len, ps->src + name->off);
+    if (!v || proto_need_type(ps, e, ty, what)) {
+        proto_expr_free(e);
+        return v ? -1 : 0;
+    }
+    v->init = e;
+    return 0;
+}
+
+/* 'event ID [line] [env]': one protocol-wide event; controllers may each
+ * declare it, with the same flags. */
+static int item_event(proto_parser_t *ps)
+{
+    proto_next(ps);
+    const lex_tok_t *name;
+    if (proto_expect_id(ps, "an event name", &name))
+        return -1;
+    bool line = false, env = false;
+    if (proto_is(ps, proto_peek(ps), "line")) {
+        proto_next(ps);
+        line = true;
+    }
+    if (proto_is(ps, proto_peek(ps), "env")) {
+        proto_next(ps);
+        env = true;
+    }
+    if (ps->pass == 2)
+        return 0;
+    proto_event_kind_t kind = env ? PROTO_EV_ENV : PROTO_EV_INTERNAL;
+    int i = proto_find_named(ps, name);
+    if (i < 0) {
+        proto_named_t n = {proto_tok_str(ps, name), kind, line, proto_tok_index(ps, name),
+                           ps->ctrl};
+        UTIL_PUSH(ps->named, ps->nnamed, ps->cap_named, n);
+        proto_names_add(&ps->ix_named, n.name, ps->nnamed - 1);
+        return 0;
+    }
+    proto_named_t *n = &ps->named[i];
+    if (n->kind == PROTO_EV_CORE)
+        return proto_fail(ps, name, "'%s' is a core event (named in a core map)", n->name);
+    if (n->ctrl == ps->ctrl)
+        return proto_fail(ps, name, "event '%s' declared twice in controller '%s'", n->name,
+                          ps->p->ctrls[ps->ctrl].name);
+    if (n->kind != kind || n->line != line)
+        return proto_fail(ps, name, "event '%s' redeclared with different flags", n->name);
+    n->ctrl = ps->ctrl;
+    return 0;
+}
+
+static int controller_item(proto_parser_t *ps)
+{
+    const lex_tok_t *t = proto_peek(ps), *t2 = proto_peek2(ps);
+    if (t->kind == T_MINUS || (t->kind == T_ID && (t2->kind == T_BAR || t2->kind == T_COMMA)))
+        return proto_parse_row(ps);
+    if (proto_is(ps, t, "stable") || proto_is(ps, t, "transient")) {
+        proto_next(ps);
+        return item_states(ps, proto_tok_eq(ps, t, "transient"));
+    }
+    if (proto_is(ps, t, "init") || proto_is(ps, t, "warm"))
+        return item_init_state(ps, proto_tok_eq(ps, t, "warm"));
+    if (proto_is(ps, t, "line") || proto_is(ps, t, "var"))
+        return item_var(ps, proto_tok_eq(ps, t, "line"));
+    if (proto_is(ps, t, "event"))
+        return item_event(ps);
+    if (t->kind == T_ID)
+        return proto_parse_row(ps); /* reports what the row lacks */
+    return proto_expected(ps, "a controller item (stable, transient, init, warm, line, var, "
+                              "event) or a row");
+}
+
+static int decl_controller(proto_parser_t *ps)
+{
+    const lex_tok_t *name, *t;
+    if (proto_expect_id(ps, "a controller name", &name))
+        return -1;
+    t = proto_peek(ps);
+    bool per_cu = t->kind == T_PERCU;
+    if (!per_cu && !proto_is(ps, t, "shared"))
+        return proto_expected(ps, "'per-cu' or 'shared'");
+    proto_next(ps);
+    if (proto_expect(ps, T_LBRACE, "'{'"))
+        return -1;
+    proto_t *p = ps->p;
+    if (ps->pass == 1) {
+        if (proto_find_ctrl(ps, name) >= 0)
+            return proto_fail(ps, name, "controller '%.*s' declared twice", (int)name->len,
+                              ps->src + name->off);
+        proto_ctrl_t c = {0};
+        c.name = proto_tok_str(ps, name);
+        c.per_cu = per_cu;
+        c.state_names = xcalloc(PROTO_MAX_STATES, sizeof *c.state_names);
+        c.transient = xcalloc(PROTO_MAX_STATES, sizeof *c.transient);
+        c.warm_state = -1;
+        UTIL_PUSH(p->ctrls, p->nctrls, ps->cap_ctrls, c);
+        proto_names_add(&ps->ix_ctrls, c.name, p->nctrls - 1);
+        util_grow((void **)&ps->ix_vars, &ps->cap_ix_vars, (size_t)p->nctrls, sizeof *ps->ix_vars);
+        ps->ix_vars[p->nctrls - 1] = (proto_names_t){NULL, 0, 0};
+        ps->ctrl = p->nctrls - 1;
+        ps->cap_linevars = ps->cap_ctrlvars = 0;
+        ps->seen_init = ps->seen_warm = false;
+    } else {
+        ps->ctrl = ps->nctrl_seen++;
+        ps->cap_rows = 0;
+        ps->nlv_seen = ps->ncv_seen = 0;
+        free(ps->reach);
+        ps->reach = xcalloc((size_t)p->nevents + 1, sizeof *ps->reach);
+    }
+    while (proto_peek(ps)->kind != T_RBRACE) {
+        if (proto_peek(ps)->kind == LEX_EOF)
+            return proto_expected(ps, "'}'");
+        set_limit(ps, line_end(ps, ps->pos));
+        int rc = controller_item(ps);
+        if (!rc && proto_peek(ps)->kind != T_EOL)
+            rc = proto_expected(ps, "end of line");
+        ps->limit = ps->ntoks;
+        if (rc)
+            return -1;
+    }
+    proto_next(ps);
+    proto_ctrl_t *c = &p->ctrls[ps->ctrl];
+    ps->ctrl = -1;
+    if (ps->pass == 2)
+        return 0;
+    c->init_state = -1;
+    for (int i = 0; i < c->nstates && c->init_state < 0; i++)
+        if (!c->transient[i])
+            c->init_state = i;
+    if (c->init_state < 0)
+        return proto_fail(ps, name, "controller '%s' declares no stable state", c->name);
+    return 0;
+}
+
+/* PATTERN := OP[.ORD|*][.SCOPE|*] */
+static int parse_pattern(proto_parser_t *ps, proto_map_t *m)
+{
+    static const char *const ops[] = {"ld", "st", "rmw", "cas", "fence"};
+    static const int opv[] = {PROG_OP_LD, PROG_OP_ST, PROG_OP_RMW, PROG_OP_CAS, PROG_OP_FENCE};
+    static const char *const ords[] = {"plain", "rlx", "acq", "rel", "acqrel", "sc"};
+    static const char *const scopes[] = {"wg", "agent", "system", "rm_agent"};
+    static const int scopev[] = {PROG_SCOPE_WG, PROG_SCOPE_AGENT, PROG_SCOPE_SYSTEM,
+                                 PROG_SCOPE_RM_AGENT};
+    const lex_tok_t *t = proto_peek(ps);
+    m->op = -1;
+    for (int i = 0; t->kind == T_ID && i < 5; i++)
+        if (proto_tok_eq(ps, t, ops[i]))
+            m->op = opv[i];
+    if (m->op < 0)
+        return proto_expected(ps, "an operation (ld, st, rmw, cas or fence)");
+    proto_next(ps);
+    m->ord = m->op == PROG_OP_LD || m->op == PROG_OP_ST ? PROG_ORD_PLAIN : -1;
+    m->scope = -1;
+    bool have_ord = false, have_scope = false;
+    while (proto_peek(ps)->kind == T_DOT && !have_scope) {
+        proto_next(ps);
+        t = proto_peek(ps);
+        int ord = -1, scope = -1;
+        for (int i = 0; t->kind == T_ID && i < 6; i++)
+            if (proto_tok_eq(ps, t, ords[i]))
+                ord = i; /* prog_ord_t order */
+        for (int i = 0; t->kind == T_ID && i < 4; i++)
+            if (proto_tok_eq(ps, t, scopes[i]))
+                scope = scopev[i];
+        if (t->kind == T_STAR && !have_ord) {
+            m->ord = -1;
+            have_ord = true;
+        } else if (t->kind == T_STAR || scope >= 0) {
+            m->scope = scope;
+            have_ord = have_scope = true;
+        } else if (ord >= 0 && !have_ord) {
+            m->ord = ord;
+            have_ord = true;
+        } else {
+            return proto_expected(ps, have_ord ? "a scope (wg, agent, system, rm_agent or *)"
+                                               : "an order (plain, rlx, acq, rel, acqrel, sc or "
+                                                 "*) or a scope");
+        }
+        proto_next(ps);
+    }
+    return 0;
+}
+
+static int core_map(proto_parser_t *ps)
+{
+    const lex_tok_t *kw = proto_next(ps);
+    const lex_tok_t *pat = proto_peek(ps);
+    proto_map_t m = {0};
+    m.line = kw->line;
+    m.col = kw->col;
+    if (parse_pattern(ps, &m) || proto_expect(ps, T_ARROW, "'->'"))
+        return -1;
+    size_t cap = 0;
+    bool line_op = m.op != PROG_OP_FENCE;
+    for (;;) {
+        const lex_tok_t *t;
+        if (proto_expect_id(ps, "an event name", &t)) {
+            free(m.events);
+            return -1;
+        }
+        int tok = proto_tok_index(ps, t);
+        UTIL_PUSH(m.events, m.nevents, cap, tok);
+        if (ps->pass == 1) {
+            UTIL_PUSH(ps->maptok, ps->nmaptok, ps->cap_maptok, tok);
+            int i = proto_find_named(ps, t);
+            if (i < 0) {
+                proto_named_t n = {proto_tok_str(ps, t), PROTO_EV_CORE, line_op, tok, -1};
+                UTIL_PUSH(ps->named, ps->nnamed, ps->cap_named, n);
+                proto_names_add(&ps->ix_named, n.name, ps->nnamed - 1);
+            } else if (ps->named[i].kind != PROTO_EV_CORE) {
+                free(m.events);
+                return proto_fail(ps, t, "'%s' is declared with 'event'; a map names core events",
+                                  ps->named[i].name);
+            } else {
+                ps->named[i].line |= line_op;
+            }
+        }
+        if (proto_peek(ps)->kind != T_COMMA)
+            break;
+        proto_next(ps);
+    }
+    if (ps->pass == 2) {
+        free(m.events);
+        return 0;
+    }
+    for (int i = 0; i < ps->p->nmaps; i++) {
+        const proto_map_t *o = &ps->p->maps[i];
+        if (o->op == m.op && o->ord == m.ord && o->scope == m.scope) {
+            free(m.events);
+            return proto_fail(ps, pat, "duplicate map for this pattern (first at line %d)",
+                              o->line);
+        }
+    }
+    UTIL_PUSH(ps->p->maps, ps->p->nmaps, ps->cap_maps, m);
+    return 0;
+}
+
+static int decl_core(proto_parser_t *ps)
+{
+    const lex_tok_t *kw = &ps->toks[ps->pos - 1], *name;
+    if (proto_expect_id(ps, "a controller name", &name) || proto_expect(ps, T_LBRACE, "'{'"))
+        return -1;
+    if (ps->pass == 1) {
+        if (ps->core_tok >= 0)
+            return proto_fail(ps, kw, "duplicate 'core' section (first at line %d)",
+                              ps->toks[ps->core_tok].line);
+        ps->core_tok = proto_tok_index(ps, name);
+    }
+    for (;;) {
+        const lex_tok_t *t = proto_peek(ps);
+        if (t->kind == T_RBRACE)
+            break;
+        if (proto_is(ps, t, "map")) {
+            if (core_map(ps))
+                return -1;
+        } else if (proto_is(ps, t, "outstanding")) {
+            proto_next(ps);
+            const lex_tok_t *n = proto_peek(ps);
+            int v;
+            if (proto_expect(ps, T_INT, "an integer") || proto_int_value(ps, n, &v))
+                return -1;
+            if (ps->pass == 2)
+                continue;
+            if (v < 1)
+                return proto_fail(ps, n, "'outstanding' must be at least 1");
+            if (ps->seen_outstanding)
+                return proto_fail(ps, t, "'outstanding' given twice");
+            ps->seen_outstanding = true;
+            ps->p->outstanding = v;
+        } else {
+            return proto_expected(ps, "'map', 'outstanding' or '}'");
+        }
+    }
+    proto_next(ps);
+    return 0;
+}
+
+static int decl_invariant(proto_parser_t *ps)
+{
+    const lex_tok_t *name;
+    if (proto_expect_id(ps, "an invariant name", &name) || proto_expect(ps, T_COLON, "':'"))
+        return -1;
+    proto_t *p = ps->p;
+    if (ps->pass == 1 && proto_names_find(&ps->ix_invs, ps->src + name->off, name->len) >= 0)
+        return proto_fail(ps, name, "invariant '%.*s' declared twice", (int)name->len,
+                          ps->src + name->off);
+    ps->ctx = PROTO_CTX_INV;
+    ps->line_row = true;
+    proto_expr_t *e;
+    if (proto_parse_expr(ps, &e))
+        return -1;
+    if (ps->pass == 2) {
+        if (proto_need_value(ps, e, "an invariant")) {
+            proto_expr_free(e);
+            return -1;
+        }
+        p->invs[ps->ninv_seen++].expr = e;
+        return 0;
+    }
+    proto_expr_free(e);
+    proto_inv_t inv = {proto_tok_str(ps, name), NULL, name->line, name->col};
+    UTIL_PUSH(p->invs, p->ninvs, ps->cap_invs, inv);
+    proto_names_add(&ps->ix_invs, inv.name, p->ninvs - 1);
+    return 0;
+}
+
+static bool adjacent(const lex_tok_t *a, const lex_tok_t *b)
+{
+    return a->off + a->len == b->off;
+}
+
+/* A protocol or model NAME: an identifier that may go on with '-' or '.'
+ * and more letters or digits, written without spaces (gpu-wt, hrf-indirect).
+ * Returns the name, malloc'd, or NULL with an error. */
+static char *dashed_name(proto_parser_t *ps, const char *what)
+{
+    const lex_tok_t *first;
+    if (proto_expect_id(ps, what, &first))
+        return NULL;
+    const lex_tok_t *last = first;
+    for (;;) {
+        const lex_tok_t *sep = proto_peek(ps), *w = proto_peek2(ps);
+        if ((sep->kind != T_MINUS && sep->kind != T_DOT) || !adjacent(last, sep) ||
+            (w->kind != T_ID && w->kind != T_INT) || !adjacent(sep, w))
+            break;
+        proto_next(ps);
+        last = proto_next(ps);
+    }
+    return xstrndup(ps->src + first->off, last->off + last->len - first->off);
+}
+
+static int parse_file(proto_parser_t *ps)
+{
+    proto_t *p = ps->p;
+    if (proto_expect_word(ps, "protocol"))
+        return -1;
+    char *name = dashed_name(ps, "a protocol name");
+    if (!name)
+        return -1;
+    const lex_tok_t *t = proto_peek(ps);
+    if (t->kind == T_STRING)
+        proto_next(ps);
+    if (ps->pass == 2) {
+        free(name);
+    } else {
+        p->name = name;
+        if (t->kind == T_STRING)
+            p->desc = xstrndup(ps->src + t->off + 1, t->len - 2);
+    }
+    for (;;) {
+        t = proto_peek(ps);
+        if (t->kind == LEX_EOF)
+            return 0;
+        int rc;
+        if (t->kind != T_ID)
+            return proto_expected(ps, "a declaration (target, param, network, message, "
+                                      "controller, core, invariant)");
+        proto_next(ps);
+        if (proto_tok_eq(ps, t, "target")) {
+            char *m = dashed_name(ps, "a model name");
+            rc = m ? 0 : -1;
+            if (m && (ps->pass == 2 || p->target)) {
+                free(m);
+                if (ps->pass == 1)
+                    return proto_fail(ps, t, "'target' given twice");
+            } else if (m) {
+                p->target = m;
+            }
+        } else if (proto_tok_eq(ps, t, "param")) {
+            rc = decl_param(ps);
+        } else if (proto_tok_eq(ps, t, "network")) {
+            rc = decl_network(ps);
+        } else if (proto_tok_eq(ps, t, "message")) {
+            rc = decl_message(ps);
+        } else if (proto_tok_eq(ps, t, "controller")) {
+            rc = decl_controller(ps);
+        } else if (proto_tok_eq(ps, t, "core")) {
+            rc = decl_core(ps);
+        } else if (proto_tok_eq(ps, t, "invariant")) {
+            rc = decl_invariant(ps);
+        } else {
+            ps->pos--;
+            return proto_expected(ps, "a declaration (target, param, network, message, "
+                                      "controller, core, invariant)");
+        }
+        if (rc)
+            return -1;
+    }
+}
+
+/* ---- between the passes ---- */
+
+/* Build the event table (messages, then named events in file order), resolve
+ * the core section and the maps' events. */
+static int finish_decls(proto_parser_t *ps)
+{
+    proto_t *p = ps->p;
+    for (int i = 0; i < ps->nnamed; i++) {
+        const lex_tok_t *t = &ps->toks[ps->named[i].tok];
+        if (proto_find_msg(ps, t) >= 0)
+            return proto_fail(ps, t, "'%s' is a message; %s", ps->named[i].name,
+                              ps->named[i].kind == PROTO_EV_CORE
+                                  ? "a map names core events"
+                                  : "events and messages share one name space");
+    }
+    p->nevents = p->nmsgs + ps->nnamed;
+    p->events = xcalloc((size_t)p->nevents + 1, sizeof *p->events);
+    for (int i = 0; i < p->nmsgs; i++)
+        p->events[i] =
+            (proto_event_t){xstrdup(p->msgs[i].name), PROTO_EV_MSG, !p->msgs[i].noline, i};
+    for (int i = 0; i < ps->nnamed; i++) {
+        proto_named_t *n = &ps->named[i];
+        p->events[p->nmsgs + i] = (proto_event_t){n->name, n->kind, n->line, -1};
+        n->name = NULL; /* now owned by the table */
+    }
+    p->core_ctrl = -1;
+    if (ps->core_tok < 0) {
+        for (int i = 0; i < p->nctrls; i++)
+            if (p->ctrls[i].per_cu)
+                return proto_fail(ps, &ps->toks[ps->ntoks - 1],
+                                  "missing 'core' section (per-cu controller '%s' needs one)",
+                                  p->ctrls[i].name);
+    } else {
+        const lex_tok_t *t = &ps->toks[ps->core_tok];
+        p->core_ctrl = proto_find_ctrl(ps, t);
+        if (p->core_ctrl < 0)
+            return proto_fail(ps, t, "undeclared controller '%.*s'", (int)t->len, ps->src + t->off);
+        if (!p->ctrls[p->core_ctrl].per_cu)
+            return proto_fail(ps, t, "core controller '%s' is not per-cu",
+                              p->ctrls[p->core_ctrl].name);
+    }
+    for (int i = 0; i < p->nmaps; i++)
+        for (int j = 0; j < p->maps[i].nevents; j++)
+            p->maps[i].events[j] = proto_find_event(ps, &ps->toks[p->maps[i].events[j]]);
+    return 0;
+}
+
+/* After pass 2: every map event has a row in the core controller. */
+static int check_maps(proto_parser_t *ps)
+{
+    const proto_t *p = ps->p;
+    if (p->core_ctrl < 0)
+        return 0;
+    const proto_ctrl_t *c = &p->ctrls[p->core_ctrl];
+    bool *handled = xcalloc((size_t)p->nevents + 1, sizeof *handled);
+    for (int r = 0; r < c->nrows; r++)
+        handled[c->rows[r].event] = true;
+    int k = 0, rc = 0;
+    for (int i = 0; i < p->nmaps && !rc; i++)
+        for (int j = 0; j < p->maps[i].nevents && !rc; j++, k++) {
+            int ev = p->maps[i].events[j];
+            if (!handled[ev])
+                rc = proto_fail(ps, &ps->toks[ps->maptok[k]],
+                                "no row of controller '%s' handles event '%s'", c->name,
+                                p->events[ev].name);
+        }
+    free(handled);
+    return rc;
+}
+
+static int run_pass(proto_parser_t *ps, int pass)
+{
+    ps->pass = pass;
+    ps->pos = 0;
+    ps->limit = ps->ntoks;
+    ps->depth = 0;
+    ps->ctrl = -1;
+    ps->ev = -1;
+    return parse_file(ps);
+}
+
+int proto_parse(const char *file, const char *src, size_t len, proto_t **out, diag_t *err)
+{
+    proto_parser_t ps = {0};
+    ps.file = file;
+    ps.src = src;
+    ps.len = len;
+    ps.err = err;
+    ps.core_tok = -1;
+    if (proto_lex(&ps))
+        return -1;
+    proto_t *p = xcalloc(1, sizeof *p);
+    ps.p = p;
+    p->file = xstrdup(file);
+    p->source = xmalloc(len + 1);
+    memcpy(p->source, src, len);
+    p->source[len] = '\0';
+    p->source_len = len;
+    p->outstanding = 1;
+    p->core_ctrl = -1;
+    int rc = run_pass(&ps, 1);
+    if (!rc)
+        rc = finish_decls(&ps);
+    if (!rc)
+        rc = run_pass(&ps, 2);
+    if (!rc)
+        rc = check_maps(&ps);
+    for (int i = 0; i < ps.nnamed; i++)
+        free(ps.named[i].name);
+    free(ps.named);
+    free(ps.maptok);
+    proto_names_free(&ps.ix_params);
+    proto_names_free(&ps.ix_nets);
+    proto_names_free(&ps.ix_msgs);
+    proto_names_free(&ps.ix_ctrls);
+    proto_names_free(&ps.ix_named);
+    proto_names_free(&ps.ix_invs);
+    for (int i = 0; i < p->nctrls; i++)
+        proto_names_free(&ps.ix_vars[i]);
+    free(ps.ix_vars);
+    free(ps.reach);
+    free(ps.toks);
+    if (rc) {
+        proto_free(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+int proto_load(const char *path, proto_t **out, diag_t *err)
+{
+    char *data;
+    size_t len;
+    if (util_read_file(path, &data, &len)) {
+        diag_set(err, path, 0, 0, "cannot read file");
+        return -1;
+    }
+    int rc = proto_parse(path, data, len, out, err);
+    free(data);
+    return rc;
+}

@@ -1,0 +1,466 @@
+/* proto_row.c - table rows of protocol files:
+ *   states '|' events '|' [guard] '|' actions '|' [next]
+ * A source row with events {e, f} becomes one proto_row_t per event: the
+ * guard, actions and next column are read once per event (pass 2 rewinds to
+ * them), so that msg.F resolves against each event's own message.
+ *
+ * Invariant: a stored row's event agrees with its states column (line events
+ * name states, controller-level events use '-'), core events appear only in
+ * the core controller, done/wait/req/msg appear only where the row's event
+ * gives them a meaning, and no stored row is shadowed by an earlier unguarded
+ * row for the same (state, event) cell. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/util.h"
+#include "proto_int.h"
+
+#define NAME(t) ((t)->len > 64 ? 64 : (int)(t)->len), (ps->src + (t)->off)
+
+static int resolve_state(proto_parser_t *ps, const lex_tok_t *t, int *s)
+{
+    const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    *s = proto_find_state(c, ps, t);
+    if (*s < 0)
+        return proto_fail(ps, t, "undeclared state '%.*s' in controller '%s'", NAME(t), c->name);
+    return 0;
+}
+
+/* lvalue ':=' expr */
+static int act_assign(proto_parser_t *ps, proto_action_t *a)
+{
+    const lex_tok_t *t = proto_next(ps);
+    a->kind = PROTO_A_ASSIGN;
+    const proto_var_t *v = NULL;
+    if (ps->pass == 2) {
+        int rc = proto_resolve_var(ps, t, &a->line_var, &a->var);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            return proto_fail(ps, t, "cannot assign to param '%.*s'", NAME(t));
+        const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+        v = a->line_var ? &c->linevars[a->var] : &c->ctrlvars[a->var];
+    }
+    if (proto_peek(ps)->kind == T_LBRACK) {
+        if (v && v->type.kind != PROTO_T_DATA)
+            return proto_fail(ps, t, "'%s' is not data: only data variables can be indexed",
+                              v->name);
+        proto_next(ps);
+        if (proto_parse_expr(ps, &a->index))
+            return -1;
+        if (v && a->index->type.kind != PROTO_T_LOC) {
+            char ty[40];
+            proto_type_name(a->index->type, ty, sizeof ty);
+            return proto_fail_pos(ps, a->index->line, a->index->col,
+                                  "type mismatch: an index must be a location (loc), found %s", ty);
+        }
+        if (proto_expect(ps, T_RBRACK, "']'"))
+            return -1;
+    }
+    if (proto_expect(ps, T_ASSIGN, "':='") || proto_parse_expr(ps, &a->value))
+        return -1;
+    if (!v)
+        return 0;
+    char what[96];
+    if (a->index) {
+        snprintf(what, sizeof what, "a location of '%s'", v->name);
+        return proto_need_value(ps, a->value, what);
+    }
+    snprintf(what, sizeof what, "assignment to '%s'", v->name);
+    if (v->type.kind == PROTO_T_DATA && a->value->type.kind != PROTO_T_DATA)
+        return proto_fail_pos(ps, a->value->line, a->value->col,
+                              "type mismatch: '%s' is data; assign one location with %s[loc] := "
+                              "value",
+                              v->name, v->name);
+    return proto_need_type(ps, a->value, v->type, what);
+}
+
+/* dest := ID | ID '[' 'cu' ']' | 'all' ID | 'msg.src' */
+static int send_dest(proto_parser_t *ps, proto_action_t *a)
+{
+    const lex_tok_t *t = proto_peek(ps), *t2 = proto_peek2(ps);
+    if (proto_is(ps, t, "msg") && t2->kind == T_DOT) {
+        proto_next(ps);
+        proto_next(ps);
+        if (proto_expect_word(ps, "src"))
+            return -1;
+        a->dest = PROTO_DEST_SRC;
+        if (ps->pass == 2 && ps->p->events[ps->ev].kind != PROTO_EV_MSG)
+            return proto_fail(ps, t, "'msg.src' in a row for '%s', which is not a message",
+                              ps->p->events[ps->ev].name);
+        return 0;
+    }
+    bool all = proto_is(ps, t, "all") && t2->kind == T_ID;
+    if (all)
+        proto_next(ps);
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(
+            ps, "a destination (CONTROLLER, CONTROLLER[cu], all CONTROLLER or msg.src)");
+    const lex_tok_t *ct = proto_next(ps);
+    bool samecu = false;
+    if (!all && proto_peek(ps)->kind == T_LBRACK) {
+        proto_next(ps);
+        if (proto_expect_word(ps, "cu") || proto_expect(ps, T_RBRACK, "']'"))
+            return -1;
+        samecu = true;
+    }
+    a->dest = all ? PROTO_DEST_ALL : samecu ? PROTO_DEST_SAMECU : PROTO_DEST_SHARED;
+    if (ps->pass == 1)
+        return 0;
+    a->dest_ctrl = proto_find_ctrl(ps, ct);
+    if (a->dest_ctrl < 0)
+        return proto_fail(ps, ct, "destination '%.*s' is not a controller", NAME(ct));
+    const proto_ctrl_t *c = &ps->p->ctrls[a->dest_ctrl];
+    if (c->per_cu && !all && !samecu)
+        return proto_fail(ps, ct, "per-cu controller '%s' needs '%s[cu]' or 'all %s'", c->name,
+                          c->name, c->name);
+    if (!c->per_cu && (all || samecu))
+        return proto_fail(ps, ct, "'%s' is shared: send to it with 'to %s'", c->name, c->name);
+    return 0;
+}
+
+/* 'send' ID ['(' ID '=' expr {',' ID '=' expr} ')'] 'to' dest */
+static int act_send(proto_parser_t *ps, proto_action_t *a)
+{
+    proto_next(ps);
+    a->kind = PROTO_A_SEND;
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a message name");
+    const lex_tok_t *mt = proto_next(ps);
+    const proto_msg_t *m = NULL;
+    if (ps->pass == 2) {
+        a->msg = proto_find_msg(ps, mt);
+        if (a->msg < 0)
+            return proto_fail(ps, mt, "undeclared message '%.*s'", NAME(mt));
+        m = &ps->p->msgs[a->msg];
+        if (!m->noline && !ps->line_row)
+            return proto_fail(ps, mt,
+                              "message '%s' carries a line: a controller-level ('-') row cannot "
+                              "send it",
+                              m->name);
+        a->fields = xcalloc((size_t)m->nfields + 1, sizeof *a->fields);
+    }
+    if (proto_peek(ps)->kind == T_LPAREN) {
+        proto_next(ps);
+        for (;;) {
+            if (proto_peek(ps)->kind != T_ID)
+                return proto_expected(ps, "a field name");
+            const lex_tok_t *ft = proto_next(ps);
+            int f = -1;
+            if (m) {
+                for (int i = 0; i < m->nfields; i++)
+                    if (proto_tok_eq(ps, ft, m->fields[i].name))
+                        f = i;
+                if (f < 0)
+                    return proto_fail(ps, ft, "message '%s' has no field '%.*s'", m->name,
+                                      NAME(ft));
+                if (a->fields[f])
+                    return proto_fail(ps, ft, "field '%s' set twice", m->fields[f].name);
+            }
+            proto_expr_t *e;
+            if (proto_expect(ps, T_EQ, "'='") || proto_parse_expr(ps, &e))
+                return -1;
+            if (!m) {
+                proto_expr_free(e);
+            } else {
+                a->fields[f] = e;
+                char what[96];
+                snprintf(what, sizeof what, "field '%s' of '%s'", m->fields[f].name, m->name);
+                if (proto_need_type(ps, e, m->fields[f].type, what))
+                    return -1;
+            }
+            if (proto_peek(ps)->kind != T_COMMA)
+                break;
+            proto_next(ps);
+        }
+        if (proto_expect(ps, T_RPAREN, "',' or ')'"))
+            return -1;
+    }
+    if (proto_expect_word(ps, "to"))
+        return -1;
+    return send_dest(ps, a);
+}
+
+/* 'done' ['(' expr [',' expr] ')'] */
+static int act_done(proto_parser_t *ps, proto_row_t *row, proto_action_t *a)
+{
+    const lex_tok_t *kw = proto_next(ps);
+    a->kind = PROTO_A_DONE;
+    proto_event_kind_t kind = ps->pass == 2 ? ps->p->events[ps->ev].kind : PROTO_EV_CORE;
+    if (kind != PROTO_EV_CORE && kind != PROTO_EV_MSG)
+        return proto_fail(ps, kw, "'done' outside a core-event or message row");
+    if (row->has_wait)
+        return proto_fail(ps, kw, "'done' and 'wait' in one row");
+    if (ps->pass == 2 && kind == PROTO_EV_CORE && row->has_done)
+        return proto_fail(ps, kw, "a second 'done' in a core-event row");
+    proto_expr_t *args[2] = {NULL, NULL};
+    int n = 0;
+    if (proto_peek(ps)->kind == T_LPAREN) {
+        proto_next(ps);
+        for (;;) {
+            if (proto_parse_expr(ps, &args[n]))
+                goto fail;
+            if (proto_need_value(ps, args[n++], "'done'"))
+                goto fail;
+            if (n == 2 || proto_peek(ps)->kind != T_COMMA)
+                break;
+            proto_next(ps);
+        }
+        if (proto_expect(ps, T_RPAREN, n == 2 ? "')'" : "',' or ')'"))
+            goto fail;
+    }
+    if (kind == PROTO_EV_MSG && n == 0) {
+        proto_fail(ps, kw, "'done' in a message row names the thread: done(TID[, VALUE])");
+        goto fail;
+    }
+    if (kind == PROTO_EV_CORE && n == 1) {
+        a->dval = args[0];
+    } else {
+        a->tid = args[0];
+        a->dval = args[1];
+    }
+    row->has_done = true;
+    return 0;
+fail:
+    proto_expr_free(args[0]);
+    proto_expr_free(args[1]);
+    return -1;
+}
+
+/* 'forall' STATE {STATE} '->' STATE */
+static int act_forall(proto_parser_t *ps, proto_action_t *a)
+{
+    proto_next(ps);
+    a->kind = PROTO_A_FORALL;
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a state name");
+    while (proto_peek(ps)->kind == T_ID) {
+        const lex_tok_t *t = proto_next(ps);
+        int s;
+        if (ps->pass == 2) {
+            if (resolve_state(ps, t, &s))
+                return -1;
+            a->from |= (uint64_t)1 << s;
+        }
+    }
+    if (proto_expect(ps, T_ARROW, "a state name or '->'"))
+        return -1;
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a state name");
+    const lex_tok_t *t = proto_next(ps);
+    return ps->pass == 2 ? resolve_state(ps, t, &a->to) : 0;
+}
+
+static int parse_action(proto_parser_t *ps, proto_row_t *row, size_t *cap)
+{
+    const lex_tok_t *t = proto_peek(ps), *t2 = proto_peek2(ps);
+    proto_action_t a = {0};
+    a.line = t->line;
+    a.col = t->col;
+    a.msg = -1;
+    a.to = -1;
+    int rc;
+    if (t->kind == T_ID && (t2->kind == T_ASSIGN || t2->kind == T_LBRACK)) {
+        rc = act_assign(ps, &a);
+    } else if (proto_is(ps, t, "send")) {
+        rc = act_send(ps, &a);
+    } else if (proto_is(ps, t, "done")) {
+        rc = act_done(ps, row, &a);
+    } else if (proto_is(ps, t, "wait")) {
+        proto_next(ps);
+        a.kind = PROTO_A_WAIT;
+        rc = 0;
+        if (ps->pass == 2 && ps->p->events[ps->ev].kind != PROTO_EV_CORE)
+            rc = proto_fail(ps, t, "'wait' outside a core-event row");
+        else if (row->has_done)
+            rc = proto_fail(ps, t, "'done' and 'wait' in one row");
+        row->has_wait = true;
+    } else if (proto_is(ps, t, "forall")) {
+        rc = act_forall(ps, &a);
+    } else if (proto_is(ps, t, "stall") || proto_is(ps, t, "impossible")) {
+        rc = proto_fail(ps, t, "'%.*s' must be the only action of its row", NAME(t));
+    } else {
+        rc = proto_expected(ps, "an action (assignment, send, done, wait, forall, stall or "
+                                "impossible)");
+    }
+    if (rc) {
+        proto_action_clear(ps->p, &a);
+        return -1;
+    }
+    UTIL_PUSH(row->actions, row->nactions, *cap, a);
+    return 0;
+}
+
+/* [guard] '|' actions '|' [next], up to the end of the row. */
+static int parse_rest(proto_parser_t *ps, proto_row_t *row)
+{
+    ps->ctx = PROTO_CTX_ROW;
+    if (proto_peek(ps)->kind != T_BAR) {
+        if (proto_parse_expr(ps, &row->guard) || proto_need_value(ps, row->guard, "a guard"))
+            return -1;
+    }
+    if (proto_expect(ps, T_BAR, "'|'"))
+        return -1;
+    const lex_tok_t *t = proto_peek(ps);
+    size_t cap = 0;
+    if ((proto_is(ps, t, "stall") || proto_is(ps, t, "impossible")) &&
+        proto_peek2(ps)->kind == T_BAR) {
+        row->kind = proto_tok_eq(ps, t, "stall") ? PROTO_ROW_STALL : PROTO_ROW_IMPOSSIBLE;
+        proto_next(ps);
+    } else {
+        while (proto_peek(ps)->kind != T_BAR) {
+            if (parse_action(ps, row, &cap))
+                return -1;
+            if (proto_peek(ps)->kind != T_SEMI)
+                break;
+            proto_next(ps);
+        }
+    }
+    if (proto_expect(ps, T_BAR, "';' or '|'"))
+        return -1;
+    t = proto_peek(ps);
+    if (t->kind == T_ID) {
+        proto_next(ps);
+        if (ps->pass == 2 && !ps->line_row)
+            return proto_fail(ps, t, "a controller-level ('-') row has no line state to change");
+        if (ps->pass == 2 && resolve_state(ps, t, &row->next))
+            return -1;
+        if (row->kind != PROTO_ROW_NORMAL)
+            return proto_fail(ps, t, "a '%s' row cannot change state",
+                              row->kind == PROTO_ROW_STALL ? "stall" : "impossible");
+    }
+    if (proto_peek(ps)->kind != T_EOL)
+        return proto_expected(ps, "end of row");
+    return 0;
+}
+
+/* Resolve a row's event name T (pass 2) and check it fits the row. */
+static int row_event(proto_parser_t *ps, const lex_tok_t *t, bool line_row, int *ev)
+{
+    const proto_t *p = ps->p;
+    *ev = proto_find_event(ps, t);
+    if (*ev < 0)
+        return proto_fail(
+            ps, t, "undeclared event '%.*s' (not a message, a core event or an 'event')", NAME(t));
+    const proto_event_t *e = &p->events[*ev];
+    if (e->kind == PROTO_EV_CORE && ps->ctrl != p->core_ctrl)
+        return proto_fail(ps, t, "core event '%s' is delivered only to the core controller '%s'",
+                          e->name, p->ctrls[p->core_ctrl].name);
+    if (e->line && !line_row)
+        return proto_fail(ps, t, "'%s' is a line event: its rows name states, not '-'", e->name);
+    if (!e->line && line_row)
+        return proto_fail(ps, t, "'%s' is a controller-level event: its rows use '-'", e->name);
+    return 0;
+}
+
+/* Check ROW (for event EV, from the row starting at START) against the
+ * unguarded rows before it, then record it if it is unguarded itself. */
+static int check_reach(proto_parser_t *ps, const lex_tok_t *start, const proto_row_t *row)
+{
+    const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    uint64_t cell = ps->line_row ? row->states : 1;
+    uint64_t hit = ps->reach[row->event] & cell;
+    if (hit) {
+        int line = 0;
+        for (int r = 0; r < c->nrows && !line; r++)
+            if (c->rows[r].event == row->event && !c->rows[r].guard &&
+                (ps->line_row ? c->rows[r].states & hit : 1))
+                line = c->rows[r].line;
+        int s = 0;
+        while (ps->line_row && !(hit >> s & 1))
+            s++;
+        return proto_fail(
+            ps, start, "unreachable row: the unguarded row at line %d already handles (%s, %s)",
+            line, ps->line_row ? c->state_names[s] : "-", ps->p->events[row->event].name);
+    }
+    if (!row->guard)
+        ps->reach[row->event] |= cell;
+    return 0;
+}
+
+int proto_parse_row(proto_parser_t *ps)
+{
+    proto_t *p = ps->p;
+    proto_ctrl_t *c = &p->ctrls[ps->ctrl];
+    const lex_tok_t *start = proto_peek(ps);
+    uint64_t states = 0;
+    bool line_row = start->kind != T_MINUS;
+    if (!line_row) {
+        proto_next(ps);
+    } else {
+        for (;;) {
+            if (proto_peek(ps)->kind != T_ID)
+                return proto_expected(ps, "a state name or '-'");
+            const lex_tok_t *t = proto_next(ps);
+            int s;
+            if (ps->pass == 2) {
+                if (resolve_state(ps, t, &s))
+                    return -1;
+                if (states >> s & 1)
+                    return proto_fail(ps, t, "state '%s' listed twice in one row",
+                                      c->state_names[s]);
+                states |= (uint64_t)1 << s;
+            }
+            if (proto_peek(ps)->kind != T_COMMA)
+                break;
+            proto_next(ps);
+        }
+    }
+    if (proto_expect(ps, T_BAR, line_row ? "',' or '|'" : "'|'"))
+        return -1;
+    int *evs = NULL, nevs = 0, nnames = 0, rc = -1;
+    size_t cap = 0;
+    for (;;) {
+        if (proto_peek(ps)->kind != T_ID) {
+            proto_expected(ps, "an event name");
+            goto out;
+        }
+        const lex_tok_t *t = proto_next(ps);
+        if (++nnames > PROTO_MAX_ROW_EVENTS) {
+            proto_fail(ps, t, "more than %d events in one row", PROTO_MAX_ROW_EVENTS);
+            goto out;
+        }
+        if (ps->pass == 2) {
+            int ev;
+            if (row_event(ps, t, line_row, &ev))
+                goto out;
+            for (int i = 0; i < nevs; i++)
+                if (evs[i] == ev) {
+                    proto_fail(ps, t, "event '%s' listed twice in one row", p->events[ev].name);
+                    goto out;
+                }
+            UTIL_PUSH(evs, nevs, cap, ev);
+        }
+        if (proto_peek(ps)->kind != T_COMMA)
+            break;
+        proto_next(ps);
+    }
+    if (proto_expect(ps, T_BAR, "',' or '|'"))
+        goto out;
+    int rest = ps->pos;
+    ps->line_row = line_row;
+    for (int i = 0; i < (ps->pass == 1 ? 1 : nevs); i++) {
+        ps->pos = rest;
+        ps->ev = ps->pass == 1 ? -1 : evs[i];
+        proto_row_t row = {0};
+        row.states = states;
+        row.event = ps->ev;
+        row.next = -1;
+        row.line = start->line;
+        row.col = start->col;
+        bool bad = parse_rest(ps, &row) || (ps->pass == 2 && check_reach(ps, start, &row));
+        if (bad || ps->pass == 1) {
+            proto_row_clear(p, &row); /* pass 1 only checks the syntax */
+            if (bad)
+                goto out;
+            continue;
+        }
+        UTIL_PUSH(c->rows, c->nrows, ps->cap_rows, row);
+    }
+    rc = 0;
+out:
+    ps->ev = -1;
+    free(evs);
+    return rc;
+}

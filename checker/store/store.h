@@ -1,0 +1,137 @@
+/* store.h - the SQLite store (DESIGN.md section 7): runs, visited states,
+ * outcomes and failures, so runs can be resumed, traced, compared and
+ * counted. States are written by a background writer thread in large
+ * transactions (WAL mode), so exploration does not wait on the disk.
+ * Invariant: a run's rows are complete when its status is 'done' or
+ * 'stopped'; a 'running' run was interrupted and can be resumed. */
+#ifndef COHCHECK_STORE_H
+#define COHCHECK_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/diag.h"
+
+typedef struct store store_t;
+
+/* Open (creating if needed) the database at PATH. 0, or -1 with ERR (not an
+ * SQLite file, a database of another program, a newer schema version, ...).
+ * Creates the schema (version in PRAGMA user_version) and starts the writer
+ * thread. A store may be shared by several handles or processes: each waits
+ * up to 10 s for the others' write locks.
+ * Threads: store_state and store_outcome may be called from several threads
+ * at once; every other function from one thread at a time. */
+int store_open(const char *path, store_t **out, diag_t *err);
+/* Flush pending writes and close; S is freed either way (NULL: nothing to do).
+ * Returns -1 with ERR if a queued write failed since the last report. */
+int store_close(store_t *s, diag_t *err);
+/* Wait until every queued row is committed. Returns -1 with ERR (and forgets
+ * the error) if a queued write failed since the last report. */
+int store_flush(store_t *s, diag_t *err);
+
+typedef struct {
+    const char *command;    /* the command line, for the record */
+    const char *protocol;   /* protocol name */
+    const char *proto_file; /* its path */
+    const char *proto_src;  /* full source text */
+    size_t proto_len;
+    const char *test; /* test name */
+    const char *test_file;
+    const char *test_src;
+    size_t test_len;
+    const char *model;  /* model name */
+    const char *config; /* the configuration as JSON ({"cus":2,"init":"cold",...}) */
+} store_run_info_t;
+
+/* Start a run; *RUN receives its id. Sources are hashed (64-bit) and stored. */
+int store_run_begin(store_t *s, const store_run_info_t *info, int64_t *run, diag_t *err);
+
+/* Queue one visited state: its number in the run (discovery order), parent
+ * number (-1 for an initial state), depth, the transition taken (an opaque
+ * label blob), its 64-bit fingerprint and its encoding. The row is copied;
+ * the writer thread batches rows. Never blocks for long: only when 64 MiB of
+ * rows are pending (the disk is slower than exploration) does it wait for
+ * the writer. Storing a number again replaces the row. Write errors are
+ * reported by the next store_run_end/store_flush/store_close. S may be NULL
+ * (no database): then nothing happens. */
+void store_state(store_t *s, int64_t run, int64_t id, int64_t parent, int depth, const void *label,
+                 size_t label_len, uint64_t fp, const void *enc, size_t enc_len);
+
+/* Record a reached outcome (as JSON text) and whether the model allows it;
+ * queued like store_state. The first record of an outcome in a run wins.
+ * S may be NULL. */
+void store_outcome(store_t *s, int64_t run, const char *outcome_json, bool allowed);
+
+/* Finish a run: status "done" (complete) or "stopped" (a limit or SIGINT; resumable),
+ * counts, verdict, message, trace (JSON array text, or NULL), seconds,
+ * and for a stopped BFS run the number of states already expanded. */
+typedef struct {
+    const char *status;
+    uint64_t states, transitions, expanded;
+    int max_depth;
+    const char *verdict;
+    const char *message;
+    const char *trace_json;
+    double seconds;
+} store_run_end_t;
+/* Flushes the queue first; if a queued write failed, returns -1 with that error
+ * and leaves the run 'running' (its rows are incomplete). -1 also for a
+ * status other than "done"/"stopped" or an unknown run. */
+int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *err);
+
+/* ---- reading back ----
+ * Every reader first waits for the queue to be committed, so it sees every
+ * row queued through this handle (rows of other handles once committed). */
+
+typedef struct {
+    int64_t id;
+    char *command, *protocol, *proto_file, *proto_src, *test, *test_file, *test_src, *model,
+        *config;
+    size_t proto_len, test_len;
+    char *status, *verdict, *message, *trace_json, *started;
+    uint64_t states, transitions, expanded;
+    int max_depth;
+    double seconds;
+    uint64_t proto_hash, test_hash; /* util_hash64(src, len, 0); 0 without a source */
+} store_run_t;
+
+/* Fill R with run RUN (strings malloc'd; free with store_run_free). -1 if absent. */
+int store_get_run(store_t *s, int64_t run, store_run_t *r, diag_t *err);
+void store_run_free(store_run_t *r);
+
+/* Call FN for every run, newest first (R is valid during the call only). */
+int store_list_runs(store_t *s, void (*fn)(void *ctx, const store_run_t *r), void *ctx,
+                    diag_t *err);
+
+/* Call FN for every state of RUN in number order (ST's buffers are valid
+ * during the call only; an empty label or encoding may be NULL). */
+typedef struct {
+    int64_t id, parent;
+    int depth;
+    const void *label;
+    size_t label_len;
+    uint64_t fp;
+    const void *enc;
+    size_t enc_len;
+} store_state_t;
+int store_states(store_t *s, int64_t run, void (*fn)(void *ctx, const store_state_t *st), void *ctx,
+                 diag_t *err);
+
+/* Fetch one state of RUN by number (buffers malloc'd into ST; free label and enc).
+ * -1 with ERR if absent. */
+int store_get_state(store_t *s, int64_t run, int64_t id, store_state_t *st, diag_t *err);
+
+/* The lowest number of a state of RUN with fingerprint FP (uses the (run, fp)
+ * index): 0 with *ID, 1 if there is none, -1 with ERR. */
+int store_find_state(store_t *s, int64_t run, uint64_t fp, int64_t *id, diag_t *err);
+
+/* The number of stored states of RUN (for resuming an interrupted run, whose
+ * counts in the runs row are still 0). */
+int store_count_states(store_t *s, int64_t run, uint64_t *n, diag_t *err);
+
+/* Outcomes of RUN in text order: FN gets the JSON text and the allowed flag. */
+int store_outcomes(store_t *s, int64_t run, void (*fn)(void *ctx, const char *json, bool allowed),
+                   void *ctx, diag_t *err);
+
+#endif
