@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-unit test-e2e test-litmus test-check test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-unit test-e2e test-litmus test-check test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check
+test: test-unit test-e2e test-litmus test-check test-store
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -54,6 +54,10 @@ test-e2e: cohcheck
 
 test-litmus: cohcheck
 	./cohcheck litmus --expect --quiet litmus
+
+# The SQLite store: resume, diff, show, trace (tests/e2e/store.sh).
+test-store: cohcheck
+	sh tests/e2e/store.sh ./cohcheck
 
 # Protocol verdicts and pinned state/transition counts, BFS and DFS (tests/e2e/check.tab).
 test-check: cohcheck
@@ -69,6 +73,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/run.sh ./build-san/cohcheck
 	./build-san/cohcheck litmus --expect --quiet litmus
 	sh tests/e2e/check.sh ./build-san/cohcheck
+	sh tests/e2e/store.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

@@ -1,0 +1,74 @@
+#!/bin/sh
+# End-to-end tests of the SQLite store: a run stopped by --max-states exits 3
+# and `resume` finishes it with the counts of an uninterrupted run; the store
+# does not change counts; `diff` names the outcomes two runs disagree on;
+# `show` and `trace` read runs back. Usage: sh tests/e2e/store.sh ./cohcheck
+BIN=${1:-./cohcheck}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+DB=$T/runs.db
+L=litmus/core
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" | head -n 1; }
+
+# Reference: uninterrupted, no store.
+ref=$("$BIN" check --no-db --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
+rs=$(printf '%s' "$ref" | num states)
+rt=$(printf '%s' "$ref" | num transitions)
+[ -n "$rs" ] && [ "$rs" -gt 5000 ] && ok || ko "reference run: $ref"
+
+# The same with the store: identical counts.
+full=$("$BIN" check --db "$DB" --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
+[ "$(printf '%s' "$full" | num states)" = "$rs" ] && [ "$(printf '%s' "$full" | num transitions)" = "$rt" ] &&
+    ok || ko "store changed the counts: $full"
+
+# Stopped by a limit: exit 3, recorded as stopped.
+"$BIN" check --db "$DB" --json --protocol gpu-wt --env fetch --max-states 5000 $L/MP+rel+acq+guard.litmus >"$T/out"
+[ $? -eq 3 ] && ok || ko "--max-states did not exit 3"
+grep -q '"verdict":"incomplete"' "$T/out" && ok || ko "--max-states verdict: $(cat "$T/out")"
+run=$(num run <"$T/out")
+"$BIN" show --db "$DB" "$run" | grep -q ' stopped ' && ok || ko "show: run $run not stopped"
+
+# Resume: same final counts as the uninterrupted run; the run becomes done.
+"$BIN" resume --db "$DB" --json "$run" >"$T/res"
+[ $? -eq 0 ] && ok || ko "resume exit: $(cat "$T/res")"
+[ "$(num states <"$T/res")" = "$rs" ] && [ "$(num transitions <"$T/res")" = "$rt" ] && ok ||
+    ko "resume counts $(cat "$T/res") != $rs/$rt"
+"$BIN" show --db "$DB" "$run" | grep -q ' done ' && ok || ko "show: resumed run not done"
+"$BIN" resume --db "$DB" "$run" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || ko "resuming a finished run should be refused"
+
+# diff: a resumed run and a fresh one have the same state space.
+fresh=$(printf '%s' "$full" | num run)
+"$BIN" diff --db "$DB" "$fresh" "$run" >"$T/d0"
+[ $? -eq 0 ] && grep -q "states: 0 only in run $fresh, 0 only in run $run, $rs in both" "$T/d0" && ok ||
+    ko "diff fresh/resumed: $(cat "$T/d0")"
+
+# diff gpu-wt against gpu-wt-noinv: names the outcome only the broken one reaches.
+"$BIN" check --db "$DB" --json --protocol gpu-wt-noinv --env fetch $L/MP+rel+acq+guard.litmus >"$T/bad"
+bad=$(num run <"$T/bad")
+"$BIN" diff --db "$DB" "$fresh" "$bad" >"$T/d1"
+[ $? -eq 1 ] && ok || ko "diff of differing runs should exit 1"
+grep -q "outcome only in run $bad: {\"1:r0\":1,\"1:r1\":0,\"x\":1,\"y\":1} (forbidden)" "$T/d1" && ok ||
+    ko "diff did not name the outcome: $(cat "$T/d1")"
+grep -q '^verdict: differs' "$T/d1" && ok || ko "diff verdict line"
+
+# trace: the stored failure trace, and a path to a stored state.
+"$BIN" trace --db "$DB" "$bad" | grep -q 'L1\[1\]' && ok || ko "trace of the failure"
+"$BIN" trace --db "$DB" "$bad" 40 | head -1 | grep -q '^   1  initial state' && ok || ko "trace to state 40"
+"$BIN" show --db "$DB" --json | grep -c '"run":' | grep -q '^3$' && ok || ko "show --json lists 3 runs"
+
+# Bad input.
+"$BIN" show --db "$T/none.db" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || ko "show on a missing database"
+echo "not a database" >"$T/junk.db"
+"$BIN" check --db "$T/junk.db" --protocol nol1 $L/SB.litmus >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok || ko "check on a junk database: $(cat "$T/err")"
+"$BIN" trace --db "$DB" 999 >/dev/null 2>&1
+[ $? -eq 2 ] && ok || ko "trace of a missing run"
+
+echo "store: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
