@@ -317,7 +317,32 @@ static int check_file(check_t *c, const char *path)
         prog_free(p);
         return CLI_BAD_INPUT;
     }
-    if (sys_new(c->proto, p, &c->cfg, &s, &d)) {
+    int src = sys_new(c->proto, p, &c->cfg, &s, &d);
+    if (src == -2) {
+        /* The protocol does not support an instruction of this test: say so, skip it. */
+        char where[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
+        diag_format(&d, where, sizeof where);
+        if (c->json) {
+            strbuf_t b;
+            sb_init(&b);
+            sb_puts(&b, "{\"protocol\":");
+            sb_json_str(&b, c->proto->name);
+            sb_puts(&b, ",\"test\":");
+            sb_json_str(&b, p->name);
+            sb_puts(&b, ",\"model\":");
+            sb_json_str(&b, cat_model_name(c->model));
+            sb_puts(&b, ",\"verdict\":\"skipped\",\"message\":");
+            sb_json_str(&b, where);
+            sb_puts(&b, "}\n");
+            fputs(b.s, stdout);
+            sb_free(&b);
+        } else {
+            printf("%s %s %s: skipped (%s)\n", c->proto->name, p->name, cat_model_name(c->model),
+                   where);
+        }
+        goto out;
+    }
+    if (src) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
         goto out;

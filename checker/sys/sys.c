@@ -940,6 +940,7 @@ static int type_width(const sys_t *s, const proto_type_t *t)
 int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out, diag_t *err)
 {
     sys_t *s = xcalloc(1, sizeof *s);
+    int rc = -1;
     s->p = p;
     s->prog = prog;
     s->cfg = *cfg;
@@ -1054,9 +1055,11 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             const proto_map_t *m = proto_find_map(p, in->op, in->ord, in->scope);
             if (!m) {
                 diag_set(err, prog->file, in->line, in->col,
-                         "protocol %s has no core map for this instruction (%s%s%s%s)", p->name,
+                         "protocol %s has no core map for this instruction (%s%s%s%s%s)", p->name,
                          (const char *[]){"ld", "st", "rmw", "cas", "fence"}[in->op],
-                         in->ord ? "." : "", prog_ord_name(in->ord), in->scope ? "" : "");
+                         in->ord ? "." : "", prog_ord_name(in->ord), in->scope ? "." : "",
+                         prog_scope_name(in->scope));
+                rc = -2;
                 goto fail;
             }
             for (int k = 0; k < m->nevents; k++)
@@ -1096,7 +1099,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     return 0;
 fail:
     sys_free(s);
-    return -1;
+    return rc;
 }
 
 void sys_free(sys_t *s)

@@ -65,8 +65,9 @@ typedef struct {
 
 typedef void (*sys_succ_fn)(void *ctx, const uint8_t *state, size_t len, const sys_label_t *label);
 
-/* Build the system. Returns 0, or -1 with ERR (e.g. an instruction that no
- * core map covers, more CUs than supported). */
+/* Build the system. Returns 0; -2 with ERR when the test uses an instruction
+ * that no core map of the protocol covers (the protocol does not support it);
+ * -1 with ERR for other problems (more CUs than supported, ...). */
 int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out,
             diag_t *err);
 void sys_free(sys_t *s);
