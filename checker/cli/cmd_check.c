@@ -17,6 +17,7 @@
 #include "../proto/proto.h"
 #include "../store/store.h"
 #include "cli.h"
+#include <pthread.h>
 #include <signal.h>
 
 typedef struct {
@@ -25,7 +26,9 @@ typedef struct {
     char *command;
     char *params; /* "a=1,b=2" as given, for the store */
     store_t *db;
-    int64_t run; /* the run being explored */
+    int jobs;             /* -j: tests checked at once */
+    pthread_mutex_t lock; /* serialises store calls other than store_state, and job hand-out */
+    pthread_cond_t cond;
     proto_t *proto;
     cat_model_t *model;
     sys_config_t cfg;
@@ -34,6 +37,16 @@ typedef struct {
     int unroll;
     int nok, nfail, nlimit;
 } check_t;
+
+/* One test being checked (several at once with -j): its run and its output. */
+typedef struct {
+    check_t *c;
+    const char *path;
+    int64_t run;
+    strbuf_t out;
+    int rc;
+    bool done;
+} job_t;
 
 static void usage(FILE *f)
 {
@@ -48,11 +61,14 @@ static void usage(FILE *f)
           "  --model M           memory model (default: the protocol's target)\n"
           "  --cus N             compute units (default: as many as the test uses)\n"
           "  --init cold|warm    warm: every L1 line may start valid with its initial value\n"
+          "  --lines N           L1 capacity: at most N lines of an L1 outside their initial\n"
+          "                      state; a fill into a full L1 waits for an eviction (--env evict)\n"
           "  --env LIST          environment actions caches may take at any time:\n"
           "                      fetch, evict, writeback, all (comma-separated; default none)\n"
           "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
           "  --max-states N      stop after N states (exit 3)\n"
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
+          "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
@@ -133,18 +149,18 @@ static void on_sigint(int sig)
 static void store_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
                        uint64_t hash, const uint8_t *state, size_t len)
 {
-    check_t *c = ctx;
-    store_state(c->db, c->run, id, parent, depth, label, sizeof *label, hash, state, len);
+    job_t *j = ctx;
+    store_state(j->c->db, j->run, id, parent, depth, label, sizeof *label, hash, state, len);
 }
 
 /* The configuration as JSON, for the store (resume rebuilds the system from it). */
 static void config_json(const check_t *c, strbuf_t *b)
 {
-    sb_printf(
-        b,
-        "{\"cus\":%d,\"init\":\"%s\",\"env\":%u,\"dfs\":%s,\"unroll\":%d,\"chan\":%d,\"params\":",
-        c->cfg.cus, c->cfg.warm ? "warm" : "cold", c->cfg.env, c->eo.dfs ? "true" : "false",
-        c->unroll, c->cfg.chan_capacity);
+    sb_printf(b,
+              "{\"lines\":%d,\"cus\":%d,\"init\":\"%s\",\"env\":%u,\"dfs\":%s,\"unroll\":%d,"
+              "\"chan\":%d,\"params\":",
+              c->cfg.lines, c->cfg.cus, c->cfg.warm ? "warm" : "cold", c->cfg.env,
+              c->eo.dfs ? "true" : "false", c->unroll, c->cfg.chan_capacity);
     sb_json_str(b, c->params ? c->params : "");
     sb_putc(b, '}');
 }
@@ -201,8 +217,9 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void print_result(check_t *c, const prog_t *p, const exec_layout_t *lay, bool racy,
-                         const exec_model_result_t *mr, const explore_result_t *r, double secs)
+static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_layout_t *lay,
+                         bool racy, const exec_model_result_t *mr, const explore_result_t *r,
+                         double secs)
 {
     const char *model = cat_model_name(c->model);
     strbuf_t b;
@@ -249,17 +266,17 @@ static void print_result(check_t *c, const prog_t *p, const exec_layout_t *lay, 
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"time_s\":%.6f", r->max_depth,
                   (unsigned long long)r->bytes, secs);
-        if (c->run >= 0)
-            sb_printf(&b, ",\"run\":%lld", (long long)c->run);
+        if (job->run >= 0)
+            sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");
     } else {
         sb_printf(&b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
                   c->proto->name, p->name, model, explore_verdict_names[r->verdict],
                   racy ? " [racy: outcomes unconstrained]" : "", (unsigned long long)r->states,
                   (unsigned long long)r->transitions, r->max_depth, secs);
-        if (c->run >= 0)
+        if (job->run >= 0)
             sb_printf(&b, "  run %lld in the store (cohcheck show %lld; trace, diff, resume)\n",
-                      (long long)c->run, (long long)c->run);
+                      (long long)job->run, (long long)job->run);
         if (r->verdict != EXPLORE_OK) {
             sb_printf(&b, "  %s\n", r->msg);
             for (int i = 0; i < r->ntrace; i++)
@@ -294,13 +311,14 @@ static void print_result(check_t *c, const prog_t *p, const exec_layout_t *lay, 
                           unreached, model);
         }
     }
-    fputs(b.s, stdout);
-    fflush(stdout);
+    sb_puts(&job->out, b.s);
     sb_free(&b);
 }
 
-static int check_file(check_t *c, const char *path)
+static int check_file(job_t *job)
 {
+    check_t *c = job->c;
+    const char *path = job->path;
     diag_t d;
     prog_t *p;
     if (prog_load(path, &p, &d)) {
@@ -334,11 +352,11 @@ static int check_file(check_t *c, const char *path)
             sb_puts(&b, ",\"verdict\":\"skipped\",\"message\":");
             sb_json_str(&b, where);
             sb_puts(&b, "}\n");
-            fputs(b.s, stdout);
+            sb_puts(&job->out, b.s);
             sb_free(&b);
         } else {
-            printf("%s %s %s: skipped (%s)\n", c->proto->name, p->name, cat_model_name(c->model),
-                   where);
+            sb_printf(&job->out, "%s %s %s: skipped (%s)\n", c->proto->name, p->name,
+                      cat_model_name(c->model), where);
         }
         goto out;
     }
@@ -352,7 +370,7 @@ static int check_file(check_t *c, const char *path)
     explore_opts_t eo = c->eo;
     eo.allowed = mr.racy ? NULL : &mr.allowed;
     eo.stop = &stop_flag;
-    c->run = -1;
+    job->run = -1;
     if (c->db) {
         strbuf_t cfg;
         sb_init(&cfg);
@@ -361,7 +379,9 @@ static int check_file(check_t *c, const char *path)
             c->command, c->proto->name, c->proto->file, c->proto->source, c->proto->source_len,
             p->name,    p->file,        p->source,      p->source_len,    cat_model_name(c->model),
             cfg.s};
-        int brc = store_run_begin(c->db, &info, &c->run, &d);
+        pthread_mutex_lock(&c->lock);
+        int brc = store_run_begin(c->db, &info, &job->run, &d);
+        pthread_mutex_unlock(&c->lock);
         sb_free(&cfg);
         if (brc) {
             cli_report(&d);
@@ -370,7 +390,7 @@ static int check_file(check_t *c, const char *path)
             goto out;
         }
         eo.on_new = store_hook;
-        eo.on_new_ctx = c;
+        eo.on_new_ctx = job;
     }
     double t0 = now_s();
     eo.progress_ctx = &t0;
@@ -385,8 +405,10 @@ static int check_file(check_t *c, const char *path)
     if (c->progress)
         fputs("\r\033[K", stderr);
     double secs = now_s() - t0;
-    cli_store_finish(c->db, c->run, &r, &lay, &mr, secs);
-    print_result(c, p, &lay, mr.racy, &mr, &r, secs);
+    pthread_mutex_lock(&c->lock);
+    cli_store_finish(c->db, job->run, &r, &lay, &mr, secs);
+    pthread_mutex_unlock(&c->lock);
+    print_result(c, job, p, &lay, mr.racy, &mr, &r, secs);
     rc = r.verdict == EXPLORE_OK ? CLI_OK : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT : CLI_FAIL;
     explore_result_free(&r);
     exec_layout_free(&lay);
@@ -401,6 +423,73 @@ static int worst(int a, int b)
 {
     static const int rank[] = {0, 1, 3, 2};
     return rank[a] >= rank[b] ? a : b;
+}
+
+typedef struct {
+    check_t *c;
+    job_t *jobs;
+    int njobs, next;
+} pool_t;
+
+/* A -j worker: take the next test, check it, mark it done. */
+static void *worker(void *arg)
+{
+    pool_t *pl = arg;
+    check_t *c = pl->c;
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        int i = pl->next < pl->njobs ? pl->next++ : -1;
+        pthread_mutex_unlock(&c->lock);
+        if (i < 0)
+            return NULL;
+        job_t *j = &pl->jobs[i];
+        j->rc = check_file(j);
+        pthread_mutex_lock(&c->lock);
+        j->done = true;
+        pthread_cond_broadcast(&c->cond);
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
+/* Check FILES with c->jobs workers; print results in file order as they finish. */
+static int run_all(check_t *c, char **files, int nfiles)
+{
+    job_t *jobs = xcalloc((size_t)nfiles + 1, sizeof *jobs);
+    for (int i = 0; i < nfiles; i++) {
+        jobs[i].c = c;
+        jobs[i].path = files[i];
+        sb_init(&jobs[i].out);
+    }
+    pool_t pl = {c, jobs, nfiles, 0};
+    int nw = c->jobs < nfiles ? c->jobs : nfiles;
+    pthread_t tid[64];
+    int started = 0;
+    for (int k = 1; k < nw; k++)
+        if (pthread_create(&tid[started], NULL, worker, &pl) == 0)
+            started++;
+    int rc = CLI_OK;
+    for (int i = 0; i < nfiles; i++) {
+        /* The main thread works too, in order, while the others run ahead. */
+        pthread_mutex_lock(&c->lock);
+        if (!jobs[i].done && pl.next <= i) {
+            pl.next = i + 1 > pl.next ? i + 1 : pl.next;
+            pthread_mutex_unlock(&c->lock);
+            jobs[i].rc = check_file(&jobs[i]);
+            pthread_mutex_lock(&c->lock);
+            jobs[i].done = true;
+        }
+        while (!jobs[i].done)
+            pthread_cond_wait(&c->cond, &c->lock);
+        pthread_mutex_unlock(&c->lock);
+        fputs(jobs[i].out.s, stdout);
+        fflush(stdout);
+        rc = worst(rc, jobs[i].rc);
+        sb_free(&jobs[i].out);
+    }
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    free(jobs);
+    return rc;
 }
 
 int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err)
@@ -432,6 +521,8 @@ int cmd_check(int argc, char **argv)
         {"unroll", required_argument, 0, 'u'},
         {"trace", no_argument, 0, 't'},
         {"db", required_argument, 0, 'D'},
+        {"lines", required_argument, 0, 'L'},
+        {"jobs", required_argument, 0, 'j'},
         {"no-db", no_argument, 0, 'N'},
         {"json", no_argument, 0, 'J'},
         {"help", no_argument, 0, 'h'},
@@ -441,6 +532,9 @@ int cmd_check(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.argv0 = argv[0];
     c.unroll = 2;
+    c.jobs = 1;
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.cond, NULL);
     c.cfg.chan_capacity = 8;
     const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
     bool no_db = false;
@@ -452,7 +546,7 @@ int cmd_check(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
         switch (ch) {
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
@@ -508,6 +602,20 @@ int cmd_check(int argc, char **argv)
             c.unroll = (int)v;
             break;
         case 'D': db_path = optarg; break;
+        case 'j':
+            if (cli_parse_count("-j", optarg, 64, &v, &d) || v < 1) {
+                cli_error("-j needs a number of parallel tests from 1 to 64");
+                return CLI_BAD_INPUT;
+            }
+            c.jobs = (int)v;
+            break;
+        case 'L':
+            if (cli_parse_count("--lines", optarg, 64, &v, &d) || v < 1) {
+                cli_error("--lines needs a number of lines from 1 to 64");
+                return CLI_BAD_INPUT;
+            }
+            c.cfg.lines = (int)v;
+            break;
         case 'N': no_db = true; break;
         case 't': c.trace = true; break;
         case 'J': c.json = true; break;
@@ -552,7 +660,7 @@ int cmd_check(int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto out;
     }
-    c.progress = !c.json && isatty(2);
+    c.progress = !c.json && isatty(2) && c.jobs == 1;
     {
         strbuf_t cmd, pr;
         sb_init(&cmd);
@@ -585,8 +693,7 @@ int cmd_check(int argc, char **argv)
         cli_error("check: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
-    for (int i = 0; i < nfiles; i++)
-        rc = worst(rc, check_file(&c, files[i]));
+    rc = worst(rc, run_all(&c, files, nfiles));
     cli_free_list(files, nfiles);
 out:
     if (c.db && store_close(c.db, &d)) {

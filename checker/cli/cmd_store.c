@@ -86,6 +86,7 @@ static int rebuild(store_t *db, int64_t id, const char *argv0, rebuilt_t *b, dia
         free(list);
     }
     b->cfg.cus = json_int(r->config, "cus", 0);
+    b->cfg.lines = json_int(r->config, "lines", 0);
     b->cfg.warm = json_has(r->config, "\"init\":\"warm\"");
     b->cfg.env = (unsigned)json_int(r->config, "env", 0);
     b->cfg.chan_capacity = json_int(r->config, "chan", 8);

@@ -150,9 +150,12 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
 /* Record the path to state ID, plus an optional failing step from it. */
 static void make_trace(ex_t *x, uint32_t id, const sys_label_t *fail_lab)
 {
-    uint32_t path[1 << 16];
     int n = 0;
-    for (uint32_t v = id; v != EMPTY && n < (1 << 16); v = x->parent[v])
+    for (uint32_t v = id; v != EMPTY; v = x->parent[v])
+        n++;
+    uint32_t *path = xmalloc(sizeof *path * (size_t)(n + 1));
+    n = 0;
+    for (uint32_t v = id; v != EMPTY; v = x->parent[v])
         path[n++] = v;
     explore_result_t *r = x->r;
     r->trace = xcalloc((size_t)n + 2, sizeof(char *));
@@ -187,6 +190,7 @@ static void make_trace(ex_t *x, uint32_t id, const sys_label_t *fail_lab)
         sb_printf(&sb, " | FAILS: %s", r->msg);
         r->trace[r->ntrace++] = sb.s;
     }
+    free(path);
 }
 
 static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const sys_label_t *lab, const char *msg)

@@ -646,9 +646,27 @@ typedef struct {
     int count;
 } succ_t;
 
+/* --lines: does any per-cu instance of W hold more lines outside their initial state? */
+static bool over_capacity(const sys_t *s, work_t *w)
+{
+    for (int i = 0; i < s->ninst; i++) {
+        const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+        if (!c->per_cu)
+            continue;
+        int used = 0;
+        for (int l = 0; l < s->nlines; l++)
+            used += inst_line(s, w, i, l)[0] != c->init_state;
+        if (used > s->cfg.lines)
+            return true;
+    }
+    return false;
+}
+
 static void emit(succ_t *g, const sys_label_t *lab)
 {
     sys_t *s = g->s;
+    if (s->cfg.lines > 0 && over_capacity(s, g->next))
+        return; /* the cache is full: this step waits for an eviction */
     canon(s, g->next);
     size_t n = encode(s, g->next, s->enc);
     g->fn(g->ctx, s->enc, n, lab);
@@ -1222,6 +1240,8 @@ int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
                         ln[s->lv_off[s->inst[i].ctrl][v] + q] =
                             (int16_t)s->prog->locs[s->line_locs[l][q]].init;
         }
+        if (s->cfg.lines > 0 && over_capacity(s, &w2))
+            continue; /* more warm lines than the cache holds */
         size_t n = encode(s, &w2, s->enc);
         sys_label_t lab = {SYS_STEP_INIT, 0, 0, 0};
         fn(ctx, s->enc, n, &lab);

@@ -33,6 +33,9 @@ typedef struct {
     bool warm;         /* --init warm: L1 lines may start in the warm state */
     unsigned env;      /* SYS_ENV_* mask: environment events enabled */
     int chan_capacity; /* messages per channel before overflow (an invariant failure) */
+    int lines;         /* L1 capacity: per-cu instances hold at most this many lines outside
+                          their initial state; a step that would exceed it is not taken
+                          (until an eviction frees a line); 0: unlimited */
 } sys_config_t;
 
 /* What a transition did, compactly (for traces and the store). */

@@ -98,5 +98,19 @@ check unknown-model 2 stderr "unknown model 'nope'" "$BIN" litmus --model nope $
 check user-model 0 stdout '^Observation SB Sometimes 1 3$' "$BIN" litmus --model $D/tso-like.cat $D/sb.litmus
 check user-model-mp 0 stdout '^Observation MP\+rel\+acq Never 0 3$' "$BIN" litmus --model $D/tso-like.cat $D/mp-rel-acq.litmus
 
+# check -j N: same results, in the same order, as one at a time.
+"$BIN" check --no-db --protocol gpu-wt --init warm litmus/core/MP+rel+acq+guard.litmus litmus/core/SB+sc.litmus \
+    litmus/core/CoRR.litmus litmus/core/MP+fences.litmus | sed 's/, [0-9.]* s)$//' >"$T/j1"
+"$BIN" check --no-db -j 2 --protocol gpu-wt --init warm litmus/core/MP+rel+acq+guard.litmus litmus/core/SB+sc.litmus \
+    litmus/core/CoRR.litmus litmus/core/MP+fences.litmus | sed 's/, [0-9.]* s)$//' >"$T/j2"
+check jobs-same 0 stdout '' cmp "$T/j1" "$T/j2"
+check jobs-bad 2 stderr '-j needs' "$BIN" check --no-db -j 0 --protocol nol1 litmus/core/SB.litmus
+check lines-bad 2 stderr '--lines needs' "$BIN" check --no-db --lines 0 --protocol nol1 litmus/core/SB.litmus
+check check-no-protocol 2 stderr 'protocol is required' "$BIN" check litmus/core/SB.litmus
+check check-unknown-protocol 2 stderr "unknown protocol 'nope'" "$BIN" check --no-db --protocol nope litmus/core/SB.litmus
+check check-bad-param 2 stderr 'wbufx' "$BIN" check --no-db --protocol gpu-wt --param wbufx=1 litmus/core/SB.litmus
+check count-json 0 stdout '^\{"protocol":"gpu-wt","controllers":\[\{"controller":"L1","stable":2,"transient":2,"transitions":32\},\{"controller":"L2","stable":1,"transient":0,"transitions":5\}\]\}$' "$BIN" count --json gpu-wt
+check count-bad 2 stderr 'bad-syntax' "$BIN" count tests/e2e/data/bad-syntax.cat
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
