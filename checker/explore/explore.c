@@ -295,19 +295,19 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             snprintf(r->msg, sizeof r->msg, "stopped by --max-states after %zu states", x.n);
             goto done;
         }
-        if (ns == 0) {
-            if (sys_terminal(s, buf, len)) {
-                sys_outcome(s, buf, len, outv);
-                exec_outcomes_add(&r->reached, outv);
-                if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
-                    fail(&x, EXPLORE_VIOLATION, id, NULL, "reached an outcome the model forbids");
-                    goto done;
-                }
-            } else {
-                fail(&x, EXPLORE_DEADLOCK, id, NULL,
-                     "no transition is enabled and not every thread finished");
+        /* Every terminal state yields an outcome, whether or not environment actions
+         * (fetch, evict) can still move it: they change no thread and no memory value. */
+        if (sys_terminal(s, buf, len)) {
+            sys_outcome(s, buf, len, outv);
+            exec_outcomes_add(&r->reached, outv);
+            if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
+                fail(&x, EXPLORE_VIOLATION, id, NULL, "reached an outcome the model forbids");
                 goto done;
             }
+        } else if (ns == 0) {
+            fail(&x, EXPLORE_DEADLOCK, id, NULL,
+                 "no transition is enabled and not every thread finished");
+            goto done;
         }
         r->expanded++;
         if (o->max_memory && bytes_held(&x) > o->max_memory) {
