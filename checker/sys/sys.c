@@ -48,6 +48,8 @@ struct sys {
     int **msg_foff;
     int home_ctrl, home_var; /* where final memory values live */
     int **ev_rows;           /* per controller * nevents + event: row indices, -1 terminated */
+    uint8_t *fw;             /* per fixed slot: its width in the encoding (W_*) */
+    uint8_t **msgw;          /* per message: the width of each record slot */
     size_t maxstate;
     /* scratch */
     int16_t *wfixed, *wchan;
@@ -65,21 +67,49 @@ typedef struct {
 
 /* ---- encoding ---- */
 
+/* Slot widths in the encoding: 0 (always zero: not stored), 1 (a byte: values
+ * 0..255, guaranteed by construction or by range checks) or 2 (16 bits). */
+enum { W_SKIP, W_BYTE, W_HALF };
+
+static size_t put(uint8_t *out, size_t n, int16_t v, uint8_t w)
+{
+    if (w == W_BYTE) {
+        out[n++] = (uint8_t)v;
+    } else if (w == W_HALF) {
+        out[n++] = (uint8_t)(uint16_t)v;
+        out[n++] = (uint8_t)((uint16_t)v >> 8);
+    }
+    return n;
+}
+
+static size_t get(const uint8_t *in, size_t n, int16_t *v, uint8_t w)
+{
+    if (w == W_BYTE) {
+        *v = in[n];
+        return n + 1;
+    }
+    if (w == W_HALF) {
+        *v = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
+        return n + 2;
+    }
+    *v = 0;
+    return n;
+}
+
 static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
 {
     size_t n = 0;
-    for (int i = 0; i < s->nfixed; i++) {
-        uint16_t v = (uint16_t)w->fixed[i];
-        out[n++] = (uint8_t)v;
-        out[n++] = (uint8_t)(v >> 8);
-    }
+    for (int i = 0; i < s->nfixed; i++)
+        n = put(out, n, w->fixed[i], s->fw[i]);
     for (int c = 0; c < s->nchan; c++) {
         out[n++] = w->clen[c];
         const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
-        for (int i = 0; i < w->clen[c] * s->mw; i++) {
-            uint16_t v = (uint16_t)m[i];
-            out[n++] = (uint8_t)v;
-            out[n++] = (uint8_t)(v >> 8);
+        for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
+            const uint8_t *mw = s->msgw[m[0]];
+            out[n++] = (uint8_t)m[0];
+            out[n++] = (uint8_t)(m[1] + 1); /* line, or -1 for a message without one */
+            for (int i = 2; i < s->mw; i++)
+                n = put(out, n, m[i], mw[i]);
         }
     }
     return n;
@@ -89,13 +119,18 @@ static void decode(const sys_t *s, const uint8_t *in, size_t len, work_t *w)
 {
     size_t n = 0;
     (void)len;
-    for (int i = 0; i < s->nfixed; i++, n += 2)
-        w->fixed[i] = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
+    for (int i = 0; i < s->nfixed; i++)
+        n = get(in, n, &w->fixed[i], s->fw[i]);
     for (int c = 0; c < s->nchan; c++) {
         w->clen[c] = in[n++];
         int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
-        for (int i = 0; i < w->clen[c] * s->mw; i++, n += 2)
-            m[i] = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
+        for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
+            m[0] = in[n++];
+            m[1] = (int16_t)(in[n++] - 1);
+            const uint8_t *mw = s->msgw[m[0]];
+            for (int i = 2; i < s->mw; i++)
+                n = get(in, n, &m[i], mw[i]);
+        }
     }
 }
 
@@ -1104,6 +1139,70 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             list[n] = -1;
             s->ev_rows[c * p->nevents + e] = list;
         }
+    /* Encoding widths: pc/step/status and line states in a byte, registers a thread
+     * never names skipped, small bounded variables in a byte, the rest 16 bits. */
+    s->fw = xcalloc((size_t)s->nfixed + 1, 1);
+    for (int t = 0; t < s->nthreads; t++) {
+        uint8_t *f = s->fw + t * TH_W;
+        const prog_thread_t *pt = &prog->threads[t];
+        f[TH_PC] = pt->ninstr < 255 ? W_BYTE : W_HALF;
+        f[TH_STEP] = W_BYTE;
+        f[TH_STATUS] = W_BYTE;
+        for (int i = 0; i < pt->ninstr; i++) {
+            const prog_instr_t *in = &pt->instr[i];
+            if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS ||
+                in->op == PROG_OP_MOV || in->op == PROG_OP_ADD || in->op == PROG_OP_BEQ ||
+                in->op == PROG_OP_BNE)
+                f[TH_REGS + in->reg] = W_HALF;
+            if (in->a.is_reg)
+                f[TH_REGS + in->a.v] = W_HALF;
+            if (in->b.is_reg)
+                f[TH_REGS + in->b.v] = W_HALF;
+        }
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        int ci = s->inst[i].ctrl;
+        const proto_ctrl_t *pc = &p->ctrls[ci];
+        for (int l = 0; l < s->nlines; l++) {
+            uint8_t *f = s->fw + s->inst[i].base + l * s->line_w[ci];
+            f[0] = W_BYTE;
+            for (int v = 0; v < pc->nlinevars; v++) {
+                const proto_type_t *ty = &pc->linevars[v].type;
+                int wd = type_width(s, ty);
+                for (int k = 0; k < wd; k++)
+                    f[s->lv_off[ci][v] + k] =
+                        (ty->kind == PROTO_T_BOOL ||
+                         (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                            ? W_BYTE
+                            : W_HALF;
+            }
+        }
+        uint8_t *f = s->fw + s->inst[i].base + s->nlines * s->line_w[ci];
+        for (int v = 0; v < pc->nctrlvars; v++) {
+            const proto_type_t *ty = &pc->ctrlvars[v].type;
+            int wd = type_width(s, ty);
+            for (int k = 0; k < wd; k++)
+                f[s->cv_off[ci][v] + k] =
+                    (ty->kind == PROTO_T_BOOL ||
+                     (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                        ? W_BYTE
+                        : W_HALF;
+        }
+    }
+    s->msgw = xcalloc((size_t)p->nmsgs + 1, sizeof *s->msgw);
+    for (int m = 0; m < p->nmsgs; m++) {
+        s->msgw[m] = xcalloc((size_t)s->mw + 1, 1);
+        for (int f = 0; f < p->msgs[m].nfields; f++) {
+            const proto_type_t *ty = &p->msgs[m].fields[f].type;
+            int wd = type_width(s, ty);
+            for (int k = 0; k < wd; k++)
+                s->msgw[m][2 + s->msg_foff[m][f] + k] =
+                    (ty->kind == PROTO_T_BOOL ||
+                     (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                        ? W_BYTE
+                        : W_HALF;
+        }
+    }
     s->maxstate =
         (size_t)s->nfixed * 2 + (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw * 2);
     s->wfixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
@@ -1139,6 +1238,11 @@ void sys_free(sys_t *s)
         for (int k = 0; k < s->p->nctrls * s->p->nevents; k++)
             free(s->ev_rows[k]);
     free(s->ev_rows);
+    free(s->fw);
+    if (s->msgw)
+        for (int m = 0; m < s->p->nmsgs; m++)
+            free(s->msgw[m]);
+    free(s->msgw);
     free(s->line_locs);
     free(s->line_nlocs);
     free(s->locpos);
