@@ -55,6 +55,9 @@ int cmd_trace(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
+/* Append outcome V as a JSON object mapping each key of LAY ("0:r1", "x") to its value. */
+void cli_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v);
+
 /* Record the end of run RUN in DB (NULL: nothing): outcomes, counts, verdict, trace. */
 void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
                       const exec_model_result_t *mr, double secs);

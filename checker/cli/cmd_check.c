@@ -175,14 +175,7 @@ void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const
         const prog_val_t *v = exec_outcome(&r->reached, i);
         strbuf_t o;
         sb_init(&o);
-        sb_putc(&o, '{');
-        for (int k = 0; k < lay->nkeys; k++) {
-            if (k)
-                sb_putc(&o, ',');
-            sb_json_str(&o, lay->names[k]);
-            sb_printf(&o, ":%lld", (long long)v[k]);
-        }
-        sb_putc(&o, '}');
+        cli_outcome_json(&o, lay, v);
         store_outcome(db, run, o.s, mr->racy || exec_outcomes_has(&mr->allowed, v));
         sb_free(&o);
     }
@@ -234,15 +227,9 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"outcomes\":[",
                   (unsigned long long)r->states, (unsigned long long)r->transitions);
         for (size_t i = 0; i < r->reached.n; i++) {
-            const prog_val_t *v = exec_outcome(&r->reached, i);
-            sb_puts(&b, i ? ",{" : "{");
-            for (int k = 0; k < lay->nkeys; k++) {
-                if (k)
-                    sb_putc(&b, ',');
-                sb_json_str(&b, lay->names[k]);
-                sb_printf(&b, ":%lld", (long long)v[k]);
-            }
-            sb_putc(&b, '}');
+            if (i)
+                sb_putc(&b, ',');
+            cli_outcome_json(&b, lay, exec_outcome(&r->reached, i));
         }
         size_t unreached = 0;
         for (size_t i = 0; i < mr->allowed.n; i++)

@@ -235,14 +235,9 @@ static void print_json(const prog_t *p, const exec_layout_t *lay, const cat_mode
     size_t pos = 0, neg = 0;
     for (size_t i = 0; i < r->allowed.n; i++) {
         const prog_val_t *v = exec_outcome(&r->allowed, i);
-        sb_puts(&b, i ? ",{" : "{");
-        for (int k = 0; k < lay->nkeys; k++) {
-            if (k)
-                sb_putc(&b, ',');
-            sb_json_str(&b, lay->names[k]);
-            sb_printf(&b, ":%lld", (long long)v[k]);
-        }
-        sb_putc(&b, '}');
+        if (i)
+            sb_putc(&b, ',');
+        cli_outcome_json(&b, lay, v);
         if (exec_outcome_sat(p, lay, v))
             pos++;
         else

@@ -419,6 +419,27 @@ static int parse_sameline(parser_t *ps)
 
 /* ---- thread table ---- */
 
+/* A placement word PREFIX<number> ("wg3", "cu1") below PROG_MAX_THREADS. */
+static int placement_num(parser_t *ps, const char *prefix, const char *what, long *out)
+{
+    const lex_tok_t *t = peek(ps);
+    const char *s = ps->src + t->off;
+    if (t->kind != T_IDENT || t->len < 3 || memcmp(s, prefix, 2))
+        return expected(ps, what);
+    long k = 0;
+    for (size_t i = 2; i < t->len; i++) {
+        if (!isdigit((unsigned char)s[i]) || k > 1000)
+            return expected(ps, what);
+        k = k * 10 + (s[i] - '0');
+    }
+    if (k >= PROG_MAX_THREADS)
+        return fail_at(ps, t, "%s number too large (at most 15)",
+                       prefix[0] == 'w' ? "work-group" : "compute unit");
+    next(ps);
+    *out = k;
+    return 0;
+}
+
 /* "P<n>[@wg<k>[:cu<m>]]" */
 static int parse_thread_head(parser_t *ps, int n, int *wgcu)
 {
@@ -436,35 +457,16 @@ static int parse_thread_head(parser_t *ps, int n, int *wgcu)
     th->cu = -1;
     if (peek(ps)->kind == T_AT) {
         next(ps);
-        const lex_tok_t *w = peek(ps);
-        const char *s = ps->src + w->off;
-        if (w->kind != T_IDENT || w->len < 3 || memcmp(s, "wg", 2))
-            return expected(ps, "a work-group 'wg<k>' after '@'");
-        long k = 0;
-        for (size_t i = 2; i < w->len; i++) {
-            if (!isdigit((unsigned char)s[i]) || k > 1000)
-                return expected(ps, "a work-group 'wg<k>' after '@'");
-            k = k * 10 + (s[i] - '0');
-        }
-        if (k >= PROG_MAX_THREADS)
-            return fail_at(ps, w, "work-group number too large (at most %s)", "15");
-        next(ps);
+        long k;
+        if (placement_num(ps, "wg", "a work-group 'wg<k>' after '@'", &k))
+            return -1;
         th->wg = (int)k;
         if (peek(ps)->kind == T_COLON) {
             next(ps);
             const lex_tok_t *c = peek(ps);
-            s = ps->src + c->off;
-            if (c->kind != T_IDENT || c->len < 3 || memcmp(s, "cu", 2))
-                return expected(ps, "a compute unit 'cu<m>' after ':'");
-            long m = 0;
-            for (size_t i = 2; i < c->len; i++) {
-                if (!isdigit((unsigned char)s[i]) || m > 1000)
-                    return expected(ps, "a compute unit 'cu<m>' after ':'");
-                m = m * 10 + (s[i] - '0');
-            }
-            if (m >= PROG_MAX_THREADS)
-                return fail_at(ps, c, "compute unit number too large (at most %s)", "15");
-            next(ps);
+            long m;
+            if (placement_num(ps, "cu", "a compute unit 'cu<m>' after ':'", &m))
+                return -1;
             th->cu = (int)m;
             if (wgcu[k] >= 0 && wgcu[k] != m) {
                 diag_set(ps->err, ps->file, c->line, c->col,
