@@ -139,8 +139,9 @@ static void copy_work(const sys_t *s, const work_t *from, work_t *to)
     memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
     memcpy(to->clen, from->clen, (size_t)s->nchan);
     for (int c = 0; c < s->nchan; c++)
-        memcpy(to->chan + (size_t)c * s->cap * s->mw, from->chan + (size_t)c * s->cap * s->mw,
-               sizeof(int16_t) * (size_t)from->clen[c] * (size_t)s->mw);
+        if (from->clen[c])
+            memcpy(to->chan + (size_t)c * s->cap * s->mw, from->chan + (size_t)c * s->cap * s->mw,
+                   sizeof(int16_t) * (size_t)from->clen[c] * (size_t)s->mw);
 }
 
 static bool chan_ordered(const sys_t *s, int c)
@@ -752,9 +753,8 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
         if (s->inst[i].ctrl == s->p->core_ctrl && s->inst[i].cu == s->prog->threads[t].cu)
             inst = i;
     int line = s->p->events[ev].line ? s->prog->locs[in->loc].line_id : -1;
-    copy_work(s, g->cur, g->next);
     ectx_t x;
-    init_ctx(&x, s, g->next, inst, line, err);
+    init_ctx(&x, s, g->cur, inst, line, err); /* rows are chosen on the unchanged state */
     x.tid = t;
     x.instr = in;
     const proto_row_t *row;
@@ -771,6 +771,8 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     }
     if (row->kind == PROTO_ROW_STALL)
         return 0;
+    copy_work(s, g->cur, g->next);
+    x.w = g->next;
     if (run_actions(&x, row)) {
         err->label = lab;
         return -1;
@@ -800,15 +802,9 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
     int dst = chan_dst(s, c);
     int msg = rec[0];
     int line = rec[1];
-    copy_work(s, g->cur, g->next);
-    /* Remove the message from the copy. */
-    int16_t *m = g->next->chan + (size_t)c * s->cap * s->mw;
-    memmove(m + pos * s->mw, m + (pos + 1) * s->mw,
-            sizeof(int16_t) * (size_t)(g->next->clen[c] - pos - 1) * (size_t)s->mw);
-    g->next->clen[c]--;
     ectx_t x;
-    init_ctx(&x, s, g->next, dst, line, err);
-    x.msg = rec; /* the source state's copy stays valid */
+    init_ctx(&x, s, g->cur, dst, line, err); /* rows are chosen on the unchanged state */
+    x.msg = rec;                             /* the source state's copy stays valid */
     x.msg_src = chan_src(s, c);
     sys_label_t lab = {SYS_STEP_MSG, (uint8_t)dst, (uint16_t)c, (uint16_t)pos};
     const proto_row_t *row;
@@ -823,6 +819,13 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
     }
     if (row->kind == PROTO_ROW_STALL)
         return 0;
+    copy_work(s, g->cur, g->next);
+    /* Remove the message from the copy; REC (the source state's) stays valid. */
+    int16_t *m = g->next->chan + (size_t)c * s->cap * s->mw;
+    memmove(m + pos * s->mw, m + (pos + 1) * s->mw,
+            sizeof(int16_t) * (size_t)(g->next->clen[c] - pos - 1) * (size_t)s->mw);
+    g->next->clen[c]--;
+    x.w = g->next;
     if (run_actions(&x, row)) {
         err->label = lab;
         return -1;
@@ -842,9 +845,8 @@ static bool env_enabled(const sys_t *s, const char *name)
 static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
 {
     sys_t *s = g->s;
-    copy_work(s, g->cur, g->next);
     ectx_t x;
-    init_ctx(&x, s, g->next, i, line, err);
+    init_ctx(&x, s, g->cur, i, line, err); /* rows are chosen on the unchanged state */
     const proto_row_t *row;
     sys_label_t lab = {SYS_STEP_INTERNAL, (uint8_t)i, (uint16_t)ev,
                        (uint16_t)(line < 0 ? 0xffff : line)};
@@ -859,6 +861,8 @@ static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
                    state_name(s, i, g->cur, line));
         return -1;
     }
+    copy_work(s, g->cur, g->next); /* only now: most attempted events take no row */
+    x.w = g->next;
     if (run_actions(&x, row)) {
         err->label = lab;
         return -1;
