@@ -49,7 +49,11 @@ struct sys {
     int home_ctrl, home_var; /* where final memory values live */
     int **ev_rows;           /* per controller * nevents + event: row indices, -1 terminated */
     uint8_t *fw;             /* per fixed slot: its width in the encoding (W_*) */
-    uint8_t **msgw;          /* per message: the width of each record slot */
+    int *fslot;              /* the fixed slots that are stored, in order */
+    int nfslot;
+    int *unord; /* channels of unordered networks (canon sorts only these) */
+    int nunord;
+    uint8_t **msgw; /* per message: the width of each record slot */
     size_t maxstate;
     /* scratch */
     int16_t *wfixed, *wchan;
@@ -99,8 +103,10 @@ static size_t get(const uint8_t *in, size_t n, int16_t *v, uint8_t w)
 static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
 {
     size_t n = 0;
-    for (int i = 0; i < s->nfixed; i++)
+    for (int k = 0; k < s->nfslot; k++) {
+        int i = s->fslot[k];
         n = put(out, n, w->fixed[i], s->fw[i]);
+    }
     for (int c = 0; c < s->nchan; c++) {
         out[n++] = w->clen[c];
         const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
@@ -119,8 +125,12 @@ static void decode(const sys_t *s, const uint8_t *in, size_t len, work_t *w)
 {
     size_t n = 0;
     (void)len;
-    for (int i = 0; i < s->nfixed; i++)
+    /* Skipped slots are always zero: clear once, then fill the stored ones. */
+    memset(w->fixed, 0, sizeof(int16_t) * (size_t)s->nfixed);
+    for (int k = 0; k < s->nfslot; k++) {
+        int i = s->fslot[k];
         n = get(in, n, &w->fixed[i], s->fw[i]);
+    }
     for (int c = 0; c < s->nchan; c++) {
         w->clen[c] = in[n++];
         int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
@@ -170,8 +180,9 @@ static int rec_cmp(const int16_t *a, const int16_t *b, int w)
 static void canon(const sys_t *s, work_t *w)
 {
     int16_t tmp[256];
-    for (int c = 0; c < s->nchan; c++) {
-        if (chan_ordered(s, c) || w->clen[c] < 2)
+    for (int u = 0; u < s->nunord; u++) {
+        int c = s->unord[u];
+        if (w->clen[c] < 2)
             continue;
         int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
         for (int i = 1; i < w->clen[c]; i++) {
@@ -1193,6 +1204,14 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                         : W_HALF;
         }
     }
+    s->fslot = xcalloc((size_t)s->nfixed + 1, sizeof(int));
+    for (int i = 0; i < s->nfixed; i++)
+        if (s->fw[i] != W_SKIP)
+            s->fslot[s->nfslot++] = i;
+    s->unord = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    for (int c = 0; c < s->nchan; c++)
+        if (!p->nets[c / (s->ninst * s->ninst)].ordered)
+            s->unord[s->nunord++] = c;
     s->msgw = xcalloc((size_t)p->nmsgs + 1, sizeof *s->msgw);
     for (int m = 0; m < p->nmsgs; m++) {
         s->msgw[m] = xcalloc((size_t)s->mw + 1, 1);
@@ -1243,6 +1262,8 @@ void sys_free(sys_t *s)
             free(s->ev_rows[k]);
     free(s->ev_rows);
     free(s->fw);
+    free(s->fslot);
+    free(s->unord);
     if (s->msgw)
         for (int m = 0; m < s->p->nmsgs; m++)
             free(s->msgw[m]);
