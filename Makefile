@@ -91,6 +91,7 @@ install: cohcheck
 	    $(DESTDIR)$(PREFIX)/share/cohcheck/protocols
 	install -m 755 cohcheck $(DESTDIR)$(PREFIX)/bin/cohcheck
 	install -m 644 models/*.cat $(DESTDIR)$(PREFIX)/share/cohcheck/models/
+	install -m 644 protocols/*.proto $(DESTDIR)$(PREFIX)/share/cohcheck/protocols/
 	cp -r litmus $(DESTDIR)$(PREFIX)/share/cohcheck/
 
 format:
