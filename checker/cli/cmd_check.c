@@ -78,7 +78,8 @@ static void usage(FILE *f)
           "  -h, --help          this help\n"
           "\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
-          "unexpected (an event the tables do not handle), incomplete (a limit was hit).\n"
+          "unexpected (an event the tables do not handle), incomplete (a limit was hit);\n"
+          "skipped: the test uses an instruction the protocol has no core map for.\n"
           "exit: 0 all ok, 1 a check failed, 2 bad input, 3 a limit stopped the search\n",
           f);
 }

@@ -303,9 +303,13 @@ int cmd_trace(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     if (target < 0) {
-        printf("run %lld: %s %s %s: %s\n%s\n", (long long)id, b.run.protocol, b.run.test,
-               b.run.model, b.run.verdict ? b.run.verdict : "",
-               b.run.trace_json ? b.run.trace_json : "[]");
+        if (json)
+            printf("{\"run\":%lld,\"verdict\":\"%s\",\"trace\":%s}\n", (long long)id,
+                   b.run.verdict ? b.run.verdict : "", b.run.trace_json ? b.run.trace_json : "[]");
+        else
+            printf("run %lld: %s %s %s: %s\n%s\n", (long long)id, b.run.protocol, b.run.test,
+                   b.run.model, b.run.verdict ? b.run.verdict : "",
+                   b.run.trace_json ? b.run.trace_json : "[]");
         rebuilt_free(&b);
         store_close(db, &d);
         return CLI_OK;
@@ -325,6 +329,11 @@ int cmd_trace(int argc, char **argv)
         if (n > 10000000)
             break;
     }
+    strbuf_t js;
+    sb_init(&js);
+    if (json)
+        sb_printf(&js, "{\"run\":%lld,\"state\":%lld,\"trace\":[", (long long)id,
+                  (long long)target);
     for (size_t i = n; rc == CLI_OK && i-- > 0;) {
         strbuf_t sb;
         sb_init(&sb);
@@ -333,9 +342,18 @@ int cmd_trace(int argc, char **argv)
                path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
         const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
         sys_describe(b.sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &sb);
-        printf("%4zu  %s\n", n - i, sb.s);
+        if (json) {
+            if (i + 1 < n)
+                sb_putc(&js, ',');
+            sb_json_str(&js, sb.s);
+        } else {
+            printf("%4zu  %s\n", n - i, sb.s);
+        }
         sb_free(&sb);
     }
+    if (json && rc == CLI_OK)
+        printf("%s]}\n", js.s);
+    sb_free(&js);
     for (size_t i = 0; i < n; i++) {
         free((void *)path[i].label);
         free((void *)path[i].enc);
@@ -511,6 +529,11 @@ static void collect_state(void *ctx, const store_state_t *st)
     strbuf_t sb;
     sb_init(&sb);
     sys_dump(t->sys, st->enc, st->enc_len, &sb);
+    for (size_t i = 0; i + 1 < sb.len; i++) /* one line per state: "P0 ... | L1[0]: ..." */
+        if (sb.s[i] == '\n')
+            sb.s[i] = '|';
+    if (sb.len && sb.s[sb.len - 1] == '\n')
+        sb.s[--sb.len] = 0;
     UTIL_PUSH(t->items, t->n, t->cap, sb.s);
 }
 
@@ -611,12 +634,14 @@ int cmd_diff(int argc, char **argv)
         store_close(db, &d);
         return CLI_BAD_INPUT;
     }
-    printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)ra, A.run.protocol,
-           A.run.test, A.run.model, A.run.verdict ? A.run.verdict : "",
-           (unsigned long long)A.run.states, (unsigned long long)A.run.transitions);
-    printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)rb, B.run.protocol,
-           B.run.test, B.run.model, B.run.verdict ? B.run.verdict : "",
-           (unsigned long long)B.run.states, (unsigned long long)B.run.transitions);
+    if (!json)
+        printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)ra,
+               A.run.protocol, A.run.test, A.run.model, A.run.verdict ? A.run.verdict : "",
+               (unsigned long long)A.run.states, (unsigned long long)A.run.transitions);
+    if (!json)
+        printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)rb,
+               B.run.protocol, B.run.test, B.run.model, B.run.verdict ? B.run.verdict : "",
+               (unsigned long long)B.run.states, (unsigned long long)B.run.transitions);
     textset_t oa, ob, sa, sb;
     memset(&oa, 0, sizeof oa);
     memset(&ob, 0, sizeof ob);
@@ -637,13 +662,35 @@ int cmd_diff(int argc, char **argv)
         sort_unique(&sa);
         sort_unique(&sb);
         size_t oa_only, ob_only, sa_only, sb_only;
-        set_diff("outcome", &oa, &ob, ra, rb, (size_t)-1, &oa_only, &ob_only);
-        set_diff("state", &sa, &sb, ra, rb, 3, &sa_only, &sb_only);
+        set_diff("outcome", &oa, &ob, ra, rb, json ? 0 : (size_t)-1, &oa_only, &ob_only);
+        set_diff("state", &sa, &sb, ra, rb, json ? 0 : 3, &sa_only, &sb_only);
         bool verdict_same = A.run.verdict && B.run.verdict && !strcmp(A.run.verdict, B.run.verdict);
-        printf("verdict: %s\noutcomes: %zu only in run %lld, %zu only in run %lld\n"
-               "states: %zu only in run %lld, %zu only in run %lld, %zu in both\n",
-               verdict_same ? "same" : "differs", oa_only, (long long)ra, ob_only, (long long)rb,
-               sa_only, (long long)ra, sb_only, (long long)rb, sa.n - sa_only);
+        if (json) {
+            strbuf_t jb;
+            sb_init(&jb);
+            sb_printf(&jb, "{\"run1\":%lld,\"run2\":%lld,\"verdict_same\":%s,\"outcomes_only_1\":[",
+                      (long long)ra, (long long)rb, verdict_same ? "true" : "false");
+            for (int side = 0; side < 2; side++) {
+                const textset_t *x = side ? &ob : &oa, *y = side ? &oa : &ob;
+                int k = 0;
+                for (size_t i = 0; i < x->n; i++) {
+                    if (bsearch(&x->items[i], y->items, y->n, sizeof *y->items, cmpstr))
+                        continue;
+                    if (k++)
+                        sb_putc(&jb, ',');
+                    sb_json_str(&jb, x->items[i]);
+                }
+                sb_puts(&jb, side ? "]" : "],\"outcomes_only_2\":[");
+            }
+            sb_printf(&jb, ",\"states_only_1\":%zu,\"states_only_2\":%zu,\"states_both\":%zu}\n",
+                      sa_only, sb_only, sa.n - sa_only);
+            fputs(jb.s, stdout);
+            sb_free(&jb);
+        } else
+            printf("verdict: %s\noutcomes: %zu only in run %lld, %zu only in run %lld\n"
+                   "states: %zu only in run %lld, %zu only in run %lld, %zu in both\n",
+                   verdict_same ? "same" : "differs", oa_only, (long long)ra, ob_only,
+                   (long long)rb, sa_only, (long long)ra, sb_only, (long long)rb, sa.n - sa_only);
         if (!verdict_same || oa_only || ob_only || sa_only || sb_only)
             rc = CLI_FAIL;
     }
