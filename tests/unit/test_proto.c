@@ -41,7 +41,9 @@ static int event_index(const proto_t *p, const char *name)
     return -1;
 }
 
-/* docs/protocol-language.md, EXAMPLE, verbatim. */
+/* docs/protocol-language.md EXAMPLE as first written, with bare `map ld` / `map st`: kept because
+ * it pins the rule that an absent order means plain (so ld.acq finds no map); the man page now
+ * uses `ld.*`. */
 static const char *nol1 =
     "protocol nol1 \"L1 disabled: every access goes to the L2 (TC §8 NO-L1)\"\n"
     "target sc\n"
