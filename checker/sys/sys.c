@@ -749,6 +749,30 @@ static const char *state_name(const sys_t *s, int inst, work_t *w, int line)
     return st >= 0 && st < c->nstates ? c->state_names[st] : "?";
 }
 
+/* Choose the row for EVENT in context X (on the unchanged state). Returns 1 when
+ * a row fires (*ROW), 0 when nothing happens (a stall, or no row for an
+ * OPTIONAL event), -1 on an error: an unhandled event (WHAT names it), an
+ * impossible row, or a guard that fails to evaluate. */
+static int choose_row(succ_t *g, ectx_t *x, int event, const sys_label_t *lab, const char *what,
+                      bool optional, const proto_row_t **row)
+{
+    sys_t *s = g->s;
+    if (find_row(x, event, row)) {
+        x->err->label = *lab;
+        return -1;
+    }
+    if (!*row && optional)
+        return 0;
+    if (!*row || (*row)->kind == PROTO_ROW_IMPOSSIBLE) {
+        char kind[64];
+        snprintf(kind, sizeof kind, "%s %s", *row ? "impossible" : "unhandled", what);
+        unexpected(x->err, lab, kind, s->p->events[event].name, ctrl_name(s, x->inst),
+                   state_name(s, x->inst, g->cur, x->line));
+        return -1;
+    }
+    return (*row)->kind != PROTO_ROW_STALL;
+}
+
 /* Thread T delivers its pending core event. */
 static int step_thread(succ_t *g, int t, sys_error_t *err)
 {
@@ -771,17 +795,9 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     const proto_row_t *row;
     sys_label_t lab = {SYS_STEP_CORE, (uint8_t)t, (uint16_t)ev,
                        (uint16_t)(line < 0 ? 0xffff : line)};
-    if (find_row(&x, ev, &row)) {
-        err->label = lab;
-        return -1;
-    }
-    if (!row || row->kind == PROTO_ROW_IMPOSSIBLE) {
-        unexpected(err, &lab, row ? "impossible core event" : "unhandled core event",
-                   s->p->events[ev].name, ctrl_name(s, inst), state_name(s, inst, g->cur, line));
-        return -1;
-    }
-    if (row->kind == PROTO_ROW_STALL)
-        return 0;
+    int fire = choose_row(g, &x, ev, &lab, "core event", false, &row);
+    if (fire <= 0)
+        return fire;
     copy_work(s, g->cur, g->next);
     x.w = g->next;
     if (run_actions(&x, row)) {
@@ -819,17 +835,9 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
     x.msg_src = chan_src(s, c);
     sys_label_t lab = {SYS_STEP_MSG, (uint8_t)dst, (uint16_t)c, (uint16_t)pos};
     const proto_row_t *row;
-    if (find_row(&x, msg, &row)) {
-        err->label = lab;
-        return -1;
-    }
-    if (!row || row->kind == PROTO_ROW_IMPOSSIBLE) {
-        unexpected(err, &lab, row ? "impossible message" : "unexpected message",
-                   s->p->msgs[msg].name, ctrl_name(s, dst), state_name(s, dst, g->cur, line));
-        return -1;
-    }
-    if (row->kind == PROTO_ROW_STALL)
-        return 0;
+    int fire = choose_row(g, &x, msg, &lab, "message", false, &row);
+    if (fire <= 0)
+        return fire;
     copy_work(s, g->cur, g->next);
     /* Remove the message from the copy; REC (the source state's) stays valid. */
     int16_t *m = g->next->chan + (size_t)c * s->cap * s->mw;
@@ -861,17 +869,10 @@ static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
     const proto_row_t *row;
     sys_label_t lab = {SYS_STEP_INTERNAL, (uint8_t)i, (uint16_t)ev,
                        (uint16_t)(line < 0 ? 0xffff : line)};
-    if (find_row(&x, ev, &row)) {
-        err->label = lab;
-        return -1;
-    }
-    if (!row || row->kind == PROTO_ROW_STALL)
-        return 0; /* internal events are optional: no row, nothing happens */
-    if (row->kind == PROTO_ROW_IMPOSSIBLE) {
-        unexpected(err, &lab, "impossible event", s->p->events[ev].name, ctrl_name(s, i),
-                   state_name(s, i, g->cur, line));
-        return -1;
-    }
+    /* Internal and environment events are optional: no row, nothing happens. */
+    int fire = choose_row(g, &x, ev, &lab, "event", true, &row);
+    if (fire <= 0)
+        return fire;
     copy_work(s, g->cur, g->next); /* only now: most attempted events take no row */
     x.w = g->next;
     if (run_actions(&x, row)) {
