@@ -25,6 +25,7 @@ void proto_action_clear(const proto_t *p, proto_action_t *a)
     proto_expr_free(a->value);
     proto_expr_free(a->tid);
     proto_expr_free(a->dval);
+    proto_expr_free(a->dest_node);
     if (a->fields) {
         for (int i = 0; i < p->msgs[a->msg].nfields; i++)
             proto_expr_free(a->fields[i]);
@@ -64,6 +65,7 @@ void proto_free(proto_t *p)
             free(c->state_names[s]);
         free(c->state_names);
         free(c->transient);
+        free(c->coherent);
         vars_free(c->linevars, c->nlinevars);
         vars_free(c->ctrlvars, c->nctrlvars);
         for (int r = 0; r < c->nrows; r++)
@@ -100,6 +102,10 @@ void proto_free(proto_t *p)
     free(p->desc);
     free(p->source);
     free(p->target);
+    free(p->clock);
+    for (int i = 0; i < p->npubs; i++)
+        free(p->pubs[i].source);
+    free(p->pubs);
     free(p);
 }
 
@@ -134,19 +140,22 @@ const proto_map_t *proto_find_map(const proto_t *p, int op, int ord, int scope)
 void proto_count(const proto_t *p, int c, proto_count_t *out)
 {
     const proto_ctrl_t *ct = &p->ctrls[c];
-    *out = (proto_count_t){0, 0, 0};
+    *out = (proto_count_t){0, 0, 0, 0, 0};
     for (int s = 0; s < ct->nstates; s++) {
         if (ct->transient[s])
             out->transient++;
         else
             out->stable++;
+        out->coherent += ct->coherent[s];
     }
     /* cells[e]: states with a normal row for event e; bit 0 stands for '-'. */
     uint64_t *cells = xcalloc((size_t)p->nevents + 1, sizeof *cells);
     for (int r = 0; r < ct->nrows; r++) {
         const proto_row_t *row = &ct->rows[r];
-        if (row->kind == PROTO_ROW_NORMAL)
-            cells[row->event] |= row->states ? row->states : 1;
+        if (row->kind != PROTO_ROW_NORMAL)
+            continue;
+        cells[row->event] |= row->states ? row->states : 1;
+        out->branches += row->states ? __builtin_popcountll(row->states) : 1;
     }
     for (int e = 0; e < p->nevents; e++)
         out->transitions += __builtin_popcountll(cells[e]);

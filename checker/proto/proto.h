@@ -21,7 +21,8 @@ typedef enum {
     PROTO_T_LOC,  /* a location */
     PROTO_T_NODE, /* a controller instance */
     PROTO_T_BOOL,
-    PROTO_T_INT, /* lo..hi */
+    PROTO_T_INT,  /* lo..hi */
+    PROTO_T_TIME, /* a timestamp: only max/min, + constant, comparisons (shift-invariant) */
 } proto_type_kind_t;
 
 typedef struct {
@@ -99,6 +100,8 @@ typedef enum {
     PROTO_E_MIN,
     PROTO_E_COUNT, /* index: controller; states: mask */
     PROTO_E_APPLY, /* a=op, b=old, c=val, d=exp */
+    PROTO_E_CLOCK, /* the global clock ('clock NAME') */
+    PROTO_E_TELEM, /* a[b]: element b (a tid) of per-thread variable a */
 } proto_expr_kind_t;
 
 typedef struct proto_expr {
@@ -124,6 +127,7 @@ typedef enum {
     PROTO_DEST_SAMECU, /* the instance of per-cu controller 'ctrl' on this CU */
     PROTO_DEST_ALL,    /* every instance of per-cu controller 'ctrl' */
     PROTO_DEST_SRC,    /* msg.src */
+    PROTO_DEST_NODE,   /* the instance a node-typed expression names (dest_node) */
 } proto_dest_kind_t;
 
 typedef struct {
@@ -138,6 +142,7 @@ typedef struct {
     proto_expr_t **fields;
     proto_dest_kind_t dest;
     int dest_ctrl;
+    proto_expr_t *dest_node; /* PROTO_DEST_NODE */
     /* done */
     proto_expr_t *tid, *dval;
     /* forall */
@@ -165,6 +170,9 @@ typedef struct {
     proto_type_t type;
     proto_expr_t *init; /* NULL: zero */
     bool init_initial;  /* '= initial': the test's initial values (data) */
+    bool per_thread;    /* 'var ID[tid]': one element per thread */
+    uint64_t live;      /* line vars: states where the value is kept ('live S...'; all bits
+                           when absent); in any other state it is reset to its initial value */
 } proto_var_t;
 
 typedef struct {
@@ -173,6 +181,7 @@ typedef struct {
     int nstates;
     char **state_names;
     bool *transient;
+    bool *coherent; /* transient states declared 'transient coherent' (TC Table 1's split) */
     int init_state;
     int warm_state; /* -1: none */
     int nlinevars;
@@ -221,7 +230,18 @@ typedef struct {
     proto_map_t *maps;
     int ninvs;
     proto_inv_t *invs;
+    char *clock; /* 'clock NAME': a global physical clock advanced by tick steps; NULL: none */
+    int npubs;
+    struct proto_pub *pubs; /* 'published' counts, for `count` */
 } proto_t;
+
+/* 'published "SOURCE" CTRL stable N transient N [coherent N] [transitions N]':
+ * a paper's count of one controller, shown beside cohcheck's. -1: not given. */
+typedef struct proto_pub {
+    char *source;
+    int ctrl;
+    int stable, transient, coherent, transitions;
+} proto_pub_t;
 
 /* Parse a protocol file from memory. Returns 0 and *OUT, or -1 with ERR set to
  * "FILE:LINE:COL: message" for the first mistake. Never crashes. */
@@ -240,7 +260,9 @@ int proto_set_param(proto_t *p, const char *name, int value, diag_t *err);
 const proto_map_t *proto_find_map(const proto_t *p, int op, int ord, int scope);
 
 typedef struct {
-    int stable, transient, transitions;
+    int stable, transient, coherent; /* coherent: transient states declared 'coherent' */
+    int transitions; /* non-empty (state, event) cells that are neither stall nor impossible */
+    int branches;    /* the same, counting each guarded alternative (row) of a cell apart */
 } proto_count_t;
 
 /* Table-level counts for controller C (docs/protocol-language.md, Counting). */

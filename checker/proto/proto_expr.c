@@ -20,6 +20,7 @@ static const proto_type_t ty_bool = {PROTO_T_BOOL, 0, 1};
 static const proto_type_t ty_val = {PROTO_T_VAL, 0, 0};
 static const proto_type_t ty_node = {PROTO_T_NODE, 0, 0};
 static const proto_type_t ty_anyint = {PROTO_T_INT, -PROTO_MAX_INT, PROTO_MAX_INT};
+static const proto_type_t ty_time = {PROTO_T_TIME, 0, 0};
 
 /* Names a variable or param cannot take. max, min, count and apply are
  * functions only when a '(' follows, so they stay free. */
@@ -34,7 +35,7 @@ bool proto_reserved(const char *name)
 
 void proto_type_name(proto_type_t ty, char *buf, size_t n)
 {
-    static const char *const names[] = {"val", "data", "tid", "loc", "node", "bool", "int"};
+    static const char *const names[] = {"val", "data", "tid", "loc", "node", "bool", "int", "time"};
     if (ty.kind == PROTO_T_INT)
         snprintf(buf, n, "int(%d..%d)", ty.lo, ty.hi);
     else
@@ -97,7 +98,36 @@ int proto_need_data(proto_parser_t *ps, const proto_expr_t *e, const char *what)
 
 int proto_need_type(proto_parser_t *ps, const proto_expr_t *e, proto_type_t ty, const char *what)
 {
-    return ty.kind == PROTO_T_DATA ? proto_need_data(ps, e, what) : proto_need_value(ps, e, what);
+    if (ty.kind == PROTO_T_DATA)
+        return proto_need_data(ps, e, what);
+    if (ps->pass == 2 && (ty.kind == PROTO_T_TIME) != (e->type.kind == PROTO_T_TIME))
+        return proto_fail_pos(ps, e->line, e->col,
+                              "type mismatch: %s needs %s (a time is only combined with times "
+                              "by max, min, comparisons and '+ constant')",
+                              what, ty.kind == PROTO_T_TIME ? "a time" : "a value, found a time");
+    return proto_need_value(ps, e, what);
+}
+
+int proto_no_time(proto_parser_t *ps, const proto_expr_t *e, const char *what)
+{
+    if (ps->pass == 1 || e->type.kind != PROTO_T_TIME)
+        return 0;
+    return proto_fail_pos(ps, e->line, e->col,
+                          "type mismatch: %s cannot take a time (times are only combined by "
+                          "max, min, comparisons and '+ constant')",
+                          what);
+}
+
+/* A constant: literals and params combined by + and -. */
+static bool is_const(const proto_expr_t *e)
+{
+    switch (e->kind) {
+    case PROTO_E_INT:
+    case PROTO_E_PARAM: return true;
+    case PROTO_E_NEG: return is_const(e->a);
+    case PROTO_E_BIN: return (e->op == '+' || e->op == '-') && is_const(e->a) && is_const(e->b);
+    default: return false;
+    }
 }
 
 static int enter(proto_parser_t *ps, const lex_tok_t *t)
@@ -305,6 +335,10 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
         if (call_args(ps, mx ? "max" : "min", 2, e))
             goto fail;
         proto_type_t a = e->a->type, b = e->b->type;
+        if (ps->pass == 2 && (a.kind == PROTO_T_TIME) != (b.kind == PROTO_T_TIME)) {
+            proto_fail(ps, t, "type mismatch: %s of a time and a value", mx ? "max" : "min");
+            goto fail;
+        }
         if (a.kind == b.kind && a.kind != PROTO_T_INT) {
             e->type = a;
         } else {
@@ -316,7 +350,9 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
         }
     } else if (call && proto_is(ps, t, "apply")) {
         e = node(PROTO_E_APPLY, t, ty_val);
-        if (call_args(ps, "apply", 4, e))
+        if (call_args(ps, "apply", 4, e) || proto_no_time(ps, e->a, "apply") ||
+            proto_no_time(ps, e->b, "apply") || proto_no_time(ps, e->c, "apply") ||
+            proto_no_time(ps, e->d, "apply"))
             goto fail;
     } else if (call && proto_is(ps, t, "count")) {
         if (ps->pass == 2 && need_line(ps, t, "count"))
@@ -324,9 +360,14 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
         e = node(PROTO_E_COUNT, t, int_range(0, PROTO_MAX_INT));
         if (primary_count(ps, e))
             goto fail;
+    } else if (ps->pass == 2 && ps->p->clock && proto_tok_eq(ps, t, ps->p->clock)) {
+        if (ps->ctx == PROTO_CTX_CONST)
+            return proto_fail(ps, t, "the clock in an initial value (only literals and params)");
+        e = node(PROTO_E_CLOCK, t, ty_time);
     } else {
         bool line_var = false;
         int var = -1;
+        const proto_var_t *v = NULL;
         if (ps->pass == 1) {
             e = node(PROTO_E_PARAM, t, ty_val);
         } else if ((rc = proto_resolve_var(ps, t, &line_var, &var)) < 0) {
@@ -336,11 +377,33 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
             e->index = var;
         } else {
             const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
-            const proto_var_t *v = line_var ? &c->linevars[var] : &c->ctrlvars[var];
+            v = line_var ? &c->linevars[var] : &c->ctrlvars[var];
             e = node(line_var ? PROTO_E_LINEVAR : PROTO_E_CTRLVAR, t, v->type);
             e->index = var;
         }
-        if (proto_peek(ps)->kind == T_LBRACK) {
+        if (v && v->per_thread) {
+            /* a per-thread variable: only its elements are values */
+            if (proto_peek(ps)->kind != T_LBRACK) {
+                proto_fail(ps, t, "'%s' is per thread: name an element, %s[TID]", v->name, v->name);
+                goto fail;
+            }
+            proto_next(ps);
+            proto_expr_t *el = node(PROTO_E_TELEM, t, v->type);
+            el->a = e;
+            e = el;
+            if (proto_parse_expr(ps, &e->b))
+                goto fail;
+            if (e->b->type.kind != PROTO_T_TID) {
+                char ty[40];
+                proto_type_name(e->b->type, ty, sizeof ty);
+                proto_fail_pos(ps, e->b->line, e->b->col,
+                               "type mismatch: a per-thread variable is indexed by a tid, found %s",
+                               ty);
+                goto fail;
+            }
+            if (proto_expect(ps, T_RBRACK, "']'"))
+                goto fail;
+        } else if (proto_peek(ps)->kind == T_LBRACK) {
             if (ps->pass == 2 && e->type.kind != PROTO_T_DATA) {
                 proto_fail(ps, t, "'%.*s' is not data: only data variables can be indexed",
                            t->len > 64 ? 64 : (int)t->len, ps->src + t->off);
@@ -413,7 +476,7 @@ static int parse_unary(proto_parser_t *ps, proto_expr_t **out)
     if (rc)
         return -1;
     const char *what = t->kind == T_NOT ? "'!'" : "unary '-'";
-    if (proto_need_value(ps, a, what)) {
+    if (proto_need_value(ps, a, what) || proto_no_time(ps, a, what)) {
         proto_expr_free(a);
         return -1;
     }
@@ -481,7 +544,28 @@ static int parse_level(proto_parser_t *ps, int level, proto_expr_t **out)
             break;
         }
         proto_type_t ty = ty_bool;
-        if (level == LV_ADD) {
+        bool ta = a->type.kind == PROTO_T_TIME, tb = b->type.kind == PROTO_T_TIME;
+        if (ps->pass == 2 && (ta || tb)) {
+            /* Shift invariance: time op time only compares; time +/- constant is a time. */
+            const char *bad = NULL;
+            if (level == LV_OR || level == LV_AND)
+                bad = "a time is not a truth value";
+            else if (level == LV_CMP && ta != tb)
+                bad = "a time compares only with a time";
+            else if (level == LV_ADD && (ta == tb || (tb && op == '-')))
+                bad = "only 'time + constant', 'constant + time' and 'time - constant' are times";
+            else if (level == LV_ADD && !is_const(ta ? b : a))
+                bad = "a time moves only by a constant (literals and params)";
+            if (bad) {
+                proto_fail(ps, t, "type mismatch at '%.*s': %s", (int)t->len, ps->src + t->off,
+                           bad);
+                proto_expr_free(b);
+                rc = -1;
+                break;
+            }
+            if (level == LV_ADD)
+                ty = ty_time;
+        } else if (level == LV_ADD) {
             long long alo, ahi, blo, bhi;
             range_of(a->type, &alo, &ahi);
             range_of(b->type, &blo, &bhi);

@@ -176,6 +176,8 @@ int proto_parse_expr(proto_parser_t *ps, proto_expr_t **out);
 int proto_need_value(proto_parser_t *ps, const proto_expr_t *e, const char *what);
 int proto_need_data(proto_parser_t *ps, const proto_expr_t *e, const char *what);
 int proto_need_type(proto_parser_t *ps, const proto_expr_t *e, proto_type_t ty, const char *what);
+/* An error when E is a time (where times have no meaning: done, apply, indexes, logic). */
+int proto_no_time(proto_parser_t *ps, const proto_expr_t *e, const char *what);
 void proto_type_name(proto_type_t ty, char *buf, size_t n);
 bool proto_reserved(const char *name);
 /* Resolve variable name T in the current context: 0 with *LINE_VAR and *VAR,

@@ -54,7 +54,7 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
         proto_type_kind_t kind;
     } names[] = {{"val", PROTO_T_VAL}, {"data", PROTO_T_DATA}, {"tid", PROTO_T_TID},
                  {"loc", PROTO_T_LOC}, {"node", PROTO_T_NODE}, {"bool", PROTO_T_BOOL},
-                 {"int", PROTO_T_INT}};
+                 {"int", PROTO_T_INT}, {"time", PROTO_T_TIME}};
     const lex_tok_t *t = proto_peek(ps);
     for (size_t i = 0; t->kind == T_ID && i < sizeof names / sizeof names[0]; i++) {
         if (!proto_tok_eq(ps, t, names[i].name))
@@ -73,7 +73,7 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
             return proto_fail(ps, hi, "empty range %d..%d", ty->lo, ty->hi);
         return proto_expect(ps, T_RPAREN, "')'");
     }
-    return proto_expected(ps, "a type (val, data, tid, loc, node, bool or int(LO..HI))");
+    return proto_expected(ps, "a type (val, data, tid, loc, node, bool, time or int(LO..HI))");
 }
 
 static int decl_param(proto_parser_t *ps)
@@ -194,6 +194,11 @@ out:
 static int item_states(proto_parser_t *ps, bool transient)
 {
     proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    bool coherent = false;
+    if (transient && proto_is(ps, proto_peek(ps), "coherent") && proto_peek2(ps)->kind == T_ID) {
+        proto_next(ps);
+        coherent = true;
+    }
     if (proto_peek(ps)->kind != T_ID)
         return proto_expected(ps, "a state name");
     while (proto_peek(ps)->kind == T_ID) {
@@ -210,6 +215,7 @@ static int item_states(proto_parser_t *ps, bool transient)
             return proto_fail(ps, t, "controller '%s' has more than %d states", c->name,
                               PROTO_MAX_STATES);
         c->state_names[c->nstates] = proto_tok_str(ps, t);
+        c->coherent[c->nstates] = coherent;
         c->transient[c->nstates++] = transient;
     }
     return 0;
@@ -241,15 +247,50 @@ static int item_init_state(proto_parser_t *ps, bool warm)
     return 0;
 }
 
-/* 'line ID : type [= init]' or 'var ID : type [= init]'. */
-static int item_var(proto_parser_t *ps, bool line_var)
+/* 'live' STATE {STATE}: the states where line variable V keeps its value. */
+static int var_live(proto_parser_t *ps, proto_var_t *v)
 {
     proto_next(ps);
+    const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a state name after 'live'");
+    uint64_t live = 0;
+    while (proto_peek(ps)->kind == T_ID) {
+        const lex_tok_t *t = proto_next(ps);
+        if (ps->pass == 1)
+            continue;
+        int st = proto_find_state(c, ps, t);
+        if (st < 0)
+            return proto_fail(ps, t, "undeclared state '%.*s' in controller '%s'", (int)t->len,
+                              ps->src + t->off, c->name);
+        live |= (uint64_t)1 << st;
+    }
+    if (v)
+        v->live = live;
+    return 0;
+}
+
+/* 'line ID : type [= init] [live S...]' or 'var ID ['[' 'tid' ']'] : type [= init]'. */
+static int item_var(proto_parser_t *ps, bool line_var)
+{
+    const lex_tok_t *kw = proto_next(ps);
     const lex_tok_t *name;
     proto_type_t ty;
-    if (proto_expect_id(ps, "a variable name", &name) || proto_expect(ps, T_COLON, "':'") ||
-        parse_type(ps, &ty))
+    bool per_thread = false;
+    if (proto_expect_id(ps, "a variable name", &name))
         return -1;
+    if (proto_peek(ps)->kind == T_LBRACK) {
+        proto_next(ps);
+        if (line_var)
+            return proto_fail(ps, kw, "only a controller variable ('var') can be per thread");
+        if (proto_expect_word(ps, "tid") || proto_expect(ps, T_RBRACK, "']'"))
+            return -1;
+        per_thread = true;
+    }
+    if (proto_expect(ps, T_COLON, "':'") || parse_type(ps, &ty))
+        return -1;
+    if (per_thread && ty.kind == PROTO_T_DATA)
+        return proto_fail(ps, name, "a per-thread variable cannot be data");
     proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
     proto_var_t *v = NULL;
     if (ps->pass == 1) {
@@ -265,7 +306,7 @@ static int item_var(proto_parser_t *ps, bool line_var)
             return proto_fail(ps, name, "variable '%.*s' declared twice in controller '%s'",
                               (int)name->len, ps->src + name->off, c->name);
         }
-        proto_var_t nv = {s, ty, NULL, false};
+        proto_var_t nv = {s, ty, NULL, false, per_thread, ~(uint64_t)0};
         if (line_var) {
             UTIL_PUSH(c->linevars, c->nlinevars, ps->cap_linevars, nv);
             proto_names_add(ix, s, c->nlinevars - 1);
@@ -276,30 +317,40 @@ static int item_var(proto_parser_t *ps, bool line_var)
     } else {
         v = line_var ? &c->linevars[ps->nlv_seen++] : &c->ctrlvars[ps->ncv_seen++];
     }
-    if (proto_peek(ps)->kind != T_EQ)
-        return 0;
-    proto_next(ps);
-    const lex_tok_t *t = proto_peek(ps);
-    if (proto_is(ps, t, "initial")) {
+    if (proto_peek(ps)->kind == T_EQ) {
         proto_next(ps);
-        if (v && ty.kind != PROTO_T_DATA)
-            return proto_fail(ps, t, "'initial' gives a line's initial values: '%s' is not data",
-                              v->name);
-        if (v)
-            v->init_initial = true;
-        return 0;
+        const lex_tok_t *t = proto_peek(ps);
+        if (proto_is(ps, t, "initial")) {
+            proto_next(ps);
+            if (v && ty.kind != PROTO_T_DATA)
+                return proto_fail(
+                    ps, t, "'initial' gives a line's initial values: '%s' is not data", v->name);
+            if (v)
+                v->init_initial = true;
+        } else {
+            ps->ctx = PROTO_CTX_CONST;
+            proto_expr_t *e;
+            if (proto_parse_expr(ps, &e))
+                return -1;
+            char what[80];
+            snprintf(what, sizeof what, "the initial value of '%.*s'", (int)name->len,
+                     ps->src + name->off);
+            if (v && ty.kind == PROTO_T_TIME && (e->kind != PROTO_E_INT || e->index != 0)) {
+                proto_expr_free(e);
+                return proto_fail(ps, t, "a time variable starts at 0 (the common epoch)");
+            }
+            if (!v || (ty.kind != PROTO_T_TIME && proto_need_type(ps, e, ty, what))) {
+                proto_expr_free(e);
+                return v ? -1 : 0;
+            }
+            v->init = e;
+        }
     }
-    ps->ctx = PROTO_CTX_CONST;
-    proto_expr_t *e;
-    if (proto_parse_expr(ps, &e))
-        return -1;
-    char what[80];
-    snprintf(what, sizeof what, "the initial value of '%.*s'", (int)name->len, ps->src + name->off);
-    if (!v || proto_need_type(ps, e, ty, what)) {
-        proto_expr_free(e);
-        return v ? -1 : 0;
+    if (proto_is(ps, proto_peek(ps), "live")) {
+        if (!line_var)
+            return proto_fail(ps, proto_peek(ps), "'live' applies to line variables");
+        return var_live(ps, v);
     }
-    v->init = e;
     return 0;
 }
 
@@ -386,6 +437,7 @@ static int decl_controller(proto_parser_t *ps)
         c.per_cu = per_cu;
         c.state_names = xcalloc(PROTO_MAX_STATES, sizeof *c.state_names);
         c.transient = xcalloc(PROTO_MAX_STATES, sizeof *c.transient);
+        c.coherent = xcalloc(PROTO_MAX_STATES, sizeof *c.coherent);
         c.warm_state = -1;
         UTIL_PUSH(p->ctrls, p->nctrls, ps->cap_ctrls, c);
         proto_names_add(&ps->ix_ctrls, c.name, p->nctrls - 1);
@@ -598,6 +650,68 @@ static int decl_invariant(proto_parser_t *ps)
     return 0;
 }
 
+/* 'clock ID': the protocol's global physical clock (at most one). */
+static int decl_clock(proto_parser_t *ps, const lex_tok_t *kw)
+{
+    const lex_tok_t *name;
+    if (proto_expect_id(ps, "a clock name", &name))
+        return -1;
+    if (ps->pass == 2)
+        return 0;
+    if (ps->p->clock)
+        return proto_fail(ps, kw, "'clock' given twice");
+    char *s = proto_tok_str(ps, name);
+    if (proto_reserved(s) || proto_find_param(ps, name) >= 0) {
+        free(s);
+        return proto_fail(ps, name, "'%.*s' is a reserved word or a param", (int)name->len,
+                          ps->src + name->off);
+    }
+    ps->p->clock = s;
+    return 0;
+}
+
+/* 'published' STRING CTRL {('stable'|'transient'|'coherent'|'transitions') INT} */
+static int decl_published(proto_parser_t *ps)
+{
+    const lex_tok_t *src = proto_peek(ps), *ct;
+    if (src->kind != T_STRING)
+        return proto_expected(ps, "the source in quotes (\"seed 003 Table V\")");
+    proto_next(ps);
+    if (proto_expect_id(ps, "a controller name", &ct))
+        return -1;
+    proto_pub_t pub = {NULL, -1, -1, -1, -1, -1};
+    int n = 0;
+    for (;;) {
+        const lex_tok_t *t = proto_peek(ps);
+        int *slot = proto_is(ps, t, "stable")        ? &pub.stable
+                    : proto_is(ps, t, "transient")   ? &pub.transient
+                    : proto_is(ps, t, "coherent")    ? &pub.coherent
+                    : proto_is(ps, t, "transitions") ? &pub.transitions
+                                                     : NULL;
+        if (!slot)
+            break;
+        proto_next(ps);
+        const lex_tok_t *v = proto_peek(ps);
+        if (v->kind != T_INT)
+            return proto_expected(ps, "a count");
+        proto_next(ps);
+        if (proto_int_value(ps, v, slot))
+            return -1;
+        n++;
+    }
+    if (!n)
+        return proto_expected(ps, "stable, transient, coherent or transitions");
+    if (ps->pass == 1)
+        return 0;
+    pub.ctrl = proto_find_ctrl(ps, ct);
+    if (pub.ctrl < 0)
+        return proto_fail(ps, ct, "undeclared controller '%.*s'", (int)ct->len, ps->src + ct->off);
+    pub.source = xstrndup(ps->src + src->off + 1, src->len - 2);
+    ps->p->pubs = xrealloc(ps->p->pubs, sizeof *ps->p->pubs * (size_t)(ps->p->npubs + 1));
+    ps->p->pubs[ps->p->npubs++] = pub;
+    return 0;
+}
+
 static bool adjacent(const lex_tok_t *a, const lex_tok_t *b)
 {
     return a->off + a->len == b->off;
@@ -648,7 +762,7 @@ static int parse_file(proto_parser_t *ps)
         int rc;
         if (t->kind != T_ID)
             return proto_expected(ps, "a declaration (target, param, network, message, "
-                                      "controller, core, invariant)");
+                                      "controller, core, invariant, clock, published)");
         proto_next(ps);
         if (proto_tok_eq(ps, t, "target")) {
             char *m = dashed_name(ps, "a model name");
@@ -672,10 +786,14 @@ static int parse_file(proto_parser_t *ps)
             rc = decl_core(ps);
         } else if (proto_tok_eq(ps, t, "invariant")) {
             rc = decl_invariant(ps);
+        } else if (proto_tok_eq(ps, t, "clock")) {
+            rc = decl_clock(ps, t);
+        } else if (proto_tok_eq(ps, t, "published")) {
+            rc = decl_published(ps);
         } else {
             ps->pos--;
             return proto_expected(ps, "a declaration (target, param, network, message, "
-                                      "controller, core, invariant)");
+                                      "controller, core, invariant, clock, published)");
         }
         if (rc)
             return -1;

@@ -42,14 +42,24 @@ static int act_assign(proto_parser_t *ps, proto_action_t *a)
         const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
         v = a->line_var ? &c->linevars[a->var] : &c->ctrlvars[a->var];
     }
+    if (v && v->per_thread && proto_peek(ps)->kind != T_LBRACK)
+        return proto_fail(ps, t, "'%s' is per thread: assign an element, %s[TID] := ...", v->name,
+                          v->name);
     if (proto_peek(ps)->kind == T_LBRACK) {
-        if (v && v->type.kind != PROTO_T_DATA)
+        if (v && v->type.kind != PROTO_T_DATA && !v->per_thread)
             return proto_fail(ps, t, "'%s' is not data: only data variables can be indexed",
                               v->name);
         proto_next(ps);
         if (proto_parse_expr(ps, &a->index))
             return -1;
-        if (v && a->index->type.kind != PROTO_T_LOC) {
+        if (v && v->per_thread && a->index->type.kind != PROTO_T_TID) {
+            char ty[40];
+            proto_type_name(a->index->type, ty, sizeof ty);
+            return proto_fail_pos(
+                ps, a->index->line, a->index->col,
+                "type mismatch: a per-thread variable is indexed by a tid, found %s", ty);
+        }
+        if (v && !v->per_thread && a->index->type.kind != PROTO_T_LOC) {
             char ty[40];
             proto_type_name(a->index->type, ty, sizeof ty);
             return proto_fail_pos(ps, a->index->line, a->index->col,
@@ -63,9 +73,13 @@ static int act_assign(proto_parser_t *ps, proto_action_t *a)
     if (!v)
         return 0;
     char what[96];
+    if (a->index && v->per_thread) {
+        snprintf(what, sizeof what, "assignment to '%s'", v->name);
+        return proto_need_type(ps, a->value, v->type, what);
+    }
     if (a->index) {
         snprintf(what, sizeof what, "a location of '%s'", v->name);
-        return proto_need_value(ps, a->value, what);
+        return proto_need_value(ps, a->value, what) || proto_no_time(ps, a->value, what);
     }
     snprintf(what, sizeof what, "assignment to '%s'", v->name);
     if (v->type.kind == PROTO_T_DATA && a->value->type.kind != PROTO_T_DATA)
@@ -76,11 +90,29 @@ static int act_assign(proto_parser_t *ps, proto_action_t *a)
     return proto_need_type(ps, a->value, v->type, what);
 }
 
-/* dest := ID | ID '[' 'cu' ']' | 'all' ID | 'msg.src' */
+/* A node-typed destination: a variable or a message field naming an instance. */
+static int dest_node(proto_parser_t *ps, proto_action_t *a)
+{
+    a->dest = PROTO_DEST_NODE;
+    if (proto_parse_expr(ps, &a->dest_node))
+        return -1;
+    if (ps->pass == 2 && a->dest_node->type.kind != PROTO_T_NODE) {
+        char ty[40];
+        proto_type_name(a->dest_node->type, ty, sizeof ty);
+        return proto_fail_pos(ps, a->dest_node->line, a->dest_node->col,
+                              "a destination must be a controller or a node, found %s", ty);
+    }
+    return 0;
+}
+
+/* dest := ID | ID '[' 'cu' ']' | 'all' ID | 'msg.src' | NODE-VARIABLE | 'msg.' NODE-FIELD */
 static int send_dest(proto_parser_t *ps, proto_action_t *a)
 {
     const lex_tok_t *t = proto_peek(ps), *t2 = proto_peek2(ps);
     if (proto_is(ps, t, "msg") && t2->kind == T_DOT) {
+        const lex_tok_t *f = &ps->toks[ps->pos + 2 < ps->limit ? ps->pos + 2 : ps->pos];
+        if (!proto_is(ps, f, "src"))
+            return dest_node(ps, a);
         proto_next(ps);
         proto_next(ps);
         if (proto_expect_word(ps, "src"))
@@ -109,6 +141,14 @@ static int send_dest(proto_parser_t *ps, proto_action_t *a)
     if (ps->pass == 1)
         return 0;
     a->dest_ctrl = proto_find_ctrl(ps, ct);
+    if (a->dest_ctrl < 0 && !all && !samecu &&
+        proto_names_find(&ps->ix_vars[ps->ctrl], ps->src + ct->off, ct->len) >= 0) {
+        ps->pos--; /* not a controller: a node-typed variable */
+        return dest_node(ps, a);
+    }
+    if (a->dest_ctrl < 0 && !all && !samecu)
+        return proto_fail(ps, ct, "destination '%.*s' is not a controller or a node variable",
+                          NAME(ct));
     if (a->dest_ctrl < 0)
         return proto_fail(ps, ct, "destination '%.*s' is not a controller", NAME(ct));
     const proto_ctrl_t *c = &ps->p->ctrls[a->dest_ctrl];
@@ -201,8 +241,9 @@ static int act_done(proto_parser_t *ps, proto_row_t *row, proto_action_t *a)
         for (;;) {
             if (proto_parse_expr(ps, &args[n]))
                 goto fail;
-            if (proto_need_value(ps, args[n++], "'done'"))
+            if (proto_need_value(ps, args[n], "'done'") || proto_no_time(ps, args[n], "'done'"))
                 goto fail;
+            n++;
             if (n == 2 || proto_peek(ps)->kind != T_COMMA)
                 break;
             proto_next(ps);
@@ -297,7 +338,8 @@ static int parse_rest(proto_parser_t *ps, proto_row_t *row)
 {
     ps->ctx = PROTO_CTX_ROW;
     if (proto_peek(ps)->kind != T_BAR) {
-        if (proto_parse_expr(ps, &row->guard) || proto_need_value(ps, row->guard, "a guard"))
+        if (proto_parse_expr(ps, &row->guard) || proto_need_value(ps, row->guard, "a guard") ||
+            proto_no_time(ps, row->guard, "a guard"))
             return -1;
     }
     if (proto_expect(ps, T_BAR, "'|'"))

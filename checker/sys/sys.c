@@ -54,6 +54,18 @@ struct sys {
     int *unord; /* channels of unordered networks (canon sorts only these) */
     int nunord;
     uint8_t **msgw; /* per message: the width of each record slot */
+    /* timestamps (docs/time-abstraction.md) */
+    int clock_slot;     /* fixed slot of the global clock, -1: none */
+    int *tslot, ntslot; /* fixed slots holding times (the clock included) */
+    int *tlive;         /* per tslot: its entry in lent, or -1 (always live) */
+    int **msg_tf;       /* per message: offsets of its time fields in a record, -1 ended */
+    bool any_tf;        /* some message has a time field */
+    struct live_ent {   /* a line variable with a 'live' clause, at one instance and line */
+        int slot, inst, line;
+        uint64_t live;
+        int16_t init;
+    } * lent;
+    int nlent;
     size_t maxstate;
     /* scratch */
     int16_t *wfixed, *wchan;
@@ -282,6 +294,19 @@ static int64_t req_field(ectx_t *x, int f)
     return 0;
 }
 
+/* Element TID of per-thread controller variable V of this instance. */
+static int16_t *telem_ptr(ectx_t *x, int v, int64_t tid)
+{
+    sys_t *s = x->s;
+    const inst_t *in = &s->inst[x->inst];
+    if (tid < 0 || tid >= s->nthreads || (in->cu >= 0 && s->prog->threads[tid].cu != in->cu)) {
+        fail(x, SYS_ERR_INVARIANT, "per-thread variable %s indexed by a thread not on this %s",
+             s->p->ctrls[in->ctrl].ctrlvars[v].name, "compute unit");
+        return NULL;
+    }
+    return inst_cvar(s, x->w, x->inst, v) + tid;
+}
+
 static int line_of_loc(ectx_t *x, int64_t loc, int *pos)
 {
     const prog_t *prog = x->s->prog;
@@ -400,6 +425,14 @@ static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v)
             return -1;
         *v = apply_rmw(a, b, c, d);
         return 0;
+    case PROTO_E_CLOCK: *v = x->w->fixed[s->clock_slot]; return 0;
+    case PROTO_E_TELEM: {
+        int16_t *p;
+        if (eval(x, e->b, &a) || !(p = telem_ptr(x, e->a->index, a)))
+            return -1;
+        *v = *p;
+        return 0;
+    }
     }
     return fail(x, SYS_ERR_INVARIANT, "unknown expression%s%s", "", "");
 }
@@ -556,6 +589,16 @@ static int do_send(ectx_t *x, const proto_action_t *a)
             return fail(x, SYS_ERR_INVARIANT, "reply to msg.src outside a message row%s%s", "", "");
         dsts[nd++] = x->msg_src;
         break;
+    case PROTO_DEST_NODE: {
+        int64_t v;
+        if (eval(x, a->dest_node, &v))
+            return -1;
+        if (v < 0 || v >= s->ninst)
+            return fail(x, SYS_ERR_INVARIANT, "message %s sent to a node that does not exist%s",
+                        m->name, "");
+        dsts[nd++] = (int)v;
+        break;
+    }
     }
     for (int k = 0; k < nd; k++) {
         int c = (m->net * s->ninst + x->inst) * s->ninst + dsts[k];
@@ -582,10 +625,14 @@ static int do_assign(ectx_t *x, const proto_action_t *a)
             return fail(x, SYS_ERR_INVARIANT, "line variable %s assigned outside a line row%s",
                         var->name, "");
         p = inst_line(s, x->w, x->inst, x->line) + s->lv_off[c][a->var];
+    } else if (var->per_thread) {
+        int64_t tid;
+        if (eval(x, a->index, &tid) || !(p = telem_ptr(x, a->var, tid)))
+            return -1;
     } else {
         p = inst_cvar(s, x->w, x->inst, a->var);
     }
-    if (a->index) {
+    if (a->index && !var->per_thread) {
         int64_t loc, v;
         int pos;
         if (eval(x, a->index, &loc) || line_of_loc(x, loc, &pos) < 0 || eval(x, a->value, &v))
@@ -691,6 +738,8 @@ typedef struct {
     sys_succ_fn fn;
     void *ctx;
     int count;
+    const uint8_t *src; /* the source state's encoding */
+    size_t srclen;
 } succ_t;
 
 /* --lines: does any per-cu instance of W hold more lines outside their initial state? */
@@ -709,13 +758,68 @@ static bool over_capacity(const sys_t *s, work_t *w)
     return false;
 }
 
+/* Dead line variables back to their initial value; timestamps shifted to the
+ * reference (the clock, or the smallest live time) and, with a clock, every
+ * expired time collapsed to -1 (docs/time-abstraction.md). */
+static void normalize(const sys_t *s, work_t *w)
+{
+    for (int k = 0; k < s->nlent; k++) {
+        const struct live_ent *e = &s->lent[k];
+        if (!(e->live >> inst_line(s, w, e->inst, e->line)[0] & 1))
+            w->fixed[e->slot] = e->init;
+    }
+    if (s->cfg.time_raw || (!s->ntslot && !s->any_tf))
+        return;
+    int ref = INT16_MAX;
+    if (s->clock_slot >= 0) {
+        ref = w->fixed[s->clock_slot];
+    } else {
+        for (int k = 0; k < s->ntslot; k++) {
+            int q = s->tlive[k];
+            if (q >= 0 &&
+                !(s->lent[q].live >> inst_line(s, w, s->lent[q].inst, s->lent[q].line)[0] & 1))
+                continue;
+            if (w->fixed[s->tslot[k]] < ref)
+                ref = w->fixed[s->tslot[k]];
+        }
+        for (int c = 0; c < s->nchan; c++) {
+            const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
+            for (int k = 0; k < w->clen[c]; k++, m += s->mw)
+                for (const int *f = s->msg_tf[m[0]]; *f >= 0; f++)
+                    if (m[2 + *f] < ref)
+                        ref = m[2 + *f];
+        }
+        if (ref == INT16_MAX)
+            return;
+    }
+    int lo = s->clock_slot >= 0 ? -1 : INT16_MIN;
+    for (int k = 0; k < s->ntslot; k++) {
+        int16_t *v = &w->fixed[s->tslot[k]];
+        int q = s->tlive[k];
+        if (q >= 0 &&
+            !(s->lent[q].live >> inst_line(s, w, s->lent[q].inst, s->lent[q].line)[0] & 1))
+            *v = 0;
+        else
+            *v = (int16_t)(*v - ref < lo ? lo : *v - ref);
+    }
+    for (int c = 0; c < s->nchan; c++) {
+        int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
+        for (int k = 0; k < w->clen[c]; k++, m += s->mw)
+            for (const int *f = s->msg_tf[m[0]]; *f >= 0; f++)
+                m[2 + *f] = (int16_t)(m[2 + *f] - ref < lo ? lo : m[2 + *f] - ref);
+    }
+}
+
 static void emit(succ_t *g, const sys_label_t *lab)
 {
     sys_t *s = g->s;
     if (s->cfg.lines > 0 && over_capacity(s, g->next))
         return; /* the cache is full: this step waits for an eviction */
+    normalize(s, g->next);
     canon(s, g->next);
     size_t n = encode(s, g->next, s->enc);
+    if (lab->kind == SYS_STEP_TICK && n == g->srclen && !memcmp(s->enc, g->src, n))
+        return; /* the tick changes nothing any comparison can see: not a step */
     g->fn(g->ctx, s->enc, n, lab);
     g->count++;
 }
@@ -889,7 +993,7 @@ int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, v
     work_t cur = {s->wfixed, s->wchan, s->wclen};
     work_t next = {s->w2fixed, s->w2chan, s->w2clen};
     decode(s, state, len, &cur);
-    succ_t g = {s, &cur, &next, fn, ctx, 0};
+    succ_t g = {s, &cur, &next, fn, ctx, 0, state, len};
     memset(err, 0, sizeof *err);
     for (int t = 0; t < s->nthreads; t++)
         if (step_thread(&g, t, err))
@@ -927,6 +1031,17 @@ int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, v
                 if (step_internal(&g, i, ev, l, err))
                     return -1;
         }
+    }
+    if (s->clock_slot >= 0) {
+        copy_work(s, &cur, &next);
+        if (next.fixed[s->clock_slot] >= VAL_MAX) {
+            err->kind = SYS_ERR_INVARIANT;
+            snprintf(err->msg, sizeof err->msg, "clock overflow (raw time: bound the search)");
+            return -1;
+        }
+        next.fixed[s->clock_slot]++;
+        sys_label_t lab = {SYS_STEP_TICK, 0, 0, 0xffff};
+        emit(&g, &lab);
     }
     return g.count;
 }
@@ -1077,7 +1192,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         int cw = 0;
         for (int v = 0; v < pc->nctrlvars; v++) {
             s->cv_off[c][v] = cw;
-            cw += type_width(s, &pc->ctrlvars[v].type);
+            cw += pc->ctrlvars[v].per_thread ? s->nthreads : type_width(s, &pc->ctrlvars[v].type);
         }
         s->inst_w[c] = s->nlines * w + cw;
     }
@@ -1086,6 +1201,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         s->inst[i].base = s->nfixed;
         s->nfixed += s->inst_w[s->inst[i].ctrl];
     }
+    s->clock_slot = p->clock ? s->nfixed++ : -1;
     /* Messages and channels. */
     s->msg_foff = xcalloc((size_t)p->nmsgs + 1, sizeof(int *));
     int mw = 2;
@@ -1196,13 +1312,64 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         uint8_t *f = s->fw + s->inst[i].base + s->nlines * s->line_w[ci];
         for (int v = 0; v < pc->nctrlvars; v++) {
             const proto_type_t *ty = &pc->ctrlvars[v].type;
-            int wd = type_width(s, ty);
+            bool pt = pc->ctrlvars[v].per_thread;
+            int wd = pt ? s->nthreads : type_width(s, ty);
             for (int k = 0; k < wd; k++)
                 f[s->cv_off[ci][v] + k] =
-                    (ty->kind == PROTO_T_BOOL ||
-                     (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                    pt && s->inst[i].cu >= 0 && prog->threads[k].cu != s->inst[i].cu
+                        ? W_SKIP /* another CU's thread: never used here */
+                    : (ty->kind == PROTO_T_BOOL ||
+                       (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
                         ? W_BYTE
                         : W_HALF;
+        }
+    }
+    if (s->clock_slot >= 0)
+        s->fw[s->clock_slot] = W_HALF;
+    /* Time slots, and line variables with a 'live' clause. */
+    s->tslot = xcalloc((size_t)s->nfixed + 1, sizeof(int));
+    s->tlive = xcalloc((size_t)s->nfixed + 1, sizeof(int));
+    s->lent = xcalloc((size_t)s->nfixed + 1, sizeof *s->lent);
+    if (s->clock_slot >= 0) {
+        s->tlive[s->ntslot] = -1;
+        s->tslot[s->ntslot++] = s->clock_slot;
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        int ci = s->inst[i].ctrl;
+        const proto_ctrl_t *pc = &p->ctrls[ci];
+        for (int l = 0; l < s->nlines; l++)
+            for (int v = 0; v < pc->nlinevars; v++) {
+                const proto_var_t *var = &pc->linevars[v];
+                int slot = s->inst[i].base + l * s->line_w[ci] + s->lv_off[ci][v];
+                int q = -1;
+                if (var->live != ~(uint64_t)0 && var->type.kind != PROTO_T_DATA) {
+                    q = s->nlent++;
+                    int64_t init = 0;
+                    if (var->init && var->type.kind != PROTO_T_TIME) {
+                        ectx_t x;
+                        sys_error_t e2 = {0};
+                        work_t w0 = {NULL, NULL, NULL};
+                        init_ctx(&x, s, &w0, i, l, &e2);
+                        if (eval(&x, var->init, &init))
+                            init = 0;
+                    }
+                    s->lent[q] = (struct live_ent){slot, i, l, var->live, (int16_t)init};
+                }
+                if (var->type.kind == PROTO_T_TIME) {
+                    s->tlive[s->ntslot] = q;
+                    s->tslot[s->ntslot++] = slot;
+                }
+            }
+        for (int v = 0; v < pc->nctrlvars; v++) {
+            if (pc->ctrlvars[v].type.kind != PROTO_T_TIME)
+                continue;
+            int slot = s->inst[i].base + s->nlines * s->line_w[ci] + s->cv_off[ci][v];
+            int wd = pc->ctrlvars[v].per_thread ? s->nthreads : 1;
+            for (int k = 0; k < wd; k++)
+                if (s->fw[slot + k] != W_SKIP) {
+                    s->tlive[s->ntslot] = -1;
+                    s->tslot[s->ntslot++] = slot + k;
+                }
         }
     }
     s->fslot = xcalloc((size_t)s->nfixed + 1, sizeof(int));
@@ -1213,6 +1380,16 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     for (int c = 0; c < s->nchan; c++)
         if (!p->nets[c / (s->ninst * s->ninst)].ordered)
             s->unord[s->nunord++] = c;
+    s->msg_tf = xcalloc((size_t)p->nmsgs + 1, sizeof *s->msg_tf);
+    for (int m = 0; m < p->nmsgs; m++) {
+        s->msg_tf[m] = xcalloc((size_t)p->msgs[m].nfields + 1, sizeof(int));
+        int n = 0;
+        for (int f = 0; f < p->msgs[m].nfields; f++)
+            if (p->msgs[m].fields[f].type.kind == PROTO_T_TIME)
+                s->msg_tf[m][n++] = s->msg_foff[m][f];
+        s->msg_tf[m][n] = -1;
+        s->any_tf |= n > 0;
+    }
     s->msgw = xcalloc((size_t)p->nmsgs + 1, sizeof *s->msgw);
     for (int m = 0; m < p->nmsgs; m++) {
         s->msgw[m] = xcalloc((size_t)s->mw + 1, 1);
@@ -1269,6 +1446,13 @@ void sys_free(sys_t *s)
         for (int m = 0; m < s->p->nmsgs; m++)
             free(s->msgw[m]);
     free(s->msgw);
+    if (s->msg_tf)
+        for (int m = 0; m < s->p->nmsgs; m++)
+            free(s->msg_tf[m]);
+    free(s->msg_tf);
+    free(s->tslot);
+    free(s->tlive);
+    free(s->lent);
     free(s->line_locs);
     free(s->line_nlocs);
     free(s->locpos);
@@ -1325,7 +1509,11 @@ static int init_instance(sys_t *s, work_t *w, int i, sys_error_t *err)
             int64_t val;
             if (eval(&x, var->init, &val))
                 return -1;
-            *inst_cvar(s, w, i, v) = (int16_t)val;
+            int16_t *p = inst_cvar(s, w, i, v);
+            for (int k = 0; k < (var->per_thread ? s->nthreads : 1); k++)
+                if (!var->per_thread || s->inst[i].cu < 0 ||
+                    s->prog->threads[k].cu == s->inst[i].cu)
+                    p[k] = (int16_t)val;
         }
     }
     return 0;
@@ -1446,6 +1634,11 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
             line_label(s, lab->arg, out);
         }
         break;
+    case SYS_STEP_TICK:
+        sb_printf(out, "clock %s ticks", s->p->clock);
+        if (s->cfg.time_raw)
+            sb_printf(out, " (%s = %d)", s->p->clock, a.fixed[s->clock_slot]);
+        return; /* every timestamp moves relative to the clock: nothing else to say */
     }
     if (lab->kind == SYS_STEP_INIT) {
         /* Lines that do not start in their controller's initial state (warm lines). */
@@ -1481,6 +1674,41 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
             sb_putc(out, '.');
             line_label(s, l, out);
             sb_printf(out, ": %s -> %s", c->state_names[x], c->state_names[y]);
+        }
+    }
+    /* Scalar variables that changed (timestamps as normalized). */
+    for (int i = 0; i < s->ninst; i++) {
+        int ci = s->inst[i].ctrl;
+        const proto_ctrl_t *c = &s->p->ctrls[ci];
+        for (int l = 0; l < s->nlines; l++)
+            for (int v = 0; v < c->nlinevars; v++) {
+                int off = s->lv_off[ci][v];
+                int16_t x = inst_line(s, &b, i, l)[off], y = inst_line(s, &a, i, l)[off];
+                if (c->linevars[v].type.kind == PROTO_T_DATA || x == y)
+                    continue;
+                sb_puts(out, sep);
+                sep = ", ";
+                inst_label(s, i, out);
+                sb_putc(out, '.');
+                line_label(s, l, out);
+                sb_printf(out, ".%s: %d -> %d", c->linevars[v].name, x, y);
+            }
+        for (int v = 0; v < c->nctrlvars; v++) {
+            const proto_var_t *var = &c->ctrlvars[v];
+            if (var->type.kind == PROTO_T_DATA)
+                continue;
+            int16_t *x = inst_cvar(s, &b, i, v), *y = inst_cvar(s, &a, i, v);
+            for (int k = 0; k < (var->per_thread ? s->nthreads : 1); k++) {
+                if (x[k] == y[k])
+                    continue;
+                sb_puts(out, sep);
+                sep = ", ";
+                inst_label(s, i, out);
+                if (var->per_thread)
+                    sb_printf(out, ".%s[P%d]: %d -> %d", var->name, k, x[k], y[k]);
+                else
+                    sb_printf(out, ".%s: %d -> %d", var->name, x[k], y[k]);
+            }
         }
     }
     for (int t = 0; t < s->nthreads; t++) {
@@ -1530,11 +1758,24 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
                     sb_printf(out, "%d", p[0]);
             }
         }
-        for (int v = 0; v < c->nctrlvars; v++)
-            if (c->ctrlvars[v].type.kind != PROTO_T_DATA)
-                sb_printf(out, " %s=%d", c->ctrlvars[v].name, *inst_cvar(s, &w, i, v));
+        for (int v = 0; v < c->nctrlvars; v++) {
+            const proto_var_t *var = &c->ctrlvars[v];
+            if (var->type.kind == PROTO_T_DATA)
+                continue;
+            const int16_t *p = inst_cvar(s, &w, i, v);
+            if (!var->per_thread) {
+                sb_printf(out, " %s=%d", var->name, *p);
+                continue;
+            }
+            for (int k = 0; k < s->nthreads; k++)
+                if (s->inst[i].cu < 0 || s->prog->threads[k].cu == s->inst[i].cu)
+                    sb_printf(out, " %s[P%d]=%d", var->name, k, p[k]);
+        }
         sb_putc(out, '\n');
     }
+    if (s->clock_slot >= 0)
+        sb_printf(out, "clock %s=%d%s\n", s->p->clock, w.fixed[s->clock_slot],
+                  s->cfg.time_raw ? "" : " (times are relative to it; -1: expired)");
     for (int c = 0; c < s->nchan; c++) {
         if (!w.clen[c])
             continue;

@@ -7,7 +7,9 @@
  * A state is a byte string: a fixed part (threads, controller instances with
  * their lines and variables) followed by the channels, each a count and its
  * messages; unordered channels keep their messages sorted, so two states that
- * behave the same encode the same. */
+ * behave the same encode the same. Timestamps (type time) are normalized
+ * (docs/time-abstraction.md): relative to the clock with every expired value
+ * collapsed when the protocol has one, else shifted so the smallest is 0. */
 #ifndef COHCHECK_SYS_H
 #define COHCHECK_SYS_H
 
@@ -36,6 +38,8 @@ typedef struct {
     int lines;         /* L1 capacity: per-cu instances hold at most this many lines outside
                           their initial state; a step that would exceed it is not taken
                           (until an eviction frees a line); 0: unlimited */
+    bool time_raw;     /* keep timestamps as raw integers (no normalization: with a clock the
+                          state space is infinite, so bound the search); for cross-checks */
 } sys_config_t;
 
 /* What a transition did, compactly (for traces and the store). */
@@ -51,6 +55,7 @@ enum {
     SYS_STEP_MSG,      /* channel `what`: message at position `arg` is received */
     SYS_STEP_INTERNAL, /* instance `who`, event `what`, line `arg` (0xffff: controller-level) */
     SYS_STEP_INIT,     /* an initial state (sys_describe lists lines not in their init state) */
+    SYS_STEP_TICK,     /* the global clock advances by one */
 };
 
 /* A protocol error met while computing successors or checking a state. */
