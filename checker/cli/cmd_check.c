@@ -2,6 +2,7 @@
  * litmus test and prove or refute it against a memory model and its own
  * invariants (DESIGN.md sections 3 and 5). Racy tests constrain no outcome:
  * only deadlocks, unexpected events and invariants can fail them. */
+#include <ctype.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ typedef struct {
     check_t *c;
     const char *path;
     int64_t run;
+    cli_store_ctx_t hook;
     strbuf_t out;
     int rc;
     bool done;
@@ -64,10 +66,17 @@ static void usage(FILE *f)
           "  --lines N           L1 capacity: at most N lines of an L1 outside their initial\n"
           "                      state; a fill into a full L1 waits for an eviction (--env evict)\n"
           "  --env LIST          environment actions caches may take at any time:\n"
-          "                      fetch, evict, writeback, all (comma-separated; default none)\n"
+          "                      fetch, evict, writeback, or any other environment event\n"
+          "                      the protocol declares (e.g. l2evict); all: every one\n"
+          "                      (comma-separated; default none)\n"
           "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
           "  --max-states N      stop after N states (exit 3)\n"
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
+          "  --max-depth N       check states N steps deep but expand none of them; if any\n"
+          "                      has a successor, the verdict is incomplete (exit 3)\n"
+          "  --time abstract|raw timestamps (type time): abstract (default) normalizes them so\n"
+          "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
+          "                      the integers (with a clock, bound it with --max-depth)\n"
           "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
@@ -105,9 +114,11 @@ static int parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
-static int parse_env(const char *s, unsigned *out)
+static int parse_env(const char *s, sys_config_t *cfg)
 {
     unsigned m = 0;
+    cfg->env_all = false;
+    cfg->nenv_names = 0;
     char *dup = xstrdup(s), *save = NULL;
     for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (!strcmp(t, "fetch"))
@@ -117,14 +128,22 @@ static int parse_env(const char *s, unsigned *out)
         else if (!strcmp(t, "writeback"))
             m |= SYS_ENV_WRITEBACK;
         else if (!strcmp(t, "all"))
-            m |= SYS_ENV_FETCH | SYS_ENV_EVICT | SYS_ENV_WRITEBACK;
+            cfg->env_all = true;
         else if (strcmp(t, "none")) {
-            free(dup);
-            return -1;
+            /* another environment event of the protocol, by name (sys_new checks it) */
+            bool ident = strlen(t) < sizeof cfg->env_names[0] && cfg->nenv_names < 8 &&
+                         (isalpha((unsigned char)t[0]) || t[0] == '_');
+            for (const char *q = t; ident && *q; q++)
+                ident = isalnum((unsigned char)*q) || *q == '_';
+            if (!ident) {
+                free(dup);
+                return -1;
+            }
+            snprintf(cfg->env_names[cfg->nenv_names++], sizeof cfg->env_names[0], "%s", t);
         }
     }
     free(dup);
-    *out = m;
+    cfg->env = m;
     return 0;
 }
 
@@ -147,11 +166,23 @@ static void on_sigint(int sig)
     stop_flag = 1;
 }
 
-static void store_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
-                       uint64_t hash, const uint8_t *state, size_t len)
+void cli_store_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
+                    uint32_t ord, uint64_t fp, const uint8_t *state, size_t len)
 {
-    job_t *j = ctx;
-    store_state(j->c->db, j->run, id, parent, depth, label, sizeof *label, hash, state, len);
+    const cli_store_ctx_t *c = ctx;
+    uint8_t blob[sizeof *label + 4];
+    memcpy(blob, label, sizeof *label);
+    memcpy(blob + sizeof *label, &ord, 4);
+    store_state(c->db, c->run, id, parent, depth, blob, sizeof blob, fp, state, len);
+}
+
+void cli_label_read(const void *blob, size_t len, sys_label_t *label, uint32_t *ord)
+{
+    memset(label, 0, sizeof *label);
+    memcpy(label, blob, len < sizeof *label ? len : sizeof *label);
+    *ord = UINT32_MAX;
+    if (len >= sizeof *label + 4)
+        memcpy(ord, (const uint8_t *)blob + sizeof *label, 4);
 }
 
 /* The configuration as JSON, for the store (resume rebuilds the system from it). */
@@ -159,9 +190,13 @@ static void config_json(const check_t *c, strbuf_t *b)
 {
     sb_printf(b,
               "{\"lines\":%d,\"cus\":%d,\"init\":\"%s\",\"env\":%u,\"dfs\":%s,\"unroll\":%d,"
-              "\"chan\":%d,\"params\":",
+              "\"chan\":%d,\"time_raw\":%d,\"env_all\":%d,\"env_names\":\"",
               c->cfg.lines, c->cfg.cus, c->cfg.warm ? "warm" : "cold", c->cfg.env,
-              c->eo.dfs ? "true" : "false", c->unroll, c->cfg.chan_capacity);
+              c->eo.dfs ? "true" : "false", c->unroll, c->cfg.chan_capacity, c->cfg.time_raw,
+              c->cfg.env_all);
+    for (int k = 0; k < c->cfg.nenv_names; k++)
+        sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
+    sb_puts(b, "\",\"params\":");
     sb_json_str(b, c->params ? c->params : "");
     sb_putc(b, '}');
 }
@@ -252,8 +287,8 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
                 sb_json_str(&b, r->failure_state);
             }
         }
-        sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"time_s\":%.6f", r->max_depth,
-                  (unsigned long long)r->bytes, secs);
+        sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
+                  r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");
@@ -377,8 +412,10 @@ static int check_file(job_t *job)
             exec_layout_free(&lay);
             goto out;
         }
-        eo.on_new = store_hook;
-        eo.on_new_ctx = job;
+        job->hook.db = c->db;
+        job->hook.run = job->run;
+        eo.on_new = cli_store_hook;
+        eo.on_new_ctx = &job->hook;
     }
     double t0 = now_s();
     eo.progress_ctx = &t0;
@@ -504,6 +541,8 @@ int cmd_check(int argc, char **argv)
         {"param", required_argument, 0, 'P'},
         {"max-states", required_argument, 0, 'S'},
         {"max-memory", required_argument, 0, 'M'},
+        {"max-depth", required_argument, 0, 'X'},
+        {"time", required_argument, 0, 'T'},
         {"bfs", no_argument, 0, 'b'},
         {"dfs", no_argument, 0, 'd'},
         {"unroll", required_argument, 0, 'u'},
@@ -553,9 +592,10 @@ int cmd_check(int argc, char **argv)
             c.cfg.warm = !strcmp(optarg, "warm");
             break;
         case 'e':
-            if (parse_env(optarg, &c.cfg.env)) {
+            if (parse_env(optarg, &c.cfg)) {
                 cli_error(
-                    "--env takes a comma-separated list of fetch, evict, writeback, all; not '%s'",
+                    "--env takes a comma-separated list of fetch, evict, writeback, all or other "
+                    "environment events of the protocol; not '%s'",
                     optarg);
                 return CLI_BAD_INPUT;
             }
@@ -579,6 +619,20 @@ int cmd_check(int argc, char **argv)
                 cli_error("--max-memory takes a size such as 512M or 2G, not '%s'", optarg);
                 return CLI_BAD_INPUT;
             }
+            break;
+        case 'X':
+            if (cli_parse_count("--max-depth", optarg, 1000000000LL, &v, &d) || v == 0) {
+                cli_error("--max-depth needs a whole number from 1 to 1e9");
+                return CLI_BAD_INPUT;
+            }
+            c.eo.max_depth = (int)v;
+            break;
+        case 'T':
+            if (strcmp(optarg, "abstract") && strcmp(optarg, "raw")) {
+                cli_error("--time takes abstract or raw, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            c.cfg.time_raw = !strcmp(optarg, "raw");
             break;
         case 'b': c.eo.dfs = false; break;
         case 'd': c.eo.dfs = true; break;
@@ -709,11 +763,18 @@ int cmd_count(int argc, char **argv)
             fputs(
                 "usage: cohcheck count [--json] PROTOCOL...\n"
                 "\n"
-                "Table-level counts per controller: declared stable and transient states, and\n"
-                "transitions. Convention: a transition is a distinct (state, event) cell with at\n"
-                "least one row that is neither 'stall' nor 'impossible'; a row listing several\n"
-                "states or events covers each cell; a controller-level row ('-') is one cell per\n"
-                "event. The papers' own conventions differ (see reports/counts.md).\n",
+                "Table-level counts per controller: declared stable and transient states (and\n"
+                "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
+                "transitions, in two conventions:\n"
+                "  transitions  distinct (state, event) cells with at least one row that is\n"
+                "               neither 'stall' nor 'impossible' (DESIGN.md section 4); a row\n"
+                "               listing several states or events covers each cell; a\n"
+                "               controller-level row ('-') is one cell per event;\n"
+                "  branches     the same rows counted per guarded alternative: a cell whose\n"
+                "               outcome depends on a condition (\"MSHR.empty? -> V else -> VI\")\n"
+                "               counts once per outcome, as RCC's Table V does.\n"
+                "The figures a protocol file declares with 'published' are printed beside\n"
+                "cohcheck's (reports/counts.md).\n",
                 stdout);
             return CLI_OK;
         } else {
@@ -740,8 +801,8 @@ int cmd_count(int argc, char **argv)
             sb_json_str(&b, p->name);
             sb_puts(&b, ",\"controllers\":[");
         } else {
-            sb_printf(&b, "%s\n  %-12s %7s %10s %12s\n", p->name, "controller", "stable",
-                      "transient", "transitions");
+            sb_printf(&b, "%s\n  %-12s %7s %10s %9s %12s %9s\n", p->name, "controller", "stable",
+                      "transient", "coherent", "transitions", "branches");
         }
         for (int k = 0; k < p->nctrls; k++) {
             proto_count_t n;
@@ -749,12 +810,42 @@ int cmd_count(int argc, char **argv)
             if (json) {
                 sb_puts(&b, k ? ",{\"controller\":" : "{\"controller\":");
                 sb_json_str(&b, p->ctrls[k].name);
-                sb_printf(&b, ",\"stable\":%d,\"transient\":%d,\"transitions\":%d}", n.stable,
-                          n.transient, n.transitions);
+                sb_printf(&b,
+                          ",\"stable\":%d,\"transient\":%d,\"coherent\":%d,\"transitions\":%d,"
+                          "\"branches\":%d,\"published\":[",
+                          n.stable, n.transient, n.coherent, n.transitions, n.branches);
             } else {
-                sb_printf(&b, "  %-12s %7d %10d %12d\n", p->ctrls[k].name, n.stable, n.transient,
-                          n.transitions);
+                sb_printf(&b, "  %-12s %7d %10d %9d %12d %9d\n", p->ctrls[k].name, n.stable,
+                          n.transient, n.coherent, n.transitions, n.branches);
             }
+            int np = 0;
+            for (int q = 0; q < p->npubs; q++) {
+                const proto_pub_t *pb = &p->pubs[q];
+                if (pb->ctrl != k)
+                    continue;
+                if (json) {
+                    sb_puts(&b, np ? ",{\"source\":" : "{\"source\":");
+                    sb_json_str(&b, pb->source);
+                    sb_printf(&b,
+                              ",\"stable\":%d,\"transient\":%d,\"coherent\":%d,"
+                              "\"transitions\":%d}",
+                              pb->stable, pb->transient, pb->coherent, pb->transitions);
+                } else {
+                    sb_printf(&b, "    published (%s):", pb->source);
+                    if (pb->stable >= 0)
+                        sb_printf(&b, " stable %d", pb->stable);
+                    if (pb->transient >= 0)
+                        sb_printf(&b, " transient %d", pb->transient);
+                    if (pb->coherent >= 0)
+                        sb_printf(&b, " (coherent %d)", pb->coherent);
+                    if (pb->transitions >= 0)
+                        sb_printf(&b, " transitions %d", pb->transitions);
+                    sb_putc(&b, '\n');
+                }
+                np++;
+            }
+            if (json)
+                sb_puts(&b, "]}");
         }
         if (json)
             sb_puts(&b, "]}\n");

@@ -90,6 +90,16 @@ static int rebuild(store_t *db, int64_t id, const char *argv0, rebuilt_t *b, dia
     b->cfg.warm = json_has(r->config, "\"init\":\"warm\"");
     b->cfg.env = (unsigned)json_int(r->config, "env", 0);
     b->cfg.chan_capacity = json_int(r->config, "chan", 8);
+    b->cfg.time_raw = json_int(r->config, "time_raw", 0) != 0;
+    b->cfg.env_all = json_int(r->config, "env_all", 0) != 0;
+    const char *en = r->config ? strstr(r->config, "\"env_names\":\"") : NULL;
+    for (en = en ? en + 13 : NULL; en && *en && *en != '"' && b->cfg.nenv_names < 8;) {
+        size_t n = strcspn(en, ",\"");
+        if (n && n < sizeof b->cfg.env_names[0])
+            snprintf(b->cfg.env_names[b->cfg.nenv_names++], sizeof b->cfg.env_names[0], "%.*s",
+                     (int)n, en);
+        en += n + (en[n] == ',');
+    }
     b->dfs = json_has(r->config, "\"dfs\":true");
     if (cli_load_model(r->model, argv0, &b->model, d))
         goto fail;
@@ -367,14 +377,13 @@ int cmd_trace(int argc, char **argv)
 /* ---- resume ---- */
 
 typedef struct {
-    store_t *db;
-    int64_t run;
     uint8_t **states;
     size_t *lens;
     int64_t *parents;
     int *depths;
-    sys_label_t *labels;
+    uint32_t *ords;
     size_t n, cap;
+    bool missing; /* some state has no recorded replay position */
 } loaded_t;
 
 static void load_state(void *ctx, const store_state_t *st)
@@ -386,7 +395,7 @@ static void load_state(void *ctx, const store_state_t *st)
         l->lens = xrealloc(l->lens, c * sizeof *l->lens);
         l->parents = xrealloc(l->parents, c * sizeof *l->parents);
         l->depths = xrealloc(l->depths, c * sizeof *l->depths);
-        l->labels = xrealloc(l->labels, c * sizeof *l->labels);
+        l->ords = xrealloc(l->ords, c * sizeof *l->ords);
         l->cap = c;
     }
     l->states[l->n] = xmalloc(st->enc_len + 1);
@@ -394,17 +403,79 @@ static void load_state(void *ctx, const store_state_t *st)
     l->lens[l->n] = st->enc_len;
     l->parents[l->n] = st->parent;
     l->depths[l->n] = st->depth;
-    memset(&l->labels[l->n], 0, sizeof *l->labels);
-    memcpy(&l->labels[l->n], st->label,
-           st->label_len < sizeof *l->labels ? st->label_len : sizeof *l->labels);
+    sys_label_t lab;
+    cli_label_read(st->label, st->label_len, &lab, &l->ords[l->n]);
+    l->missing |= l->ords[l->n] == UINT32_MAX;
     l->n++;
 }
 
-static void resume_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
-                        uint64_t hash, const uint8_t *state, size_t len)
+/* Successors of one parent, for finding the replay positions of its children. */
+typedef struct {
+    uint8_t **enc;
+    size_t *len;
+    size_t n, cap;
+} succs_t;
+
+static void collect_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
 {
-    loaded_t *l = ctx;
-    store_state(l->db, l->run, id, parent, depth, label, sizeof *label, hash, state, len);
+    succs_t *c = ctx;
+    (void)lab;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 16;
+        c->enc = xrealloc(c->enc, c->cap * sizeof *c->enc);
+        c->len = xrealloc(c->len, c->cap * sizeof *c->len);
+    }
+    c->enc[c->n] = xmalloc(len + 1);
+    memcpy(c->enc[c->n], st, len);
+    c->len[c->n++] = len;
+}
+
+static void succs_clear(succs_t *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->enc[i]);
+    c->n = 0;
+}
+
+/* Runs recorded before replay positions were stored: find each state's position
+ * among its parent's successors by computing them again. 0, or -1 with ERR. */
+static int derive_ords(sys_t *sys, loaded_t *l, diag_t *err)
+{
+    succs_t c = {NULL, NULL, 0, 0};
+    int64_t have = -2; /* whose successors C holds (-1: the initial states) */
+    int rc = 0;
+    for (size_t i = 0; i < l->n && rc == 0; i++) {
+        if (l->ords[i] != UINT32_MAX)
+            continue;
+        int64_t p = l->parents[i];
+        if (p >= (int64_t)i) {
+            diag_set(err, "", 0, 0, "resume: state %zu has parent %lld", i, (long long)p);
+            rc = -1;
+            break;
+        }
+        if (p != have) {
+            succs_clear(&c);
+            sys_error_t e;
+            if (p < 0)
+                sys_initial(sys, collect_succ, &c, &e);
+            else
+                sys_successors(sys, l->states[p], l->lens[p], collect_succ, &c, &e);
+            have = p;
+        }
+        for (size_t k = 0; k < c.n; k++)
+            if (c.len[k] == l->lens[i] && !memcmp(c.enc[k], l->states[i], c.len[k])) {
+                l->ords[i] = (uint32_t)k;
+                break;
+            }
+        if (l->ords[i] == UINT32_MAX) {
+            diag_set(err, "", 0, 0, "resume: stored state %zu is not a successor of its parent", i);
+            rc = -1;
+        }
+    }
+    succs_clear(&c);
+    free(c.enc);
+    free(c.len);
+    return rc;
 }
 
 int cmd_resume(int argc, char **argv)
@@ -438,7 +509,9 @@ int cmd_resume(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     int rc = CLI_OK;
-    loaded_t l = {db, id, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    loaded_t l;
+    memset(&l, 0, sizeof l);
+    cli_store_ctx_t hook = {db, id};
     if (!strcmp(b.run.status, "done")) {
         cli_error("resume: run %lld is complete (%s); nothing to resume", (long long)id,
                   b.run.verdict);
@@ -446,7 +519,8 @@ int cmd_resume(int argc, char **argv)
     } else if (b.dfs) {
         cli_error("resume: run %lld used --dfs; only BFS runs can be resumed", (long long)id);
         rc = CLI_BAD_INPUT;
-    } else if (store_states(db, id, load_state, &l, &d)) {
+    } else if (store_states(db, id, load_state, &l, &d) ||
+               (l.missing && derive_ords(b.sys, &l, &d))) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
     }
@@ -456,15 +530,15 @@ int cmd_resume(int argc, char **argv)
         if (expanded > l.n)
             expanded = l.n;
         explore_resume_t res = {
-            l.n,      (const uint8_t *const *)l.states, l.lens, l.parents, l.depths, l.labels,
+            l.n,      (const uint8_t *const *)l.states, l.lens, l.parents, l.depths, l.ords,
             expanded, expanded ? b.run.transitions : 0};
         explore_opts_t eo;
         memset(&eo, 0, sizeof eo);
         eo.max_states = max_states;
         eo.allowed = b.mr.racy ? NULL : &b.mr.allowed;
         eo.resume = &res;
-        eo.on_new = resume_hook;
-        eo.on_new_ctx = &l;
+        eo.on_new = cli_store_hook;
+        eo.on_new_ctx = &hook;
         explore_result_t r;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -506,7 +580,7 @@ int cmd_resume(int argc, char **argv)
     free(l.lens);
     free(l.parents);
     free(l.depths);
-    free(l.labels);
+    free(l.ords);
     rebuilt_free(&b);
     if (store_close(db, &d)) {
         cli_report(&d);

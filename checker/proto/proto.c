@@ -155,7 +155,7 @@ void proto_count(const proto_t *p, int c, proto_count_t *out)
         if (row->kind != PROTO_ROW_NORMAL)
             continue;
         cells[row->event] |= row->states ? row->states : 1;
-        out->branches += row->states ? __builtin_popcountll(row->states) : 1;
+        out->branches += __builtin_popcountll(row->states); /* '-' rows: the core interface */
     }
     for (int e = 0; e < p->nevents; e++)
         out->transitions += __builtin_popcountll(cells[e]);

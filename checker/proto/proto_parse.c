@@ -339,11 +339,14 @@ static int item_var(proto_parser_t *ps, bool line_var)
                 proto_expr_free(e);
                 return proto_fail(ps, t, "a time variable starts at 0 (the common epoch)");
             }
-            if (!v || (ty.kind != PROTO_T_TIME && proto_need_type(ps, e, ty, what))) {
+            if (v && ty.kind != PROTO_T_TIME && proto_need_type(ps, e, ty, what)) {
                 proto_expr_free(e);
-                return v ? -1 : 0;
+                return -1;
             }
-            v->init = e;
+            if (v)
+                v->init = e;
+            else
+                proto_expr_free(e);
         }
     }
     if (proto_is(ps, proto_peek(ps), "live")) {

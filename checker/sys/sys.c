@@ -959,7 +959,10 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
 
 static bool env_enabled(const sys_t *s, const char *name)
 {
-    return (!strcmp(name, "fetch") && (s->cfg.env & SYS_ENV_FETCH)) ||
+    for (int k = 0; k < s->cfg.nenv_names; k++)
+        if (!strcmp(name, s->cfg.env_names[k]))
+            return true;
+    return s->cfg.env_all || (!strcmp(name, "fetch") && (s->cfg.env & SYS_ENV_FETCH)) ||
            (!strcmp(name, "evict") && (s->cfg.env & SYS_ENV_EVICT)) ||
            (!strcmp(name, "writeback") && (s->cfg.env & SYS_ENV_WRITEBACK));
 }
@@ -1150,6 +1153,17 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             s->inst[s->ninst].ctrl = c;
             s->inst[s->ninst].cu = p->ctrls[c].per_cu ? k : -1;
             s->ninst++;
+        }
+    }
+    for (int k = 0; k < cfg->nenv_names; k++) {
+        bool found = false;
+        for (int e = 0; e < p->nevents; e++)
+            found |=
+                p->events[e].kind == PROTO_EV_ENV && !strcmp(p->events[e].name, cfg->env_names[k]);
+        if (!found) {
+            diag_set(err, p->file, 0, 0, "protocol %s has no environment event '%s' (--env)",
+                     p->name, cfg->env_names[k]);
+            goto fail;
         }
     }
     /* Lines and their locations. */

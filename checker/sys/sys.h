@@ -38,8 +38,11 @@ typedef struct {
     int lines;         /* L1 capacity: per-cu instances hold at most this many lines outside
                           their initial state; a step that would exceed it is not taken
                           (until an eviction frees a line); 0: unlimited */
-    bool time_raw;     /* keep timestamps as raw integers (no normalization: with a clock the
-                          state space is infinite, so bound the search); for cross-checks */
+    bool env_all;      /* --env all: every environment event the protocol declares */
+    int nenv_names;    /* other environment events enabled by name (e.g. l2evict) */
+    char env_names[8][32];
+    bool time_raw; /* keep timestamps as raw integers (no normalization: with a clock the
+                      state space is infinite, so bound the search); for cross-checks */
 } sys_config_t;
 
 /* What a transition did, compactly (for traces and the store). */
