@@ -335,9 +335,11 @@ static int item_var(proto_parser_t *ps, bool line_var)
             char what[80];
             snprintf(what, sizeof what, "the initial value of '%.*s'", (int)name->len,
                      ps->src + name->off);
-            if (v && ty.kind == PROTO_T_TIME && (e->kind != PROTO_E_INT || e->index != 0)) {
+            if (v && ty.kind == PROTO_T_TIME && e->kind != PROTO_E_INT &&
+                !(e->kind == PROTO_E_NEG && e->a->kind == PROTO_E_INT)) {
                 proto_expr_free(e);
-                return proto_fail(ps, t, "a time variable starts at 0 (the common epoch)");
+                return proto_fail(ps, t,
+                                  "a time variable starts at an integer (0 is the clock's start)");
             }
             if (v && ty.kind != PROTO_T_TIME && proto_need_type(ps, e, ty, what)) {
                 proto_expr_free(e);

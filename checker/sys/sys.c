@@ -1574,6 +1574,7 @@ int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
         }
         if (s->cfg.lines > 0 && over_capacity(s, &w2))
             continue; /* more warm lines than the cache holds */
+        normalize(s, &w2);
         size_t n = encode(s, &w2, s->enc);
         sys_label_t lab = {SYS_STEP_INIT, 0, 0, 0};
         fn(ctx, s->enc, n, &lab);
