@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-unit test-e2e test-litmus test-check test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-store
+test: test-unit test-e2e test-litmus test-check test-time test-store
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -62,6 +62,10 @@ test-store: cohcheck
 # Protocol verdicts and pinned state/transition counts, BFS and DFS (tests/e2e/check.tab).
 test-check: cohcheck
 	sh tests/e2e/check.sh ./cohcheck
+
+# The time abstraction against raw integers (docs/time-abstraction.md).
+test-time: cohcheck
+	sh tests/e2e/timecheck.sh ./cohcheck
 
 # Slower tier: everything in `test`, plus the sanitizer build.
 test-full: test test-san
