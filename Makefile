@@ -62,6 +62,7 @@ test-store: cohcheck
 # Protocol verdicts and pinned state/transition counts, BFS and DFS (tests/e2e/check.tab).
 test-check: cohcheck
 	sh tests/e2e/check.sh ./cohcheck
+	sh tests/e2e/count.sh ./cohcheck
 
 # The time abstraction against raw integers (docs/time-abstraction.md).
 test-time: cohcheck

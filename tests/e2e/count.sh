@@ -1,0 +1,33 @@
+#!/bin/sh
+# `cohcheck count` pinned: the published state counts reproduced exactly and the
+# transition counts as reports/counts.md states them.
+# Usage: sh tests/e2e/count.sh ./cohcheck   (from the repo root)
+BIN=${1:-./cohcheck}
+pass=0
+fail=0
+expect() { # PROTOCOL CONTROLLER "stable transient coherent transitions branches"
+    got=$("$BIN" count --json "$1" | tr '{' '\n' | grep "\"controller\":\"$2\"" |
+        sed -n 's/.*"stable":\([0-9]*\),"transient":\([0-9]*\),"coherent":\([0-9]*\),"transitions":\([0-9]*\),"branches":\([0-9]*\).*/\1 \2 \3 \4 \5/p')
+    if [ "$got" = "$3" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL count $1 $2: got '$got', want '$3'"
+    fi
+}
+expect rcc L1 "2 3 0 25 33"
+expect rcc L2 "2 2 0 11 14"
+expect tcw L1 "2 3 1 31 41"
+expect tcw L2 "4 3 1 24 34"
+expect tcs L1 "2 3 1 22 24"
+expect tcs L2 "4 3 1 24 28"
+expect gpu-wt L1 "2 2 0 32 30"
+# the papers' figures travel with the protocol
+if "$BIN" count rcc | grep -q 'published (seed 003 Table V): stable 2 transient 3 transitions 33'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL count rcc: published figures not shown"
+fi
+echo "count: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
