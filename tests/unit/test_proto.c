@@ -707,3 +707,94 @@ Test(proto, err_types)
     bad("  I | M | | send M(loc=data) to D |\n", "", "", 13, 24, "field 'loc' of 'M'");
     bad("  I | load | | P := 1; done |\n", "", "", 13, 16, "cannot assign to param 'P'");
 }
+
+/* ---- timestamps, clocks, per-thread and dead variables (issue 4) ---- */
+
+/* A minimal clocked protocol; BODY is spliced into the L1 controller. */
+static char *timed(const char *body)
+{
+    static const char *fmt = "protocol t\n"
+                             "clock now\n"
+                             "param lease = 2\n"
+                             "network n ordered\n"
+                             "message G on n (tid: tid, loc: loc, ts: time)\n"
+                             "controller L1 per-cu {\n"
+                             "  stable I V\n"
+                             "  transient coherent VM\n"
+                             "  line ts: time = 0\n"
+                             "  line who: node live V\n"
+                             "  var g[tid]: time = -1\n"
+                             "  var k: int(0..3) = 0\n"
+                             "%s"
+                             "}\n"
+                             "core L1 {\n"
+                             "  map ld.* -> load\n"
+                             "}\n";
+    size_t n = strlen(fmt) + strlen(body) + 1;
+    char *s = malloc(n);
+    snprintf(s, n, fmt, body);
+    return s;
+}
+
+Test(proto, time_language_ok)
+{
+    char *src = timed("  I | load | ts >= now && g[req.tid] < now | g[req.tid] := max(g[req.tid], "
+                      "now + lease); ts := now - 1; send G(tid=req.tid, loc=req.loc, ts=ts + 1) to "
+                      "who; done(0) |\n"
+                      "  V | load | | | I\n");
+    proto_t *p = load_ok(src);
+    cr_assert_str_eq(p->clock, "now");
+    const proto_ctrl_t *c = &p->ctrls[0];
+    cr_assert(c->ctrlvars[0].per_thread);
+    cr_assert_eq(c->ctrlvars[0].type.kind, PROTO_T_TIME);
+    cr_assert_eq(c->linevars[1].live, 1u << 1); /* live V */
+    cr_assert(c->coherent[2] && c->transient[2]);
+    proto_count_t n;
+    proto_count(p, 0, &n);
+    cr_assert_eq(n.coherent, 1);
+    cr_assert_eq(n.transitions, 2);
+    cr_assert_eq(n.branches, 2);
+    cr_assert_eq(c->rows[0].actions[2].kind, PROTO_A_SEND);
+    cr_assert_eq(c->rows[0].actions[2].dest, PROTO_DEST_NODE);
+    cr_assert_eq(c->rows[1].nactions, 0); /* an empty action list */
+    proto_free(p);
+    free(src);
+}
+
+Test(proto, time_type_errors)
+{
+    struct {
+        const char *row;
+        int col;
+        const char *what;
+    } bad[] = {
+        {"  I | load | ts == 1 | done(0) |\n", 17, "compares only with a time"},
+        {"  I | load | | k := ts; done(0) |\n", 21, "needs a value, found a time"},
+        {"  I | load | | ts := ts + ts; done(0) |\n", 25, "only 'time + constant'"},
+        {"  I | load | | ts := ts + k; done(0) |\n", 25, "moves only by a constant"},
+        {"  I | load | | done(ts) |\n", 21, "cannot take a time"},
+        {"  I | load | ts | done(0) |\n", 14, "cannot take a time"},
+        {"  I | load | g < now | done(0) |\n", 14, "per thread"},
+        {"  I | load | | g[req.loc] := now; done(0) |\n", 18, "indexed by a tid"},
+        {"  I | load | | send G(tid=req.tid, loc=req.loc, ts=now) to k; done(0) |\n", 60,
+         "must be a controller or a node"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *src = timed(bad[i].row);
+        load_bad(src, 13, bad[i].col, bad[i].what);
+        free(src);
+    }
+}
+
+Test(proto, time_decl_errors)
+{
+    load_bad("protocol t\nclock now\nclock later\n", 3, 1, "'clock' given twice");
+    load_bad("protocol t\ncontroller C shared {\n  stable I\n  var v: time = 1 + 1\n}\n", 4, 17,
+             "starts at an integer");
+    load_bad("protocol t\ncontroller C shared {\n  stable I\n  line v: int(0..1) live Q\n}\n", 4,
+             26, "undeclared state 'Q'");
+    load_bad("protocol t\ncontroller C shared {\n  stable I\n  line v[tid]: time\n}\n", 4, 3,
+             "only a controller variable");
+    load_bad("protocol t\ncontroller C shared {\n  stable I\n}\npublished \"x\" D stable 1\n", 5,
+             15, "undeclared controller 'D'");
+}
