@@ -1699,8 +1699,10 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
             for (int v = 0; v < c->nlinevars; v++) {
                 int off = s->lv_off[ci][v];
                 int16_t x = inst_line(s, &b, i, l)[off], y = inst_line(s, &a, i, l)[off];
-                if (c->linevars[v].type.kind == PROTO_T_DATA || x == y)
-                    continue;
+                int ys = inst_line(s, &a, i, l)[0];
+                if (c->linevars[v].type.kind == PROTO_T_DATA || x == y ||
+                    !(c->linevars[v].live >> ys & 1))
+                    continue; /* unchanged, or dead now (reset: nothing will read it) */
                 sb_puts(out, sep);
                 sep = ", ";
                 inst_label(s, i, out);
