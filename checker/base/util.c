@@ -190,3 +190,71 @@ uint64_t util_hash64(const void *p, size_t n, uint64_t seed)
     h ^= tail * 0x87c37b91114253d5ULL;
     return mix64(h);
 }
+
+size_t util_varint_put(uint8_t *out, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+int util_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (int sh = 0; *p < end && sh < 64; sh += 7) {
+        uint8_t b = *(*p)++;
+        r |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *v = r;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+size_t util_delta_put(uint8_t *out, const uint8_t *prev, const uint8_t *cur, size_t len)
+{
+    size_t nw = (len + 7) / 8, nb = (nw + 7) / 8, o = nb;
+    memset(out, 0, nb);
+    for (size_t w = 0; w < nw; w++) {
+        uint64_t c = 0;
+        if (w * 8 + 8 <= len)
+            c = rd64(cur + w * 8);
+        else
+            memcpy(&c, cur + w * 8, len - w * 8);
+        if (c == rd64(prev + w * 8))
+            continue;
+        out[w / 8] |= (uint8_t)(1u << (w % 8));
+        memcpy(out + o, &c, 8);
+        o += 8;
+    }
+    return o;
+}
+
+const uint8_t *util_delta_get(const uint8_t *in, const uint8_t *end, uint8_t *buf, size_t len)
+{
+    size_t nw = (len + 7) / 8, nb = (nw + 7) / 8;
+    if ((size_t)(end - in) < nb)
+        return NULL;
+    const uint8_t *p = in + nb;
+    for (size_t i = 0; i < nb; i++)
+        for (unsigned ws = in[i]; ws; ws &= ws - 1) {
+            size_t w = i * 8 + (size_t)__builtin_ctz(ws);
+            if (w >= nw || end - p < 8)
+                return NULL;
+            memcpy(buf + w * 8, p, 8);
+            p += 8;
+        }
+    return p;
+}

@@ -43,4 +43,22 @@ int util_read_file(const char *path, char **data, size_t *len);
 /* 64-bit FNV-1a then a murmur finaliser: a fast, well-mixed hash of bytes. */
 uint64_t util_hash64(const void *p, size_t n, uint64_t seed);
 
+/* LEB128 varints: util_varint_put writes at most 10 bytes and returns how many;
+ * util_varint_get reads one from *P (not past END), advances *P and returns 0,
+ * or -1 when the bytes run out. */
+size_t util_varint_put(uint8_t *out, uint64_t v);
+int util_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v);
+
+/* Delta coding of byte strings against the previous one (states in a queue or a
+ * store block): a bitmap of the 8-byte words of CUR that differ from PREV, then
+ * those words. PREV must be readable up to LEN rounded up to 8 and read as zero
+ * past its own length; CUR is read as zero past LEN. Writes at most
+ * LEN + LEN / 64 + 9 bytes to OUT and returns how many. */
+size_t util_delta_put(uint8_t *out, const uint8_t *prev, const uint8_t *cur, size_t len);
+/* Apply a delta at IN (not past END) to BUF, which holds PREV and has room for
+ * LEN rounded up to 8: BUF then holds CUR in its first LEN bytes, zeros up to
+ * the next multiple of 8, and PREV's bytes after that (the caller clears them).
+ * Returns the end of the delta, or NULL when it runs past END. */
+const uint8_t *util_delta_get(const uint8_t *in, const uint8_t *end, uint8_t *buf, size_t len);
+
 #endif

@@ -58,6 +58,17 @@ int cmd_diff(int argc, char **argv);
 /* Append outcome V as a JSON object mapping each key of LAY ("0:r1", "x") to its value. */
 void cli_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v);
 
+/* The explorer's on_new hook for the store: CTX is a cli_store_ctx_t. The label
+ * blob is the sys_label_t followed by the state's replay position (4 bytes). */
+typedef struct {
+    store_t *db;
+    int64_t run;
+} cli_store_ctx_t;
+void cli_store_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
+                    uint32_t ord, uint64_t fp, const uint8_t *state, size_t len);
+/* Read a stored label blob back; *ORD is UINT32_MAX when the blob has none. */
+void cli_label_read(const void *blob, size_t len, sys_label_t *label, uint32_t *ord);
+
 /* Record the end of run RUN in DB (NULL: nothing): outcomes, counts, verdict, trace. */
 void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
                       const exec_model_result_t *mr, double secs);

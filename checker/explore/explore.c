@@ -1,9 +1,25 @@
-/* explore.c - BFS/DFS over encoded states (see explore.h).
- * States are numbered in discovery order and kept length-prefixed in one
- * arena; the visited set is open addressing over those numbers with a few
- * memoized hash bits, capacity a power of two, grown at 75 % load. In BFS the
- * queue is simply the numbering (states are expanded in the order found), so
- * a state's parent chain is a shortest path. */
+/* explore.c - BFS/DFS over encoded states with hash compaction (see explore.h).
+ *
+ * The visited set keeps only a 64-bit fingerprint per state (Stern and Dill,
+ * "Improved probabilistic verification by hash compaction", 1995): two states
+ * with the same fingerprint count as one, so a state may be missed with the
+ * probability bounded in explore_result_t.omission. States are numbered in
+ * discovery order; per state the explorer keeps its parent's number and its
+ * position among the parent's successors (5 bytes), which is enough to rebuild
+ * any trace by replaying sys_initial/sys_successors from an initial state.
+ * Full encodings are kept only for states not yet expanded: the BFS queue
+ * (each entry stored as a difference from the previous one) or the DFS stack.
+ *
+ * The fingerprint set is 256 shards chosen by the top 8 bits, each an ordered
+ * linear-probing table (Amble and Knuth, "Ordered hash tables", 1974): the
+ * home slot grows monotonically with the fingerprint and no probe wraps, so
+ * every shard is sorted, a lookup stops at the first larger fingerprint, and
+ * growing a shard is one sequential merge. Shards grow by 1/4 at 90 % load,
+ * one at a time, so the set stays 72-90 % full with no doubling spike.
+ *
+ * Invariant: in BFS the queue holds exactly the states numbered [qnext, n),
+ * in number order, and states are expanded in number order, so every state's
+ * chain of parents is a shortest path. */
 #include "explore.h"
 
 #include <stdio.h>
@@ -14,196 +30,594 @@ const char *const explore_verdict_names[6] = {"ok",        "violation",  "deadlo
                                               "invariant", "unexpected", "incomplete"};
 
 #define EMPTY 0xffffffffu
+#define NSHARD 256
+#define LOAD_NUM 9 /* grow a shard beyond LOAD_NUM/LOAD_DEN full */
+#define LOAD_DEN 10
+#define PCHUNK_BITS 16 /* per-state arrays come in chunks of 2^16 states */
+#define PCHUNK ((size_t)1 << PCHUNK_BITS)
+#define QCHUNK ((size_t)256 << 10) /* BFS queue chunk, bytes (at least) */
+#define ORD_BIG 255                /* ord byte meaning "look in the overflow list" */
+
+typedef struct {
+    uint64_t *fp; /* cap + tail slots, 0 = empty, sorted */
+    uint32_t cap, tail, n;
+} shard_t;
+
+typedef struct {
+    uint64_t fp;
+    size_t len;
+    sys_label_t lab;
+} succ_t;
+
+typedef struct qchunk {
+    struct qchunk *next;
+    size_t cap, used, rd;
+    uint8_t data[];
+} qchunk_t;
 
 typedef struct {
     sys_t *s;
     const explore_opts_t *o;
     explore_result_t *r;
-    /* store */
-    uint8_t *arena;
-    size_t alen, acap;
-    uint64_t *off; /* per state: offset of its length prefix in the arena */
-    uint32_t *parent;
-    sys_label_t *label;
-    uint32_t *depth;
-    size_t n, cap;
-    /* set */
-    uint32_t *slot; /* state number, or EMPTY */
-    uint64_t *tag;  /* full hash of the state in the slot (no rehashing on growth) */
-    size_t nslots;
-    /* DFS stack */
-    uint32_t *stack;
-    size_t sp, scap;
-    uint32_t cur;      /* state being expanded */
-    uint64_t tag_last; /* hash of the state last inserted */
-    bool full;
+    shard_t sh[NSHARD];
+    /* per state, in chunks: parent number and position among its parent's successors */
+    uint32_t **parent;
+    uint8_t **ord;
+    size_t nchunks, chunks_cap;
+    struct ord_big {
+        uint32_t id, ord;
+    } * big; /* ords >= ORD_BIG, by increasing id */
+    size_t nbig, bigcap;
+    size_t n;
+    /* BFS queue: entries (depth delta, length, bytes that differ from the previous entry) */
+    qchunk_t *qhead, *qtail, *qspare;
+    size_t qlen;         /* entries queued */
+    uint8_t *qin, *qout; /* last state pushed / popped (the delta bases) */
+    size_t qinlen, qoutlen;
+    int qindepth, qoutdepth;
+    uint32_t qnext; /* number of the next state to pop */
+    /* DFS stack: entries (state, length, depth, number), header last */
+    uint8_t *stack;
+    size_t sp, scap, sn;
+    size_t maxst;
+    /* the state being expanded, and its successors so far */
+    uint32_t cur;
+    int cur_depth;
+    succ_t *batch;
+    uint8_t *bbuf; /* their encodings, maxst bytes apart */
+    size_t nb, bcap;
+    bool full, oom;
+    uint64_t held, peak; /* bytes allocated now, and at most */
 } ex_t;
 
-static uint64_t hash(const uint8_t *p, size_t n)
+/* ---- memory ---- */
+
+static void account(ex_t *x, int64_t delta)
 {
-    return util_hash64(p, n, 0x5eed);
+    x->held = (uint64_t)((int64_t)x->held + delta);
+    if (x->held > x->peak)
+        x->peak = x->held;
 }
 
-static const uint8_t *state_at(const ex_t *x, uint32_t id, size_t *len)
+/* Allocate a big block; NULL (and x->oom) when the system refuses. */
+static void *big_alloc(ex_t *x, size_t n)
 {
-    const uint8_t *p = x->arena + x->off[id];
-    uint32_t l;
-    memcpy(&l, p, 4);
-    *len = l;
-    return p + 4;
+    void *p = malloc(n);
+    if (!p)
+        x->oom = true;
+    else
+        account(x, (int64_t)n);
+    return p;
 }
 
-static void grow_set(ex_t *x)
+static void big_free(ex_t *x, void *p, size_t n)
 {
-    size_t ns = x->nslots ? x->nslots * 2 : 1024;
-    uint32_t *slot = xmalloc(ns * sizeof *slot);
-    uint64_t *tag = xmalloc(ns * sizeof *tag);
-    memset(slot, 0xff, ns * sizeof *slot);
-    for (size_t i = 0; i < x->nslots; i++) {
-        if (x->slot[i] == EMPTY)
+    if (p) {
+        free(p);
+        account(x, -(int64_t)n);
+    }
+}
+
+/* ---- fingerprints ---- */
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static uint64_t mum(uint64_t a, uint64_t b)
+{
+    unsigned __int128 r = (unsigned __int128)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* A 64-bit hash of the encoding (wyhash's mixing, Wang Yi 2019). Never 0. */
+static uint64_t fingerprint(const uint8_t *p, size_t n)
+{
+    const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
+                   k2 = 0x8ebc6af09c88c6e3ull;
+    uint64_t seed = mum(0x5eed ^ k0, k1), a = 0, b = 0;
+    size_t i = n;
+    for (; i > 16; i -= 16, p += 16)
+        seed = mum(rd64(p) ^ k1, rd64(p + 8) ^ seed);
+    if (i > 8) {
+        a = rd64(p);
+        memcpy(&b, p + 8, i - 8);
+    } else {
+        memcpy(&a, p, i);
+    }
+    uint64_t h = mum(k1 ^ n, mum(a ^ k1, b ^ seed ^ k2));
+    return h ? h : 1;
+}
+
+static uint32_t home(uint64_t fp, uint32_t cap)
+{
+    return (uint32_t)(((unsigned __int128)(fp << 8) * cap) >> 64);
+}
+
+static uint32_t tail_for(uint32_t cap)
+{
+    return 8 + cap / 32;
+}
+
+/* Rebuild shard SH with capacity CAP: one merge pass, the order is kept. */
+static int shard_resize(ex_t *x, shard_t *sh, uint32_t cap)
+{
+    uint32_t tail = tail_for(cap);
+    size_t bytes = ((size_t)cap + tail) * sizeof(uint64_t);
+    uint64_t *fp = big_alloc(x, bytes);
+    if (!fp)
+        return -1;
+    memset(fp, 0, bytes);
+    uint32_t next = 0;
+    for (uint32_t i = 0; sh->fp && i < sh->cap + sh->tail; i++) {
+        if (!sh->fp[i])
             continue;
-        size_t j = x->tag[i] & (ns - 1);
-        while (slot[j] != EMPTY)
-            j = (j + 1) & (ns - 1);
-        slot[j] = x->slot[i];
-        tag[j] = x->tag[i];
-    }
-    free(x->slot);
-    free(x->tag);
-    x->slot = slot;
-    x->tag = tag;
-    x->nslots = ns;
-}
-
-static uint64_t bytes_held(const ex_t *x)
-{
-    return x->acap +
-           x->cap * (sizeof *x->off + sizeof *x->parent + sizeof *x->label + sizeof *x->depth) +
-           x->nslots * 12 + x->scap * 4;
-}
-
-/* Insert STATE; returns its number and sets *fresh when it was new. */
-static uint32_t insert(ex_t *x, const uint8_t *st, size_t len, bool *fresh)
-{
-    if ((x->n + 1) * 4 >= x->nslots * 3)
-        grow_set(x);
-    uint64_t h = hash(st, len);
-    x->tag_last = h;
-    size_t j = h & (x->nslots - 1);
-    while (x->slot[j] != EMPTY) {
-        if (x->tag[j] == h) {
-            size_t l2;
-            const uint8_t *o = state_at(x, x->slot[j], &l2);
-            if (l2 == len && !memcmp(o, st, len)) {
-                *fresh = false;
-                return x->slot[j];
-            }
+        uint32_t h = home(sh->fp[i], cap);
+        uint32_t at = h > next ? h : next;
+        if (at >= cap + tail) { /* the overflow area is full: retry larger */
+            big_free(x, fp, bytes);
+            return shard_resize(x, sh, cap + cap / 4 + 8);
         }
-        j = (j + 1) & (x->nslots - 1);
+        fp[at] = sh->fp[i];
+        next = at + 1;
     }
-    util_grow((void **)&x->arena, &x->acap, x->alen + len + 4, 1);
-    size_t oldcap = x->cap;
-    util_grow((void **)&x->off, &x->cap, x->n + 1, sizeof *x->off);
-    if (x->cap != oldcap) {
-        x->parent = xrealloc(x->parent, x->cap * sizeof *x->parent);
-        x->label = xrealloc(x->label, x->cap * sizeof *x->label);
-        x->depth = xrealloc(x->depth, x->cap * sizeof *x->depth);
-    }
-    uint32_t id = (uint32_t)x->n++;
-    x->off[id] = x->alen;
-    uint32_t l = (uint32_t)len;
-    memcpy(x->arena + x->alen, &l, 4);
-    memcpy(x->arena + x->alen + 4, st, len);
-    x->alen += len + 4;
-    x->slot[j] = id;
-    x->tag[j] = h;
-    *fresh = true;
-    return id;
+    big_free(x, sh->fp, ((size_t)sh->cap + sh->tail) * sizeof(uint64_t));
+    sh->fp = fp;
+    sh->cap = cap;
+    sh->tail = tail;
+    return 0;
 }
 
+/* Insert FP: 1 when new, 0 when present, -1 out of memory. */
+static int fp_insert(ex_t *x, uint64_t fp)
+{
+    shard_t *sh = &x->sh[fp >> 56];
+    for (;;) {
+        if ((uint64_t)(sh->n + 1) * LOAD_DEN > (uint64_t)sh->cap * LOAD_NUM) {
+            if (shard_resize(x, sh, sh->cap + sh->cap / 4 + 8))
+                return -1;
+        }
+        uint64_t *t = sh->fp;
+        uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
+        while (i < end && t[i] && t[i] < fp)
+            i++;
+        if (i < end && t[i] == fp)
+            return 0;
+        uint32_t j = i;
+        while (j < end && t[j])
+            j++;
+        if (j == end) { /* no room before the end: grow, then look again */
+            if (shard_resize(x, sh, sh->cap + sh->cap / 4 + 8))
+                return -1;
+            continue;
+        }
+        memmove(t + i + 1, t + i, (size_t)(j - i) * sizeof *t);
+        t[i] = fp;
+        sh->n++;
+        return 1;
+    }
+}
+
+/* ---- per-state arrays ---- */
+
+/* Make room for state number x->n; -1 out of memory. */
+static int grow_states(ex_t *x)
+{
+    if (x->n < x->nchunks * PCHUNK)
+        return 0;
+    if (x->nchunks == x->chunks_cap) {
+        size_t c = x->chunks_cap ? x->chunks_cap * 2 : 16;
+        x->parent = xrealloc(x->parent, c * sizeof *x->parent);
+        x->ord = xrealloc(x->ord, c * sizeof *x->ord);
+        account(x, (int64_t)((c - x->chunks_cap) * 2 * sizeof(void *)));
+        x->chunks_cap = c;
+    }
+    uint32_t *p = big_alloc(x, PCHUNK * sizeof *p);
+    uint8_t *o = p ? big_alloc(x, PCHUNK) : NULL;
+    if (!o) {
+        big_free(x, p, PCHUNK * sizeof *p);
+        return -1;
+    }
+    x->parent[x->nchunks] = p;
+    x->ord[x->nchunks++] = o;
+    return 0;
+}
+
+static uint32_t parent_of(const ex_t *x, uint32_t id)
+{
+    return x->parent[id >> PCHUNK_BITS][id & (PCHUNK - 1)];
+}
+
+static uint32_t ord_of(const ex_t *x, uint32_t id)
+{
+    uint8_t o = x->ord[id >> PCHUNK_BITS][id & (PCHUNK - 1)];
+    if (o != ORD_BIG)
+        return o;
+    size_t lo = 0, hi = x->nbig;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (x->big[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return x->big[lo].ord;
+}
+
+static void set_state(ex_t *x, uint32_t id, uint32_t parent, uint32_t ord)
+{
+    x->parent[id >> PCHUNK_BITS][id & (PCHUNK - 1)] = parent;
+    x->ord[id >> PCHUNK_BITS][id & (PCHUNK - 1)] = (uint8_t)(ord < ORD_BIG ? ord : ORD_BIG);
+    if (ord >= ORD_BIG) {
+        size_t old = x->bigcap;
+        struct ord_big b = {id, ord};
+        UTIL_PUSH(x->big, x->nbig, x->bigcap, b);
+        account(x, (int64_t)((x->bigcap - old) * sizeof *x->big));
+    }
+}
+
+/* ---- the BFS queue ---- */
+
+/* Copy LEN bytes into a delta base of OLDLEN bytes, keeping zeros past LEN. */
+static void set_base(uint8_t *base, size_t oldlen, const uint8_t *st, size_t len)
+{
+    memcpy(base, st, len);
+    if (oldlen > len)
+        memset(base + len, 0, oldlen - len);
+}
+
+static int q_push(ex_t *x, const uint8_t *st, size_t len, int depth)
+{
+    size_t need = len + len / 8 + 24;
+    qchunk_t *c = x->qtail;
+    if (!c || c->cap - c->used < need) {
+        if (x->qspare && x->qspare->cap >= need) {
+            c = x->qspare;
+            x->qspare = NULL;
+        } else {
+            size_t cap = QCHUNK > need ? QCHUNK : need;
+            c = big_alloc(x, sizeof *c + cap);
+            if (!c)
+                return -1;
+            c->cap = cap;
+        }
+        c->next = NULL;
+        c->used = c->rd = 0;
+        if (x->qtail)
+            x->qtail->next = c;
+        else
+            x->qhead = c;
+        x->qtail = c;
+    }
+    uint8_t *p = c->data + c->used;
+    size_t o = util_varint_put(p, (uint64_t)(depth - x->qindepth));
+    o += util_varint_put(p + o, len);
+    o += util_delta_put(p + o, x->qin, st, len);
+    c->used += o;
+    set_base(x->qin, x->qinlen, st, len);
+    x->qinlen = len;
+    x->qindepth = depth;
+    x->qlen++;
+    return 0;
+}
+
+/* Pop the oldest entry into x->qout; returns its length. */
+static size_t q_pop(ex_t *x, int *depth)
+{
+    qchunk_t *c = x->qhead;
+    while (c->rd == c->used) {
+        x->qhead = c->next;
+        if (!x->qspare && c->cap == QCHUNK)
+            x->qspare = c;
+        else
+            big_free(x, c, sizeof *c + c->cap);
+        c = x->qhead;
+    }
+    const uint8_t *p = c->data + c->rd, *p0 = p, *end = c->data + c->used;
+    uint64_t dd = 0, len = 0;
+    util_varint_get(&p, end, &dd);
+    util_varint_get(&p, end, &len);
+    x->qoutdepth += (int)dd;
+    p = util_delta_get(p, end, x->qout, len); /* our own bytes: never NULL */
+    if (x->qoutlen > len)
+        memset(x->qout + len, 0, x->qoutlen - len);
+    c->rd += (size_t)(p - p0);
+    x->qoutlen = len;
+    x->qlen--;
+    if (!x->qlen) { /* empty: start the tail chunk afresh */
+        x->qtail = x->qhead = NULL;
+        if (!x->qspare && c->cap == QCHUNK)
+            x->qspare = c;
+        else
+            big_free(x, c, sizeof *c + c->cap);
+    }
+    *depth = x->qoutdepth;
+    return len;
+}
+
+/* ---- the DFS stack ---- */
+
+typedef struct {
+    uint32_t len, depth, id;
+} sframe_t;
+
+static int s_push(ex_t *x, const uint8_t *st, size_t len, int depth, uint32_t id)
+{
+    size_t need = x->sp + len + sizeof(sframe_t);
+    if (need > x->scap) {
+        size_t c = x->scap ? x->scap : 4096;
+        while (c < need)
+            c *= 2;
+        uint8_t *p = realloc(x->stack, c);
+        if (!p) {
+            x->oom = true;
+            return -1;
+        }
+        account(x, (int64_t)(c - x->scap));
+        x->stack = p;
+        x->scap = c;
+    }
+    memcpy(x->stack + x->sp, st, len);
+    sframe_t f = {(uint32_t)len, (uint32_t)depth, id};
+    memcpy(x->stack + x->sp + len, &f, sizeof f);
+    x->sp = need;
+    x->sn++;
+    return 0;
+}
+
+static const uint8_t *s_pop(ex_t *x, size_t *len, int *depth, uint32_t *id)
+{
+    sframe_t f;
+    memcpy(&f, x->stack + x->sp - sizeof f, sizeof f);
+    x->sp -= sizeof f + f.len;
+    x->sn--;
+    *len = f.len;
+    *depth = (int)f.depth;
+    *id = f.id;
+    return x->stack + x->sp; /* valid until the next push */
+}
+
+/* ---- exploration ---- */
+
+/* Record a new state; -1 when memory ran out. */
+static int add_state(ex_t *x, const uint8_t *st, size_t len, uint64_t fp, uint32_t parent,
+                     uint32_t ord, int depth, const sys_label_t *lab)
+{
+    uint32_t id = (uint32_t)x->n;
+    if (grow_states(x))
+        return -1;
+    x->n++;
+    set_state(x, id, parent, ord);
+    if (depth > x->r->max_depth)
+        x->r->max_depth = depth;
+    if (x->o->on_new)
+        x->o->on_new(x->o->on_new_ctx, id, parent == EMPTY ? -1 : (int64_t)parent, depth, lab, ord,
+                     fp, st, len);
+    return x->o->dfs ? s_push(x, st, len, depth, id) : q_push(x, st, len, depth);
+}
+
+/* Successors are collected first and looked up after sys_successors returns,
+ * so the table slots they need are prefetched while the others are computed. */
 static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
 {
     ex_t *x = ctx;
     x->r->transitions++;
-    if (x->full)
-        return;
-    if (x->o->max_states && x->n >= x->o->max_states) {
-        x->full = true;
-        return;
+    uint64_t fp = fingerprint(st, len);
+    const shard_t *sh = &x->sh[fp >> 56];
+    const uint64_t *slot = &sh->fp[home(fp, sh->cap)];
+    __builtin_prefetch(slot);
+    if (x->nb == x->bcap) {
+        x->bcap = x->bcap ? x->bcap * 2 : 16;
+        x->batch = xrealloc(x->batch, x->bcap * sizeof *x->batch);
+        x->bbuf = xrealloc(x->bbuf, x->bcap * x->maxst + 1);
     }
-    bool fresh;
-    uint32_t id = insert(x, st, len, &fresh);
-    if (!fresh)
-        return;
-    x->parent[id] = x->cur;
-    x->label[id] = *lab;
-    x->depth[id] = x->cur == EMPTY ? 0 : x->depth[x->cur] + 1;
-    if (x->o->on_new)
-        x->o->on_new(x->o->on_new_ctx, id, x->cur == EMPTY ? -1 : (int64_t)x->cur,
-                     (int)x->depth[id], lab, x->tag_last, st, len);
-    if ((int)x->depth[id] > x->r->max_depth)
-        x->r->max_depth = (int)x->depth[id];
-    if (x->o->dfs)
-        UTIL_PUSH(x->stack, x->sp, x->scap, id);
+    succ_t *b = &x->batch[x->nb];
+    b->fp = fp;
+    b->len = len;
+    b->lab = *lab;
+    memcpy(x->bbuf + x->nb * x->maxst, st, len);
+    x->nb++;
 }
 
-/* Record the path to state ID, plus an optional failing step from it. */
-static void make_trace(ex_t *x, uint32_t id, const sys_label_t *fail_lab)
+/* Insert the collected successors of x->cur in the order they were emitted. */
+static void flush_batch(ex_t *x)
 {
-    int n = 0;
-    for (uint32_t v = id; v != EMPTY; v = x->parent[v])
-        n++;
-    uint32_t *path = xmalloc(sizeof *path * (size_t)(n + 1));
-    n = 0;
-    for (uint32_t v = id; v != EMPTY; v = x->parent[v])
-        path[n++] = v;
+    for (size_t i = 0; i < x->nb && !x->full && !x->oom; i++) {
+        const succ_t *b = &x->batch[i];
+        if ((x->o->max_states && x->n >= x->o->max_states) || x->n >= EMPTY - 1) {
+            x->full = true;
+            break;
+        }
+        if (fp_insert(x, b->fp) > 0)
+            add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, x->cur, (uint32_t)i,
+                      x->cur_depth + 1, &b->lab);
+    }
+    x->nb = 0;
+}
+
+static void count_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+{
+    (void)ctx;
+    (void)st;
+    (void)len;
+    (void)lab;
+}
+
+/* Trace replay: keep the successor at position WANT. */
+typedef struct {
+    uint32_t want, seen;
+    uint8_t *buf;
+    size_t len;
+    sys_label_t lab;
+    bool got;
+} pick_t;
+
+static void pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+{
+    pick_t *p = ctx;
+    if (p->seen++ != p->want)
+        return;
+    memcpy(p->buf, st, len);
+    p->len = len;
+    p->lab = *lab;
+    p->got = true;
+}
+
+/* Record the path to state ID (whose encoding is ST), plus an optional failing
+ * step from it, by replaying the recorded successor positions. */
+static void make_trace(ex_t *x, uint32_t id, const uint8_t *st, size_t len,
+                       const sys_label_t *fail_lab)
+{
     explore_result_t *r = x->r;
-    r->trace = xcalloc((size_t)n + 2, sizeof(char *));
+    size_t n = 0;
+    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
+        n++;
+    uint32_t *path = xmalloc(sizeof *path * n);
+    size_t k = n;
+    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
+        path[--k] = v;
+    r->trace = xcalloc(n + 2, sizeof(char *));
     r->ntrace = 0;
-    {
-        size_t l0;
-        const uint8_t *s0 = state_at(x, path[n - 1], &l0);
+    uint8_t *before = xmalloc(x->maxst + 1), *after = xmalloc(x->maxst + 1);
+    size_t blen = 0;
+    sys_error_t e;
+    for (size_t i = 0; i < n; i++) {
+        pick_t p = {ord_of(x, path[i]), 0, after, 0, {0, 0, 0, 0}, false};
+        if (i == 0)
+            sys_initial(x->s, pick, &p, &e);
+        else
+            sys_successors(x->s, before, blen, pick, &p, &e);
         strbuf_t sb;
         sb_init(&sb);
-        sys_describe(x->s, &x->label[path[n - 1]], s0, l0, s0, l0, &sb);
+        if (!p.got) {
+            sb_puts(&sb, "(trace replay failed: the system is not deterministic)");
+            r->trace[r->ntrace++] = sb.s;
+            break;
+        }
+        if (i == 0)
+            sys_describe(x->s, &p.lab, after, p.len, after, p.len, &sb);
+        else
+            sys_describe(x->s, &p.lab, before, blen, after, p.len, &sb);
         r->trace[r->ntrace++] = sb.s;
+        uint8_t *t = before;
+        before = after;
+        after = t;
+        blen = p.len;
     }
-    for (int i = n - 2; i >= 0; i--) {
-        size_t bl, al;
-        const uint8_t *b = state_at(x, path[i + 1], &bl);
-        /* sys_describe decodes into scratch: copy the before state first. */
-        uint8_t *bc = xmalloc(bl + 1);
-        memcpy(bc, b, bl);
-        const uint8_t *a = state_at(x, path[i], &al);
+    if (blen != len || memcmp(before, st, len)) {
         strbuf_t sb;
         sb_init(&sb);
-        sys_describe(x->s, &x->label[path[i]], bc, bl, a, al, &sb);
-        free(bc);
+        sb_puts(&sb, "(trace replay ended in another state: a fingerprint collision?)");
         r->trace[r->ntrace++] = sb.s;
-    }
-    if (fail_lab) {
-        size_t bl;
-        const uint8_t *b = state_at(x, id, &bl);
+    } else if (fail_lab) {
         strbuf_t sb;
         sb_init(&sb);
-        sys_describe(x->s, fail_lab, b, bl, b, bl, &sb);
+        sys_describe(x->s, fail_lab, st, len, st, len, &sb);
         sb_printf(&sb, " | FAILS: %s", r->msg);
         r->trace[r->ntrace++] = sb.s;
     }
+    free(before);
+    free(after);
     free(path);
 }
 
-static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const sys_label_t *lab, const char *msg)
+static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, size_t len,
+                 const sys_label_t *lab, const char *msg)
 {
     x->r->verdict = v;
     snprintf(x->r->msg, sizeof x->r->msg, "%s", msg);
-    make_trace(x, id, lab);
-    size_t len;
-    const uint8_t *st = state_at(x, id, &len);
+    /* Replay and dump use the system's scratch: work on a copy. */
+    uint8_t *copy = xmalloc(len + 1);
+    memcpy(copy, st, len);
+    make_trace(x, id, copy, len, lab);
     strbuf_t sb;
     sb_init(&sb);
-    sys_dump(x->s, st, len, &sb);
+    sys_dump(x->s, copy, len, &sb);
     x->r->failure_state = sb.s;
+    free(copy);
+}
+
+static void ex_free(ex_t *x)
+{
+    for (int i = 0; i < NSHARD; i++)
+        free(x->sh[i].fp);
+    for (size_t i = 0; i < x->nchunks; i++) {
+        free(x->parent[i]);
+        free(x->ord[i]);
+    }
+    free(x->parent);
+    free(x->ord);
+    free(x->big);
+    for (qchunk_t *c = x->qhead, *nx; c; c = nx) {
+        nx = c->next;
+        free(c);
+    }
+    free(x->qspare);
+    free(x->qin);
+    free(x->qout);
+    free(x->stack);
+    free(x->batch);
+    free(x->bbuf);
+}
+
+/* Load a stopped run (explore_opts_t.resume). 0, or -1 with ERR. */
+static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
+{
+    for (uint64_t i = 0; i < rs->n; i++) {
+        uint64_t fp = fingerprint(rs->states[i], rs->lens[i]);
+        int fresh = fp_insert(x, fp);
+        if (fresh < 0 || grow_states(x))
+            break;
+        if (!fresh || rs->parents[i] >= (int64_t)i) {
+            diag_set(err, "", 0, 0, "resume: stored state %llu is a duplicate or out of order",
+                     (unsigned long long)i);
+            return -1;
+        }
+        uint32_t id = (uint32_t)x->n++;
+        set_state(x, id, rs->parents[i] < 0 ? EMPTY : (uint32_t)rs->parents[i], rs->ords[i]);
+        if (rs->depths[i] > x->r->max_depth)
+            x->r->max_depth = rs->depths[i];
+        if (i >= rs->expanded &&
+            (x->o->dfs ? s_push(x, rs->states[i], rs->lens[i], rs->depths[i], id)
+                       : q_push(x, rs->states[i], rs->lens[i], rs->depths[i])))
+            break;
+    }
+    if (x->oom) {
+        diag_set(err, "", 0, 0, "resume: out of memory loading %llu states",
+                 (unsigned long long)rs->n);
+        return -1;
+    }
+    x->qnext = (uint32_t)rs->expanded;
+    x->r->transitions = rs->transitions;
+    if (!rs->expanded) { /* from the start: the initial states count as transitions */
+        sys_error_t e;
+        int k = sys_initial(x->s, count_succ, NULL, &e);
+        x->r->transitions = k > 0 ? (uint64_t)k : 0;
+    }
+    return 0;
 }
 
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
@@ -216,126 +630,148 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     x.o = o;
     x.r = r;
     x.cur = EMPTY;
-    grow_set(&x);
+    x.cur_depth = -1;
+    x.maxst = sys_max_state(s);
+    x.qin = xcalloc(x.maxst + 16, 1); /* whole words are read */
+    x.qout = xcalloc(x.maxst + 16, 1);
+    for (int i = 0; i < NSHARD; i++)
+        shard_resize(&x, &x.sh[i], 8);
     sys_error_t e;
     if (o->resume) {
-        /* Reload the stored states in their order; the first `expanded` are done. */
-        const explore_resume_t *rs = o->resume;
-        for (uint64_t i = 0; i < rs->n; i++) {
-            bool fresh;
-            uint32_t id = insert(&x, rs->states[i], rs->lens[i], &fresh);
-            if (!fresh || id != i) {
-                diag_set(err, "", 0, 0, "resume: stored state %llu is a duplicate or out of order",
-                         (unsigned long long)i);
-                free(x.slot);
-                free(x.tag);
-                free(x.arena);
-                free(x.off);
-                free(x.parent);
-                free(x.label);
-                free(x.depth);
-                return -1;
-            }
-            x.parent[id] = rs->parents[i] < 0 ? EMPTY : (uint32_t)rs->parents[i];
-            x.label[id] = rs->labels[i];
-            x.depth[id] = (uint32_t)rs->depths[i];
-            if (rs->depths[i] > r->max_depth)
-                r->max_depth = rs->depths[i];
+        if (load_resume(&x, o->resume, err)) {
+            ex_free(&x);
+            exec_outcomes_free(&r->reached);
+            return -1;
         }
-        r->transitions = rs->transitions;
     } else if (sys_initial(s, on_state, &x, &e) < 0) {
         diag_set(err, "", 0, 0, "initial state: %s", e.msg);
-        free(x.slot);
-        free(x.tag);
+        ex_free(&x);
+        exec_outcomes_free(&r->reached);
         return -1;
+    } else {
+        flush_batch(&x);
     }
     prog_val_t *outv = xcalloc((size_t)nkeys + 1, sizeof *outv);
-    size_t next = o->resume ? o->resume->expanded : 0; /* BFS cursor */
+    uint32_t first_bound = EMPTY; /* BFS: the first state at the depth bound */
+    uint64_t ncut = 0;            /* states at the depth bound with a successor */
     uint64_t last_progress = 0;
-    size_t maxst = sys_max_state(s);
-    uint8_t *buf = xmalloc(maxst + 1);
+    uint8_t *sbuf = o->dfs ? xmalloc(x.maxst + 1) : NULL;
     for (;;) {
         uint32_t id;
+        int depth;
+        size_t len;
+        const uint8_t *st;
         if (o->stop && *o->stop) {
             r->verdict = EXPLORE_INCOMPLETE;
             snprintf(r->msg, sizeof r->msg, "interrupted after %zu states", x.n);
             goto done;
         }
         if (o->dfs) {
-            if (x.sp == 0)
+            if (!x.sn)
                 break;
-            id = x.stack[--x.sp];
+            const uint8_t *top = s_pop(&x, &len, &depth, &id);
+            memcpy(sbuf, top, len); /* successors are pushed over it */
+            st = sbuf;
         } else {
-            if (next >= x.n)
+            if (!x.qlen)
                 break;
-            id = (uint32_t)next++;
+            len = q_pop(&x, &depth);
+            st = x.qout;
+            id = x.qnext++;
         }
-        size_t len;
-        const uint8_t *st = state_at(&x, id, &len);
-        memcpy(buf, st, len); /* the arena may move while successors are added */
         x.cur = id;
-        if (sys_check(s, buf, len, &e)) {
-            fail(&x, EXPLORE_INVARIANT, id, NULL, e.msg);
+        x.cur_depth = depth;
+        if (sys_check(s, st, len, &e)) {
+            fail(&x, EXPLORE_INVARIANT, id, st, len, NULL, e.msg);
             goto done;
+        }
+        if (o->max_depth > 0 && depth >= o->max_depth) {
+            /* Not expanded: only ask whether anything lies beyond (a step that would
+             * fail lies beyond too); a state with nothing beyond is not cut. */
+            if (!o->dfs && first_bound == EMPTY)
+                first_bound = id;
+            int nb = sys_successors(s, st, len, count_succ, NULL, &e);
+            ncut += nb != 0;
+            if (sys_terminal(s, st, len)) {
+                sys_outcome(s, st, len, outv);
+                exec_outcomes_add(&r->reached, outv);
+                if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
+                    fail(&x, EXPLORE_VIOLATION, id, st, len, NULL,
+                         "reached an outcome the model forbids");
+                    goto done;
+                }
+            } else if (nb == 0) {
+                fail(&x, EXPLORE_DEADLOCK, id, st, len, NULL,
+                     "no transition is enabled and not every thread finished");
+                goto done;
+            }
+            continue;
         }
         uint64_t before = r->transitions;
-        int ns = sys_successors(s, buf, len, on_state, &x, &e);
+        int ns = sys_successors(s, st, len, on_state, &x, &e);
+        flush_batch(&x);
         if (ns < 0) {
-            fail(&x, e.kind == SYS_ERR_UNEXPECTED ? EXPLORE_UNEXPECTED : EXPLORE_INVARIANT, id,
-                 &e.label, e.msg);
+            fail(&x, e.kind == SYS_ERR_UNEXPECTED ? EXPLORE_UNEXPECTED : EXPLORE_INVARIANT, id, st,
+                 len, &e.label, e.msg);
             goto done;
         }
-        if (x.full) {
+        if (x.full || x.oom) {
             /* Some successors of this state were dropped: it is not expanded. A resumed
              * run re-expands it, so the final counts equal an uninterrupted run's. */
             r->transitions = before;
-            if (!o->dfs)
-                next = id;
+            x.qnext = id;
             r->verdict = EXPLORE_INCOMPLETE;
-            snprintf(r->msg, sizeof r->msg, "stopped by --max-states after %zu states", x.n);
+            if (x.oom)
+                snprintf(r->msg, sizeof r->msg,
+                         "out of memory after %zu states (%.0f MiB held): the search needs more",
+                         x.n, (double)x.held / 1048576.0);
+            else
+                snprintf(r->msg, sizeof r->msg, "stopped by --max-states after %zu states", x.n);
             goto done;
         }
         /* Every terminal state yields an outcome, whether or not environment actions
          * (fetch, evict) can still move it: they change no thread and no memory value. */
-        if (sys_terminal(s, buf, len)) {
-            sys_outcome(s, buf, len, outv);
+        if (sys_terminal(s, st, len)) {
+            sys_outcome(s, st, len, outv);
             exec_outcomes_add(&r->reached, outv);
             if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
-                fail(&x, EXPLORE_VIOLATION, id, NULL, "reached an outcome the model forbids");
+                fail(&x, EXPLORE_VIOLATION, id, st, len, NULL,
+                     "reached an outcome the model forbids");
                 goto done;
             }
         } else if (ns == 0) {
-            fail(&x, EXPLORE_DEADLOCK, id, NULL,
+            fail(&x, EXPLORE_DEADLOCK, id, st, len, NULL,
                  "no transition is enabled and not every thread finished");
             goto done;
         }
         r->expanded++;
-        if (o->max_memory && bytes_held(&x) > o->max_memory) {
+        if (o->max_memory && x.held > o->max_memory) {
             r->verdict = EXPLORE_INCOMPLETE;
             snprintf(r->msg, sizeof r->msg, "stopped by --max-memory after %zu states", x.n);
             goto done;
         }
         if (o->progress && x.n - last_progress >= 65536) {
             last_progress = x.n;
-            o->progress(o->progress_ctx, x.n, o->dfs ? x.sp : x.n - next, bytes_held(&x));
+            o->progress(o->progress_ctx, x.n, o->dfs ? x.sn : x.qlen, x.held);
         }
     }
     r->verdict = EXPLORE_OK;
+    if (ncut) {
+        r->verdict = EXPLORE_INCOMPLETE;
+        snprintf(r->msg, sizeof r->msg,
+                 "stopped by --max-depth %d: %llu state(s) at that depth not expanded",
+                 o->max_depth, (unsigned long long)ncut);
+    }
 done:
     r->states = x.n;
-    if (!o->dfs)
-        r->expanded = next; /* BFS: states below the cursor are expanded */
-    r->bytes = bytes_held(&x);
-    free(buf);
+    if (!o->dfs) /* BFS: states below the cursor (and above the depth bound) are expanded */
+        r->expanded = x.qnext < first_bound ? x.qnext : first_bound;
+    r->bytes = x.peak;
+    double n = (double)x.n;
+    r->omission = n * (n - 1) / 36893488147419103232.0; /* n(n-1)/2 pairs, 2^-64 each */
+    free(sbuf);
     free(outv);
-    free(x.arena);
-    free(x.off);
-    free(x.parent);
-    free(x.label);
-    free(x.depth);
-    free(x.slot);
-    free(x.tag);
-    free(x.stack);
+    ex_free(&x);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /* explore.h - exhaustive exploration of a system's state space (DESIGN.md
  * section 5): BFS by default (shortest counterexamples), DFS on request, over
- * an in-memory open-addressing set of encoded states. Finds deadlocks,
+ * an in-memory set of 64-bit state fingerprints (hash compaction). Finds deadlocks,
  * unexpected events, invariant failures and outcomes a model forbids. The
  * explorer only calls the sys.h interface: it never knows the protocol. */
 #ifndef COHCHECK_EXPLORE_H
@@ -18,25 +18,32 @@ typedef enum {
     EXPLORE_DEADLOCK,   /* a non-terminal state with no successor */
     EXPLORE_INVARIANT,  /* a declared invariant, a range or a channel capacity */
     EXPLORE_UNEXPECTED, /* an event with no row, or an impossible one */
-    EXPLORE_INCOMPLETE, /* --max-states or --max-memory stopped the search */
+    EXPLORE_INCOMPLETE, /* --max-states, --max-memory or --max-depth stopped the search */
 } explore_verdict_t;
 
 extern const char *const explore_verdict_names[6];
 
 typedef struct {
     bool dfs;
-    uint64_t max_states;            /* 0: none */
-    uint64_t max_memory;            /* bytes; 0: none */
+    uint64_t max_states; /* 0: none */
+    uint64_t max_memory; /* bytes; 0: none */
+    /* States at this depth are stored and checked (invariants, the outcome of a
+     * terminal one, a deadlock when nothing is enabled) but not expanded; one
+     * with a successor left out makes the verdict incomplete unless a failure is
+     * found. 0: none. With DFS, depths are discovery depths, not shortest ones. */
+    int max_depth;
     const exec_outcomes_t *allowed; /* outcomes the model allows; NULL: no check */
     /* Called for every new state, in discovery order (may be NULL): the store's hook.
-     * PARENT is -1 for an initial state. */
+     * PARENT is -1 for an initial state; ORD is the state's position among the
+     * states its parent's sys_successors (or sys_initial) emits, which replays it;
+     * FP is its fingerprint. */
     void (*on_new)(void *ctx, uint32_t id, int64_t parent, int depth, const sys_label_t *label,
-                   uint64_t hash, const uint8_t *state, size_t len);
+                   uint32_t ord, uint64_t fp, const uint8_t *state, size_t len);
     void *on_new_ctx;
     /* Polled between states; when it becomes non-zero the search stops as incomplete
      * (SIGINT). May be NULL. */
     volatile int *stop;
-    /* Resume a stopped BFS run: its states in discovery order (parents, labels and
+    /* Resume a stopped BFS run: its states in discovery order (parents, positions and
      * depths as recorded), of which the first `expanded` were already expanded, and the
      * transitions counted so far. NULL: start afresh. */
     const struct explore_resume *resume;
@@ -51,7 +58,7 @@ typedef struct explore_resume {
     const size_t *lens;
     const int64_t *parents;
     const int *depths;
-    const sys_label_t *labels;
+    const uint32_t *ords; /* as given to on_new */
     uint64_t expanded, transitions;
 } explore_resume_t;
 
@@ -60,7 +67,9 @@ typedef struct {
     uint64_t states, transitions;
     uint64_t expanded; /* states whose successors were computed (BFS: a prefix) */
     int max_depth;
-    uint64_t bytes; /* memory held by the visited set and the state store */
+    uint64_t bytes;  /* most memory the explorer held at once (visited set, queue) */
+    double omission; /* bound on the probability that a fingerprint collision hid a
+                        state: states^2 / 2^65, for a hash that behaves randomly */
     exec_outcomes_t reached;
     char msg[320]; /* what failed */
     int ntrace;

@@ -18,8 +18,15 @@
 #include "../base/util.h"
 #include "store_impl.h"
 
-/* Schema version 1. Counts are stored as SQLite's signed 64-bit integers and
- * fingerprints and hashes as their two's-complement bit patterns. */
+/* Schema version 2. Counts are stored as SQLite's signed 64-bit integers and
+ * hashes as their two's-complement bit patterns; visited states are packed
+ * in blocks of consecutive numbers (store_block.c). Version 1 kept one row
+ * per state with a (run, fp) index; store_open converts it. */
+#define STATES_SQL(name)                                                  \
+    "CREATE TABLE IF NOT EXISTS " name " ("                               \
+    "  run INTEGER NOT NULL REFERENCES runs(id), first INTEGER NOT NULL," \
+    "  n INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (run, first));"
+
 static const char SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS runs ("
     "  id INTEGER PRIMARY KEY,"
@@ -31,16 +38,10 @@ static const char SCHEMA_SQL[] =
     "    CHECK (status IN ('running', 'done', 'stopped')),"
     "  states INTEGER NOT NULL DEFAULT 0, transitions INTEGER NOT NULL DEFAULT 0,"
     "  expanded INTEGER NOT NULL DEFAULT 0, max_depth INTEGER NOT NULL DEFAULT 0,"
-    "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0);"
-    "CREATE TABLE IF NOT EXISTS states ("
-    "  run INTEGER NOT NULL REFERENCES runs(id), id INTEGER NOT NULL,"
-    "  parent INTEGER NOT NULL, depth INTEGER NOT NULL,"
-    "  label BLOB, fp INTEGER NOT NULL, enc BLOB,"
-    "  PRIMARY KEY (run, id)) WITHOUT ROWID;"
-    "CREATE INDEX IF NOT EXISTS states_fp ON states(run, fp);"
-    "CREATE TABLE IF NOT EXISTS outcomes ("
-    "  run INTEGER NOT NULL REFERENCES runs(id), outcome TEXT NOT NULL,"
-    "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));";
+    "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0);" STATES_SQL(
+        "states") "CREATE TABLE IF NOT EXISTS outcomes ("
+                  "  run INTEGER NOT NULL REFERENCES runs(id), outcome TEXT NOT NULL,"
+                  "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));";
 
 #define RUN_COLS                                                                           \
     "id, started, command, protocol, proto_file, proto_src, proto_hash, test, test_file, " \
@@ -109,8 +110,55 @@ fail:
     return -1;
 }
 
-/* Create the schema if the file has none; refuse newer versions and
- * non-cohcheck databases. */
+/* Convert a version 1 database (one row per state) to blocks, inside the
+ * caller's transaction. 0, or -1 with ERR. */
+static int migrate_v1(store_t *s, diag_t *err)
+{
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    store_block_t b;
+    memset(&b, 0, sizeof b);
+    int rc = -1;
+    if (sqlite3_exec(s->db, STATES_SQL("states_v2"), NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db,
+                           "SELECT run, id, parent, depth, label, fp, enc FROM states "
+                           "ORDER BY run, id",
+                           -1, &sel, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db,
+                           "INSERT OR REPLACE INTO states_v2(run, first, n, data) "
+                           "VALUES (?, ?, ?, ?)",
+                           -1, &ins, NULL) != SQLITE_OK)
+        goto out;
+    int step;
+    while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
+        int64_t run = sqlite3_column_int64(sel, 0), id = sqlite3_column_int64(sel, 1);
+        if (!store_block_fits(&b, run, id)) {
+            if (b.n && store_block_insert(ins, &b) != 0)
+                goto out;
+            store_block_reset(&b, run, id);
+        }
+        store_block_add(&b, id, sqlite3_column_int64(sel, 2), sqlite3_column_int(sel, 3),
+                        sqlite3_column_blob(sel, 4), (size_t)sqlite3_column_bytes(sel, 4),
+                        (uint64_t)sqlite3_column_int64(sel, 5), sqlite3_column_blob(sel, 6),
+                        (size_t)sqlite3_column_bytes(sel, 6));
+    }
+    if (step != SQLITE_DONE || (b.n && store_block_insert(ins, &b) != 0))
+        goto out;
+    sqlite3_finalize(sel);
+    sel = NULL;
+    if (sqlite3_exec(s->db, "DROP TABLE states; ALTER TABLE states_v2 RENAME TO states;", NULL,
+                     NULL, NULL) == SQLITE_OK)
+        rc = 0;
+out:
+    if (rc)
+        db_fail(s, s->db, "cannot convert the database from schema version 1", err);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    store_block_free(&b);
+    return rc;
+}
+
+/* Create the schema if the file has none, or convert an older one; refuse
+ * newer versions and non-cohcheck databases. */
 static int schema_init(store_t *s, diag_t *err)
 {
     int64_t v = 0, n = 0;
@@ -138,11 +186,18 @@ static int schema_init(store_t *s, diag_t *err)
                  "not a cohcheck database (it has tables but no cohcheck schema version)");
         goto rollback;
     }
+    if (v == 1 && migrate_v1(s, err) != 0)
+        goto rollback;
     if (v == 0) {
+        if (sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+            db_fail(s, s->db, "cannot create the schema", err);
+            goto rollback;
+        }
+    }
+    if (v < STORE_SCHEMA_VERSION) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version=%d", STORE_SCHEMA_VERSION);
-        if (sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
             db_fail(s, s->db, "cannot create the schema", err);
             goto rollback;
         }
@@ -181,7 +236,6 @@ int store_close(store_t *s, diag_t *err)
         return 0;
     int rc = store_writer_flush(s, true, err);
     store_writer_stop(s);
-    sqlite3_finalize(s->get_state);
     if (sqlite3_close(s->db) != SQLITE_OK && rc == 0)
         rc = db_fail(s, s->db, "cannot close the database", err);
     free(s->path);
@@ -389,40 +443,65 @@ int store_list_runs(store_t *s, void (*fn)(void *ctx, const store_run_t *r), voi
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Columns 0..5 of ST as a state; the buffers point into ST. */
-static void state_view(sqlite3_stmt *st, store_state_t *v)
+/* Call FN for each state of RUN numbered FROM or more, in number order, until
+ * it returns true. 0, or -1 with ERR. */
+static int scan_states(store_t *s, int64_t run, int64_t from,
+                       bool (*fn)(void *ctx, const store_state_t *st), void *ctx, diag_t *err)
 {
-    v->id = sqlite3_column_int64(st, 0);
-    v->parent = sqlite3_column_int64(st, 1);
-    v->depth = sqlite3_column_int(st, 2);
-    v->label = sqlite3_column_blob(st, 3);
-    v->label_len = (size_t)sqlite3_column_bytes(st, 3);
-    v->fp = (uint64_t)sqlite3_column_int64(st, 4);
-    v->enc = sqlite3_column_blob(st, 5);
-    v->enc_len = (size_t)sqlite3_column_bytes(st, 5);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT first, data, n FROM states WHERE run = ?1 AND first + n > ?2 "
+                           "ORDER BY first",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, s->db, "cannot read the states", err);
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_int64(st, 2, from);
+    store_block_reader_t r;
+    memset(&r, 0, sizeof r);
+    int rc, got = 0;
+    bool stop = false;
+    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        store_block_read_init(&r, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+                              (size_t)sqlite3_column_bytes(st, 1));
+        store_state_t v;
+        while (!stop && (got = store_block_read(&r, &v)) > 0)
+            if (v.id >= from)
+                stop = fn(ctx, &v);
+        if (!stop && got == 0 && r.id != sqlite3_column_int64(st, 0) + sqlite3_column_int64(st, 2))
+            got = -1; /* fewer states than the block says */
+        if (got < 0)
+            break;
+    }
+    sqlite3_finalize(st);
+    store_block_read_free(&r);
+    if (got < 0) {
+        diag_set(err, s->path, 0, 0, "run %lld: a block of stored states is damaged",
+                 (long long)run);
+        return -1;
+    }
+    if (!stop && rc != SQLITE_DONE)
+        return db_fail(s, s->db, "cannot read the states", err);
+    return 0;
+}
+
+typedef struct {
+    void (*fn)(void *ctx, const store_state_t *st);
+    void *ctx;
+} each_t;
+
+static bool each_state(void *ctx, const store_state_t *st)
+{
+    each_t *e = ctx;
+    e->fn(e->ctx, st);
+    return false;
 }
 
 int store_states(store_t *s, int64_t run, void (*fn)(void *ctx, const store_state_t *st), void *ctx,
                  diag_t *err)
 {
     store_writer_flush(s, false, NULL);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "SELECT id, parent, depth, label, fp, enc FROM states WHERE run = ? "
-                           "ORDER BY id",
-                           -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, s->db, "cannot read the states", err);
-    sqlite3_bind_int64(st, 1, run);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        store_state_t v;
-        state_view(st, &v);
-        fn(ctx, &v);
-    }
-    if (rc != SQLITE_DONE)
-        db_fail(s, s->db, "cannot read the states", err);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    each_t e = {fn, ctx};
+    return scan_states(s, run, 0, each_state, &e, err);
 }
 
 static void *buf_dup(const void *p, size_t n)
@@ -433,60 +512,71 @@ static void *buf_dup(const void *p, size_t n)
     return r;
 }
 
+typedef struct {
+    int64_t id;
+    uint64_t fp;
+    bool found;
+    store_state_t st;
+} want_t;
+
+static bool want_id(void *ctx, const store_state_t *st)
+{
+    want_t *w = ctx;
+    if (st->id != w->id)
+        return st->id > w->id;
+    w->st = *st;
+    w->st.label = buf_dup(st->label, st->label_len);
+    w->st.enc = buf_dup(st->enc, st->enc_len);
+    w->found = true;
+    return true;
+}
+
 int store_get_state(store_t *s, int64_t run, int64_t id, store_state_t *out, diag_t *err)
 {
     store_writer_flush(s, false, NULL);
-    if (!s->get_state &&
-        sqlite3_prepare_v3(s->db,
-                           "SELECT id, parent, depth, label, fp, enc FROM states "
-                           "WHERE run = ? AND id = ?",
-                           -1, SQLITE_PREPARE_PERSISTENT, &s->get_state, NULL) != SQLITE_OK)
-        return db_fail(s, s->db, "cannot read the state", err);
-    sqlite3_stmt *st = s->get_state;
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_int64(st, 2, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        store_state_t v;
-        state_view(st, &v);
-        v.label = buf_dup(v.label, v.label_len);
-        v.enc = buf_dup(v.enc, v.enc_len);
-        *out = v;
-    } else if (rc == SQLITE_DONE) {
+    want_t w;
+    memset(&w, 0, sizeof w);
+    w.id = id;
+    if (scan_states(s, run, id, want_id, &w, err))
+        return -1;
+    if (!w.found) {
         diag_set(err, s->path, 0, 0, "run %lld has no state %lld", (long long)run, (long long)id);
-    } else {
-        db_fail(s, s->db, "cannot read the state", err);
+        return -1;
     }
-    sqlite3_reset(st);
-    return rc == SQLITE_ROW ? 0 : -1;
+    *out = w.st;
+    return 0;
+}
+
+static bool want_fp(void *ctx, const store_state_t *st)
+{
+    want_t *w = ctx;
+    if (st->fp != w->fp)
+        return false;
+    w->id = st->id;
+    w->found = true;
+    return true;
 }
 
 int store_find_state(store_t *s, int64_t run, uint64_t fp, int64_t *id, diag_t *err)
 {
     store_writer_flush(s, false, NULL);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT min(id) FROM states WHERE run = ? AND fp = ?", -1, &st,
-                           NULL) != SQLITE_OK)
-        return db_fail(s, s->db, "cannot look up the state", err);
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_int64(st, 2, (int64_t)fp);
-    int rc = sqlite3_step(st), found = 0;
-    if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-        *id = sqlite3_column_int64(st, 0);
-        found = 1;
-    }
-    if (rc != SQLITE_ROW)
-        db_fail(s, s->db, "cannot look up the state", err);
-    sqlite3_finalize(st);
-    return rc != SQLITE_ROW ? -1 : found ? 0 : 1;
+    want_t w;
+    memset(&w, 0, sizeof w);
+    w.fp = fp;
+    if (scan_states(s, run, 0, want_fp, &w, err))
+        return -1;
+    if (!w.found)
+        return 1;
+    *id = w.id;
+    return 0;
 }
 
 int store_count_states(store_t *s, int64_t run, uint64_t *n, diag_t *err)
 {
     store_writer_flush(s, false, NULL);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM states WHERE run = ?", -1, &st, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(s->db, "SELECT coalesce(sum(n), 0) FROM states WHERE run = ?", -1, &st,
+                           NULL) != SQLITE_OK)
         return db_fail(s, s->db, "cannot count the states", err);
     sqlite3_bind_int64(st, 1, run);
     int rc = sqlite3_step(st);

@@ -50,11 +50,12 @@ int store_run_begin(store_t *s, const store_run_info_t *info, int64_t *run, diag
 /* Queue one visited state: its number in the run (discovery order), parent
  * number (-1 for an initial state), depth, the transition taken (an opaque
  * label blob), its 64-bit fingerprint and its encoding. The row is copied;
- * the writer thread batches rows. Never blocks for long: only when 64 MiB of
- * rows are pending (the disk is slower than exploration) does it wait for
- * the writer. Storing a number again replaces the row. Write errors are
- * reported by the next store_run_end/store_flush/store_close. S may be NULL
- * (no database): then nothing happens. */
+ * the writer thread packs consecutive numbers of a run into blocks (one
+ * SQLite row each), so a run's numbers must be stored once each, in
+ * increasing order. Never blocks for long: only when 64 MiB of rows are
+ * pending (the disk is slower than exploration) does it wait for the writer.
+ * Write errors are reported by the next store_run_end/store_flush/store_close.
+ * S may be NULL (no database): then nothing happens. */
 void store_state(store_t *s, int64_t run, int64_t id, int64_t parent, int depth, const void *label,
                  size_t label_len, uint64_t fp, const void *enc, size_t enc_len);
 
@@ -118,12 +119,12 @@ typedef struct {
 int store_states(store_t *s, int64_t run, void (*fn)(void *ctx, const store_state_t *st), void *ctx,
                  diag_t *err);
 
-/* Fetch one state of RUN by number (buffers malloc'd into ST; free label and enc).
- * -1 with ERR if absent. */
+/* Fetch one state of RUN by number (buffers malloc'd into ST; free label and enc;
+ * decodes its block up to it). -1 with ERR if absent. */
 int store_get_state(store_t *s, int64_t run, int64_t id, store_state_t *st, diag_t *err);
 
-/* The lowest number of a state of RUN with fingerprint FP (uses the (run, fp)
- * index): 0 with *ID, 1 if there is none, -1 with ERR. */
+/* The lowest number of a state of RUN with fingerprint FP (a scan of the
+ * run's states): 0 with *ID, 1 if there is none, -1 with ERR. */
 int store_find_state(store_t *s, int64_t run, uint64_t fp, int64_t *id, diag_t *err);
 
 /* The number of stored states of RUN (for resuming an interrupted run, whose

@@ -16,7 +16,7 @@
 
 #include "store.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_BUSY_TIMEOUT_MS 10000
 /* Back-pressure: queued plus in-flight rows may hold at most this much memory;
  * beyond it store_state waits for the writer. */
@@ -30,6 +30,39 @@
 #define STORE_BATCH_MS 100
 /* Idle chunks kept for reuse rather than freed. */
 #define STORE_SPARE_CHUNKS 8
+/* A block of states (store_block.c) closes at this many states or bytes. */
+#define STORE_BLOCK_STATES 4096
+#define STORE_BLOCK_BYTES ((size_t)256 << 10)
+
+/* A block being built: consecutive states FIRST .. FIRST+N-1 of RUN. */
+typedef struct {
+    int64_t run, first, n;
+    uint8_t *data;
+    size_t len, cap;
+    uint8_t *prev; /* the last encoding added, zero-padded (delta base) */
+    size_t prevlen, prevcap;
+} store_block_t;
+/* Start an empty block at state FIRST of RUN (B zeroed before first use). */
+void store_block_reset(store_block_t *b, int64_t run, int64_t first);
+/* Can state ID of RUN be appended to the non-empty block B? */
+bool store_block_fits(const store_block_t *b, int64_t run, int64_t id);
+/* Append a state (its number must be b->first + b->n). */
+void store_block_add(store_block_t *b, int64_t id, int64_t parent, int depth, const void *label,
+                     size_t label_len, uint64_t fp, const void *enc, size_t enc_len);
+void store_block_free(store_block_t *b);
+
+/* Reading a block's states in order (R zeroed before first use; reusable). */
+typedef struct {
+    const uint8_t *p, *end;
+    int64_t id;
+    uint8_t *prev;
+    size_t prevlen, prevcap;
+} store_block_reader_t;
+void store_block_read_init(store_block_reader_t *r, int64_t first, const void *data, size_t len);
+/* The next state into ST (its buffers valid until the next call): 1, 0 at the
+ * end of the block, -1 when the data is damaged. */
+int store_block_read(store_block_reader_t *r, store_state_t *st);
+void store_block_read_free(store_block_reader_t *r);
 
 typedef struct store_chunk {
     struct store_chunk *next;
@@ -39,10 +72,10 @@ typedef struct store_chunk {
 
 struct store {
     char *path;
-    sqlite3 *db;             /* the caller's connection */
-    sqlite3_stmt *get_state; /* cached: trace reconstruction calls it per step */
-    sqlite3 *wdb;            /* the writer thread's connection */
-    sqlite3_stmt *ins_state, *ins_outcome;
+    sqlite3 *db;  /* the caller's connection */
+    sqlite3 *wdb; /* the writer thread's connection */
+    sqlite3_stmt *ins_block, *ins_outcome;
+    store_block_t blk; /* the writer's block being built */
     pthread_t thread;
     bool thread_started;
     bool sync_ready; /* MU and the condition variables are initialised */
@@ -62,6 +95,11 @@ struct store {
     bool failed; /* a batch failed; rows are discarded until reported */
     char werr[DIAG_MSG_MAX];
 };
+
+/* Insert block B with statement ST (bound and stepped; reset after). 0 or -1. */
+int store_block_insert(sqlite3_stmt *st, const store_block_t *b);
+#define STORE_INSERT_BLOCK_SQL \
+    "INSERT OR REPLACE INTO states(run, first, n, data) VALUES (?, ?, ?, ?)"
 
 /* Open and configure one connection (busy timeout, WAL, synchronous=NORMAL). */
 int store_db_open(const char *path, bool create, sqlite3 **out, diag_t *err);

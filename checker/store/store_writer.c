@@ -3,8 +3,9 @@
  *
  * store_state and store_outcome copy a row into the tail of a list of
  * chunks under one mutex and return; the writer thread takes the whole list
- * at once and inserts it in one transaction on its own connection, so the
- * explorer only pays for a memcpy and an uncontended lock. Producers wake
+ * at once and inserts it in one transaction on its own connection, states
+ * packed into blocks (store_block.c), so the explorer only pays for a memcpy
+ * and an uncontended lock. Producers wake
  * the writer only when the queue becomes non-empty or reaches a batch size
  * (STORE_BATCH_ROWS / STORE_BATCH_BYTES); otherwise the writer commits
  * STORE_BATCH_MS after it first saw a row. When queued plus in-flight chunks
@@ -122,10 +123,23 @@ static int step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Insert the rows of LIST in one transaction. 0, or -1 with MSG filled. */
+int store_block_insert(sqlite3_stmt *st, const store_block_t *b)
+{
+    sqlite3_bind_int64(st, 1, b->run);
+    sqlite3_bind_int64(st, 2, b->first);
+    sqlite3_bind_int64(st, 3, b->n);
+    sqlite3_bind_blob64(st, 4, b->data, b->len, SQLITE_STATIC);
+    return step_done(st);
+}
+
+/* Insert the rows of LIST in one transaction: states packed into blocks of
+ * consecutive numbers (store_block.c), outcomes one row each. 0, or -1 with
+ * MSG filled. */
 static int write_batch(store_t *s, const store_chunk_t *list, char *msg, size_t msglen)
 {
     const char *what = "begin";
+    store_block_t *blk = &s->blk;
+    blk->n = 0;
     if (sqlite3_exec(s->wdb, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
     for (const store_chunk_t *c = list; c; c = c->next) {
@@ -135,34 +149,36 @@ static int write_batch(store_t *s, const store_chunk_t *list, char *msg, size_t 
             memcpy(&h, c->data + off, sizeof h);
             const unsigned char *a = c->data + off + sizeof h;
             const unsigned char *b = a + h.alen;
-            sqlite3_stmt *st;
+            off += sizeof h + pad8(h.alen + h.blen);
             if (h.kind == STORE_REC_STATE) {
-                st = s->ins_state;
-                sqlite3_bind_int64(st, 1, h.run);
-                sqlite3_bind_int64(st, 2, h.id);
-                sqlite3_bind_int64(st, 3, h.parent);
-                sqlite3_bind_int(st, 4, h.depth);
-                sqlite3_bind_blob64(st, 5, a, h.alen, SQLITE_STATIC);
-                sqlite3_bind_int64(st, 6, (int64_t)h.fp);
-                sqlite3_bind_blob64(st, 7, b, h.blen, SQLITE_STATIC);
-                what = "insert state";
-            } else {
-                st = s->ins_outcome;
-                sqlite3_bind_int64(st, 1, h.run);
-                sqlite3_bind_text64(st, 2, (const char *)a, h.alen, SQLITE_STATIC, SQLITE_UTF8);
-                sqlite3_bind_int(st, 3, h.id != 0);
-                what = "insert outcome";
+                if (!store_block_fits(blk, h.run, h.id)) {
+                    what = "insert states";
+                    if (blk->n && store_block_insert(s->ins_block, blk) != 0)
+                        goto fail;
+                    store_block_reset(blk, h.run, h.id);
+                }
+                store_block_add(blk, h.id, h.parent, h.depth, a, h.alen, h.fp, b, h.blen);
+                continue;
             }
+            sqlite3_stmt *st = s->ins_outcome;
+            sqlite3_bind_int64(st, 1, h.run);
+            sqlite3_bind_text64(st, 2, (const char *)a, h.alen, SQLITE_STATIC, SQLITE_UTF8);
+            sqlite3_bind_int(st, 3, h.id != 0);
+            what = "insert outcome";
             if (step_done(st) != 0)
                 goto fail;
-            off += sizeof h + pad8(h.alen + h.blen);
         }
     }
+    what = "insert states";
+    if (blk->n && store_block_insert(s->ins_block, blk) != 0)
+        goto fail;
+    blk->n = 0;
     what = "commit";
     if (sqlite3_exec(s->wdb, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
     return 0;
 fail:
+    blk->n = 0;
     snprintf(msg, msglen, "writing to the database failed (%s): %s", what, sqlite3_errmsg(s->wdb));
     if (!sqlite3_get_autocommit(s->wdb))
         sqlite3_exec(s->wdb, "ROLLBACK", NULL, NULL, NULL);
@@ -262,13 +278,7 @@ int store_writer_start(store_t *s, diag_t *err)
 
     if (store_db_open(s->path, false, &s->wdb, err) != 0)
         return -1;
-    /* The writer's page cache holds the hot part of the (run, fp) index,
-     * whose inserts land at random places. */
-    sqlite3_exec(s->wdb, "PRAGMA cache_size=-65536", NULL, NULL, NULL);
-    if (prepare(s,
-                "INSERT OR REPLACE INTO states(run, id, parent, depth, label, fp, enc) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                &s->ins_state, err) != 0 ||
+    if (prepare(s, STORE_INSERT_BLOCK_SQL, &s->ins_block, err) != 0 ||
         prepare(s, "INSERT OR IGNORE INTO outcomes(run, outcome, allowed) VALUES (?, ?, ?)",
                 &s->ins_outcome, err) != 0)
         return -1;
@@ -317,9 +327,10 @@ void store_writer_stop(store_t *s)
         pthread_join(s->thread, NULL);
         s->thread_started = false;
     }
-    sqlite3_finalize(s->ins_state);
+    sqlite3_finalize(s->ins_block);
     sqlite3_finalize(s->ins_outcome);
-    s->ins_state = s->ins_outcome = NULL;
+    s->ins_block = s->ins_outcome = NULL;
+    store_block_free(&s->blk);
     if (s->wdb)
         sqlite3_close(s->wdb);
     s->wdb = NULL;

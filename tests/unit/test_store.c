@@ -557,6 +557,98 @@ Test(store, writer_error_reported)
     cr_expect_eq(store_close(s, &err), 0, "%s", err.msg);
 }
 
+/* A schema-1 database (one row per state) is converted to blocks on open. */
+Test(store, converts_schema_1)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db,
+                              "PRAGMA journal_mode=WAL;"
+                              "CREATE TABLE runs (id INTEGER PRIMARY KEY,"
+                              "  started TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,"
+                              "  command TEXT, protocol TEXT, proto_file TEXT, proto_src BLOB,"
+                              "  proto_hash INTEGER, test TEXT, test_file TEXT, test_src BLOB,"
+                              "  test_hash INTEGER, model TEXT, config TEXT,"
+                              "  status TEXT NOT NULL DEFAULT 'running',"
+                              "  states INTEGER NOT NULL DEFAULT 0,"
+                              "  transitions INTEGER NOT NULL DEFAULT 0,"
+                              "  expanded INTEGER NOT NULL DEFAULT 0,"
+                              "  max_depth INTEGER NOT NULL DEFAULT 0, verdict TEXT, message TEXT,"
+                              "  trace TEXT, seconds REAL NOT NULL DEFAULT 0);"
+                              "CREATE TABLE states (run INTEGER NOT NULL, id INTEGER NOT NULL,"
+                              "  parent INTEGER NOT NULL, depth INTEGER NOT NULL, label BLOB,"
+                              "  fp INTEGER NOT NULL, enc BLOB, PRIMARY KEY (run, id))"
+                              "  WITHOUT ROWID;"
+                              "CREATE INDEX states_fp ON states(run, fp);"
+                              "CREATE TABLE outcomes (run INTEGER NOT NULL, outcome TEXT NOT NULL,"
+                              "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));"
+                              "INSERT INTO runs(protocol, status) VALUES ('old', 'done');"
+                              "PRAGMA user_version=1;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_stmt *st;
+    cr_assert_eq(
+        sqlite3_prepare_v2(db, "INSERT INTO states VALUES (1, ?, ?, ?, ?, ?, ?)", -1, &st, NULL),
+        SQLITE_OK);
+    for (int i = 0; i < 5000; i++) {
+        unsigned char enc[40];
+        char label[8];
+        fill_enc(enc, i);
+        int ll = snprintf(label, sizeof label, "t%d", i % 7);
+        sqlite3_bind_int(st, 1, i);
+        sqlite3_bind_int(st, 2, i - 1);
+        sqlite3_bind_int(st, 3, i % 50);
+        sqlite3_bind_blob(st, 4, label, ll, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 5, (int64_t)fp_of(i));
+        sqlite3_bind_blob(st, 6, enc, sizeof enc, SQLITE_TRANSIENT);
+        cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+
+    store_t *s = open_ok(dbpath);
+    expect_states(s, 1, 5000);
+    uint64_t n = 0;
+    diag_t err;
+    cr_assert_eq(store_count_states(s, 1, &n, &err), 0, "%s", err.msg);
+    cr_expect_eq(n, 5000);
+    int64_t id = -1;
+    cr_expect_eq(store_find_state(s, 1, fp_of(4321), &id, &err), 0);
+    cr_expect_eq(id, 4321);
+    close_ok(s);
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_eq(sqlite3_column_int(st, 0), 2);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* A damaged block of states is an error, never a crash. */
+Test(store, damaged_block_reported)
+{
+    store_t *s = open_ok(dbpath);
+    int64_t run = begin(s, "MP");
+    put_states(s, run, 100);
+    end(s, run, "done", 100, 100);
+    close_ok(s);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE states SET data = substr(data, 1, length(data) - 30)",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok(dbpath);
+    states_seen_t ss = {0, -1, true, true};
+    diag_t err;
+    cr_expect_eq(store_states(s, run, check_state, &ss, &err), -1);
+    cr_expect(strstr(err.msg, "damaged"), "%s", err.msg);
+    store_state_t st;
+    cr_expect_eq(store_get_state(s, run, 99, &st, &err), -1);
+    close_ok(s);
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
