@@ -49,11 +49,13 @@ struct sys {
     int home_ctrl, home_var; /* where final memory values live */
     int **ev_rows;           /* per controller * nevents + event: row indices, -1 terminated */
     uint8_t *fw;             /* per fixed slot: its width in the encoding (W_*) */
-    int *fslot;              /* the fixed slots that are stored, in order */
-    int nfslot;
-    int *unord; /* channels of unordered networks (canon sorts only these) */
+    int *fslot;              /* the fixed slots that are stored: byte slots first, then half */
+    int nfslot, nfbyte;
+    int *lchan, nlchan; /* channels some row can send into (the others stay empty) */
+    int *unord;         /* channels of unordered networks (canon sorts only these) */
     int nunord;
     uint8_t **msgw; /* per message: the width of each record slot */
+    int **mslot;    /* per message: its stored record slots (width not W_SKIP), -1 ended */
     /* timestamps (docs/time-abstraction.md) */
     int clock_slot;     /* fixed slot of the global clock, -1: none */
     int *tslot, ntslot; /* fixed slots holding times (the clock included) */
@@ -67,6 +69,12 @@ struct sys {
     } * lent;
     int nlent;
     size_t maxstate;
+    int **iev; /* per controller: its internal and enabled environment events with rows, -1 ended */
+    /* the state last decoded into wfixed/wchan/wclen (sys_check, sys_terminal and
+       sys_successors are called on the same state in a row) */
+    uint8_t *dec;
+    size_t dec_len;
+    bool dec_ok;
     /* scratch */
     int16_t *wfixed, *wchan;
     uint8_t *wclen;
@@ -115,19 +123,24 @@ static size_t get(const uint8_t *in, size_t n, int16_t *v, uint8_t w)
 static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
 {
     size_t n = 0;
-    for (int k = 0; k < s->nfslot; k++) {
-        int i = s->fslot[k];
-        n = put(out, n, w->fixed[i], s->fw[i]);
+    const int16_t *fx = w->fixed;
+    for (int k = 0; k < s->nfbyte; k++)
+        out[n++] = (uint8_t)fx[s->fslot[k]];
+    for (int k = s->nfbyte; k < s->nfslot; k++, n += 2) {
+        uint16_t v = (uint16_t)fx[s->fslot[k]];
+        out[n] = (uint8_t)v;
+        out[n + 1] = (uint8_t)(v >> 8);
     }
-    for (int c = 0; c < s->nchan; c++) {
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
         out[n++] = w->clen[c];
         const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
         for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
             const uint8_t *mw = s->msgw[m[0]];
             out[n++] = (uint8_t)m[0];
             out[n++] = (uint8_t)(m[1] + 1); /* line, or -1 for a message without one */
-            for (int i = 2; i < s->mw; i++)
-                n = put(out, n, m[i], mw[i]);
+            for (const int *i = s->mslot[m[0]]; *i >= 0; i++)
+                n = put(out, n, m[*i], mw[*i]);
         }
     }
     return n;
@@ -139,31 +152,51 @@ static void decode(const sys_t *s, const uint8_t *in, size_t len, work_t *w)
     (void)len;
     /* Skipped slots are always zero: clear once, then fill the stored ones. */
     memset(w->fixed, 0, sizeof(int16_t) * (size_t)s->nfixed);
-    for (int k = 0; k < s->nfslot; k++) {
-        int i = s->fslot[k];
-        n = get(in, n, &w->fixed[i], s->fw[i]);
-    }
-    for (int c = 0; c < s->nchan; c++) {
+    int16_t *fx = w->fixed;
+    for (int k = 0; k < s->nfbyte; k++)
+        fx[s->fslot[k]] = in[n++];
+    for (int k = s->nfbyte; k < s->nfslot; k++, n += 2)
+        fx[s->fslot[k]] = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
         w->clen[c] = in[n++];
         int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
         for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
             m[0] = in[n++];
             m[1] = (int16_t)(in[n++] - 1);
             const uint8_t *mw = s->msgw[m[0]];
-            for (int i = 2; i < s->mw; i++)
-                n = get(in, n, &m[i], mw[i]);
+            memset(m + 2, 0, sizeof(int16_t) * (size_t)(s->mw - 2));
+            for (const int *i = s->mslot[m[0]]; *i >= 0; i++)
+                n = get(in, n, &m[*i], mw[*i]);
         }
     }
+}
+
+/* Decode STATE into the scratch state (wfixed/wchan/wclen) unless it is already there. */
+static work_t load_cur(sys_t *s, const uint8_t *state, size_t len)
+{
+    work_t cur = {s->wfixed, s->wchan, s->wclen};
+    if (s->dec_ok && len == s->dec_len && !memcmp(s->dec, state, len))
+        return cur;
+    decode(s, state, len, &cur);
+    if (len <= s->maxstate) {
+        memcpy(s->dec, state, len);
+        s->dec_len = len;
+        s->dec_ok = true;
+    }
+    return cur;
 }
 
 static void copy_work(const sys_t *s, const work_t *from, work_t *to)
 {
     memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
     memcpy(to->clen, from->clen, (size_t)s->nchan);
-    for (int c = 0; c < s->nchan; c++)
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
         if (from->clen[c])
             memcpy(to->chan + (size_t)c * s->cap * s->mw, from->chan + (size_t)c * s->cap * s->mw,
                    sizeof(int16_t) * (size_t)from->clen[c] * (size_t)s->mw);
+    }
 }
 
 static bool chan_ordered(const sys_t *s, int c)
@@ -782,7 +815,8 @@ static void normalize(const sys_t *s, work_t *w)
             if (w->fixed[s->tslot[k]] < ref)
                 ref = w->fixed[s->tslot[k]];
         }
-        for (int c = 0; c < s->nchan; c++) {
+        for (int q = 0; q < s->nlchan; q++) {
+            int c = s->lchan[q];
             const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
             for (int k = 0; k < w->clen[c]; k++, m += s->mw)
                 for (const int *f = s->msg_tf[m[0]]; *f >= 0; f++)
@@ -802,7 +836,8 @@ static void normalize(const sys_t *s, work_t *w)
         else
             *v = (int16_t)(*v - ref < lo ? lo : *v - ref);
     }
-    for (int c = 0; c < s->nchan; c++) {
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
         int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
         for (int k = 0; k < w->clen[c]; k++, m += s->mw)
             for (const int *f = s->msg_tf[m[0]]; *f >= 0; f++)
@@ -993,15 +1028,15 @@ static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
 int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, void *ctx,
                    sys_error_t *err)
 {
-    work_t cur = {s->wfixed, s->wchan, s->wclen};
+    work_t cur = load_cur(s, state, len);
     work_t next = {s->w2fixed, s->w2chan, s->w2clen};
-    decode(s, state, len, &cur);
     succ_t g = {s, &cur, &next, fn, ctx, 0, state, len};
     memset(err, 0, sizeof *err);
     for (int t = 0; t < s->nthreads; t++)
         if (step_thread(&g, t, err))
             return -1;
-    for (int c = 0; c < s->nchan; c++) {
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
         int n = cur.clen[c];
         if (!n)
             continue;
@@ -1019,12 +1054,9 @@ int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, v
         }
     }
     for (int i = 0; i < s->ninst; i++) {
-        for (int ev = s->p->nmsgs; ev < s->p->nevents; ev++) {
+        for (const int *ep = s->iev[s->inst[i].ctrl]; *ep >= 0; ep++) {
+            int ev = *ep;
             const proto_event_t *e = &s->p->events[ev];
-            if (e->kind == PROTO_EV_CORE || e->kind == PROTO_EV_MSG)
-                continue;
-            if (e->kind == PROTO_EV_ENV && !env_enabled(s, e->name))
-                continue;
             if (!e->line) {
                 if (step_internal(&g, i, ev, -1, err))
                     return -1;
@@ -1051,9 +1083,10 @@ int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, v
 
 int sys_check(sys_t *s, const uint8_t *state, size_t len, sys_error_t *err)
 {
-    work_t cur = {s->wfixed, s->wchan, s->wclen};
-    decode(s, state, len, &cur);
     memset(err, 0, sizeof *err);
+    if (!s->p->ninvs)
+        return 0;
+    work_t cur = load_cur(s, state, len);
     for (int k = 0; k < s->p->ninvs; k++) {
         for (int l = 0; l < s->nlines; l++) {
             ectx_t x;
@@ -1074,21 +1107,19 @@ int sys_check(sys_t *s, const uint8_t *state, size_t len, sys_error_t *err)
 
 bool sys_terminal(sys_t *s, const uint8_t *state, size_t len)
 {
-    work_t cur = {s->wfixed, s->wchan, s->wclen};
-    decode(s, state, len, &cur);
+    work_t cur = load_cur(s, state, len);
     for (int t = 0; t < s->nthreads; t++)
         if (thread_slot(&cur, t)[TH_STATUS] != ST_DONE)
             return false;
-    for (int c = 0; c < s->nchan; c++)
-        if (cur.clen[c])
+    for (int q = 0; q < s->nlchan; q++)
+        if (cur.clen[s->lchan[q]])
             return false;
     return true;
 }
 
 void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
 {
-    work_t cur = {s->wfixed, s->wchan, s->wclen};
-    decode(s, state, len, &cur);
+    work_t cur = load_cur(s, state, len);
     int k = 0;
     uint32_t written[PROG_MAX_THREADS] = {0};
     for (int t = 0; t < s->prog->nthreads; t++)
@@ -1388,8 +1419,52 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     }
     s->fslot = xcalloc((size_t)s->nfixed + 1, sizeof(int));
     for (int i = 0; i < s->nfixed; i++)
-        if (s->fw[i] != W_SKIP)
+        if (s->fw[i] == W_BYTE)
             s->fslot[s->nfslot++] = i;
+    s->nfbyte = s->nfslot;
+    for (int i = 0; i < s->nfixed; i++)
+        if (s->fw[i] == W_HALF)
+            s->fslot[s->nfslot++] = i;
+    /* Internal and enabled environment events each controller has rows for. */
+    s->iev = xcalloc((size_t)p->nctrls + 1, sizeof *s->iev);
+    for (int c = 0; c < p->nctrls; c++) {
+        s->iev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
+        int n = 0;
+        for (int ev = p->nmsgs; ev < p->nevents; ev++) {
+            const proto_event_t *e = &p->events[ev];
+            if (e->kind == PROTO_EV_CORE || e->kind == PROTO_EV_MSG ||
+                (e->kind == PROTO_EV_ENV && !env_enabled(s, e->name)) ||
+                s->ev_rows[c * p->nevents + ev][0] < 0)
+                continue;
+            s->iev[c][n++] = ev;
+        }
+        s->iev[c][n] = -1;
+    }
+
+    /* Channels a send can use: from an instance whose controller sends on the network,
+     * to the destination controller it names (any instance for msg.src and node sends). */
+    uint8_t *sends = xcalloc((size_t)p->nctrls * (size_t)p->nnets * (size_t)(p->nctrls + 1) + 1, 1);
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++)
+            for (int k = 0; k < p->ctrls[c].rows[r].nactions; k++) {
+                const proto_action_t *a = &p->ctrls[c].rows[r].actions[k];
+                if (a->kind != PROTO_A_SEND)
+                    continue;
+                bool named = a->dest == PROTO_DEST_SHARED || a->dest == PROTO_DEST_SAMECU ||
+                             a->dest == PROTO_DEST_ALL;
+                int net = p->msgs[a->msg].net;
+                sends[((size_t)c * p->nnets + net) * (p->nctrls + 1) +
+                      (named ? a->dest_ctrl : p->nctrls)] = 1;
+            }
+    s->lchan = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    for (int c = 0; c < s->nchan; c++) {
+        int net = c / (s->ninst * s->ninst);
+        const uint8_t *row =
+            sends + ((size_t)s->inst[chan_src(s, c)].ctrl * p->nnets + net) * (p->nctrls + 1);
+        if (row[p->nctrls] || row[s->inst[chan_dst(s, c)].ctrl])
+            s->lchan[s->nlchan++] = c;
+    }
+    free(sends);
     s->unord = xcalloc((size_t)s->nchan + 1, sizeof(int));
     for (int c = 0; c < s->nchan; c++)
         if (!p->nets[c / (s->ninst * s->ninst)].ordered)
@@ -1418,6 +1493,15 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                         : W_HALF;
         }
     }
+    s->mslot = xcalloc((size_t)p->nmsgs + 1, sizeof *s->mslot);
+    for (int m = 0; m < p->nmsgs; m++) {
+        s->mslot[m] = xmalloc(sizeof(int) * (size_t)(s->mw + 1));
+        int n = 0;
+        for (int i = 2; i < s->mw; i++)
+            if (s->msgw[m][i] != W_SKIP)
+                s->mslot[m][n++] = i;
+        s->mslot[m][n] = -1;
+    }
     s->maxstate =
         (size_t)s->nfixed * 2 + (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw * 2);
     s->wfixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
@@ -1427,6 +1511,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     s->wclen = xcalloc((size_t)s->nchan + 1, 1);
     s->w2clen = xcalloc((size_t)s->nchan + 1, 1);
     s->enc = xmalloc(s->maxstate + 1);
+    s->dec = xmalloc(s->maxstate + 1);
     *out = s;
     return 0;
 fail:
@@ -1456,9 +1541,14 @@ void sys_free(sys_t *s)
     free(s->fw);
     free(s->fslot);
     free(s->unord);
+    free(s->lchan);
     if (s->msgw)
         for (int m = 0; m < s->p->nmsgs; m++)
             free(s->msgw[m]);
+    if (s->mslot)
+        for (int m = 0; m < s->p->nmsgs; m++)
+            free(s->mslot[m]);
+    free(s->mslot);
     free(s->msgw);
     if (s->msg_tf)
         for (int m = 0; m < s->p->nmsgs; m++)
@@ -1484,6 +1574,11 @@ void sys_free(sys_t *s)
     free(s->wclen);
     free(s->w2clen);
     free(s->enc);
+    free(s->dec);
+    if (s->iev)
+        for (int c = 0; c < s->p->nctrls; c++)
+            free(s->iev[c]);
+    free(s->iev);
     free(s);
 }
 
@@ -1536,6 +1631,7 @@ static int init_instance(sys_t *s, work_t *w, int i, sys_error_t *err)
 int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
 {
     work_t w = {s->wfixed, s->wchan, s->wclen};
+    s->dec_ok = false;
     memset(err, 0, sizeof *err);
     memset(w.fixed, 0, sizeof(int16_t) * (size_t)s->nfixed);
     memset(w.clen, 0, (size_t)s->nchan);
@@ -1615,9 +1711,8 @@ static void instr_text(const prog_instr_t *in, strbuf_t *out)
 void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_t blen,
                   const uint8_t *after, size_t alen, strbuf_t *out)
 {
-    work_t b = {s->wfixed, s->wchan, s->wclen};
+    work_t b = load_cur(s, before, blen);
     work_t a = {s->w2fixed, s->w2chan, s->w2clen};
-    decode(s, before, blen, &b);
     decode(s, after, alen, &a);
     switch (lab->kind) {
     case SYS_STEP_CORE: {
@@ -1744,8 +1839,7 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
 
 void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
 {
-    work_t w = {s->wfixed, s->wchan, s->wclen};
-    decode(s, state, len, &w);
+    work_t w = load_cur(s, state, len);
     for (int t = 0; t < s->nthreads; t++) {
         int16_t *th = thread_slot(&w, t);
         static const char *const st[] = {"running", "waiting", "finished"};
@@ -1793,7 +1887,8 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
     if (s->clock_slot >= 0)
         sb_printf(out, "clock %s=%d%s\n", s->p->clock, w.fixed[s->clock_slot],
                   s->cfg.time_raw ? "" : " (times are relative to it; -1: expired)");
-    for (int c = 0; c < s->nchan; c++) {
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
         if (!w.clen[c])
             continue;
         inst_label(s, chan_src(s, c), out);
@@ -1814,8 +1909,8 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
                 const int16_t *p = rec + 2 + s->msg_foff[rec[0]][f];
                 sb_printf(out, "%s%s=", f ? "," : "", m->fields[f].name);
                 int wdt = m->fields[f].type.kind == PROTO_T_DATA ? s->maxlocs : 1;
-                for (int q = 0; q < wdt; q++)
-                    sb_printf(out, "%s%d", q ? "/" : "", p[q]);
+                for (int e = 0; e < wdt; e++)
+                    sb_printf(out, "%s%d", e ? "/" : "", p[e]);
             }
             sb_putc(out, ')');
         }
