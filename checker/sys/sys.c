@@ -48,6 +48,7 @@ struct sys {
     int **msg_foff;
     int home_ctrl, home_var; /* where final memory values live */
     int **ev_rows;           /* per controller * nevents + event: row indices, -1 terminated */
+    uint64_t *ev_states;     /* per controller * nevents + event: states some row names */
     uint8_t *fw;             /* per fixed slot: its width in the encoding (W_*) */
     int *fslot;              /* the fixed slots that are stored: byte slots first, then half */
     int nfslot, nfbyte;
@@ -1006,6 +1007,10 @@ static bool env_enabled(const sys_t *s, const char *name)
 static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
 {
     sys_t *s = g->s;
+    if (line >= 0 &&
+        !(s->ev_states[s->inst[i].ctrl * s->p->nevents + ev] >> inst_line(s, g->cur, i, line)[0] &
+          1))
+        return 0; /* no row for the line's state: the event is not enabled */
     ectx_t x;
     init_ctx(&x, s, g->cur, i, line, err); /* rows are chosen on the unchanged state */
     const proto_row_t *row;
@@ -1303,6 +1308,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         }
     /* Rows by (controller, event), in file order: find_row scans only its event's rows. */
     s->ev_rows = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(int *));
+    s->ev_states = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(uint64_t));
     for (int c = 0; c < p->nctrls; c++)
         for (int e = 0; e < p->nevents; e++) {
             int n = 0;
@@ -1315,6 +1321,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                     list[n++] = r;
             list[n] = -1;
             s->ev_rows[c * p->nevents + e] = list;
+            for (int k = 0; k < n; k++)
+                s->ev_states[c * p->nevents + e] |= p->ctrls[c].rows[list[k]].states;
         }
     /* Encoding widths: pc/step/status and line states in a byte, registers a thread
      * never names skipped, small bounded variables in a byte, the rest 16 bits. */
@@ -1538,6 +1546,7 @@ void sys_free(sys_t *s)
         for (int k = 0; k < s->p->nctrls * s->p->nevents; k++)
             free(s->ev_rows[k]);
     free(s->ev_rows);
+    free(s->ev_states);
     free(s->fw);
     free(s->fslot);
     free(s->unord);
