@@ -1191,6 +1191,13 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             s->ninst++;
         }
     }
+    if (p->outstanding > 1) {
+        diag_set(err, p->file, 0, 0,
+                 "protocol %s: 'outstanding %d' is not supported by the explorer yet (a thread "
+                 "waits for each instruction; see docs/warts.md)",
+                 p->name, p->outstanding);
+        goto fail;
+    }
     for (int k = 0; k < cfg->nenv_names; k++) {
         bool found = false;
         for (int e = 0; e < p->nevents; e++)

@@ -123,6 +123,7 @@ check max-depth-deadlock 1 stdout 'deadlock \(4 states, 5 transitions, depth 2' 
 check max-depth-bad 2 stderr '--max-depth needs' "$BIN" check --no-db --max-depth 0 --protocol nol1 litmus/core/SB.litmus
 check count-json 0 stdout '^\{"protocol":"gpu-wt","controllers":\[\{"controller":"L1","stable":2,"transient":2,"coherent":0,"transitions":32,"branches":30,"published":\[\]\},\{"controller":"L2","stable":1,"transient":0,"coherent":0,"transitions":5,"branches":5,"published":\[\]\}\]\}$' "$BIN" count --json gpu-wt
 check count-bad 2 stderr 'bad-syntax' "$BIN" count tests/e2e/data/bad-syntax.cat
+check outstanding-unsupported 2 stderr "'outstanding 2' is not supported" "$BIN" check --no-db --protocol tests/e2e/data/outstanding2.proto litmus/core/SB.litmus
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
