@@ -79,6 +79,8 @@ test-san:
 	./build-san/cohcheck litmus --expect --quiet litmus
 	sh tests/e2e/check.sh ./build-san/cohcheck
 	sh tests/e2e/store.sh ./build-san/cohcheck
+	sh tests/e2e/count.sh ./build-san/cohcheck
+	sh tests/e2e/timecheck.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)
