@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../base/util.h"
 #include "store_impl.h"
@@ -86,9 +87,25 @@ int store_db_open(const char *path, bool create, sqlite3 **out, diag_t *err)
     sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
     /* The first statement reads the header: a file that is not SQLite fails here. */
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK)
+    int rc = SQLITE_BUSY;
+    /* Switching a new file to WAL takes an exclusive lock, and SQLite may report another
+     * process doing the same as busy without calling the busy handler: retry a while. */
+    for (int tries = 0; tries < STORE_BUSY_TIMEOUT_MS / 10 + 1; tries++) {
+        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK) {
+            if ((sqlite3_errcode(db) & 0xff) != SQLITE_BUSY &&
+                (sqlite3_errcode(db) & 0xff) != SQLITE_LOCKED)
+                goto fail;
+        } else {
+            rc = sqlite3_step(st);
+            if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+                break;
+            sqlite3_finalize(st);
+        }
+        rc = SQLITE_BUSY;
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    if ((rc & 0xff) == SQLITE_BUSY)
         goto fail;
-    int rc = sqlite3_step(st);
     const char *mode = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
     if (rc == SQLITE_ROW && (!mode || strcmp(mode, "wal") != 0)) {
         diag_set(err, path, 0, 0, "cannot use WAL journal mode (got '%s')", mode ? mode : "?");
