@@ -52,6 +52,8 @@ struct sys {
     uint8_t *fw;             /* per fixed slot: its width in the encoding (W_*) */
     int *fslot;              /* the fixed slots that are stored: byte slots first, then half */
     int nfslot, nfbyte;
+    int *fpos;     /* per fixed slot (padded to a multiple of 4): its byte in the encoding, or -1 */
+    size_t fbytes; /* size of the encoding's fixed part */
     int *lchan, nlchan; /* channels some row can send into (the others stay empty) */
     int *unord;         /* channels of unordered networks (canon sorts only these) */
     int nunord;
@@ -121,17 +123,9 @@ static size_t get(const uint8_t *in, size_t n, int16_t *v, uint8_t w)
     return n;
 }
 
-static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
+/* The channels, from byte N of OUT. */
+static size_t encode_chan(const sys_t *s, const work_t *w, uint8_t *out, size_t n)
 {
-    size_t n = 0;
-    const int16_t *fx = w->fixed;
-    for (int k = 0; k < s->nfbyte; k++)
-        out[n++] = (uint8_t)fx[s->fslot[k]];
-    for (int k = s->nfbyte; k < s->nfslot; k++, n += 2) {
-        uint16_t v = (uint16_t)fx[s->fslot[k]];
-        out[n] = (uint8_t)v;
-        out[n + 1] = (uint8_t)(v >> 8);
-    }
     for (int q = 0; q < s->nlchan; q++) {
         int c = s->lchan[q];
         out[n++] = w->clen[c];
@@ -145,6 +139,46 @@ static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
         }
     }
     return n;
+}
+
+static size_t encode(const sys_t *s, const work_t *w, uint8_t *out)
+{
+    size_t n = 0;
+    const int16_t *fx = w->fixed;
+    for (int k = 0; k < s->nfbyte; k++)
+        out[n++] = (uint8_t)fx[s->fslot[k]];
+    for (int k = s->nfbyte; k < s->nfslot; k++, n += 2) {
+        uint16_t v = (uint16_t)fx[s->fslot[k]];
+        out[n] = (uint8_t)v;
+        out[n + 1] = (uint8_t)(v >> 8);
+    }
+    return encode_chan(s, w, out, n);
+}
+
+/* Encode W, a successor of FROM whose encoding is SRC: the fixed part has the
+ * same layout in both, so copy SRC's and rewrite only the slots that differ
+ * (compared four at a time; the slot arrays are padded to a multiple of 4). */
+static size_t encode_succ(const sys_t *s, const work_t *from, const uint8_t *src, const work_t *w,
+                          uint8_t *out)
+{
+    memcpy(out, src, s->fbytes);
+    const int16_t *a = from->fixed, *b = w->fixed;
+    for (int i = 0; i < s->nfixed; i += 4) {
+        uint64_t x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        if (x == y)
+            continue;
+        for (int j = i; j < i + 4; j++) {
+            int o = s->fpos[j];
+            if (a[j] == b[j] || o < 0)
+                continue;
+            out[o] = (uint8_t)(uint16_t)b[j];
+            if (s->fw[j] == W_HALF)
+                out[o + 1] = (uint8_t)((uint16_t)b[j] >> 8);
+        }
+    }
+    return encode_chan(s, w, out, s->fbytes);
 }
 
 static void decode(const sys_t *s, const uint8_t *in, size_t len, work_t *w)
@@ -853,7 +887,7 @@ static void emit(succ_t *g, const sys_label_t *lab)
         return; /* the cache is full: this step waits for an eviction */
     normalize(s, g->next);
     canon(s, g->next);
-    size_t n = encode(s, g->next, s->enc);
+    size_t n = encode_succ(s, g->cur, g->src, g->next, s->enc);
     if (lab->kind == SYS_STEP_TICK && n == g->srclen && !memcmp(s->enc, g->src, n))
         return; /* the tick changes nothing any comparison can see: not a step */
     g->fn(g->ctx, s->enc, n, lab);
@@ -1440,6 +1474,13 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     for (int i = 0; i < s->nfixed; i++)
         if (s->fw[i] == W_HALF)
             s->fslot[s->nfslot++] = i;
+    s->fpos = xmalloc(sizeof(int) * ((size_t)s->nfixed + 4));
+    for (int i = 0; i < s->nfixed + 4; i++)
+        s->fpos[i] = -1;
+    for (int k = 0; k < s->nfslot; k++) {
+        s->fpos[s->fslot[k]] = (int)s->fbytes;
+        s->fbytes += k < s->nfbyte ? 1 : 2;
+    }
     /* Internal and enabled environment events each controller has rows for. */
     s->iev = xcalloc((size_t)p->nctrls + 1, sizeof *s->iev);
     for (int c = 0; c < p->nctrls; c++) {
@@ -1519,8 +1560,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     }
     s->maxstate =
         (size_t)s->nfixed * 2 + (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw * 2);
-    s->wfixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
-    s->w2fixed = xcalloc((size_t)s->nfixed + 1, sizeof(int16_t));
+    s->wfixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
+    s->w2fixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
     s->wchan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
     s->w2chan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
     s->wclen = xcalloc((size_t)s->nchan + 1, 1);
@@ -1556,6 +1597,7 @@ void sys_free(sys_t *s)
     free(s->ev_states);
     free(s->fw);
     free(s->fslot);
+    free(s->fpos);
     free(s->unord);
     free(s->lchan);
     if (s->msgw)
