@@ -190,10 +190,10 @@ static void config_json(const check_t *c, strbuf_t *b)
 {
     sb_printf(b,
               "{\"lines\":%d,\"cus\":%d,\"init\":\"%s\",\"env\":%u,\"dfs\":%s,\"unroll\":%d,"
-              "\"chan\":%d,\"time_raw\":%d,\"env_all\":%d,\"env_names\":\"",
+              "\"chan\":%d,\"time_raw\":%d,\"enc\":%d,\"env_all\":%d,\"env_names\":\"",
               c->cfg.lines, c->cfg.cus, c->cfg.warm ? "warm" : "cold", c->cfg.env,
               c->eo.dfs ? "true" : "false", c->unroll, c->cfg.chan_capacity, c->cfg.time_raw,
-              c->cfg.env_all);
+              SYS_ENCODING_VERSION, c->cfg.env_all);
     for (int k = 0; k < c->cfg.nenv_names; k++)
         sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
     sb_puts(b, "\",\"params\":");

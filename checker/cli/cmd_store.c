@@ -91,6 +91,13 @@ static int rebuild(store_t *db, int64_t id, const char *argv0, rebuilt_t *b, dia
     b->cfg.env = (unsigned)json_int(r->config, "env", 0);
     b->cfg.chan_capacity = json_int(r->config, "chan", 8);
     b->cfg.time_raw = json_int(r->config, "time_raw", 0) != 0;
+    if (json_int(r->config, "enc", 1) != SYS_ENCODING_VERSION) {
+        diag_set(d, NULL, 0, 0,
+                 "run %lld was recorded by another version of cohcheck (state encoding %d, this "
+                 "one reads %d): check it again",
+                 (long long)id, json_int(r->config, "enc", 1), SYS_ENCODING_VERSION);
+        goto fail;
+    }
     b->cfg.env_all = json_int(r->config, "env_all", 0) != 0;
     const char *en = r->config ? strstr(r->config, "\"env_names\":\"") : NULL;
     for (en = en ? en + 13 : NULL; en && *en && *en != '"' && b->cfg.nenv_names < 8;) {

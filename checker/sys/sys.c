@@ -58,7 +58,8 @@ struct sys {
     int *unord;         /* channels of unordered networks (canon sorts only these) */
     int nunord;
     uint8_t **msgw; /* per message: the width of each record slot */
-    int **mslot;    /* per message: its stored record slots (width not W_SKIP), -1 ended */
+    int **mslot;    /* per message: its stored record slots, byte slots first, -1 ended */
+    int *mnbyte;    /* per message: how many of them are byte slots */
     /* timestamps (docs/time-abstraction.md) */
     int clock_slot;     /* fixed slot of the global clock, -1: none */
     int *tslot, ntslot; /* fixed slots holding times (the clock included) */
@@ -98,31 +99,6 @@ typedef struct {
  * 0..255, guaranteed by construction or by range checks) or 2 (16 bits). */
 enum { W_SKIP, W_BYTE, W_HALF };
 
-static size_t put(uint8_t *out, size_t n, int16_t v, uint8_t w)
-{
-    if (w == W_BYTE) {
-        out[n++] = (uint8_t)v;
-    } else if (w == W_HALF) {
-        out[n++] = (uint8_t)(uint16_t)v;
-        out[n++] = (uint8_t)((uint16_t)v >> 8);
-    }
-    return n;
-}
-
-static size_t get(const uint8_t *in, size_t n, int16_t *v, uint8_t w)
-{
-    if (w == W_BYTE) {
-        *v = in[n];
-        return n + 1;
-    }
-    if (w == W_HALF) {
-        *v = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
-        return n + 2;
-    }
-    *v = 0;
-    return n;
-}
-
 /* The channels, from byte N of OUT. */
 static size_t encode_chan(const sys_t *s, const work_t *w, uint8_t *out, size_t n)
 {
@@ -131,11 +107,15 @@ static size_t encode_chan(const sys_t *s, const work_t *w, uint8_t *out, size_t 
         out[n++] = w->clen[c];
         const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
         for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
-            const uint8_t *mw = s->msgw[m[0]];
             out[n++] = (uint8_t)m[0];
             out[n++] = (uint8_t)(m[1] + 1); /* line, or -1 for a message without one */
-            for (const int *i = s->mslot[m[0]]; *i >= 0; i++)
-                n = put(out, n, m[*i], mw[*i]);
+            const int *i = s->mslot[m[0]], *ib = i + s->mnbyte[m[0]];
+            for (; i < ib; i++)
+                out[n++] = (uint8_t)m[*i];
+            for (; *i >= 0; i++, n += 2) {
+                out[n] = (uint8_t)(uint16_t)m[*i];
+                out[n + 1] = (uint8_t)((uint16_t)m[*i] >> 8);
+            }
         }
     }
     return n;
@@ -199,10 +179,12 @@ static void decode(const sys_t *s, const uint8_t *in, size_t len, work_t *w)
         for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
             m[0] = in[n++];
             m[1] = (int16_t)(in[n++] - 1);
-            const uint8_t *mw = s->msgw[m[0]];
             memset(m + 2, 0, sizeof(int16_t) * (size_t)(s->mw - 2));
-            for (const int *i = s->mslot[m[0]]; *i >= 0; i++)
-                n = get(in, n, &m[*i], mw[*i]);
+            const int *i = s->mslot[m[0]], *ib = i + s->mnbyte[m[0]];
+            for (; i < ib; i++)
+                m[*i] = in[n++];
+            for (; *i >= 0; i++, n += 2)
+                m[*i] = (int16_t)(uint16_t)(in[n] | in[n + 1] << 8);
         }
     }
 }
@@ -228,9 +210,11 @@ static void copy_work(const sys_t *s, const work_t *from, work_t *to)
     memcpy(to->clen, from->clen, (size_t)s->nchan);
     for (int q = 0; q < s->nlchan; q++) {
         int c = s->lchan[q];
-        if (from->clen[c])
-            memcpy(to->chan + (size_t)c * s->cap * s->mw, from->chan + (size_t)c * s->cap * s->mw,
-                   sizeof(int16_t) * (size_t)from->clen[c] * (size_t)s->mw);
+        /* a plain loop: a few records, cheaper than a library call */
+        const int16_t *f = from->chan + (size_t)c * s->cap * s->mw;
+        int16_t *t = to->chan + (size_t)c * s->cap * s->mw;
+        for (int k = 0, e = from->clen[c] * s->mw; k < e; k++)
+            t[k] = f[k];
     }
 }
 
@@ -1550,11 +1534,16 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         }
     }
     s->mslot = xcalloc((size_t)p->nmsgs + 1, sizeof *s->mslot);
+    s->mnbyte = xcalloc((size_t)p->nmsgs + 1, sizeof *s->mnbyte);
     for (int m = 0; m < p->nmsgs; m++) {
         s->mslot[m] = xmalloc(sizeof(int) * (size_t)(s->mw + 1));
         int n = 0;
         for (int i = 2; i < s->mw; i++)
-            if (s->msgw[m][i] != W_SKIP)
+            if (s->msgw[m][i] == W_BYTE)
+                s->mslot[m][n++] = i;
+        s->mnbyte[m] = n;
+        for (int i = 2; i < s->mw; i++)
+            if (s->msgw[m][i] == W_HALF)
                 s->mslot[m][n++] = i;
         s->mslot[m][n] = -1;
     }
@@ -1607,6 +1596,7 @@ void sys_free(sys_t *s)
         for (int m = 0; m < s->p->nmsgs; m++)
             free(s->mslot[m]);
     free(s->mslot);
+    free(s->mnbyte);
     free(s->msgw);
     if (s->msg_tf)
         for (int m = 0; m < s->p->nmsgs; m++)

@@ -24,6 +24,10 @@
 
 typedef struct sys sys_t;
 
+/* Version of the state encoding: stored runs record it, and only runs with this
+ * version can be resumed, traced or compared (bump it when encode() changes). */
+#define SYS_ENCODING_VERSION 2
+
 enum {
     SYS_ENV_FETCH = 1,
     SYS_ENV_EVICT = 2,
