@@ -810,16 +810,23 @@ static bool over_capacity(const sys_t *s, work_t *w)
     return false;
 }
 
+/* Is 'live' entry Q (-1: none, always live) dead in W (its line outside its live states)? */
+static bool ent_dead(const sys_t *s, work_t *w, int q)
+{
+    if (q < 0)
+        return false;
+    const struct live_ent *e = &s->lent[q];
+    return !(e->live >> inst_line(s, w, e->inst, e->line)[0] & 1);
+}
+
 /* Dead line variables back to their initial value; timestamps shifted to the
  * reference (the clock, or the smallest live time) and, with a clock, every
  * expired time collapsed to -1 (docs/time-abstraction.md). */
 static void normalize(const sys_t *s, work_t *w)
 {
-    for (int k = 0; k < s->nlent; k++) {
-        const struct live_ent *e = &s->lent[k];
-        if (!(e->live >> inst_line(s, w, e->inst, e->line)[0] & 1))
-            w->fixed[e->slot] = e->init;
-    }
+    for (int k = 0; k < s->nlent; k++)
+        if (ent_dead(s, w, k))
+            w->fixed[s->lent[k].slot] = s->lent[k].init;
     if (s->cfg.time_raw || (!s->ntslot && !s->any_tf))
         return;
     int ref = INT16_MAX;
@@ -827,9 +834,7 @@ static void normalize(const sys_t *s, work_t *w)
         ref = w->fixed[s->clock_slot];
     } else {
         for (int k = 0; k < s->ntslot; k++) {
-            int q = s->tlive[k];
-            if (q >= 0 &&
-                !(s->lent[q].live >> inst_line(s, w, s->lent[q].inst, s->lent[q].line)[0] & 1))
+            if (ent_dead(s, w, s->tlive[k]))
                 continue;
             if (w->fixed[s->tslot[k]] < ref)
                 ref = w->fixed[s->tslot[k]];
@@ -848,9 +853,7 @@ static void normalize(const sys_t *s, work_t *w)
     int lo = s->clock_slot >= 0 ? -1 : INT16_MIN;
     for (int k = 0; k < s->ntslot; k++) {
         int16_t *v = &w->fixed[s->tslot[k]];
-        int q = s->tlive[k];
-        if (q >= 0 &&
-            !(s->lent[q].live >> inst_line(s, w, s->lent[q].inst, s->lent[q].line)[0] & 1))
+        if (ent_dead(s, w, s->tlive[k]))
             *v = 0;
         else
             *v = (int16_t)(*v - ref < lo ? lo : *v - ref);
@@ -1564,6 +1567,14 @@ fail:
     return rc;
 }
 
+/* Free A[0..N) and A itself (A may be NULL). */
+static void free_each(void **a, int n)
+{
+    for (int i = 0; a && i < n; i++)
+        free(a[i]);
+    free(a);
+}
+
 void sys_free(sys_t *s)
 {
     if (!s)
@@ -1589,19 +1600,10 @@ void sys_free(sys_t *s)
     free(s->fpos);
     free(s->unord);
     free(s->lchan);
-    if (s->msgw)
-        for (int m = 0; m < s->p->nmsgs; m++)
-            free(s->msgw[m]);
-    if (s->mslot)
-        for (int m = 0; m < s->p->nmsgs; m++)
-            free(s->mslot[m]);
-    free(s->mslot);
+    free_each((void **)s->msgw, s->p->nmsgs);
+    free_each((void **)s->mslot, s->p->nmsgs);
+    free_each((void **)s->msg_tf, s->p->nmsgs);
     free(s->mnbyte);
-    free(s->msgw);
-    if (s->msg_tf)
-        for (int m = 0; m < s->p->nmsgs; m++)
-            free(s->msg_tf[m]);
-    free(s->msg_tf);
     free(s->tslot);
     free(s->tlive);
     free(s->lent);
