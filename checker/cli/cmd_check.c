@@ -751,17 +751,79 @@ out:
     return rc;
 }
 
+/* The labels a protocol declares, each with the rows citing it. Returns
+ * how many labels no row cites. */
+static int count_labels(const proto_t *p, bool json, strbuf_t *b)
+{
+    if (!p->nlabels)
+        return 0;
+    int missing = 0;
+    if (json) {
+        sb_puts(b, ",\"labels_source\":");
+        sb_json_str(b, p->labels_source);
+        sb_puts(b, ",\"labels\":[");
+    } else {
+        sb_printf(b, "  labels (%s):\n", p->labels_source);
+    }
+    for (int l = 0; l < p->nlabels; l++) {
+        int n = 0;
+        if (json) {
+            sb_puts(b, l ? ",{\"label\":" : "{\"label\":");
+            sb_json_str(b, p->labels[l]);
+            sb_puts(b, ",\"rows\":[");
+        } else {
+            sb_printf(b, "    %-5s", p->labels[l]);
+        }
+        for (int c = 0; c < p->nctrls; c++) {
+            const proto_ctrl_t *ct = &p->ctrls[c];
+            for (int r = 0; r < ct->nrows; r++) {
+                const proto_row_t *row = &ct->rows[r];
+                bool cited = false;
+                for (int k = 0; k < row->ncites; k++)
+                    cited |= row->cites[k] == l;
+                /* A source row with several events is one row of the table. */
+                if (!cited || (r && ct->rows[r - 1].line == row->line &&
+                               ct->rows[r - 1].text_off == row->text_off))
+                    continue;
+                char where[600];
+                const char *f = proto_file_of(p, row->text_off);
+                const char *slash = strrchr(f, '/');
+                snprintf(where, sizeof where, "%s %s:%d", ct->name, slash ? slash + 1 : f,
+                         row->line);
+                if (json) {
+                    if (n)
+                        sb_putc(b, ',');
+                    sb_json_str(b, where);
+                } else {
+                    sb_printf(b, " %s", where);
+                }
+                n++;
+            }
+        }
+        if (json)
+            sb_puts(b, "]}");
+        else
+            sb_puts(b, n ? "\n" : " ERROR: no row cites this label\n");
+        missing += n == 0;
+    }
+    if (json)
+        sb_printf(b, "],\"uncited\":%d", missing);
+    return missing;
+}
+
 int cmd_count(int argc, char **argv)
 {
-    bool json = false;
+    bool json = false, resolved = false;
     int first = 1;
     int rc = CLI_OK;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--json"))
             json = true;
+        else if (!strcmp(argv[first], "--resolved"))
+            resolved = true;
         else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
             fputs(
-                "usage: cohcheck count [--json] PROTOCOL...\n"
+                "usage: cohcheck count [--json] [--resolved] PROTOCOL...\n"
                 "\n"
                 "Table-level counts per controller: declared stable and transient states (and\n"
                 "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
@@ -774,7 +836,16 @@ int cmd_count(int argc, char **argv)
                 "               outcome depends on a condition (\"MSHR.empty? -> V else -> VI\")\n"
                 "               counts once per outcome, as RCC's Table V does.\n"
                 "The figures a protocol file declares with 'published' are printed beside\n"
-                "cohcheck's (reports/counts.md).\n",
+                "cohcheck's (reports/counts.md).\n"
+                "\n"
+                "A protocol that declares 'labels' (the cells of the paper's table it\n"
+                "transcribes, e.g. seed 001 Table 3's a0..a25) gets each label listed with the\n"
+                "rows that cite it; a label no row cites is an error (exit 1).\n"
+                "\n"
+                "  --resolved   print the whole resolved protocol instead: a variant\n"
+                "               ('extends') with its bases applied, as one standalone file\n"
+                "               (one row per state list and event, in the order they are tried)\n"
+                "  --json       one JSON object per protocol\n",
                 stdout);
             return CLI_OK;
         } else {
@@ -792,6 +863,13 @@ int cmd_count(int argc, char **argv)
         if (cli_load_protocol(argv[i], argv[0], &p, &d)) {
             cli_report(&d);
             rc = CLI_BAD_INPUT;
+            continue;
+        }
+        if (resolved) {
+            char *text = proto_resolved_text(p);
+            fputs(text, stdout);
+            free(text);
+            proto_free(p);
             continue;
         }
         strbuf_t b;
@@ -848,7 +926,11 @@ int cmd_count(int argc, char **argv)
                 sb_puts(&b, "]}");
         }
         if (json)
-            sb_puts(&b, "]}\n");
+            sb_puts(&b, "]");
+        if (count_labels(p, json, &b))
+            rc = rc == CLI_OK ? CLI_FAIL : rc;
+        if (json)
+            sb_puts(&b, "}\n");
         fputs(b.s, stdout);
         sb_free(&b);
         proto_free(p);

@@ -40,6 +40,9 @@ void proto_row_clear(const proto_t *p, proto_row_t *r)
     for (int i = 0; i < r->nactions; i++)
         proto_action_clear(p, &r->actions[i]);
     free(r->actions);
+    free(r->cites);
+    r->cites = NULL;
+    r->ncites = 0;
     r->guard = NULL;
     r->actions = NULL;
     r->nactions = 0;
@@ -106,6 +109,15 @@ void proto_free(proto_t *p)
     for (int i = 0; i < p->npubs; i++)
         free(p->pubs[i].source);
     free(p->pubs);
+    for (int i = 0; i < p->nlabels; i++)
+        free(p->labels[i]);
+    free(p->labels);
+    free(p->labels_source);
+    free(p->base);
+    for (int i = 0; i < p->nfiles; i++)
+        free(p->files[i]);
+    free(p->files);
+    free(p->file_offs);
     free(p);
 }
 
@@ -160,4 +172,12 @@ void proto_count(const proto_t *p, int c, proto_count_t *out)
     for (int e = 0; e < p->nevents; e++)
         out->transitions += __builtin_popcountll(cells[e]);
     free(cells);
+}
+
+const char *proto_file_of(const proto_t *p, size_t off)
+{
+    const char *f = p->file;
+    for (int i = 0; i < p->nfiles && p->file_offs[i] <= off; i++)
+        f = p->files[i];
+    return f;
 }

@@ -36,9 +36,12 @@ typedef struct {
     int line, col;
 } proto_param_t;
 
+#define PROTO_MAX_CAPACITY 16 /* messages per channel of a bounded network */
+
 typedef struct {
     char *name;
     bool ordered;
+    int capacity; /* 'capacity N': at most N messages per channel (back-pressure); 0: unbounded */
 } proto_net_t;
 
 typedef struct {
@@ -163,6 +166,10 @@ typedef struct {
     int next; /* -1: stay */
     bool has_done, has_wait;
     int line, col;
+    int section;             /* 0: the base; k: the k-th variant ('extends') on top of it */
+    size_t text_off, text_len; /* guard..next (and labels) in proto_t.source, for printing */
+    int ncites;
+    int *cites; /* indexes into proto_t.labels: the paper's table cells this row implements */
 } proto_row_t;
 
 typedef struct {
@@ -173,6 +180,7 @@ typedef struct {
     bool per_thread;    /* 'var ID[tid]': one element per thread */
     uint64_t live;      /* line vars: states where the value is kept ('live S...'; all bits
                            when absent); in any other state it is reset to its initial value */
+    size_t text_off, text_len; /* the initial value's text in proto_t.source (0: none) */
 } proto_var_t;
 
 typedef struct {
@@ -205,6 +213,7 @@ typedef struct {
     char *name;
     proto_expr_t *expr;
     int line, col;
+    size_t text_off, text_len; /* the expression's text in proto_t.source */
 } proto_inv_t;
 
 typedef struct {
@@ -233,6 +242,14 @@ typedef struct {
     char *clock; /* 'clock NAME': a global physical clock advanced by tick steps; NULL: none */
     int npubs;
     struct proto_pub *pubs; /* 'published' counts, for `count` */
+    char *labels_source;    /* 'labels "SOURCE" ...': the table the rows cite; NULL: none */
+    int nlabels;
+    char **labels;
+    char *base;      /* 'extends BASE': the protocol this one is a variant of; NULL: none */
+    int nsections;   /* 1 + the number of 'extends' steps */
+    int nfiles;      /* the files source came from, bases first */
+    char **files;
+    size_t *file_offs; /* where each file's text starts in source */
 } proto_t;
 
 /* 'published "SOURCE" CTRL stable N transient N [coherent N] [transitions N]':
@@ -267,5 +284,14 @@ typedef struct {
 
 /* Table-level counts for controller C (docs/protocol-language.md, Counting). */
 void proto_count(const proto_t *p, int c, proto_count_t *out);
+
+/* The resolved protocol as one standalone protocol file (a variant with its
+ * bases applied: `count --resolved`), malloc'd. Parsing it gives the same
+ * tables: rows come one per (states, event), in the order the explorer
+ * tries them. */
+char *proto_resolved_text(const proto_t *p);
+
+/* The file the text at OFF of P's source came from (a variant's base, or the variant). */
+const char *proto_file_of(const proto_t *p, size_t off);
 
 #endif

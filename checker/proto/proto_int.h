@@ -95,6 +95,15 @@ typedef struct {
     int ctrl; /* controller of its last 'event' declaration, -1 for core events */
 } proto_named_t;
 
+/* A run of the token stream read from one file: a variant's base comes
+ * before the variant (docs/protocol-language.md, Variants). */
+typedef struct {
+    size_t off; /* first byte in the combined source */
+    char *file;
+} proto_seg_t;
+
+#define PROTO_MAX_EXTENDS 16 /* depth of a chain of 'extends' */
+
 typedef struct {
     const char *file;
     const char *src;
@@ -124,21 +133,34 @@ typedef struct {
     proto_named_t *named;
     int nnamed;
     size_t cap_named;
-    int *maptok; /* token of every map event, maps in order */
-    int nmaptok;
-    size_t cap_maptok;
     int core_tok; /* the controller name after 'core', -1: no core section */
+    int core_section;
+    int target_section; /* the section that set the target, -1: none */
     bool seen_outstanding;
     bool seen_init, seen_warm; /* in the current controller */
+    /* variants: the files the combined source came from, and the protocol
+     * section being read (0: the base of every 'extends'; each further
+     * 'protocol ... extends' header starts the next section) */
+    proto_seg_t *segs;
+    int nsegs;
+    int section;
+    int *map_section; /* per map: the section that wrote it */
+    int **map_toks;   /* per map: the tokens of its events (errors after pass 2) */
+    size_t cap_map_meta;
+    int *ctrl_section; /* per controller: the section that last opened it (pass 1) */
     /* pass 2 scratch */
-    int nctrl_seen, nmsg_seen, ninv_seen;
-    int nlv_seen, ncv_seen; /* variables of the current controller */
-    uint64_t *reach;        /* per event: cells already taken by an unguarded row */
+    uint64_t **reach; /* per controller, per event: cells already taken by an unguarded row */
+    uint64_t *over;   /* per event: cells of the current controller this section overrides */
 } proto_parser_t;
 
 /* ---- tokens (proto_lex.c) ---- */
-/* Tokenise ps->src into ps->toks; -1 only on an internal error. */
-int proto_lex(proto_parser_t *ps);
+/* Tokenise ps->src, after the bases its 'extends' names (read from disk
+ * beside ps->file, recursively), into ps->toks and ps->segs; *COMBINED is
+ * the source the tokens point into (the bases, then ps->src). -1 with an
+ * error when a base cannot be read. */
+int proto_lex(proto_parser_t *ps, char **combined, size_t *combined_len);
+/* The file the byte at OFF of the combined source came from. */
+const char *proto_file_at(const proto_parser_t *ps, size_t off);
 const lex_tok_t *proto_peek(const proto_parser_t *ps);
 const lex_tok_t *proto_peek2(const proto_parser_t *ps); /* the token after the next */
 const lex_tok_t *proto_next(proto_parser_t *ps);
@@ -187,6 +209,7 @@ int proto_resolve_var(proto_parser_t *ps, const lex_tok_t *t, bool *line_var, in
 
 /* ---- rows (proto_row.c) ---- */
 int proto_parse_row(proto_parser_t *ps);
+int proto_parse_remove(proto_parser_t *ps); /* 'remove STATES | EVENTS' in a variant */
 
 /* ---- freeing (proto.c) ---- */
 void proto_expr_free(proto_expr_t *e);

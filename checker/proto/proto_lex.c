@@ -106,7 +106,8 @@ int proto_fail_pos(proto_parser_t *ps, int line, int col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    diag_set(ps->err, ps->file, line, col, "%s", msg);
+    int i = ps->pos > 0 && ps->pos <= ps->ntoks ? ps->pos - 1 : 0;
+    diag_set(ps->err, proto_file_at(ps, ps->ntoks ? ps->toks[i].off : 0), line, col, "%s", msg);
     return -1;
 }
 
@@ -117,7 +118,7 @@ int proto_fail(proto_parser_t *ps, const lex_tok_t *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    diag_set(ps->err, ps->file, t->line, t->col, "%s", msg);
+    diag_set(ps->err, proto_file_at(ps, t->off), t->line, t->col, "%s", msg);
     return -1;
 }
 
@@ -280,12 +281,120 @@ int proto_find_event(const proto_parser_t *ps, const lex_tok_t *t)
     return i >= 0 && ps->p->nevents > 0 ? ps->p->nmsgs + i : -1;
 }
 
-int proto_lex(proto_parser_t *ps)
+const char *proto_file_at(const proto_parser_t *ps, size_t off)
+{
+    const char *f = ps->file;
+    for (int i = 0; i < ps->nsegs && ps->segs[i].off <= off; i++)
+        f = ps->segs[i].file;
+    return f;
+}
+
+/* The base named by a header 'protocol NAME [STRING] extends BASE' at the
+ * start of TOKS, malloc'd, with *AT its first token; NULL when the first
+ * section extends nothing (or is malformed: the parser reports that). */
+static char *header_base(const char *src, const lex_tok_t *toks, int ntoks, int *at)
+{
+#define IS(i, w) \
+    (toks[i].kind == T_ID && toks[i].len == strlen(w) && !memcmp(src + toks[i].off, w, strlen(w)))
+    int i = 0;
+    if (ntoks < 4 || !IS(0, "protocol"))
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        i++;
+        if (i >= ntoks || toks[i].kind != T_ID)
+            return NULL;
+        int first = i;
+        while (i + 2 < ntoks && (toks[i + 1].kind == T_MINUS || toks[i + 1].kind == T_DOT) &&
+               toks[i + 1].off == toks[i].off + toks[i].len &&
+               (toks[i + 2].kind == T_ID || toks[i + 2].kind == T_INT) &&
+               toks[i + 2].off == toks[i + 1].off + 1)
+            i += 2;
+        if (pass == 1) {
+            *at = first;
+            return xstrndup(src + toks[first].off, toks[i].off + toks[i].len - toks[first].off);
+        }
+        if (i + 1 < ntoks && toks[i + 1].kind == T_STRING)
+            i++;
+        if (i + 1 >= ntoks || !IS(i + 1, "extends"))
+            return NULL;
+        i++;
+    }
+    return NULL;
+#undef IS
+}
+
+/* Append text SRC[0..LEN) of FILE, tokenised, to the parser's combined
+ * source, after the base it extends (read from BASE.proto beside FILE). */
+static int compose(proto_parser_t *ps, const lex_spec_t *spec, const char *file, const char *src,
+                   size_t len, int depth, strbuf_t *all)
+{
+    lex_tok_t *toks;
+    int ntoks;
+    if (lex_run(spec, file, src, len, &toks, &ntoks, ps->err))
+        return -1;
+    int at = 0;
+    char *base = header_base(src, toks, ntoks, &at);
+    if (base) {
+        char *path = NULL, *text = NULL;
+        size_t tlen = 0;
+        const char *slash = strrchr(file, '/');
+        strbuf_t pb;
+        sb_init(&pb);
+        if (slash)
+            sb_putn(&pb, file, (size_t)(slash - file) + 1);
+        sb_printf(&pb, "%s.proto", base);
+        path = pb.s;
+        int rc = 0;
+        if (depth >= PROTO_MAX_EXTENDS) {
+            diag_set(ps->err, file, toks[at].line, toks[at].col,
+                     "'extends' chain longer than %d (a cycle?)", PROTO_MAX_EXTENDS);
+            rc = -1;
+        } else if (util_read_file(path, &text, &tlen)) {
+            diag_set(ps->err, file, toks[at].line, toks[at].col,
+                     "cannot read base protocol '%s' (%s)", base, path);
+            rc = -1;
+        } else {
+            rc = compose(ps, spec, path, text, tlen, depth + 1, all);
+        }
+        free(text);
+        free(path);
+        free(base);
+        if (rc) {
+            free(toks);
+            return -1;
+        }
+    }
+    size_t shift = all->len;
+    proto_seg_t seg = {shift, xstrdup(file)};
+    ps->segs = xrealloc(ps->segs, sizeof *ps->segs * (size_t)(ps->nsegs + 1));
+    ps->segs[ps->nsegs++] = seg;
+    sb_putn(all, src, len);
+    sb_putn(all, "\n", 1);
+    if (ps->ntoks) /* drop the previous text's end-of-file token */
+        ps->ntoks--;
+    ps->toks = xrealloc(ps->toks, sizeof *ps->toks * (size_t)(ps->ntoks + ntoks));
+    for (int i = 0; i < ntoks; i++) {
+        toks[i].off += shift;
+        ps->toks[ps->ntoks++] = toks[i];
+    }
+    free(toks);
+    return 0;
+}
+
+int proto_lex(proto_parser_t *ps, char **combined, size_t *combined_len)
 {
     lex_spec_t *spec;
     if (lex_spec_new(rules, (int)(sizeof rules / sizeof rules[0]), &spec, ps->err))
         return -1;
-    int rc = lex_run(spec, ps->file, ps->src, ps->len, &ps->toks, &ps->ntoks, ps->err);
+    strbuf_t all;
+    sb_init(&all);
+    int rc = compose(ps, spec, ps->file, ps->src, ps->len, 0, &all);
     lex_spec_free(spec);
-    return rc;
+    if (rc) {
+        free(all.s);
+        return -1;
+    }
+    *combined = all.s;
+    *combined_len = all.len;
+    return 0;
 }

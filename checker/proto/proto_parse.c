@@ -91,7 +91,15 @@ static int decl_param(proto_parser_t *ps)
         return proto_fail(ps, name, "'%.*s' is a reserved word", (int)name->len,
                           ps->src + name->off);
     }
-    if (proto_find_param(ps, name) >= 0) {
+    int old = proto_find_param(ps, name);
+    if (old >= 0 && ps->section) { /* a variant's new default */
+        free(s);
+        ps->p->params[old].value = v;
+        ps->p->params[old].line = name->line;
+        ps->p->params[old].col = name->col;
+        return 0;
+    }
+    if (old >= 0) {
         free(s);
         return proto_fail(ps, name, "param '%.*s' declared twice", (int)name->len,
                           ps->src + name->off);
@@ -102,6 +110,7 @@ static int decl_param(proto_parser_t *ps)
     return 0;
 }
 
+/* 'network' ID ('ordered' | 'unordered') ['capacity' INT] */
 static int decl_network(proto_parser_t *ps)
 {
     const lex_tok_t *name;
@@ -112,12 +121,28 @@ static int decl_network(proto_parser_t *ps)
     if (!ordered && !proto_is(ps, t, "unordered"))
         return proto_expected(ps, "'ordered' or 'unordered'");
     proto_next(ps);
+    int capacity = 0;
+    if (proto_is(ps, proto_peek(ps), "capacity")) {
+        proto_next(ps);
+        const lex_tok_t *n = proto_peek(ps);
+        if (proto_expect(ps, T_INT, "a capacity (messages per channel)") ||
+            proto_int_value(ps, n, &capacity))
+            return -1;
+        if (capacity < 1 || capacity > PROTO_MAX_CAPACITY)
+            return proto_fail(ps, n, "a capacity is 1..%d messages", PROTO_MAX_CAPACITY);
+    }
     if (ps->pass == 2)
         return 0;
-    if (proto_names_find(&ps->ix_nets, ps->src + name->off, name->len) >= 0)
+    int old = proto_names_find(&ps->ix_nets, ps->src + name->off, name->len);
+    if (old >= 0 && ps->section) { /* a variant replaces its base's network */
+        ps->p->nets[old].ordered = ordered;
+        ps->p->nets[old].capacity = capacity;
+        return 0;
+    }
+    if (old >= 0)
         return proto_fail(ps, name, "network '%.*s' declared twice", (int)name->len,
                           ps->src + name->off);
-    proto_net_t n = {proto_tok_str(ps, name), ordered};
+    proto_net_t n = {proto_tok_str(ps, name), ordered, capacity};
     UTIL_PUSH(ps->p->nets, ps->p->nnets, ps->cap_nets, n);
     proto_names_add(&ps->ix_nets, n.name, ps->p->nnets - 1);
     return 0;
@@ -166,8 +191,19 @@ static int decl_message(proto_parser_t *ps)
         proto_next(ps);
         m.noline = true;
     }
+    int old = proto_find_msg(ps, name);
+    if (ps->pass == 1 && old >= 0 && ps->section) { /* a variant redeclares its base's message */
+        proto_msg_t *om = &ps->p->msgs[old];
+        for (int i = 0; i < om->nfields; i++)
+            free(om->fields[i].name);
+        free(om->fields);
+        om->fields = m.fields;
+        om->nfields = m.nfields;
+        om->noline = m.noline;
+        return 0;
+    }
     if (ps->pass == 1) {
-        if (proto_find_msg(ps, name) >= 0) {
+        if (old >= 0) {
             proto_fail(ps, name, "message '%.*s' declared twice", (int)name->len,
                        ps->src + name->off);
             goto out;
@@ -177,7 +213,7 @@ static int decl_message(proto_parser_t *ps)
         proto_names_add(&ps->ix_msgs, m.name, ps->p->nmsgs - 1);
         return 0;
     }
-    proto_msg_t *pm = &ps->p->msgs[ps->nmsg_seen++];
+    proto_msg_t *pm = &ps->p->msgs[old]; /* the last declaration's network wins */
     pm->net = proto_names_find(&ps->ix_nets, ps->src + net->off, net->len);
     if (pm->net < 0)
         proto_fail(ps, net, "undeclared network '%.*s'", (int)net->len, ps->src + net->off);
@@ -306,7 +342,7 @@ static int item_var(proto_parser_t *ps, bool line_var)
             return proto_fail(ps, name, "variable '%.*s' declared twice in controller '%s'",
                               (int)name->len, ps->src + name->off, c->name);
         }
-        proto_var_t nv = {s, ty, NULL, false, per_thread, ~(uint64_t)0};
+        proto_var_t nv = {.name = s, .type = ty, .per_thread = per_thread, .live = ~(uint64_t)0};
         if (line_var) {
             UTIL_PUSH(c->linevars, c->nlinevars, ps->cap_linevars, nv);
             proto_names_add(ix, s, c->nlinevars - 1);
@@ -315,7 +351,8 @@ static int item_var(proto_parser_t *ps, bool line_var)
             proto_names_add(ix, s, PROTO_VAR_CTRL | (c->nctrlvars - 1));
         }
     } else {
-        v = line_var ? &c->linevars[ps->nlv_seen++] : &c->ctrlvars[ps->ncv_seen++];
+        int k = proto_names_find(&ps->ix_vars[ps->ctrl], ps->src + name->off, name->len);
+        v = k & PROTO_VAR_CTRL ? &c->ctrlvars[k & ~PROTO_VAR_CTRL] : &c->linevars[k];
     }
     if (proto_peek(ps)->kind == T_EQ) {
         proto_next(ps);
@@ -345,10 +382,14 @@ static int item_var(proto_parser_t *ps, bool line_var)
                 proto_expr_free(e);
                 return -1;
             }
-            if (v)
+            if (v) {
+                const lex_tok_t *last = &ps->toks[ps->pos - 1];
                 v->init = e;
-            else
+                v->text_off = t->off;
+                v->text_len = last->off + last->len - t->off;
+            } else {
                 proto_expr_free(e);
+            }
         }
     }
     if (proto_is(ps, proto_peek(ps), "live")) {
@@ -414,10 +455,33 @@ static int controller_item(proto_parser_t *ps)
         return item_var(ps, proto_tok_eq(ps, t, "line"));
     if (proto_is(ps, t, "event"))
         return item_event(ps);
+    if (proto_is(ps, t, "remove"))
+        return proto_parse_remove(ps);
     if (t->kind == T_ID)
         return proto_parse_row(ps); /* reports what the row lacks */
     return proto_expected(ps, "a controller item (stable, transient, init, warm, line, var, "
-                              "event) or a row");
+                              "event, remove) or a row");
+}
+
+/* A variant ('extends') reopens a controller of its base: new states,
+ * variables and events are added, and rows override the base's cells. */
+static int reopen_controller(proto_parser_t *ps, const lex_tok_t *name, bool per_cu, int i)
+{
+    proto_ctrl_t *c = &ps->p->ctrls[i];
+    if (!ps->section)
+        return proto_fail(ps, name, "controller '%.*s' declared twice", (int)name->len,
+                          ps->src + name->off);
+    if (ps->ctrl_section[i] == ps->section)
+        return proto_fail(ps, name, "controller '%s' reopened twice in one variant", c->name);
+    if (c->per_cu != per_cu)
+        return proto_fail(ps, name, "controller '%s' is %s in the base", c->name,
+                          c->per_cu ? "per-cu" : "shared");
+    ps->ctrl_section[i] = ps->section;
+    ps->ctrl = i;
+    ps->cap_linevars = (size_t)c->nlinevars;
+    ps->cap_ctrlvars = (size_t)c->nctrlvars;
+    ps->seen_init = ps->seen_warm = false;
+    return 0;
 }
 
 static int decl_controller(proto_parser_t *ps)
@@ -433,10 +497,11 @@ static int decl_controller(proto_parser_t *ps)
     if (proto_expect(ps, T_LBRACE, "'{'"))
         return -1;
     proto_t *p = ps->p;
-    if (ps->pass == 1) {
-        if (proto_find_ctrl(ps, name) >= 0)
-            return proto_fail(ps, name, "controller '%.*s' declared twice", (int)name->len,
-                              ps->src + name->off);
+    int found = proto_find_ctrl(ps, name);
+    if (ps->pass == 1 && found >= 0) {
+        if (reopen_controller(ps, name, per_cu, found))
+            return -1;
+    } else if (ps->pass == 1) {
         proto_ctrl_t c = {0};
         c.name = proto_tok_str(ps, name);
         c.per_cu = per_cu;
@@ -448,15 +513,15 @@ static int decl_controller(proto_parser_t *ps)
         proto_names_add(&ps->ix_ctrls, c.name, p->nctrls - 1);
         util_grow((void **)&ps->ix_vars, &ps->cap_ix_vars, (size_t)p->nctrls, sizeof *ps->ix_vars);
         ps->ix_vars[p->nctrls - 1] = (proto_names_t){NULL, 0, 0};
+        ps->ctrl_section = xrealloc(ps->ctrl_section, sizeof *ps->ctrl_section * (size_t)p->nctrls);
+        ps->ctrl_section[p->nctrls - 1] = ps->section;
         ps->ctrl = p->nctrls - 1;
         ps->cap_linevars = ps->cap_ctrlvars = 0;
         ps->seen_init = ps->seen_warm = false;
     } else {
-        ps->ctrl = ps->nctrl_seen++;
-        ps->cap_rows = 0;
-        ps->nlv_seen = ps->ncv_seen = 0;
-        free(ps->reach);
-        ps->reach = xcalloc((size_t)p->nevents + 1, sizeof *ps->reach);
+        ps->ctrl = found;
+        ps->cap_rows = (size_t)p->ctrls[found].nrows;
+        memset(ps->over, 0, sizeof *ps->over * ((size_t)p->nevents + 1));
     }
     while (proto_peek(ps)->kind != T_RBRACE) {
         if (proto_peek(ps)->kind == LEX_EOF)
@@ -472,7 +537,7 @@ static int decl_controller(proto_parser_t *ps)
     proto_next(ps);
     proto_ctrl_t *c = &p->ctrls[ps->ctrl];
     ps->ctrl = -1;
-    if (ps->pass == 2)
+    if (ps->pass == 2 || found >= 0)
         return 0;
     c->init_state = -1;
     for (int i = 0; i < c->nstates && c->init_state < 0; i++)
@@ -532,6 +597,57 @@ static int parse_pattern(proto_parser_t *ps, proto_map_t *m)
     return 0;
 }
 
+static void push_map_meta(proto_parser_t *ps, int i, const proto_map_t *m)
+{
+    if ((size_t)i >= ps->cap_map_meta) {
+        size_t cap = ps->cap_map_meta;
+        util_grow((void **)&ps->map_section, &cap, (size_t)i + 1, sizeof *ps->map_section);
+        cap = ps->cap_map_meta;
+        util_grow((void **)&ps->map_toks, &cap, (size_t)i + 1, sizeof *ps->map_toks);
+        ps->cap_map_meta = cap;
+    }
+    ps->map_section[i] = ps->section;
+    ps->map_toks[i] = xmalloc(sizeof(int) * (size_t)(m->nevents + 1));
+    memcpy(ps->map_toks[i], m->events, sizeof(int) * (size_t)m->nevents);
+}
+
+/* The map of an earlier section with M's pattern, or -1. */
+static int same_pattern(const proto_parser_t *ps, const proto_map_t *m)
+{
+    for (int i = 0; i < ps->p->nmaps; i++) {
+        const proto_map_t *o = &ps->p->maps[i];
+        if (o->op == m->op && o->ord == m->ord && o->scope == m->scope)
+            return i;
+    }
+    return -1;
+}
+
+/* 'unmap' PATTERN: a variant drops its base's map for that pattern. */
+static int core_unmap(proto_parser_t *ps)
+{
+    const lex_tok_t *kw = proto_next(ps), *pat = proto_peek(ps);
+    proto_map_t m = {0};
+    if (parse_pattern(ps, &m))
+        return -1;
+    if (ps->pass == 2)
+        return 0;
+    if (!ps->section)
+        return proto_fail(ps, kw, "'unmap' belongs in a variant (protocol NAME extends BASE)");
+    int i = same_pattern(ps, &m);
+    if (i < 0 || ps->map_section[i] == ps->section)
+        return proto_fail(ps, pat, "the base has no map for this pattern");
+    proto_t *p = ps->p;
+    free(p->maps[i].events);
+    free(ps->map_toks[i]);
+    for (int j = i + 1; j < p->nmaps; j++) {
+        p->maps[j - 1] = p->maps[j];
+        ps->map_toks[j - 1] = ps->map_toks[j];
+        ps->map_section[j - 1] = ps->map_section[j];
+    }
+    p->nmaps--;
+    return 0;
+}
+
 static int core_map(proto_parser_t *ps)
 {
     const lex_tok_t *kw = proto_next(ps);
@@ -552,7 +668,6 @@ static int core_map(proto_parser_t *ps)
         int tok = proto_tok_index(ps, t);
         UTIL_PUSH(m.events, m.nevents, cap, tok);
         if (ps->pass == 1) {
-            UTIL_PUSH(ps->maptok, ps->nmaptok, ps->cap_maptok, tok);
             int i = proto_find_named(ps, t);
             if (i < 0) {
                 proto_named_t n = {proto_tok_str(ps, t), PROTO_EV_CORE, line_op, tok, -1};
@@ -574,15 +689,22 @@ static int core_map(proto_parser_t *ps)
         free(m.events);
         return 0;
     }
-    for (int i = 0; i < ps->p->nmaps; i++) {
-        const proto_map_t *o = &ps->p->maps[i];
-        if (o->op == m.op && o->ord == m.ord && o->scope == m.scope) {
-            free(m.events);
-            return proto_fail(ps, pat, "duplicate map for this pattern (first at line %d)",
-                              o->line);
-        }
+    proto_t *p = ps->p;
+    int i = same_pattern(ps, &m);
+    if (i >= 0 && ps->map_section[i] == ps->section) {
+        free(m.events);
+        return proto_fail(ps, pat, "duplicate map for this pattern (first at line %d)",
+                          p->maps[i].line);
     }
-    UTIL_PUSH(ps->p->maps, ps->p->nmaps, ps->cap_maps, m);
+    if (i >= 0) { /* a variant replaces its base's map */
+        free(p->maps[i].events);
+        free(ps->map_toks[i]);
+        p->maps[i] = m;
+    } else {
+        UTIL_PUSH(p->maps, p->nmaps, ps->cap_maps, m);
+        i = p->nmaps - 1;
+    }
+    push_map_meta(ps, i, &m);
     return 0;
 }
 
@@ -592,10 +714,18 @@ static int decl_core(proto_parser_t *ps)
     if (proto_expect_id(ps, "a controller name", &name) || proto_expect(ps, T_LBRACE, "'{'"))
         return -1;
     if (ps->pass == 1) {
-        if (ps->core_tok >= 0)
+        if (ps->core_tok >= 0 && ps->core_section == ps->section)
             return proto_fail(ps, kw, "duplicate 'core' section (first at line %d)",
                               ps->toks[ps->core_tok].line);
+        if (ps->core_tok >= 0 &&
+            !(ps->toks[ps->core_tok].len == name->len &&
+              !memcmp(ps->src + ps->toks[ps->core_tok].off, ps->src + name->off, name->len)))
+            return proto_fail(ps, name, "the base's core section is for '%.*s'",
+                              (int)ps->toks[ps->core_tok].len,
+                              ps->src + ps->toks[ps->core_tok].off);
         ps->core_tok = proto_tok_index(ps, name);
+        ps->core_section = ps->section;
+        ps->seen_outstanding = false;
     }
     for (;;) {
         const lex_tok_t *t = proto_peek(ps);
@@ -603,6 +733,9 @@ static int decl_core(proto_parser_t *ps)
             break;
         if (proto_is(ps, t, "map")) {
             if (core_map(ps))
+                return -1;
+        } else if (proto_is(ps, t, "unmap")) {
+            if (core_unmap(ps))
                 return -1;
         } else if (proto_is(ps, t, "outstanding")) {
             proto_next(ps);
@@ -619,7 +752,7 @@ static int decl_core(proto_parser_t *ps)
             ps->seen_outstanding = true;
             ps->p->outstanding = v;
         } else {
-            return proto_expected(ps, "'map', 'outstanding' or '}'");
+            return proto_expected(ps, "'map', 'unmap', 'outstanding' or '}'");
         }
     }
     proto_next(ps);
@@ -632,24 +765,35 @@ static int decl_invariant(proto_parser_t *ps)
     if (proto_expect_id(ps, "an invariant name", &name) || proto_expect(ps, T_COLON, "':'"))
         return -1;
     proto_t *p = ps->p;
-    if (ps->pass == 1 && proto_names_find(&ps->ix_invs, ps->src + name->off, name->len) >= 0)
+    int old = proto_names_find(&ps->ix_invs, ps->src + name->off, name->len);
+    if (ps->pass == 1 && old >= 0 && !ps->section)
         return proto_fail(ps, name, "invariant '%.*s' declared twice", (int)name->len,
                           ps->src + name->off);
     ps->ctx = PROTO_CTX_INV;
     ps->line_row = true;
     proto_expr_t *e;
+    const lex_tok_t *first = proto_peek(ps);
     if (proto_parse_expr(ps, &e))
         return -1;
-    if (ps->pass == 2) {
+    const lex_tok_t *last = &ps->toks[ps->pos - 1];
+    if (ps->pass == 2) { /* a variant's invariant of the same name replaces its base's */
         if (proto_need_value(ps, e, "an invariant")) {
             proto_expr_free(e);
             return -1;
         }
-        p->invs[ps->ninv_seen++].expr = e;
+        proto_expr_free(p->invs[old].expr);
+        p->invs[old].expr = e;
+        p->invs[old].text_off = first->off;
+        p->invs[old].text_len = last->off + last->len - first->off;
         return 0;
     }
     proto_expr_free(e);
-    proto_inv_t inv = {proto_tok_str(ps, name), NULL, name->line, name->col};
+    if (old >= 0) {
+        p->invs[old].line = name->line;
+        p->invs[old].col = name->col;
+        return 0;
+    }
+    proto_inv_t inv = {.name = proto_tok_str(ps, name), .line = name->line, .col = name->col};
     UTIL_PUSH(p->invs, p->ninvs, ps->cap_invs, inv);
     proto_names_add(&ps->ix_invs, inv.name, p->ninvs - 1);
     return 0;
@@ -742,7 +886,72 @@ static char *dashed_name(proto_parser_t *ps, const char *what)
     return xstrndup(ps->src + first->off, last->off + last->len - first->off);
 }
 
-static int parse_file(proto_parser_t *ps)
+/* 'labels' STRING LABEL {LABEL | LABEL '..' LABEL}: the cells of the paper's
+ * table that rows cite in their sixth column (a0..a25 expands to 26 labels). */
+static int decl_labels(proto_parser_t *ps, const lex_tok_t *kw)
+{
+    const lex_tok_t *src = proto_peek(ps);
+    if (src->kind != T_STRING)
+        return proto_expected(ps, "the table in quotes (\"seed 001 Table 3\")");
+    proto_next(ps);
+    proto_t *p = ps->p;
+    if (ps->pass == 1 && p->labels_source)
+        return proto_fail(ps, kw, "'labels' given twice");
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a label");
+    if (ps->pass == 1)
+        p->labels_source = xstrndup(ps->src + src->off + 1, src->len - 2);
+    while (proto_peek(ps)->kind == T_ID) {
+        const lex_tok_t *a = proto_next(ps), *b = a;
+        if (proto_peek(ps)->kind == T_DOTDOT) {
+            proto_next(ps);
+            if (proto_expect_id(ps, "the last label of the range", &b))
+                return -1;
+        }
+        if (ps->pass == 2)
+            continue;
+        /* a range: one prefix, then numbers from..to */
+        size_t pa = a->len, pb = b->len;
+        while (pa && ps->src[a->off + pa - 1] >= '0' && ps->src[a->off + pa - 1] <= '9')
+            pa--;
+        while (pb && ps->src[b->off + pb - 1] >= '0' && ps->src[b->off + pb - 1] <= '9')
+            pb--;
+        long from = 0, to = 0;
+        if (a != b) {
+            if (pa == a->len || pb == b->len || pa != pb ||
+                memcmp(ps->src + a->off, ps->src + b->off, pa) || a->len - pa > 4 ||
+                b->len - pb > 4)
+                return proto_fail(ps, a, "a label range is PREFIXm..PREFIXn (a0..a25)");
+            from = strtol(ps->src + a->off + pa, NULL, 10);
+            to = strtol(ps->src + b->off + pb, NULL, 10);
+            if (to < from || to - from > 999)
+                return proto_fail(ps, b, "empty or too long label range");
+        }
+        for (long k = from; k <= to; k++) {
+            char *name = a == b ? proto_tok_str(ps, a)
+                                : NULL;
+            if (!name) {
+                strbuf_t nb;
+                sb_init(&nb);
+                sb_putn(&nb, ps->src + a->off, pa);
+                sb_printf(&nb, "%ld", k);
+                name = nb.s;
+            }
+            for (int i = 0; i < p->nlabels; i++)
+                if (!strcmp(p->labels[i], name)) {
+                    free(name);
+                    return proto_fail(ps, a, "label '%s' declared twice", p->labels[i]);
+                }
+            p->labels = xrealloc(p->labels, sizeof *p->labels * (size_t)(p->nlabels + 1));
+            p->labels[p->nlabels++] = name;
+        }
+    }
+    return 0;
+}
+
+/* 'protocol' NAME [STRING] ['extends' BASE]: the file's header, or (after
+ * the base's sections, see proto_lex) the header of a variant. */
+static int parse_header(proto_parser_t *ps, bool first)
 {
     proto_t *p = ps->p;
     if (proto_expect_word(ps, "protocol"))
@@ -753,31 +962,83 @@ static int parse_file(proto_parser_t *ps)
     const lex_tok_t *t = proto_peek(ps);
     if (t->kind == T_STRING)
         proto_next(ps);
-    if (ps->pass == 2) {
-        free(name);
-    } else {
-        p->name = name;
-        if (t->kind == T_STRING)
-            p->desc = xstrndup(ps->src + t->off + 1, t->len - 2);
+    char *base = NULL;
+    const lex_tok_t *bt = proto_peek(ps);
+    if (proto_is(ps, bt, "extends")) {
+        proto_next(ps);
+        bt = proto_peek(ps);
+        if (!(base = dashed_name(ps, "the name of the protocol this one extends"))) {
+            free(name);
+            return -1;
+        }
     }
+    int rc = 0;
+    if (!first && !base)
+        rc = proto_fail(ps, &ps->toks[ps->pos - 1], "a second 'protocol' header must say 'extends %s'",
+                        p->name);
+    else if (first && base)
+        rc = proto_fail(ps, bt, "base protocol '%s' not found before this variant", base);
+    else if (base && ps->pass == 1 && strcmp(base, p->name))
+        rc = proto_fail(ps, bt, "'%s' extends '%s', but its base file declares 'protocol %s'",
+                        name, base, p->name);
+    if (!rc && !first && ps->pass == 2) { /* a paper's counts are not a variant's */
+        for (int i = 0; i < p->npubs; i++)
+            free(p->pubs[i].source);
+        p->npubs = 0;
+    }
+    if (rc || ps->pass == 2) {
+        free(name);
+        free(base);
+        return rc;
+    }
+    free(p->name);
+    p->name = name;
+    if (t->kind == T_STRING) {
+        free(p->desc);
+        p->desc = xstrndup(ps->src + t->off + 1, t->len - 2);
+    }
+    if (base) {
+        free(p->base);
+        p->base = base;
+    }
+    p->nsections++;
+    return 0;
+}
+
+static int parse_file(proto_parser_t *ps)
+{
+    proto_t *p = ps->p;
+    ps->section = 0;
+    if (parse_header(ps, true))
+        return -1;
     for (;;) {
-        t = proto_peek(ps);
+        const lex_tok_t *t = proto_peek(ps);
         if (t->kind == LEX_EOF)
             return 0;
         int rc;
         if (t->kind != T_ID)
             return proto_expected(ps, "a declaration (target, param, network, message, "
-                                      "controller, core, invariant, clock, published)");
+                                      "controller, core, invariant, clock, published, labels)");
+        if (proto_tok_eq(ps, t, "protocol")) {
+            ps->section++;
+            if (parse_header(ps, false))
+                return -1;
+            continue;
+        }
         proto_next(ps);
         if (proto_tok_eq(ps, t, "target")) {
             char *m = dashed_name(ps, "a model name");
             rc = m ? 0 : -1;
-            if (m && (ps->pass == 2 || p->target)) {
+            if (m && ps->pass == 1 && p->target && ps->target_section == ps->section) {
                 free(m);
-                if (ps->pass == 1)
-                    return proto_fail(ps, t, "'target' given twice");
-            } else if (m) {
+                return proto_fail(ps, t, "'target' given twice");
+            }
+            if (m && ps->pass == 1) {
+                free(p->target);
                 p->target = m;
+                ps->target_section = ps->section;
+            } else {
+                free(m);
             }
         } else if (proto_tok_eq(ps, t, "param")) {
             rc = decl_param(ps);
@@ -795,10 +1056,12 @@ static int parse_file(proto_parser_t *ps)
             rc = decl_clock(ps, t);
         } else if (proto_tok_eq(ps, t, "published")) {
             rc = decl_published(ps);
+        } else if (proto_tok_eq(ps, t, "labels")) {
+            rc = decl_labels(ps, t);
         } else {
             ps->pos--;
             return proto_expected(ps, "a declaration (target, param, network, message, "
-                                      "controller, core, invariant, clock, published)");
+                                      "controller, core, invariant, clock, published, labels)");
         }
         if (rc)
             return -1;
@@ -849,6 +1112,10 @@ static int finish_decls(proto_parser_t *ps)
     for (int i = 0; i < p->nmaps; i++)
         for (int j = 0; j < p->maps[i].nevents; j++)
             p->maps[i].events[j] = proto_find_event(ps, &ps->toks[p->maps[i].events[j]]);
+    ps->reach = xcalloc((size_t)p->nctrls + 1, sizeof *ps->reach);
+    for (int i = 0; i < p->nctrls; i++)
+        ps->reach[i] = xcalloc((size_t)p->nevents + 1, sizeof **ps->reach);
+    ps->over = xcalloc((size_t)p->nevents + 1, sizeof *ps->over);
     return 0;
 }
 
@@ -862,12 +1129,12 @@ static int check_maps(proto_parser_t *ps)
     bool *handled = xcalloc((size_t)p->nevents + 1, sizeof *handled);
     for (int r = 0; r < c->nrows; r++)
         handled[c->rows[r].event] = true;
-    int k = 0, rc = 0;
+    int rc = 0;
     for (int i = 0; i < p->nmaps && !rc; i++)
-        for (int j = 0; j < p->maps[i].nevents && !rc; j++, k++) {
+        for (int j = 0; j < p->maps[i].nevents && !rc; j++) {
             int ev = p->maps[i].events[j];
             if (!handled[ev])
-                rc = proto_fail(ps, &ps->toks[ps->maptok[k]],
+                rc = proto_fail(ps, &ps->toks[ps->map_toks[i][j]],
                                 "no row of controller '%s' handles event '%s'", c->name,
                                 p->events[ev].name);
         }
@@ -894,15 +1161,25 @@ int proto_parse(const char *file, const char *src, size_t len, proto_t **out, di
     ps.len = len;
     ps.err = err;
     ps.core_tok = -1;
-    if (proto_lex(&ps))
+    ps.target_section = -1;
+    char *all;
+    size_t all_len;
+    if (proto_lex(&ps, &all, &all_len)) {
+        for (int i = 0; i < ps.nsegs; i++)
+            free(ps.segs[i].file);
+        free(ps.segs);
+        free(ps.toks);
         return -1;
+    }
+    ps.src = all;
+    ps.len = all_len;
     proto_t *p = xcalloc(1, sizeof *p);
     ps.p = p;
     p->file = xstrdup(file);
-    p->source = xmalloc(len + 1);
-    memcpy(p->source, src, len);
-    p->source[len] = '\0';
-    p->source_len = len;
+    /* A variant stores its bases with it, so that the stored text parses alone
+     * (resume, trace and diff rebuild protocols from the store). */
+    p->source = ps.nsegs > 1 ? xstrndup(all, all_len) : xstrndup(src, len);
+    p->source_len = ps.nsegs > 1 ? all_len : len;
     p->outstanding = 1;
     p->core_ctrl = -1;
     int rc = run_pass(&ps, 1);
@@ -915,18 +1192,40 @@ int proto_parse(const char *file, const char *src, size_t len, proto_t **out, di
     for (int i = 0; i < ps.nnamed; i++)
         free(ps.named[i].name);
     free(ps.named);
-    free(ps.maptok);
+    for (int i = 0; i < p->nmaps; i++)
+        free(ps.map_toks[i]);
+    free(ps.map_toks);
+    free(ps.map_section);
+    free(ps.ctrl_section);
     proto_names_free(&ps.ix_params);
     proto_names_free(&ps.ix_nets);
     proto_names_free(&ps.ix_msgs);
     proto_names_free(&ps.ix_ctrls);
     proto_names_free(&ps.ix_named);
     proto_names_free(&ps.ix_invs);
-    for (int i = 0; i < p->nctrls; i++)
+    for (int i = 0; i < p->nctrls; i++) {
         proto_names_free(&ps.ix_vars[i]);
+        if (ps.reach)
+            free(ps.reach[i]);
+    }
     free(ps.ix_vars);
     free(ps.reach);
+    free(ps.over);
     free(ps.toks);
+    if (ps.nsegs > 1) { /* a variant: remember which file each part came from */
+        p->nfiles = ps.nsegs;
+        p->files = xcalloc((size_t)ps.nsegs, sizeof *p->files);
+        p->file_offs = xcalloc((size_t)ps.nsegs, sizeof *p->file_offs);
+        for (int i = 0; i < ps.nsegs; i++) {
+            p->files[i] = ps.segs[i].file;
+            p->file_offs[i] = ps.segs[i].off;
+        }
+    } else {
+        for (int i = 0; i < ps.nsegs; i++)
+            free(ps.segs[i].file);
+    }
+    free(ps.segs);
+    free(all);
     if (rc) {
         proto_free(p);
         return -1;

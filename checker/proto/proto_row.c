@@ -333,7 +333,33 @@ static int parse_action(proto_parser_t *ps, proto_row_t *row, size_t *cap)
     return 0;
 }
 
-/* [guard] '|' actions '|' [next], up to the end of the row. */
+/* The optional sixth column: the labels of the paper's table cells this
+ * row implements ('labels' declares them). */
+static int parse_cites(proto_parser_t *ps, proto_row_t *row)
+{
+    if (proto_peek(ps)->kind != T_ID)
+        return proto_expected(ps, "a label (the paper's cell this row implements)");
+    size_t cap = 0;
+    while (proto_peek(ps)->kind == T_ID) {
+        const lex_tok_t *t = proto_next(ps);
+        if (ps->pass == 1)
+            continue;
+        int k = -1;
+        for (int i = 0; i < ps->p->nlabels && k < 0; i++)
+            if (proto_tok_eq(ps, t, ps->p->labels[i]))
+                k = i;
+        if (k < 0)
+            return proto_fail(ps, t, "undeclared label '%.*s' (declare it with 'labels')",
+                              NAME(t));
+        for (int i = 0; i < row->ncites; i++)
+            if (row->cites[i] == k)
+                return proto_fail(ps, t, "label '%s' cited twice in one row", ps->p->labels[k]);
+        UTIL_PUSH(row->cites, row->ncites, cap, k);
+    }
+    return 0;
+}
+
+/* [guard] '|' actions '|' [next] ['|' labels], up to the end of the row. */
 static int parse_rest(proto_parser_t *ps, proto_row_t *row)
 {
     ps->ctx = PROTO_CTX_ROW;
@@ -372,6 +398,11 @@ static int parse_rest(proto_parser_t *ps, proto_row_t *row)
             return proto_fail(ps, t, "a '%s' row cannot change state",
                               row->kind == PROTO_ROW_STALL ? "stall" : "impossible");
     }
+    if (proto_peek(ps)->kind == T_BAR) {
+        proto_next(ps);
+        if (parse_cites(ps, row))
+            return -1;
+    }
     if (proto_peek(ps)->kind != T_EOL)
         return proto_expected(ps, "end of row");
     return 0;
@@ -402,7 +433,7 @@ static int check_reach(proto_parser_t *ps, const lex_tok_t *start, const proto_r
 {
     const proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
     uint64_t cell = ps->line_row ? row->states : 1;
-    uint64_t hit = ps->reach[row->event] & cell;
+    uint64_t hit = ps->reach[ps->ctrl][row->event] & cell;
     if (hit) {
         int line = 0;
         for (int r = 0; r < c->nrows && !line; r++)
@@ -417,17 +448,57 @@ static int check_reach(proto_parser_t *ps, const lex_tok_t *start, const proto_r
             line, ps->line_row ? c->state_names[s] : "-", ps->p->events[row->event].name);
     }
     if (!row->guard)
-        ps->reach[row->event] |= cell;
+        ps->reach[ps->ctrl][row->event] |= cell;
     return 0;
 }
 
-int proto_parse_row(proto_parser_t *ps)
+/* A variant's row or 'remove' for CELLS (a state mask; ignored for
+ * controller-level events) of event EV in the current controller: the first
+ * time this section names a cell, the rows of earlier sections lose it (a
+ * row covering several states keeps the others). Returns how many earlier
+ * rows lost a cell. */
+static int override_cells(proto_parser_t *ps, uint64_t cells, int ev, bool line_row)
+{
+    if (!ps->section)
+        return 0;
+    uint64_t fresh = (line_row ? cells : 1) & ~ps->over[ev];
+    if (!fresh)
+        return 0;
+    ps->over[ev] |= fresh;
+    ps->reach[ps->ctrl][ev] &= ~fresh;
+    proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    int hits = 0, w = 0;
+    for (int r = 0; r < c->nrows; r++) {
+        proto_row_t *row = &c->rows[r];
+        uint64_t hit = row->event != ev || row->section >= ps->section ? 0
+                       : line_row                                     ? row->states & fresh
+                                                                      : fresh;
+        if (hit) {
+            hits++;
+            row->states &= ~hit;
+            if (!line_row || !row->states) {
+                proto_row_clear(ps->p, row);
+                continue;
+            }
+        }
+        c->rows[w++] = *row;
+    }
+    c->nrows = w;
+    return hits;
+}
+
+/* STATES '|' EVENTS: read the first two columns of a row or a 'remove'.
+ * Returns 0 with *STATES (pass 2), *LINE_ROW, and the events in *EVS (pass 2,
+ * malloc'd, *NEVS of them). */
+static int row_cells(proto_parser_t *ps, uint64_t *states_out, bool *line_row_out, int **evs_out,
+                     int *nevs_out)
 {
     proto_t *p = ps->p;
     proto_ctrl_t *c = &p->ctrls[ps->ctrl];
-    const lex_tok_t *start = proto_peek(ps);
     uint64_t states = 0;
-    bool line_row = start->kind != T_MINUS;
+    bool line_row = proto_peek(ps)->kind != T_MINUS;
+    *evs_out = NULL;
+    *nevs_out = 0;
     if (!line_row) {
         proto_next(ps);
     } else {
@@ -451,26 +522,29 @@ int proto_parse_row(proto_parser_t *ps)
     }
     if (proto_expect(ps, T_BAR, line_row ? "',' or '|'" : "'|'"))
         return -1;
-    int *evs = NULL, nevs = 0, nnames = 0, rc = -1;
+    int *evs = NULL, nevs = 0, nnames = 0;
     size_t cap = 0;
     for (;;) {
         if (proto_peek(ps)->kind != T_ID) {
-            proto_expected(ps, "an event name");
-            goto out;
+            free(evs);
+            return proto_expected(ps, "an event name");
         }
         const lex_tok_t *t = proto_next(ps);
         if (++nnames > PROTO_MAX_ROW_EVENTS) {
-            proto_fail(ps, t, "more than %d events in one row", PROTO_MAX_ROW_EVENTS);
-            goto out;
+            free(evs);
+            return proto_fail(ps, t, "more than %d events in one row", PROTO_MAX_ROW_EVENTS);
         }
         if (ps->pass == 2) {
             int ev;
-            if (row_event(ps, t, line_row, &ev))
-                goto out;
+            if (row_event(ps, t, line_row, &ev)) {
+                free(evs);
+                return -1;
+            }
             for (int i = 0; i < nevs; i++)
                 if (evs[i] == ev) {
-                    proto_fail(ps, t, "event '%s' listed twice in one row", p->events[ev].name);
-                    goto out;
+                    free(evs);
+                    return proto_fail(ps, t, "event '%s' listed twice in one row",
+                                      p->events[ev].name);
                 }
             UTIL_PUSH(evs, nevs, cap, ev);
         }
@@ -478,6 +552,43 @@ int proto_parse_row(proto_parser_t *ps)
             break;
         proto_next(ps);
     }
+    *states_out = states;
+    *line_row_out = line_row;
+    *evs_out = evs;
+    *nevs_out = nevs;
+    return 0;
+}
+
+/* 'remove' STATES '|' EVENTS: a variant drops its base's rows for those cells. */
+int proto_parse_remove(proto_parser_t *ps)
+{
+    const lex_tok_t *kw = proto_next(ps);
+    if (!ps->section)
+        return proto_fail(ps, kw, "'remove' belongs in a variant (protocol NAME extends BASE)");
+    uint64_t states;
+    bool line_row;
+    int *evs, nevs;
+    if (row_cells(ps, &states, &line_row, &evs, &nevs))
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < nevs && !rc; i++)
+        if (!override_cells(ps, states, evs[i], line_row))
+            rc = proto_fail(ps, kw, "nothing to remove: the base has no row for these cells of '%s'",
+                            ps->p->events[evs[i]].name);
+    free(evs);
+    return rc;
+}
+
+int proto_parse_row(proto_parser_t *ps)
+{
+    proto_t *p = ps->p;
+    proto_ctrl_t *c = &p->ctrls[ps->ctrl];
+    const lex_tok_t *start = proto_peek(ps);
+    uint64_t states;
+    bool line_row;
+    int *evs, nevs, rc = -1;
+    if (row_cells(ps, &states, &line_row, &evs, &nevs))
+        return -1;
     if (proto_expect(ps, T_BAR, "',' or '|'"))
         goto out;
     int rest = ps->pos;
@@ -491,7 +602,15 @@ int proto_parse_row(proto_parser_t *ps)
         row.next = -1;
         row.line = start->line;
         row.col = start->col;
+        row.section = ps->section;
+        if (ps->pass == 2)
+            override_cells(ps, states, row.event, line_row);
         bool bad = parse_rest(ps, &row) || (ps->pass == 2 && check_reach(ps, start, &row));
+        if (!bad) {
+            const lex_tok_t *first = &ps->toks[rest], *last = &ps->toks[ps->pos - 1];
+            row.text_off = first->off;
+            row.text_len = ps->pos > rest ? last->off + last->len - first->off : 0;
+        }
         if (bad || ps->pass == 1) {
             proto_row_clear(p, &row); /* pass 1 only checks the syntax */
             if (bad)
