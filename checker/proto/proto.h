@@ -166,7 +166,7 @@ typedef struct {
     int next; /* -1: stay */
     bool has_done, has_wait;
     int line, col;
-    int section;             /* 0: the base; k: the k-th variant ('extends') on top of it */
+    int section;               /* 0: the base; k: the k-th variant ('extends') on top of it */
     size_t text_off, text_len; /* guard..next (and labels) in proto_t.source, for printing */
     int ncites;
     int *cites; /* indexes into proto_t.labels: the paper's table cells this row implements */
@@ -175,11 +175,11 @@ typedef struct {
 typedef struct {
     char *name;
     proto_type_t type;
-    proto_expr_t *init; /* NULL: zero */
-    bool init_initial;  /* '= initial': the test's initial values (data) */
-    bool per_thread;    /* 'var ID[tid]': one element per thread */
-    uint64_t live;      /* line vars: states where the value is kept ('live S...'; all bits
-                           when absent); in any other state it is reset to its initial value */
+    proto_expr_t *init;        /* NULL: zero */
+    bool init_initial;         /* '= initial': the test's initial values (data) */
+    bool per_thread;           /* 'var ID[tid]': one element per thread */
+    uint64_t live;             /* line vars: states where the value is kept ('live S...'; all bits
+                                  when absent); in any other state it is reset to its initial value */
     size_t text_off, text_len; /* the initial value's text in proto_t.source (0: none) */
 } proto_var_t;
 
@@ -245,9 +245,9 @@ typedef struct {
     char *labels_source;    /* 'labels "SOURCE" ...': the table the rows cite; NULL: none */
     int nlabels;
     char **labels;
-    char *base;      /* 'extends BASE': the protocol this one is a variant of; NULL: none */
-    int nsections;   /* 1 + the number of 'extends' steps */
-    int nfiles;      /* the files source came from, bases first */
+    char *base;    /* 'extends BASE': the protocol this one is a variant of; NULL: none */
+    int nsections; /* 1 + the number of 'extends' steps */
+    int nfiles;    /* the files source came from, bases first */
     char **files;
     size_t *file_offs; /* where each file's text starts in source */
 } proto_t;

@@ -928,8 +928,7 @@ static int decl_labels(proto_parser_t *ps, const lex_tok_t *kw)
                 return proto_fail(ps, b, "empty or too long label range");
         }
         for (long k = from; k <= to; k++) {
-            char *name = a == b ? proto_tok_str(ps, a)
-                                : NULL;
+            char *name = a == b ? proto_tok_str(ps, a) : NULL;
             if (!name) {
                 strbuf_t nb;
                 sb_init(&nb);
@@ -974,13 +973,13 @@ static int parse_header(proto_parser_t *ps, bool first)
     }
     int rc = 0;
     if (!first && !base)
-        rc = proto_fail(ps, &ps->toks[ps->pos - 1], "a second 'protocol' header must say 'extends %s'",
-                        p->name);
+        rc = proto_fail(ps, &ps->toks[ps->pos - 1],
+                        "a second 'protocol' header must say 'extends %s'", p->name);
     else if (first && base)
         rc = proto_fail(ps, bt, "base protocol '%s' not found before this variant", base);
     else if (base && ps->pass == 1 && strcmp(base, p->name))
-        rc = proto_fail(ps, bt, "'%s' extends '%s', but its base file declares 'protocol %s'",
-                        name, base, p->name);
+        rc = proto_fail(ps, bt, "'%s' extends '%s', but its base file declares 'protocol %s'", name,
+                        base, p->name);
     if (!rc && !first && ps->pass == 2) { /* a paper's counts are not a variant's */
         for (int i = 0; i < p->npubs; i++)
             free(p->pubs[i].source);

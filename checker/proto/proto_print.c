@@ -138,7 +138,8 @@ char *proto_resolved_text(const proto_t *p)
     for (int i = 0; i < p->nparams; i++)
         sb_printf(&b, "param %s = %d\n", p->params[i].name, p->params[i].value);
     for (int i = 0; i < p->nnets; i++) {
-        sb_printf(&b, "network %s %s", p->nets[i].name, p->nets[i].ordered ? "ordered" : "unordered");
+        sb_printf(&b, "network %s %s", p->nets[i].name,
+                  p->nets[i].ordered ? "ordered" : "unordered");
         if (p->nets[i].capacity)
             sb_printf(&b, " capacity %d", p->nets[i].capacity);
         sb_puts(&b, "\n");

@@ -349,8 +349,7 @@ static int parse_cites(proto_parser_t *ps, proto_row_t *row)
             if (proto_tok_eq(ps, t, ps->p->labels[i]))
                 k = i;
         if (k < 0)
-            return proto_fail(ps, t, "undeclared label '%.*s' (declare it with 'labels')",
-                              NAME(t));
+            return proto_fail(ps, t, "undeclared label '%.*s' (declare it with 'labels')", NAME(t));
         for (int i = 0; i < row->ncites; i++)
             if (row->cites[i] == k)
                 return proto_fail(ps, t, "label '%s' cited twice in one row", ps->p->labels[k]);
@@ -471,8 +470,8 @@ static int override_cells(proto_parser_t *ps, uint64_t cells, int ev, bool line_
     for (int r = 0; r < c->nrows; r++) {
         proto_row_t *row = &c->rows[r];
         uint64_t hit = row->event != ev || row->section >= ps->section ? 0
-                       : line_row                                     ? row->states & fresh
-                                                                      : fresh;
+                       : line_row                                      ? row->states & fresh
+                                                                       : fresh;
         if (hit) {
             hits++;
             row->states &= ~hit;
@@ -573,8 +572,9 @@ int proto_parse_remove(proto_parser_t *ps)
     int rc = 0;
     for (int i = 0; i < nevs && !rc; i++)
         if (!override_cells(ps, states, evs[i], line_row))
-            rc = proto_fail(ps, kw, "nothing to remove: the base has no row for these cells of '%s'",
-                            ps->p->events[evs[i]].name);
+            rc =
+                proto_fail(ps, kw, "nothing to remove: the base has no row for these cells of '%s'",
+                           ps->p->events[evs[i]].name);
     free(evs);
     return rc;
 }
