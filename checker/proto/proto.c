@@ -114,6 +114,7 @@ void proto_free(proto_t *p)
     free(p->labels);
     free(p->labels_source);
     free(p->base);
+    free(p->finals);
     for (int i = 0; i < p->nfiles; i++)
         free(p->files[i]);
     free(p->files);

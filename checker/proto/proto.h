@@ -21,8 +21,11 @@ typedef enum {
     PROTO_T_LOC,  /* a location */
     PROTO_T_NODE, /* a controller instance */
     PROTO_T_BOOL,
-    PROTO_T_INT,  /* lo..hi */
-    PROTO_T_TIME, /* a timestamp: only max/min, + constant, comparisons (shift-invariant) */
+    PROTO_T_INT,     /* lo..hi */
+    PROTO_T_TIME,    /* a timestamp: only max/min, + constant, comparisons (shift-invariant) */
+    PROTO_T_NODESET, /* a set of per-cu controller instances, one bit per compute unit */
+    PROTO_T_MASK,    /* a set of locations of the line (dirty words), one bit per position */
+    PROTO_T_NONE,    /* 'none': the empty nodeset or mask */
 } proto_type_kind_t;
 
 typedef struct {
@@ -105,6 +108,11 @@ typedef enum {
     PROTO_E_APPLY, /* a=op, b=old, c=val, d=exp */
     PROTO_E_CLOCK, /* the global clock ('clock NAME') */
     PROTO_E_TELEM, /* a[b]: element b (a tid) of per-thread variable a */
+    PROTO_E_NONE,  /* the empty nodeset or mask */
+    PROTO_E_IN,    /* a in b: a node in a nodeset, or a loc in a mask */
+    PROTO_E_SETOP, /* a + b, a - b (op '+' '-'): nodeset or mask a with element b added/removed */
+    PROTO_E_SIZE,  /* size(a): members of a nodeset or mask */
+    PROTO_E_MERGE, /* merge(a, b, c): data a with the locations in mask c taken from data b */
 } proto_expr_kind_t;
 
 typedef struct proto_expr {
@@ -131,6 +139,7 @@ typedef enum {
     PROTO_DEST_ALL,    /* every instance of per-cu controller 'ctrl' */
     PROTO_DEST_SRC,    /* msg.src */
     PROTO_DEST_NODE,   /* the instance a node-typed expression names (dest_node) */
+    PROTO_DEST_EACH,   /* 'each CTRL in SET': per-cu 'ctrl' of every CU in nodeset dest_node */
 } proto_dest_kind_t;
 
 typedef struct {
@@ -242,7 +251,10 @@ typedef struct {
     char *clock; /* 'clock NAME': a global physical clock advanced by tick steps; NULL: none */
     int npubs;
     struct proto_pub *pubs; /* 'published' counts, for `count` */
-    char *labels_source;    /* 'labels "SOURCE" ...': the table the rows cite; NULL: none */
+    int nfinals;
+    struct proto_final *finals; /* 'final' declarations, in order; none: the default */
+    bool granularity_word;      /* 'granularity word': every location is its own line */
+    char *labels_source;        /* 'labels "SOURCE" ...': the table the rows cite; NULL: none */
     int nlabels;
     char **labels;
     char *base;    /* 'extends BASE': the protocol this one is a variant of; NULL: none */
@@ -259,6 +271,18 @@ typedef struct proto_pub {
     int ctrl;
     int stable, transient, coherent, transitions;
 } proto_pub_t;
+
+/* 'final CTRL.VAR [in STATE...] [if MASK]': where a location's final value
+ * is read (docs/protocol-language.md, Final memory). The declarations are
+ * tried in order; the first instance of CTRL whose line is in one of STATES
+ * (any state when none are named) and, with 'if', whose mask line variable
+ * holds the location, gives the value. */
+typedef struct proto_final {
+    int ctrl, var;   /* a data line variable of CTRL */
+    uint64_t states; /* 0: any state */
+    int mask;        /* a mask line variable of CTRL, -1: none */
+    int line, col;
+} proto_final_t;
 
 /* Parse a protocol file from memory. Returns 0 and *OUT, or -1 with ERR set to
  * "FILE:LINE:COL: message" for the first mistake. Never crashes. */

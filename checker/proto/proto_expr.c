@@ -21,12 +21,19 @@ static const proto_type_t ty_val = {PROTO_T_VAL, 0, 0};
 static const proto_type_t ty_node = {PROTO_T_NODE, 0, 0};
 static const proto_type_t ty_anyint = {PROTO_T_INT, -PROTO_MAX_INT, PROTO_MAX_INT};
 static const proto_type_t ty_time = {PROTO_T_TIME, 0, 0};
+static const proto_type_t ty_none = {PROTO_T_NONE, 0, 0};
+
+static bool is_set(proto_type_t t)
+{
+    return t.kind == PROTO_T_NODESET || t.kind == PROTO_T_MASK || t.kind == PROTO_T_NONE;
+}
 
 /* Names a variable or param cannot take. max, min, count and apply are
  * functions only when a '(' follows, so they stay free. */
 bool proto_reserved(const char *name)
 {
-    static const char *const words[] = {"true", "false", "self", "line", "msg", "req", "initial"};
+    static const char *const words[] = {"true", "false", "self",    "line", "msg",
+                                        "req",  "none",  "initial", "in",   "each"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (!strcmp(name, words[i]))
             return true;
@@ -35,7 +42,8 @@ bool proto_reserved(const char *name)
 
 void proto_type_name(proto_type_t ty, char *buf, size_t n)
 {
-    static const char *const names[] = {"val", "data", "tid", "loc", "node", "bool", "int", "time"};
+    static const char *const names[] = {"val", "data", "tid",     "loc",  "node", "bool",
+                                        "int", "time", "nodeset", "mask", "none"};
     if (ty.kind == PROTO_T_INT)
         snprintf(buf, n, "int(%d..%d)", ty.lo, ty.hi);
     else
@@ -100,6 +108,14 @@ int proto_need_type(proto_parser_t *ps, const proto_expr_t *e, proto_type_t ty, 
 {
     if (ty.kind == PROTO_T_DATA)
         return proto_need_data(ps, e, what);
+    if (ps->pass == 2 && (is_set(ty) || is_set(e->type)) && e->type.kind != ty.kind &&
+        !(is_set(ty) && e->type.kind == PROTO_T_NONE)) {
+        char want[40], got[40];
+        proto_type_name(ty, want, sizeof want);
+        proto_type_name(e->type, got, sizeof got);
+        return proto_fail_pos(ps, e->line, e->col, "type mismatch: %s needs %s, found %s", what,
+                              want, got);
+    }
     if (ps->pass == 2 && (ty.kind == PROTO_T_TIME) != (e->type.kind == PROTO_T_TIME))
         return proto_fail_pos(ps, e->line, e->col,
                               "type mismatch: %s needs %s (a time is only combined with times "
@@ -348,6 +364,42 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
             e->type = mx ? int_range(alo > blo ? alo : blo, ahi > bhi ? ahi : bhi)
                          : int_range(alo < blo ? alo : blo, ahi < bhi ? ahi : bhi);
         }
+    } else if (proto_is(ps, t, "none")) {
+        e = node(PROTO_E_NONE, t, ty_none);
+    } else if (call && proto_is(ps, t, "size")) {
+        e = node(PROTO_E_SIZE, t, int_range(0, 16));
+        if (proto_expect(ps, T_LPAREN, "'('") || proto_parse_expr(ps, &e->a) ||
+            proto_expect(ps, T_RPAREN, "')'"))
+            goto fail;
+        if (ps->pass == 2 && !is_set(e->a->type)) {
+            proto_fail_pos(ps, e->a->line, e->a->col,
+                           "type mismatch: size() takes a nodeset or a mask");
+            goto fail;
+        }
+    } else if (call && proto_is(ps, t, "merge")) {
+        e = node(PROTO_E_MERGE, t, (proto_type_t){PROTO_T_DATA, 0, 0});
+        if (proto_expect(ps, T_LPAREN, "'('") || proto_parse_expr(ps, &e->a) ||
+            proto_expect(ps, T_COMMA, "','") || proto_parse_expr(ps, &e->b) ||
+            proto_expect(ps, T_COMMA, "','") || proto_parse_expr(ps, &e->c) ||
+            proto_expect(ps, T_RPAREN, "')'"))
+            goto fail;
+        if (ps->pass == 2 && (e->a->type.kind != PROTO_T_DATA || e->b->type.kind != PROTO_T_DATA ||
+                              (e->a->kind != PROTO_E_LINEVAR && e->a->kind != PROTO_E_CTRLVAR &&
+                               e->a->kind != PROTO_E_MSGF) ||
+                              (e->b->kind != PROTO_E_LINEVAR && e->b->kind != PROTO_E_CTRLVAR &&
+                               e->b->kind != PROTO_E_MSGF))) {
+            proto_fail(ps, t, "merge(OLD, NEW, MASK) takes two data variables or fields");
+            goto fail;
+        }
+        if (ps->pass == 2 && e->c->type.kind != PROTO_T_MASK && e->c->type.kind != PROTO_T_NONE) {
+            proto_fail_pos(ps, e->c->line, e->c->col,
+                           "type mismatch: merge's third argument is a mask");
+            goto fail;
+        }
+        if (ps->pass == 2 && !ps->line_row) {
+            proto_fail(ps, t, "merge() needs a line: not in a controller-level ('-') row");
+            goto fail;
+        }
     } else if (call && proto_is(ps, t, "apply")) {
         e = node(PROTO_E_APPLY, t, ty_val);
         if (call_args(ps, "apply", 4, e) || proto_no_time(ps, e->a, "apply") ||
@@ -516,6 +568,38 @@ static int binop(int level, int kind)
     }
 }
 
+/* Operands of OP at LEVEL when a set takes part: NULL when fine, else why not. */
+static const char *set_operands(const proto_parser_t *ps, int op, int level, const proto_expr_t *a,
+                                const proto_expr_t *b)
+{
+    if (ps->pass == 1)
+        return NULL;
+    proto_type_t ta = a->type, tb = b->type;
+    if (op == 'i') {
+        if (tb.kind == PROTO_T_NODESET && ta.kind != PROTO_T_NODE)
+            return "a nodeset holds nodes (msg.src, self, a node variable)";
+        if (tb.kind == PROTO_T_MASK && ta.kind != PROTO_T_LOC)
+            return "a mask holds locations (req.loc, msg.loc, a loc variable)";
+        if (tb.kind != PROTO_T_NODESET && tb.kind != PROTO_T_MASK)
+            return "'in' needs a nodeset or a mask on its right";
+        return NULL;
+    }
+    if (!is_set(ta) && !is_set(tb))
+        return NULL;
+    if (level == LV_ADD) {
+        if (ta.kind == PROTO_T_NODESET && tb.kind == PROTO_T_NODE)
+            return NULL;
+        if (ta.kind == PROTO_T_MASK && tb.kind == PROTO_T_LOC)
+            return NULL;
+        return "SET + ELEMENT and SET - ELEMENT add or remove a node (nodeset) or a location "
+               "(mask)";
+    }
+    if (level == LV_CMP && (op == '=' || op == '!') && is_set(ta) && is_set(tb) &&
+        (ta.kind == tb.kind || ta.kind == PROTO_T_NONE || tb.kind == PROTO_T_NONE))
+        return NULL;
+    return "sets are compared with == and != (to another set or none)";
+}
+
 static int parse_level(proto_parser_t *ps, int level, proto_expr_t **out)
 {
     if (level == LV_UNARY)
@@ -527,6 +611,8 @@ static int parse_level(proto_parser_t *ps, int level, proto_expr_t **out)
     for (;;) {
         const lex_tok_t *t = proto_peek(ps);
         int op = binop(level, t->kind);
+        if (level == LV_CMP && proto_is(ps, t, "in"))
+            op = 'i';
         if (!op)
             break;
         proto_next(ps);
@@ -545,6 +631,24 @@ static int parse_level(proto_parser_t *ps, int level, proto_expr_t **out)
         }
         proto_type_t ty = ty_bool;
         bool ta = a->type.kind == PROTO_T_TIME, tb = b->type.kind == PROTO_T_TIME;
+        const char *setbad = set_operands(ps, op, level, a, b);
+        if (setbad) {
+            proto_fail(ps, t, "type mismatch at '%.*s': %s", (int)t->len, ps->src + t->off, setbad);
+            proto_expr_free(b);
+            rc = -1;
+            break;
+        }
+        if (op == 'i' || (level == LV_ADD && is_set(a->type))) {
+            proto_expr_t *e =
+                node(op == 'i' ? PROTO_E_IN : PROTO_E_SETOP, t, op == 'i' ? ty_bool : a->type);
+            e->line = a->line;
+            e->col = a->col;
+            e->op = op;
+            e->a = a;
+            e->b = b;
+            a = e;
+            continue;
+        }
         if (ps->pass == 2 && (ta || tb)) {
             /* Shift invariance: time op time only compares; time +/- constant is a time. */
             const char *bad = NULL;

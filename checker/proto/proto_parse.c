@@ -52,9 +52,10 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
     static const struct {
         const char *name;
         proto_type_kind_t kind;
-    } names[] = {{"val", PROTO_T_VAL}, {"data", PROTO_T_DATA}, {"tid", PROTO_T_TID},
-                 {"loc", PROTO_T_LOC}, {"node", PROTO_T_NODE}, {"bool", PROTO_T_BOOL},
-                 {"int", PROTO_T_INT}, {"time", PROTO_T_TIME}};
+    } names[] = {{"val", PROTO_T_VAL},  {"data", PROTO_T_DATA}, {"tid", PROTO_T_TID},
+                 {"loc", PROTO_T_LOC},  {"node", PROTO_T_NODE}, {"bool", PROTO_T_BOOL},
+                 {"int", PROTO_T_INT},  {"time", PROTO_T_TIME}, {"nodeset", PROTO_T_NODESET},
+                 {"mask", PROTO_T_MASK}};
     const lex_tok_t *t = proto_peek(ps);
     for (size_t i = 0; t->kind == T_ID && i < sizeof names / sizeof names[0]; i++) {
         if (!proto_tok_eq(ps, t, names[i].name))
@@ -73,7 +74,8 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
             return proto_fail(ps, hi, "empty range %d..%d", ty->lo, ty->hi);
         return proto_expect(ps, T_RPAREN, "')'");
     }
-    return proto_expected(ps, "a type (val, data, tid, loc, node, bool, time or int(LO..HI))");
+    return proto_expected(
+        ps, "a type (val, data, tid, loc, node, bool, time, nodeset, mask or int(LO..HI))");
 }
 
 static int decl_param(proto_parser_t *ps)
@@ -948,6 +950,79 @@ static int decl_labels(proto_parser_t *ps, const lex_tok_t *kw)
     return 0;
 }
 
+/* 'final' CTRL '.' VAR ['in' STATE {STATE}] ['if' MASK]: where final memory is read.
+ * A variant's 'final' declarations replace its base's. */
+static int decl_final(proto_parser_t *ps, const lex_tok_t *kw)
+{
+    const lex_tok_t *ct, *vt, *mt = NULL;
+    if (proto_expect_id(ps, "a controller name", &ct) || proto_expect(ps, T_DOT, "'.'") ||
+        proto_expect_id(ps, "a data line variable", &vt))
+        return -1;
+    const lex_tok_t *first_state = NULL;
+    int nstates = 0;
+    if (proto_is(ps, proto_peek(ps), "in")) {
+        proto_next(ps);
+        first_state = proto_peek(ps);
+        while (proto_peek(ps)->kind == T_ID && !proto_is(ps, proto_peek(ps), "if")) {
+            proto_next(ps);
+            nstates++;
+        }
+        if (!nstates)
+            return proto_expected(ps, "a state name after 'in'");
+    }
+    if (proto_is(ps, proto_peek(ps), "if")) {
+        proto_next(ps);
+        if (proto_expect_id(ps, "a mask line variable", &mt))
+            return -1;
+    }
+    if (ps->pass == 1)
+        return 0;
+    proto_t *p = ps->p;
+    if (ps->final_section != ps->section) { /* a variant starts its own list */
+        p->nfinals = 0;
+        ps->final_section = ps->section;
+    }
+    proto_final_t f = {proto_find_ctrl(ps, ct), -1, 0, -1, kw->line, kw->col};
+    if (f.ctrl < 0)
+        return proto_fail(ps, ct, "undeclared controller '%.*s'", (int)ct->len, ps->src + ct->off);
+    const proto_ctrl_t *c = &p->ctrls[f.ctrl];
+    int v = proto_names_find(&ps->ix_vars[f.ctrl], ps->src + vt->off, vt->len);
+    if (v < 0 || (v & PROTO_VAR_CTRL) || c->linevars[v].type.kind != PROTO_T_DATA)
+        return proto_fail(ps, vt, "'%.*s' is not a data line variable of controller '%s'",
+                          (int)vt->len, ps->src + vt->off, c->name);
+    f.var = v;
+    for (int k = 0; k < nstates; k++) {
+        const lex_tok_t *st = first_state + k;
+        int sidx = proto_find_state(c, ps, st);
+        if (sidx < 0)
+            return proto_fail(ps, st, "undeclared state '%.*s' in controller '%s'", (int)st->len,
+                              ps->src + st->off, c->name);
+        f.states |= (uint64_t)1 << sidx;
+    }
+    if (mt) {
+        int m = proto_names_find(&ps->ix_vars[f.ctrl], ps->src + mt->off, mt->len);
+        if (m < 0 || (m & PROTO_VAR_CTRL) || c->linevars[m].type.kind != PROTO_T_MASK)
+            return proto_fail(ps, mt, "'%.*s' is not a mask line variable of controller '%s'",
+                              (int)mt->len, ps->src + mt->off, c->name);
+        f.mask = m;
+    }
+    p->finals = xrealloc(p->finals, sizeof *p->finals * (size_t)(p->nfinals + 1));
+    p->finals[p->nfinals++] = f;
+    return 0;
+}
+
+/* 'granularity' ('word' | 'line'): 'word' makes every location its own line. */
+static int decl_granularity(proto_parser_t *ps)
+{
+    const lex_tok_t *t = proto_peek(ps);
+    bool word = proto_is(ps, t, "word");
+    if (!word && !proto_is(ps, t, "line"))
+        return proto_expected(ps, "'word' or 'line'");
+    proto_next(ps);
+    ps->p->granularity_word = word;
+    return 0;
+}
+
 /* 'protocol' NAME [STRING] ['extends' BASE]: the file's header, or (after
  * the base's sections, see proto_lex) the header of a variant. */
 static int parse_header(proto_parser_t *ps, bool first)
@@ -1016,8 +1091,9 @@ static int parse_file(proto_parser_t *ps)
             return 0;
         int rc;
         if (t->kind != T_ID)
-            return proto_expected(ps, "a declaration (target, param, network, message, "
-                                      "controller, core, invariant, clock, published, labels)");
+            return proto_expected(
+                ps, "a declaration (target, param, network, message, "
+                    "controller, core, invariant, clock, published, labels, final, granularity)");
         if (proto_tok_eq(ps, t, "protocol")) {
             ps->section++;
             if (parse_header(ps, false))
@@ -1057,10 +1133,15 @@ static int parse_file(proto_parser_t *ps)
             rc = decl_published(ps);
         } else if (proto_tok_eq(ps, t, "labels")) {
             rc = decl_labels(ps, t);
+        } else if (proto_tok_eq(ps, t, "final")) {
+            rc = decl_final(ps, t);
+        } else if (proto_tok_eq(ps, t, "granularity")) {
+            rc = decl_granularity(ps);
         } else {
             ps->pos--;
-            return proto_expected(ps, "a declaration (target, param, network, message, "
-                                      "controller, core, invariant, clock, published, labels)");
+            return proto_expected(
+                ps, "a declaration (target, param, network, message, "
+                    "controller, core, invariant, clock, published, labels, final, granularity)");
         }
         if (rc)
             return -1;
@@ -1161,6 +1242,7 @@ int proto_parse(const char *file, const char *src, size_t len, proto_t **out, di
     ps.err = err;
     ps.core_tok = -1;
     ps.target_section = -1;
+    ps.final_section = -1;
     char *all;
     size_t all_len;
     if (proto_lex(&ps, &all, &all_len)) {

@@ -135,6 +135,8 @@ char *proto_resolved_text(const proto_t *p)
         sb_printf(&b, "target %s\n", p->target);
     if (p->clock)
         sb_printf(&b, "clock %s\n", p->clock);
+    if (p->granularity_word)
+        sb_puts(&b, "granularity word\n");
     for (int i = 0; i < p->nparams; i++)
         sb_printf(&b, "param %s = %d\n", p->params[i].name, p->params[i].value);
     for (int i = 0; i < p->nnets; i++) {
@@ -172,6 +174,18 @@ char *proto_resolved_text(const proto_t *p)
             sb_puts(&b, "\n");
         }
         sb_puts(&b, "}\n");
+    }
+    for (int i = 0; i < p->nfinals; i++) {
+        const proto_final_t *f = &p->finals[i];
+        const proto_ctrl_t *c = &p->ctrls[f->ctrl];
+        sb_printf(&b, "final %s.%s", c->name, c->linevars[f->var].name);
+        if (f->states) {
+            sb_puts(&b, " in ");
+            put_states(&b, c, f->states, " ");
+        }
+        if (f->mask >= 0)
+            sb_printf(&b, " if %s", c->linevars[f->mask].name);
+        sb_puts(&b, "\n");
     }
     for (int i = 0; i < p->ninvs; i++) {
         sb_printf(&b, "invariant %s: ", p->invs[i].name);

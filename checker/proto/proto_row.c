@@ -105,7 +105,31 @@ static int dest_node(proto_parser_t *ps, proto_action_t *a)
     return 0;
 }
 
-/* dest := ID | ID '[' 'cu' ']' | 'all' ID | 'msg.src' | NODE-VARIABLE | 'msg.' NODE-FIELD */
+/* 'each' CTRL 'in' NODESET: the instance of per-cu CTRL on every member's compute unit. */
+static int dest_each(proto_parser_t *ps, proto_action_t *a)
+{
+    proto_next(ps);
+    const lex_tok_t *ct = proto_next(ps);
+    a->dest = PROTO_DEST_EACH;
+    if (proto_expect_word(ps, "in") || proto_parse_expr(ps, &a->dest_node))
+        return -1;
+    if (ps->pass == 1)
+        return 0;
+    a->dest_ctrl = proto_find_ctrl(ps, ct);
+    if (a->dest_ctrl < 0 || !ps->p->ctrls[a->dest_ctrl].per_cu)
+        return proto_fail(ps, ct, "'each %.*s': not a per-cu controller", NAME(ct));
+    if (a->dest_node->type.kind != PROTO_T_NODESET) {
+        char ty[40];
+        proto_type_name(a->dest_node->type, ty, sizeof ty);
+        return proto_fail_pos(ps, a->dest_node->line, a->dest_node->col,
+                              "type mismatch: 'each %s in' needs a nodeset, found %s",
+                              ps->p->ctrls[a->dest_ctrl].name, ty);
+    }
+    return 0;
+}
+
+/* dest := ID | ID '[' 'cu' ']' | 'all' ID | 'each' ID 'in' SET | 'msg.src' | NODE-VARIABLE |
+ *         'msg.' NODE-FIELD */
 static int send_dest(proto_parser_t *ps, proto_action_t *a)
 {
     const lex_tok_t *t = proto_peek(ps), *t2 = proto_peek2(ps);
@@ -123,12 +147,15 @@ static int send_dest(proto_parser_t *ps, proto_action_t *a)
                               ps->p->events[ps->ev].name);
         return 0;
     }
+    if (proto_is(ps, t, "each") && t2->kind == T_ID)
+        return dest_each(ps, a);
     bool all = proto_is(ps, t, "all") && t2->kind == T_ID;
     if (all)
         proto_next(ps);
     if (proto_peek(ps)->kind != T_ID)
         return proto_expected(
-            ps, "a destination (CONTROLLER, CONTROLLER[cu], all CONTROLLER or msg.src)");
+            ps, "a destination (CONTROLLER, CONTROLLER[cu], all CONTROLLER, each CONTROLLER in "
+                "SET or msg.src)");
     const lex_tok_t *ct = proto_next(ps);
     bool samecu = false;
     if (!all && proto_peek(ps)->kind == T_LBRACK) {

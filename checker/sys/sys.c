@@ -38,7 +38,8 @@ struct sys {
     int **cv_off; /* per controller, per ctrl var: offset after the lines */
     int *inst_w;  /* per controller: slots per instance */
     int nfixed;
-    int *locpos; /* per location: position within its line */
+    int *locpos;   /* per location: position within its line */
+    int *loc_line; /* per location: its line (the test's, or its own with 'granularity word') */
     int *line_nlocs;
     int **line_locs;          /* per line: its locations */
     const proto_map_t **maps; /* per instruction of every thread (NULL for local ones) */
@@ -365,10 +366,11 @@ static int line_of_loc(ectx_t *x, int64_t loc, int *pos)
     if (loc < 0 || loc >= prog->nlocs)
         return fail(x, SYS_ERR_INVARIANT, "location index out of range%s%s", "", "");
     *pos = x->s->locpos[loc];
-    return prog->locs[loc].line_id;
+    return x->s->loc_line[loc];
 }
 
 static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v);
+static int16_t *var_ptr(ectx_t *x, const proto_expr_t *e);
 
 static int eval_index(ectx_t *x, const proto_expr_t *e, int64_t *v)
 {
@@ -394,11 +396,74 @@ static int64_t apply_rmw(int64_t op, int64_t old, int64_t val, int64_t exp)
     }
 }
 
+/* The bit of element V in a set of kind KIND (nodeset: a node's compute
+ * unit; mask: a location's position in the current line). *BIT is -1 for a
+ * node that no nodeset can hold (a shared controller's). */
+static int set_bit(ectx_t *x, proto_type_kind_t kind, int64_t v, int *bit)
+{
+    sys_t *s = x->s;
+    if (kind == PROTO_T_NODESET) {
+        if (v < 0 || v >= s->ninst)
+            return fail(x, SYS_ERR_INVARIANT, "a node that does not exist in a nodeset%s%s", "",
+                        "");
+        *bit = s->inst[v].cu;
+        if (*bit >= 15)
+            return fail(x, SYS_ERR_INVARIANT, "nodesets hold at most 15 compute units%s%s", "", "");
+        return 0;
+    }
+    int pos;
+    if (line_of_loc(x, v, &pos) < 0)
+        return -1;
+    if (x->line < 0 || s->loc_line[v] != x->line)
+        return fail(x, SYS_ERR_INVARIANT, "a mask holds locations of its own line only%s%s", "",
+                    "");
+    if (pos >= 15)
+        return fail(x, SYS_ERR_INVARIANT, "masks hold at most 15 locations per line%s%s", "", "");
+    *bit = pos;
+    return 0;
+}
+
+/* The data value E names (a data variable or field, or merge(...) computed
+ * into BUF, which holds maxlocs slots); NULL with an error when it has none. */
+static const int16_t *data_of(ectx_t *x, const proto_expr_t *e, int16_t *buf)
+{
+    if (e->kind != PROTO_E_MERGE)
+        return var_ptr(x, e);
+    const int16_t *a = var_ptr(x, e->a), *b = var_ptr(x, e->b);
+    int64_t m;
+    if (!a || !b || eval(x, e->c, &m))
+        return NULL;
+    for (int k = 0; k < x->s->maxlocs; k++)
+        buf[k] = m >> k & 1 ? b[k] : a[k];
+    return buf;
+}
+
 static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v)
 {
     sys_t *s = x->s;
     int64_t a, b, c, d;
+    int bit;
     switch (e->kind) {
+    case PROTO_E_NONE: *v = 0; return 0;
+    case PROTO_E_IN:
+        if (eval(x, e->a, &a) || eval(x, e->b, &b) || set_bit(x, e->b->type.kind, a, &bit))
+            return -1;
+        *v = bit >= 0 && (b >> bit & 1);
+        return 0;
+    case PROTO_E_SETOP:
+        if (eval(x, e->a, &a) || eval(x, e->b, &b) || set_bit(x, e->type.kind, b, &bit))
+            return -1;
+        if (bit < 0)
+            return fail(x, SYS_ERR_INVARIANT, "a nodeset holds per-cu instances only%s%s", "", "");
+        *v = e->op == '+' ? (a | (int64_t)1 << bit) : (a & ~((int64_t)1 << bit));
+        return 0;
+    case PROTO_E_SIZE:
+        if (eval(x, e->a, &a))
+            return -1;
+        *v = __builtin_popcountll((uint64_t)a & 0x7fff);
+        return 0;
+    case PROTO_E_MERGE:
+        return fail(x, SYS_ERR_INVARIANT, "merge() is data, not a value%s%s", "", "");
     case PROTO_E_INT: *v = e->index; return 0;
     case PROTO_E_PARAM: *v = s->p->params[e->index].value; return 0;
     case PROTO_E_LINEVAR:
@@ -594,6 +659,9 @@ static int check_range(ectx_t *x, const proto_type_t *ty, int64_t v, const char 
     } else if (ty->kind == PROTO_T_BOOL) {
         lo = 0;
         hi = 1;
+    } else if (ty->kind == PROTO_T_NODESET || ty->kind == PROTO_T_MASK) {
+        lo = 0;
+        hi = 0x7fff;
     }
     if (v < lo || v > hi)
         return fail(x, SYS_ERR_INVARIANT, "variable %s out of its range%s", name, "");
@@ -614,7 +682,8 @@ static int do_send(ectx_t *x, const proto_action_t *a)
             continue;
         int16_t *dst = rec + 2 + s->msg_foff[a->msg][f];
         if (m->fields[f].type.kind == PROTO_T_DATA) {
-            int16_t *src = var_ptr(x, fe);
+            int16_t buf[256];
+            const int16_t *src = data_of(x, fe, buf);
             if (!src)
                 return fail(x, SYS_ERR_INVARIANT, "message %s: data field needs a data variable%s",
                             m->name, "");
@@ -641,6 +710,16 @@ static int do_send(ectx_t *x, const proto_action_t *a)
             return fail(x, SYS_ERR_INVARIANT, "reply to msg.src outside a message row%s%s", "", "");
         dsts[nd++] = x->msg_src;
         break;
+    case PROTO_DEST_EACH: {
+        int64_t set;
+        if (eval(x, a->dest_node, &set))
+            return -1;
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst[i].ctrl == a->dest_ctrl && s->inst[i].cu >= 0 && s->inst[i].cu < 15 &&
+                (set >> s->inst[i].cu & 1))
+                dsts[nd++] = i;
+        break;
+    }
     case PROTO_DEST_NODE: {
         int64_t v;
         if (eval(x, a->dest_node, &v))
@@ -652,8 +731,11 @@ static int do_send(ectx_t *x, const proto_action_t *a)
         break;
     }
     }
+    int bound = s->p->nets[m->net].capacity;
     for (int k = 0; k < nd; k++) {
         int c = (m->net * s->ninst + x->inst) * s->ninst + dsts[k];
+        if (bound && x->w->clen[c] >= bound)
+            return 1; /* back-pressure: the row waits until the channel has room */
         if (x->w->clen[c] >= s->cap)
             return fail(x, SYS_ERR_INVARIANT,
                         "channel overflow sending %s (raise --param or the capacity)%s", m->name,
@@ -695,7 +777,8 @@ static int do_assign(ectx_t *x, const proto_action_t *a)
         return 0;
     }
     if (var->type.kind == PROTO_T_DATA) {
-        int16_t *src = var_ptr(x, a->value);
+        int16_t buf[256];
+        const int16_t *src = data_of(x, a->value, buf);
         if (!src)
             return fail(x, SYS_ERR_INVARIANT, "data assignment to %s needs a data variable%s",
                         var->name, "");
@@ -709,6 +792,9 @@ static int do_assign(ectx_t *x, const proto_action_t *a)
     return 0;
 }
 
+/* Run ROW's actions on X->w. Returns 0; 1 when a send finds its bounded
+ * channel full (the row is not enabled: the caller drops the step); -1 on
+ * an error. */
 static int run_actions(ectx_t *x, const proto_row_t *row)
 {
     sys_t *s = x->s;
@@ -720,10 +806,12 @@ static int run_actions(ectx_t *x, const proto_row_t *row)
             if (do_assign(x, a))
                 return -1;
             break;
-        case PROTO_A_SEND:
-            if (do_send(x, a))
-                return -1;
+        case PROTO_A_SEND: {
+            int rc = do_send(x, a);
+            if (rc)
+                return rc;
             break;
+        }
         case PROTO_A_DONE:
             if (a->dval && eval(x, a->dval, &v))
                 return -1;
@@ -948,7 +1036,7 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     for (int i = 0; i < s->ninst; i++)
         if (s->inst[i].ctrl == s->p->core_ctrl && s->inst[i].cu == s->prog->threads[t].cu)
             inst = i;
-    int line = s->p->events[ev].line ? s->prog->locs[in->loc].line_id : -1;
+    int line = s->p->events[ev].line ? s->loc_line[in->loc] : -1;
     ectx_t x;
     init_ctx(&x, s, g->cur, inst, line, err); /* rows are chosen on the unchanged state */
     x.tid = t;
@@ -961,10 +1049,13 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
         return fire;
     copy_work(s, g->cur, g->next);
     x.w = g->next;
-    if (run_actions(&x, row)) {
+    int ran = run_actions(&x, row);
+    if (ran < 0) {
         err->label = lab;
         return -1;
     }
+    if (ran > 0)
+        return 0; /* a bounded channel is full: the event waits */
     int16_t *nth = thread_slot(g->next, t);
     if (x.did_done) {
         nth[TH_STEP]++;
@@ -1006,10 +1097,13 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
             sizeof(int16_t) * (size_t)(g->next->clen[c] - pos - 1) * (size_t)s->mw);
     g->next->clen[c]--;
     x.w = g->next;
-    if (run_actions(&x, row)) {
+    int ran = run_actions(&x, row);
+    if (ran < 0) {
         err->label = lab;
         return -1;
     }
+    if (ran > 0)
+        return 0; /* a bounded channel is full: the event waits */
     emit(g, &lab);
     return 0;
 }
@@ -1043,10 +1137,13 @@ static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
         return fire;
     copy_work(s, g->cur, g->next); /* only now: most attempted events take no row */
     x.w = g->next;
-    if (run_actions(&x, row)) {
+    int ran = run_actions(&x, row);
+    if (ran < 0) {
         err->label = lab;
         return -1;
     }
+    if (ran > 0)
+        return 0; /* a bounded channel is full: the event waits */
     emit(g, &lab);
     return 0;
 }
@@ -1143,6 +1240,29 @@ bool sys_terminal(sys_t *s, const uint8_t *state, size_t len)
     return true;
 }
 
+/* Location L's final value by the protocol's 'final' declarations: true
+ * with *V, false when none applies (then the default home is read). */
+static bool final_value(const sys_t *s, work_t *w, int l, int *v)
+{
+    const proto_t *p = s->p;
+    int line = s->loc_line[l];
+    for (int f = 0; f < p->nfinals; f++) {
+        const proto_final_t *fd = &p->finals[f];
+        for (int i = 0; i < s->ninst; i++) {
+            if (s->inst[i].ctrl != fd->ctrl)
+                continue;
+            const int16_t *ln = inst_line(s, w, i, line);
+            if (fd->states && !(fd->states >> ln[0] & 1))
+                continue;
+            if (fd->mask >= 0 && !(ln[s->lv_off[fd->ctrl][fd->mask]] >> s->locpos[l] & 1))
+                continue;
+            *v = ln[s->lv_off[fd->ctrl][fd->var] + s->locpos[l]];
+            return true;
+        }
+    }
+    return false;
+}
+
 void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
 {
     work_t cur = load_cur(s, state, len);
@@ -1164,11 +1284,16 @@ void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
         if (s->inst[i].ctrl == s->home_ctrl)
             home = i;
     for (int l = 0; l < s->prog->nlocs; l++) {
+        int v;
+        if (final_value(s, &cur, l, &v)) {
+            out[k++] = v;
+            continue;
+        }
         if (home < 0) {
             out[k++] = s->prog->locs[l].init;
             continue;
         }
-        int line = s->prog->locs[l].line_id;
+        int line = s->loc_line[l];
         out[k++] =
             inst_line(s, &cur, home, line)[s->lv_off[s->home_ctrl][s->home_var] + s->locpos[l]];
     }
@@ -1231,14 +1356,17 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         }
     }
     /* Lines and their locations. */
-    s->nlines = prog->nlines;
+    s->loc_line = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    for (int i = 0; i < prog->nlocs; i++)
+        s->loc_line[i] = p->granularity_word ? i : prog->locs[i].line_id;
+    s->nlines = p->granularity_word ? prog->nlocs : prog->nlines;
     s->locpos = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
     s->line_nlocs = xcalloc((size_t)s->nlines + 1, sizeof(int));
     s->line_locs = xcalloc((size_t)s->nlines + 1, sizeof(int *));
     for (int l = 0; l < s->nlines; l++)
         s->line_locs[l] = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
     for (int i = 0; i < prog->nlocs; i++) {
-        int l = prog->locs[i].line_id;
+        int l = s->loc_line[i];
         s->locpos[i] = s->line_nlocs[l];
         s->line_locs[l][s->line_nlocs[l]++] = i;
         if (s->line_nlocs[l] > s->maxlocs)
@@ -1299,6 +1427,9 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     }
     s->mw = mw;
     s->cap = cfg->chan_capacity > 0 ? cfg->chan_capacity : 8;
+    for (int n = 0; n < p->nnets; n++) /* a bounded network never overflows */
+        if (p->nets[n].capacity > s->cap)
+            s->cap = p->nets[n].capacity;
     if (s->cap > 255)
         s->cap = 255;
     s->nchan = p->nnets * s->ninst * s->ninst;
@@ -1610,6 +1741,7 @@ void sys_free(sys_t *s)
     free(s->line_locs);
     free(s->line_nlocs);
     free(s->locpos);
+    free(s->loc_line);
     free(s->lv_off);
     free(s->cv_off);
     free(s->msg_foff);
