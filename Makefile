@@ -63,6 +63,7 @@ test-store: cohcheck
 test-check: cohcheck
 	sh tests/e2e/check.sh ./cohcheck
 	sh tests/e2e/count.sh ./cohcheck
+	sh tests/e2e/extends.sh ./cohcheck
 
 # The time abstraction against raw integers (docs/time-abstraction.md).
 test-time: cohcheck
@@ -81,6 +82,7 @@ test-san:
 	sh tests/e2e/store.sh ./build-san/cohcheck
 	sh tests/e2e/count.sh ./build-san/cohcheck
 	sh tests/e2e/timecheck.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/extends.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

@@ -888,7 +888,7 @@ static char *dashed_name(proto_parser_t *ps, const char *what)
     return xstrndup(ps->src + first->off, last->off + last->len - first->off);
 }
 
-/* 'labels' STRING LABEL {LABEL | LABEL '..' LABEL}: the cells of the paper's
+/* 'labels' STRING ITEM {',' ITEM}, ITEM := LABEL ['..' LABEL]: the cells of the paper's
  * table that rows cite in their sixth column (a0..a25 expands to 26 labels). */
 static int decl_labels(proto_parser_t *ps, const lex_tok_t *kw)
 {
@@ -903,8 +903,11 @@ static int decl_labels(proto_parser_t *ps, const lex_tok_t *kw)
         return proto_expected(ps, "a label");
     if (ps->pass == 1)
         p->labels_source = xstrndup(ps->src + src->off + 1, src->len - 2);
-    while (proto_peek(ps)->kind == T_ID) {
-        const lex_tok_t *a = proto_next(ps), *b = a;
+    for (bool more = true; more; more = proto_peek(ps)->kind == T_COMMA && proto_next(ps)) {
+        const lex_tok_t *a, *b;
+        if (proto_expect_id(ps, "a label", &a))
+            return -1;
+        b = a;
         if (proto_peek(ps)->kind == T_DOTDOT) {
             proto_next(ps);
             if (proto_expect_id(ps, "the last label of the range", &b))
@@ -950,7 +953,7 @@ static int decl_labels(proto_parser_t *ps, const lex_tok_t *kw)
     return 0;
 }
 
-/* 'final' CTRL '.' VAR ['in' STATE {STATE}] ['if' MASK]: where final memory is read.
+/* 'final' CTRL '.' VAR ['in' STATE {',' STATE}] ['if' MASK]: where final memory is read.
  * A variant's 'final' declarations replace its base's. */
 static int decl_final(proto_parser_t *ps, const lex_tok_t *kw)
 {
@@ -963,12 +966,15 @@ static int decl_final(proto_parser_t *ps, const lex_tok_t *kw)
     if (proto_is(ps, proto_peek(ps), "in")) {
         proto_next(ps);
         first_state = proto_peek(ps);
-        while (proto_peek(ps)->kind == T_ID && !proto_is(ps, proto_peek(ps), "if")) {
+        for (;;) { /* STATE {',' STATE} */
+            if (proto_peek(ps)->kind != T_ID)
+                return proto_expected(ps, "a state name");
             proto_next(ps);
             nstates++;
+            if (proto_peek(ps)->kind != T_COMMA)
+                break;
+            proto_next(ps);
         }
-        if (!nstates)
-            return proto_expected(ps, "a state name after 'in'");
     }
     if (proto_is(ps, proto_peek(ps), "if")) {
         proto_next(ps);
@@ -992,7 +998,7 @@ static int decl_final(proto_parser_t *ps, const lex_tok_t *kw)
                           (int)vt->len, ps->src + vt->off, c->name);
     f.var = v;
     for (int k = 0; k < nstates; k++) {
-        const lex_tok_t *st = first_state + k;
+        const lex_tok_t *st = first_state + 2 * k;
         int sidx = proto_find_state(c, ps, st);
         if (sidx < 0)
             return proto_fail(ps, st, "undeclared state '%.*s' in controller '%s'", (int)st->len,

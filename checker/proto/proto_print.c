@@ -158,7 +158,7 @@ char *proto_resolved_text(const proto_t *p)
     if (p->nlabels) {
         sb_printf(&b, "labels \"%s\"", p->labels_source);
         for (int i = 0; i < p->nlabels; i++)
-            sb_printf(&b, " %s", p->labels[i]);
+            sb_printf(&b, "%s%s", i ? ", " : " ", p->labels[i]);
         sb_puts(&b, "\n");
     }
     for (int c = 0; c < p->nctrls; c++)
@@ -181,7 +181,7 @@ char *proto_resolved_text(const proto_t *p)
         sb_printf(&b, "final %s.%s", c->name, c->linevars[f->var].name);
         if (f->states) {
             sb_puts(&b, " in ");
-            put_states(&b, c, f->states, " ");
+            put_states(&b, c, f->states, ", ");
         }
         if (f->mask >= 0)
             sb_printf(&b, " if %s", c->linevars[f->mask].name);
