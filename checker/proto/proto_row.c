@@ -118,7 +118,7 @@ static int dest_each(proto_parser_t *ps, proto_action_t *a)
     a->dest_ctrl = proto_find_ctrl(ps, ct);
     if (a->dest_ctrl < 0 || !ps->p->ctrls[a->dest_ctrl].per_cu)
         return proto_fail(ps, ct, "'each %.*s': not a per-cu controller", NAME(ct));
-    if (a->dest_node->type.kind != PROTO_T_NODESET) {
+    if (a->dest_node->type.kind != PROTO_T_NODESET && a->dest_node->type.kind != PROTO_T_NONE) {
         char ty[40];
         proto_type_name(a->dest_node->type, ty, sizeof ty);
         return proto_fail_pos(ps, a->dest_node->line, a->dest_node->col,
