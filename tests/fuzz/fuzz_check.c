@@ -2,7 +2,8 @@
  * any protocol text that loads is explored on a small message-passing test
  * (bounded states), so odd but valid tables (indexing data on the wrong line,
  * sends to unusual destinations, counters out of range, deep stalls) must give
- * a verdict, never a crash, leak or hang. */
+ * a verdict, never a crash, leak or hang. Named under protocols/ so variants
+ * (extends) resolve the shipped bases; run from the repository root. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     diag_t d;
     proto_t *p = NULL;
-    if (proto_parse("fuzz.proto", (const char *)data, size, &p, &d))
+    if (proto_parse("protocols/fuzz.proto", (const char *)data, size, &p, &d))
         return 0;
     prog_t *prog = NULL;
     if (prog_parse("mp.litmus", test_src, strlen(test_src), &prog, &d)) {
