@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-draw test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-time test-store
+test: test-unit test-e2e test-litmus test-check test-time test-store test-draw
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -58,6 +58,10 @@ test-litmus: cohcheck
 # The SQLite store: resume, diff, show, trace (tests/e2e/store.sh).
 test-store: cohcheck
 	sh tests/e2e/store.sh ./cohcheck
+
+# Pictures: state diagrams of every protocol, counterexample charts (needs graphviz).
+test-draw: cohcheck
+	sh tests/e2e/draw.sh ./cohcheck
 
 # Protocol verdicts and pinned state/transition counts, BFS and DFS (tests/e2e/check.tab).
 test-check: cohcheck
@@ -83,6 +87,7 @@ test-san:
 	sh tests/e2e/count.sh ./build-san/cohcheck
 	sh tests/e2e/timecheck.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/extends.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

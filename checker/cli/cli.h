@@ -49,7 +49,27 @@ int cmd_check(int argc, char **argv);
 
 /* Resolve a protocol name (./protocols, $COHCHECK_PROTOCOLS, ...) or .proto path and load it. */
 int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err);
+/* A system rebuilt from a stored run. */
+typedef struct {
+    store_run_t run;
+    proto_t *proto;
+    prog_t *prog;
+    cat_model_t *model;
+    exec_model_result_t mr;
+    bool have_mr;
+    exec_layout_t lay;
+    sys_config_t cfg;
+    bool dfs;
+    sys_t *sys;
+} cli_rebuilt_t;
+/* Rebuild run ID of DB (protocol, test, model, configuration as recorded). */
+int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, diag_t *d);
+void cli_rebuilt_free(cli_rebuilt_t *b);
+/* Open an existing store at PATH; -1 (reported) when it is missing or not a store. */
+int cli_open_db(const char *path, store_t **db);
+
 int cmd_count(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_resume(int argc, char **argv);

@@ -232,7 +232,9 @@ void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const
                          explore_verdict_names[r->verdict],
                          r->msg,
                          t.s,
-                         secs};
+                         secs,
+                         r->failure_id >= 0,
+                         r->failure_id};
     diag_t d;
     if (store_run_end(db, run, &e, &d))
         cli_report(&d);

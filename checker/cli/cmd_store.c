@@ -13,20 +13,6 @@
 #include "../base/util.h"
 #include "cli.h"
 
-/* A system rebuilt from a stored run. */
-typedef struct {
-    store_run_t run;
-    proto_t *proto;
-    prog_t *prog;
-    cat_model_t *model;
-    exec_model_result_t mr;
-    bool have_mr;
-    exec_layout_t lay;
-    sys_config_t cfg;
-    bool dfs;
-    sys_t *sys;
-} rebuilt_t;
-
 static int json_int(const char *js, const char *key, int def)
 {
     char pat[64];
@@ -40,7 +26,7 @@ static bool json_has(const char *js, const char *kv)
     return js && strstr(js, kv);
 }
 
-static void rebuilt_free(rebuilt_t *b)
+void cli_rebuilt_free(cli_rebuilt_t *b)
 {
     sys_free(b->sys);
     if (b->have_mr)
@@ -54,7 +40,7 @@ static void rebuilt_free(rebuilt_t *b)
     memset(b, 0, sizeof *b);
 }
 
-static int rebuild(store_t *db, int64_t id, const char *argv0, rebuilt_t *b, diag_t *d)
+int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, diag_t *d)
 {
     memset(b, 0, sizeof *b);
     if (store_get_run(db, id, &b->run, d))
@@ -119,7 +105,7 @@ static int rebuild(store_t *db, int64_t id, const char *argv0, rebuilt_t *b, dia
         goto fail;
     return 0;
 fail:
-    rebuilt_free(b);
+    cli_rebuilt_free(b);
     return -1;
 }
 
@@ -162,7 +148,7 @@ static int common_opts(int argc, char **argv, const char **db, bool *json, const
     return optind;
 }
 
-static int open_db(const char *path, store_t **db)
+int cli_open_db(const char *path, store_t **db)
 {
     diag_t d;
     FILE *f = fopen(path, "rb");
@@ -245,7 +231,7 @@ int cmd_show(int argc, char **argv)
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
     store_t *db;
-    if (open_db(dbp, &db))
+    if (cli_open_db(dbp, &db))
         return CLI_BAD_INPUT;
     diag_t d;
     int rc = CLI_OK;
@@ -309,12 +295,12 @@ int cmd_trace(int argc, char **argv)
         }
     }
     store_t *db;
-    if (open_db(dbp, &db))
+    if (cli_open_db(dbp, &db))
         return CLI_BAD_INPUT;
     diag_t d;
     int rc = CLI_OK;
-    rebuilt_t b;
-    if (rebuild(db, id, argv[0], &b, &d)) {
+    cli_rebuilt_t b;
+    if (cli_rebuild(db, id, argv[0], &b, &d)) {
         cli_report(&d);
         store_close(db, &d);
         return CLI_BAD_INPUT;
@@ -327,7 +313,7 @@ int cmd_trace(int argc, char **argv)
             printf("run %lld: %s %s %s: %s\n%s\n", (long long)id, b.run.protocol, b.run.test,
                    b.run.model, b.run.verdict ? b.run.verdict : "",
                    b.run.trace_json ? b.run.trace_json : "[]");
-        rebuilt_free(&b);
+        cli_rebuilt_free(&b);
         store_close(db, &d);
         return CLI_OK;
     }
@@ -376,7 +362,7 @@ int cmd_trace(int argc, char **argv)
         free((void *)path[i].enc);
     }
     free(path);
-    rebuilt_free(&b);
+    cli_rebuilt_free(&b);
     store_close(db, &d);
     return rc;
 }
@@ -506,11 +492,11 @@ int cmd_resume(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     store_t *db;
-    if (open_db(dbp, &db))
+    if (cli_open_db(dbp, &db))
         return CLI_BAD_INPUT;
     diag_t d;
-    rebuilt_t b;
-    if (rebuild(db, id, argv[0], &b, &d)) {
+    cli_rebuilt_t b;
+    if (cli_rebuild(db, id, argv[0], &b, &d)) {
         cli_report(&d);
         store_close(db, &d);
         return CLI_BAD_INPUT;
@@ -588,7 +574,7 @@ int cmd_resume(int argc, char **argv)
     free(l.parents);
     free(l.depths);
     free(l.ords);
-    rebuilt_free(&b);
+    cli_rebuilt_free(&b);
     if (store_close(db, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
@@ -700,18 +686,18 @@ int cmd_diff(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     store_t *db;
-    if (open_db(dbp, &db))
+    if (cli_open_db(dbp, &db))
         return CLI_BAD_INPUT;
     diag_t d;
-    rebuilt_t A, B;
-    if (rebuild(db, ra, argv[0], &A, &d)) {
+    cli_rebuilt_t A, B;
+    if (cli_rebuild(db, ra, argv[0], &A, &d)) {
         cli_report(&d);
         store_close(db, &d);
         return CLI_BAD_INPUT;
     }
-    if (rebuild(db, rb, argv[0], &B, &d)) {
+    if (cli_rebuild(db, rb, argv[0], &B, &d)) {
         cli_report(&d);
-        rebuilt_free(&A);
+        cli_rebuilt_free(&A);
         store_close(db, &d);
         return CLI_BAD_INPUT;
     }
@@ -779,8 +765,8 @@ int cmd_diff(int argc, char **argv)
     textset_free(&ob);
     textset_free(&sa);
     textset_free(&sb);
-    rebuilt_free(&A);
-    rebuilt_free(&B);
+    cli_rebuilt_free(&A);
+    cli_rebuilt_free(&B);
     store_close(db, &d);
     return rc;
 }

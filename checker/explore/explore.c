@@ -548,6 +548,7 @@ static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, s
                  const sys_label_t *lab, const char *msg)
 {
     x->r->verdict = v;
+    x->r->failure_id = id;
     snprintf(x->r->msg, sizeof x->r->msg, "%s", msg);
     /* Replay and dump use the system's scratch: work on a copy. */
     uint8_t *copy = xmalloc(len + 1);
@@ -623,6 +624,7 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
 {
     memset(r, 0, sizeof *r);
+    r->failure_id = -1;
     exec_outcomes_init(&r->reached, nkeys);
     ex_t x;
     memset(&x, 0, sizeof x);

@@ -75,6 +75,7 @@ typedef struct {
     int ntrace;
     char **trace;        /* steps from an initial state to the failure */
     char *failure_state; /* a readable dump of the state where it failed, or NULL */
+    int64_t failure_id;  /* that state's number (discovery order, as on_new), -1: none */
 } explore_result_t;
 
 /* Explore S. LAYOUT_KEYS is the outcome width (exec_layout_t.nkeys). Returns 0

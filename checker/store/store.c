@@ -19,10 +19,11 @@
 #include "../base/util.h"
 #include "store_impl.h"
 
-/* Schema version 2. Counts are stored as SQLite's signed 64-bit integers and
+/* Schema version 3. Counts are stored as SQLite's signed 64-bit integers and
  * hashes as their two's-complement bit patterns; visited states are packed
  * in blocks of consecutive numbers (store_block.c). Version 1 kept one row
- * per state with a (run, fp) index; store_open converts it. */
+ * per state with a (run, fp) index, version 2 had no runs.failure column;
+ * store_open converts both. */
 #define STATES_SQL(name)                                                  \
     "CREATE TABLE IF NOT EXISTS " name " ("                               \
     "  run INTEGER NOT NULL REFERENCES runs(id), first INTEGER NOT NULL," \
@@ -39,7 +40,8 @@ static const char SCHEMA_SQL[] =
     "    CHECK (status IN ('running', 'done', 'stopped')),"
     "  states INTEGER NOT NULL DEFAULT 0, transitions INTEGER NOT NULL DEFAULT 0,"
     "  expanded INTEGER NOT NULL DEFAULT 0, max_depth INTEGER NOT NULL DEFAULT 0,"
-    "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0);" STATES_SQL(
+    "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0, failure "
+    "INTEGER);" STATES_SQL(
         "states") "CREATE TABLE IF NOT EXISTS outcomes ("
                   "  run INTEGER NOT NULL REFERENCES runs(id), outcome TEXT NOT NULL,"
                   "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));";
@@ -47,7 +49,7 @@ static const char SCHEMA_SQL[] =
 #define RUN_COLS                                                                           \
     "id, started, command, protocol, proto_file, proto_src, proto_hash, test, test_file, " \
     "test_src, test_hash, model, config, status, states, transitions, expanded, "          \
-    "max_depth, verdict, message, trace, seconds"
+    "max_depth, verdict, message, trace, seconds, failure"
 
 static int db_fail(const store_t *s, sqlite3 *db, const char *what, diag_t *err)
 {
@@ -205,6 +207,12 @@ static int schema_init(store_t *s, diag_t *err)
     }
     if (v == 1 && migrate_v1(s, err) != 0)
         goto rollback;
+    /* Version 3 records the failing state of a run (cohcheck draw --trace). */
+    if ((v == 1 || v == 2) && sqlite3_exec(s->db, "ALTER TABLE runs ADD COLUMN failure INTEGER",
+                                           NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(s, s->db, "cannot convert the database to schema version 3", err);
+        goto rollback;
+    }
     if (v == 0) {
         if (sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
             db_fail(s, s->db, "cannot create the schema", err);
@@ -340,7 +348,7 @@ int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *e
     if (sqlite3_prepare_v2(s->db,
                            "UPDATE runs SET status = ?, states = ?, transitions = ?, "
                            "expanded = ?, max_depth = ?, verdict = ?, message = ?, trace = ?, "
-                           "seconds = ? WHERE id = ?",
+                           "seconds = ?, failure = ? WHERE id = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return db_fail(s, s->db, "cannot finish the run", err);
     bind_text(st, 1, end->status);
@@ -352,7 +360,11 @@ int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *e
     bind_text(st, 7, end->message);
     bind_text(st, 8, end->trace_json);
     sqlite3_bind_double(st, 9, end->seconds);
-    sqlite3_bind_int64(st, 10, run);
+    if (end->has_failure)
+        sqlite3_bind_int64(st, 10, end->failure);
+    else
+        sqlite3_bind_null(st, 10);
+    sqlite3_bind_int64(st, 11, run);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -409,6 +421,7 @@ static void run_fill(sqlite3_stmt *st, store_run_t *r)
     r->message = col_dup(st, 19, NULL);
     r->trace_json = col_dup(st, 20, NULL);
     r->seconds = sqlite3_column_double(st, 21);
+    r->failure = sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 22);
 }
 
 void store_run_free(store_run_t *r)

@@ -75,6 +75,8 @@ typedef struct {
     const char *message;
     const char *trace_json;
     double seconds;
+    bool has_failure; /* FAILURE: the number of the state where the check failed */
+    int64_t failure;
 } store_run_end_t;
 /* Flushes the queue first; if a queued write failed, returns -1 with that error
  * and leaves the run 'running' (its rows are incomplete). -1 also for a
@@ -95,6 +97,7 @@ typedef struct {
     int max_depth;
     double seconds;
     uint64_t proto_hash, test_hash; /* util_hash64(src, len, 0); 0 without a source */
+    int64_t failure; /* the number of the state where the check failed, -1: none recorded */
 } store_run_t;
 
 /* Fill R with run RUN (strings malloc'd; free with store_run_free). -1 if absent. */

@@ -1890,6 +1890,82 @@ static void instr_text(const prog_instr_t *in, strbuf_t *out)
         sb_printf(out, ".%s", prog_scope_name(in->scope));
 }
 
+/* Append what changed from B to A (line states, variables, threads), each item
+ * after *SEP; LANE (sys_lanes numbering) keeps one lane's items, -1 all. */
+static void put_changes(const sys_t *s, work_t *b, work_t *a, int lane, const char *sep,
+                        strbuf_t *out)
+{
+    for (int i = 0; i < s->ninst; i++) {
+        if (lane >= 0 && lane != s->nthreads + i)
+            continue;
+        const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+        for (int l = 0; l < s->nlines; l++) {
+            int x = inst_line(s, b, i, l)[0], y = inst_line(s, a, i, l)[0];
+            if (x == y)
+                continue;
+            sb_puts(out, sep);
+            sep = ", ";
+            inst_label(s, i, out);
+            sb_putc(out, '.');
+            line_label(s, l, out);
+            sb_printf(out, ": %s -> %s", c->state_names[x], c->state_names[y]);
+        }
+    }
+    /* Scalar variables that changed (timestamps as normalized). */
+    for (int i = 0; i < s->ninst; i++) {
+        if (lane >= 0 && lane != s->nthreads + i)
+            continue;
+        int ci = s->inst[i].ctrl;
+        const proto_ctrl_t *c = &s->p->ctrls[ci];
+        for (int l = 0; l < s->nlines; l++)
+            for (int v = 0; v < c->nlinevars; v++) {
+                int off = s->lv_off[ci][v];
+                int16_t x = inst_line(s, b, i, l)[off], y = inst_line(s, a, i, l)[off];
+                int ys = inst_line(s, a, i, l)[0];
+                if (c->linevars[v].type.kind == PROTO_T_DATA || x == y ||
+                    !(c->linevars[v].live >> ys & 1))
+                    continue; /* unchanged, or dead now (reset: nothing will read it) */
+                sb_puts(out, sep);
+                sep = ", ";
+                inst_label(s, i, out);
+                sb_putc(out, '.');
+                line_label(s, l, out);
+                sb_printf(out, ".%s: %d -> %d", c->linevars[v].name, x, y);
+            }
+        for (int v = 0; v < c->nctrlvars; v++) {
+            const proto_var_t *var = &c->ctrlvars[v];
+            if (var->type.kind == PROTO_T_DATA)
+                continue;
+            int16_t *x = inst_cvar(s, b, i, v), *y = inst_cvar(s, a, i, v);
+            for (int k = 0; k < (var->per_thread ? s->nthreads : 1); k++) {
+                if (x[k] == y[k])
+                    continue;
+                sb_puts(out, sep);
+                sep = ", ";
+                inst_label(s, i, out);
+                if (var->per_thread)
+                    sb_printf(out, ".%s[P%d]: %d -> %d", var->name, k, x[k], y[k]);
+                else
+                    sb_printf(out, ".%s: %d -> %d", var->name, x[k], y[k]);
+            }
+        }
+    }
+    for (int t = 0; t < s->nthreads; t++) {
+        if (lane >= 0 && lane != t)
+            continue;
+        int16_t *x = thread_slot(b, t), *y = thread_slot(a, t);
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            if (x[TH_REGS + r] != y[TH_REGS + r]) {
+                sb_printf(out, "%sP%d.r%d = %d", sep, t, r, y[TH_REGS + r]);
+                sep = ", ";
+            }
+        if (x[TH_STATUS] != ST_DONE && y[TH_STATUS] == ST_DONE) {
+            sb_printf(out, "%sP%d finished", sep, t);
+            sep = ", ";
+        }
+    }
+}
+
 void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_t blen,
                   const uint8_t *after, size_t alen, strbuf_t *out)
 {
@@ -1953,70 +2029,7 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
         return;
     }
     /* What changed: line states, then threads. */
-    const char *sep = " | ";
-    for (int i = 0; i < s->ninst; i++) {
-        const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
-        for (int l = 0; l < s->nlines; l++) {
-            int x = inst_line(s, &b, i, l)[0], y = inst_line(s, &a, i, l)[0];
-            if (x == y)
-                continue;
-            sb_puts(out, sep);
-            sep = ", ";
-            inst_label(s, i, out);
-            sb_putc(out, '.');
-            line_label(s, l, out);
-            sb_printf(out, ": %s -> %s", c->state_names[x], c->state_names[y]);
-        }
-    }
-    /* Scalar variables that changed (timestamps as normalized). */
-    for (int i = 0; i < s->ninst; i++) {
-        int ci = s->inst[i].ctrl;
-        const proto_ctrl_t *c = &s->p->ctrls[ci];
-        for (int l = 0; l < s->nlines; l++)
-            for (int v = 0; v < c->nlinevars; v++) {
-                int off = s->lv_off[ci][v];
-                int16_t x = inst_line(s, &b, i, l)[off], y = inst_line(s, &a, i, l)[off];
-                int ys = inst_line(s, &a, i, l)[0];
-                if (c->linevars[v].type.kind == PROTO_T_DATA || x == y ||
-                    !(c->linevars[v].live >> ys & 1))
-                    continue; /* unchanged, or dead now (reset: nothing will read it) */
-                sb_puts(out, sep);
-                sep = ", ";
-                inst_label(s, i, out);
-                sb_putc(out, '.');
-                line_label(s, l, out);
-                sb_printf(out, ".%s: %d -> %d", c->linevars[v].name, x, y);
-            }
-        for (int v = 0; v < c->nctrlvars; v++) {
-            const proto_var_t *var = &c->ctrlvars[v];
-            if (var->type.kind == PROTO_T_DATA)
-                continue;
-            int16_t *x = inst_cvar(s, &b, i, v), *y = inst_cvar(s, &a, i, v);
-            for (int k = 0; k < (var->per_thread ? s->nthreads : 1); k++) {
-                if (x[k] == y[k])
-                    continue;
-                sb_puts(out, sep);
-                sep = ", ";
-                inst_label(s, i, out);
-                if (var->per_thread)
-                    sb_printf(out, ".%s[P%d]: %d -> %d", var->name, k, x[k], y[k]);
-                else
-                    sb_printf(out, ".%s: %d -> %d", var->name, x[k], y[k]);
-            }
-        }
-    }
-    for (int t = 0; t < s->nthreads; t++) {
-        int16_t *x = thread_slot(&b, t), *y = thread_slot(&a, t);
-        for (int r = 0; r < PROG_MAX_REGS; r++)
-            if (x[TH_REGS + r] != y[TH_REGS + r]) {
-                sb_printf(out, "%sP%d.r%d = %d", sep, t, r, y[TH_REGS + r]);
-                sep = ", ";
-            }
-        if (x[TH_STATUS] != ST_DONE && y[TH_STATUS] == ST_DONE) {
-            sb_printf(out, "%sP%d finished", sep, t);
-            sep = ", ";
-        }
-    }
+    put_changes(s, &b, &a, -1, " | ", out);
 }
 
 void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
@@ -2098,4 +2111,107 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
         }
         sb_putc(out, '\n');
     }
+}
+
+/* ---- message-sequence view ---- */
+
+int sys_lanes(const sys_t *s)
+{
+    return s->nthreads + s->ninst;
+}
+
+void sys_lane_name(const sys_t *s, int lane, strbuf_t *out)
+{
+    if (lane < s->nthreads)
+        sb_printf(out, "P%d", lane);
+    else
+        inst_label(s, lane - s->nthreads, out);
+}
+
+void sys_msg_name(const sys_t *s, int msg, int line, strbuf_t *out)
+{
+    sb_puts(out, s->p->msgs[msg].name);
+    if (line >= 0) {
+        sb_putc(out, ' ');
+        line_label(s, line, out);
+    }
+}
+
+/* Messages (message, line) on channel C of W. */
+static int chan_count(const sys_t *s, const work_t *w, int c, int msg, int line)
+{
+    int n = 0;
+    const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
+    for (int k = 0; k < w->clen[c]; k++, m += s->mw)
+        n += m[0] == msg && m[1] == line;
+    return n;
+}
+
+void sys_step_info(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_t blen,
+                   const uint8_t *after, size_t alen, sys_step_info_t *out)
+{
+    work_t b = load_cur(s, before, blen);
+    work_t a = {s->w2fixed, s->w2chan, s->w2clen};
+    decode(s, after, alen, &a);
+    memset(out, 0, sizeof *out);
+    out->lane = out->peer = out->event = out->line = -1;
+    int rc = -1; /* the channel received from */
+    switch (lab->kind) {
+    case SYS_STEP_CORE:
+        out->lane = lab->who;
+        out->event = lab->what;
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst[i].ctrl == s->p->core_ctrl &&
+                s->inst[i].cu == s->prog->threads[lab->who].cu)
+                out->peer = s->nthreads + i;
+        break;
+    case SYS_STEP_MSG: {
+        const int16_t *rec = b.chan + ((size_t)lab->what * s->cap + lab->arg) * s->mw;
+        rc = lab->what;
+        out->lane = s->nthreads + chan_dst(s, rc);
+        out->received = true;
+        out->recv = (sys_msg_ref_t){rec[0], rec[1], s->nthreads + chan_src(s, rc), out->lane};
+        break;
+    }
+    case SYS_STEP_INTERNAL:
+        out->lane = s->nthreads + lab->who;
+        out->event = lab->what;
+        out->line = lab->arg == 0xffff ? -1 : lab->arg;
+        break;
+    default: return;
+    }
+    /* Sent: per channel and (message, line), how many more there are after the
+     * step than before it, the received one put back. Timestamps in records may
+     * be renormalized, so records are matched on message and line only. */
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
+        const int16_t *m = a.chan + (size_t)c * s->cap * s->mw;
+        for (int k = 0; k < a.clen[c]; k++, m += s->mw) {
+            bool first = true; /* count each (message, line) once per channel */
+            const int16_t *e = a.chan + (size_t)c * s->cap * s->mw;
+            for (int j = 0; j < k; j++, e += s->mw)
+                if (e[0] == m[0] && e[1] == m[1])
+                    first = false;
+            if (!first)
+                continue;
+            int n = chan_count(s, &a, c, m[0], m[1]) - chan_count(s, &b, c, m[0], m[1]);
+            if (c == rc && out->recv.msg == m[0] && out->recv.line == m[1])
+                n++;
+            for (; n > 0; n--) {
+                if (out->nsent < SYS_MAX_SENT)
+                    out->sent[out->nsent] = (sys_msg_ref_t){
+                        m[0], m[1], s->nthreads + chan_src(s, c), s->nthreads + chan_dst(s, c)};
+                out->nsent++;
+            }
+        }
+    }
+}
+
+void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, const uint8_t *after,
+                       size_t alen, strbuf_t *out)
+{
+    work_t b = load_cur(s, before, blen);
+    work_t a = {s->w2fixed, s->w2chan, s->w2clen};
+    decode(s, after, alen, &a);
+    put_changes(s, &b, &a, lane, "", out);
 }

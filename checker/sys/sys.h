@@ -117,4 +117,35 @@ void sys_describe(sys_t *s, const sys_label_t *label, const uint8_t *before, siz
 /* Append a readable dump of STATE (threads, line states, channels). */
 void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out);
 
+/* ---- message-sequence view of a step (cohcheck draw --trace) ----
+ * Lanes are the threads (0 .. nthreads-1), then the controller instances. */
+#define SYS_MAX_SENT 32
+typedef struct {
+    int msg, line; /* message index; its line, -1: none */
+    int from, to;  /* sender and receiver lanes */
+} sys_msg_ref_t;
+
+typedef struct {
+    int lane;      /* the lane that acts; -1: an initial state or a clock tick */
+    int peer;      /* a core step: the controller lane the thread's event goes to; else -1 */
+    int event;     /* a core or internal step: the event; else -1 */
+    int line;      /* an internal line event: its line; else -1 */
+    bool received; /* a message step: RECV is what was received */
+    sys_msg_ref_t recv;
+    int nsent; /* messages this step put into channels (at most SYS_MAX_SENT kept) */
+    sys_msg_ref_t sent[SYS_MAX_SENT];
+} sys_step_info_t;
+
+int sys_lanes(const sys_t *s);
+void sys_lane_name(const sys_t *s, int lane, strbuf_t *out);
+/* "DATA y": message MSG for LINE (-1: none). */
+void sys_msg_name(const sys_t *s, int msg, int line, strbuf_t *out);
+/* The step LABEL from BEFORE to AFTER, structurally. */
+void sys_step_info(sys_t *s, const sys_label_t *label, const uint8_t *before, size_t blen,
+                   const uint8_t *after, size_t alen, sys_step_info_t *out);
+/* Append what changed at LANE in that step ("x: I -> IV, pending: 0 -> 1", lane
+ * prefixes left in); nothing when nothing changed there. */
+void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, const uint8_t *after,
+                       size_t alen, strbuf_t *out);
+
 #endif

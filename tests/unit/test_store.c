@@ -172,6 +172,14 @@ Test(store, run_end_fields)
     cr_expect_str_eq(r.message, "no violation");
     cr_expect_str_eq(r.trace_json, "[{\"step\":1}]");
     cr_expect_float_eq(r.seconds, 1.5, 1e-9);
+    cr_expect_eq(r.failure, -1);
+    store_run_free(&r);
+
+    /* The failing state's number, when there is one. */
+    store_run_end_t failed = {.status = "done", .has_failure = true, .failure = 4321};
+    cr_assert_eq(store_run_end(s, run, &failed, &err), 0, "%s", err.msg);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.failure, 4321);
     store_run_free(&r);
 
     /* Large counts survive the signed SQLite integers. */
@@ -616,13 +624,47 @@ Test(store, converts_schema_1)
     int64_t id = -1;
     cr_expect_eq(store_find_state(s, 1, fp_of(4321), &id, &err), 0);
     cr_expect_eq(id, 4321);
+    store_run_t r;
+    cr_assert_eq(store_get_run(s, 1, &r, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(r.protocol, "old");
+    cr_expect_eq(r.failure, -1);
+    store_run_free(&r);
     close_ok(s);
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-    cr_expect_eq(sqlite3_column_int(st, 0), 2);
+    cr_expect_eq(sqlite3_column_int(st, 0), 3);
     sqlite3_finalize(st);
     sqlite3_close(db);
+}
+
+/* A version 2 database (no runs.failure) is converted in place: its runs read
+ * back with no failure recorded, and new runs record theirs. */
+Test(store, converts_schema_2)
+{
+    store_t *s = open_ok(dbpath);
+    int64_t run = begin(s, "MP");
+    end(s, run, "done", 10, 10);
+    close_ok(s);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN failure; PRAGMA user_version=2;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    s = open_ok(dbpath);
+    store_run_t r;
+    diag_t err;
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.states, 10);
+    cr_expect_eq(r.failure, -1);
+    store_run_free(&r);
+    store_run_end_t e = {.status = "done", .has_failure = true, .failure = 7};
+    cr_assert_eq(store_run_end(s, run, &e, &err), 0, "%s", err.msg);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.failure, 7);
+    store_run_free(&r);
+    close_ok(s);
 }
 
 /* A damaged block of states is an error, never a crash. */

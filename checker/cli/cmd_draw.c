@@ -1,0 +1,404 @@
+/* cmd_draw.c - `cohcheck draw`: a protocol's state machines, or a stored
+ * trace as a message-sequence chart (DESIGN.md section 3), as .dot, .svg or
+ * .png by the output's extension. SVG and PNG come from Graphviz's `dot`. The
+ * output is written to a temporary file and renamed: never a partial file. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+#include "../draw/draw.h"
+#include "cli.h"
+
+static const char USAGE[] =
+    "usage: cohcheck draw PROTOCOL -o FILE [--controller C] [--stalls] [--width N]\n"
+    "       cohcheck draw --trace RUN [STATE] [--db PATH] -o FILE\n"
+    "\n"
+    "Draw a protocol's controllers as state machines from its resolved tables (a\n"
+    "variant with its bases applied): stable states as ellipses, transient ones as\n"
+    "dashed boxes, the initial state doubled; each edge is one row, labelled\n"
+    "'event [guard] / actions (table labels)'. Core events are blue, environment\n"
+    "actions green and dashed; stall rows are left out unless --stalls.\n"
+    "\n"
+    "With --trace, draw a run recorded in the store as a message-sequence chart:\n"
+    "one lane per thread and controller instance, one row per step, core requests\n"
+    "and messages as arrows from the step that sent them to the step that received\n"
+    "them, state changes on the lanes. STATE (a state number, see 'cohcheck trace')\n"
+    "defaults to the state where the run's check failed.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot);\n"
+    "                      '-' writes the .dot text to standard output\n"
+    "  --controller C      draw only controller C\n"
+    "  --stalls            draw stall rows too (dotted)\n"
+    "  --width N           wrap edge labels after about N characters (default 48)\n"
+    "  --trace RUN         draw stored run RUN instead of a protocol\n"
+    "  --db PATH           the store (default cohcheck.db)\n"
+    "  --help              this text\n";
+
+/* Run Graphviz's dot on TEXT, writing format FMT to PATH. 0, or -1 reported. */
+static int run_dot(const char *text, const char *fmt, const char *path)
+{
+    int fd[2];
+    if (pipe(fd)) {
+        cli_error("draw: cannot start Graphviz: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        cli_error("draw: cannot start Graphviz: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        char t[16], o[4096];
+        snprintf(t, sizeof t, "-T%s", fmt);
+        snprintf(o, sizeof o, "-o%s", path);
+        dup2(fd[0], 0);
+        close(fd[0]);
+        close(fd[1]);
+        execlp("dot", "dot", t, o, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[0]);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    size_t n = strlen(text), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd[1], text + off, n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(fd[1]);
+    signal(SIGPIPE, old);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        cli_error("draw: Graphviz's 'dot' is not installed (apt-get install graphviz), or write "
+                  "a .dot file");
+        return -1;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || off < n) {
+        cli_error("draw: Graphviz's dot failed on the picture (exit status %d)",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Write TEXT to OUT as .dot, .svg or .png: into a temporary file renamed over OUT. */
+static int write_picture(const char *text, const char *out)
+{
+    if (!strcmp(out, "-")) {
+        fputs(text, stdout);
+        return fflush(stdout) ? CLI_BAD_INPUT : CLI_OK;
+    }
+    const char *dot = strrchr(out, '.');
+    const char *fmt = NULL;
+    if (dot && !strcmp(dot, ".svg"))
+        fmt = "svg";
+    else if (dot && !strcmp(dot, ".png"))
+        fmt = "png";
+    else if (!dot || strcmp(dot, ".dot") != 0) {
+        cli_error("draw: '%s': the output must end in .svg, .png or .dot", out);
+        return CLI_BAD_INPUT;
+    }
+    char *tmp = xmalloc(strlen(out) + 32);
+    sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
+    int rc = CLI_OK;
+    if (fmt) {
+        if (run_dot(text, fmt, tmp))
+            rc = CLI_BAD_INPUT;
+    } else {
+        FILE *f = fopen(tmp, "w");
+        if (!f || fputs(text, f) < 0 || fclose(f)) {
+            cli_error("draw: cannot write '%s': %s", out, strerror(errno));
+            rc = CLI_BAD_INPUT;
+        }
+    }
+    if (rc == CLI_OK && rename(tmp, out)) {
+        cli_error("draw: cannot write '%s': %s", out, strerror(errno));
+        rc = CLI_BAD_INPUT;
+    }
+    if (rc != CLI_OK)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+/* "L1[0].x: I -> IV, L1[0].pending: 0 -> 1" at lane NAME -> "x: I -> IV\npending: 0 -> 1". */
+static char *lane_note(const char *text, const char *name)
+{
+    strbuf_t b;
+    sb_init(&b);
+    size_t nl = strlen(name);
+    const char *s = text;
+    while (*s) {
+        const char *e = strstr(s, ", ");
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        const char *item = s;
+        if (n > nl && !strncmp(item, name, nl) && item[nl] == '.') {
+            item += nl + 1;
+            n -= nl + 1;
+        }
+        if (b.len)
+            sb_putc(&b, '\n');
+        sb_putn(&b, item, n);
+        s += (e ? (size_t)(e - s) + 2 : strlen(s));
+    }
+    return b.s ? b.s : xstrdup("");
+}
+
+static int draw_trace(const char *dbp, const char *runs, const char *states, const char *out,
+                      const char *argv0)
+{
+    char *end;
+    long long id = strtoll(runs, &end, 10);
+    if (!*runs || *end || id <= 0) {
+        cli_error("draw: '%s' is not a run number (see 'cohcheck show')", runs);
+        return CLI_BAD_INPUT;
+    }
+    long long target = -1;
+    if (states) {
+        target = strtoll(states, &end, 10);
+        if (!*states || *end || target < 0) {
+            cli_error("draw: '%s' is not a state number", states);
+            return CLI_BAD_INPUT;
+        }
+    }
+    store_t *db;
+    if (cli_open_db(dbp, &db))
+        return CLI_BAD_INPUT;
+    diag_t d;
+    cli_rebuilt_t b;
+    if (cli_rebuild(db, id, argv0, &b, &d)) {
+        cli_report(&d);
+        store_close(db, &d);
+        return CLI_BAD_INPUT;
+    }
+    if (target < 0)
+        target = b.run.failure;
+    if (target < 0) {
+        cli_error("draw: run %lld has no recorded failure (verdict %s): give a state number", id,
+                  b.run.verdict ? b.run.verdict : "none");
+        cli_rebuilt_free(&b);
+        store_close(db, &d);
+        return CLI_BAD_INPUT;
+    }
+    store_state_t *path = NULL;
+    size_t n = 0, cap = 0;
+    int rc = CLI_OK;
+    for (int64_t v = target; v >= 0 && n <= 1000000;) {
+        store_state_t st;
+        if (store_get_state(db, id, v, &st, &d)) {
+            cli_error("draw: run %lld has no state %lld", id, (long long)v);
+            rc = CLI_BAD_INPUT;
+            break;
+        }
+        UTIL_PUSH(path, n, cap, st);
+        v = st.parent;
+    }
+    sys_t *sys = b.sys;
+    int nl = sys_lanes(sys);
+    char **names = xcalloc((size_t)nl, sizeof *names);
+    for (int l = 0; l < nl; l++) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_lane_name(sys, l, &sb);
+        names[l] = sb.s;
+    }
+    strbuf_t title;
+    sb_init(&title);
+    sb_printf(&title, "run %lld: %s on %s under %s: %s", id, b.run.protocol, b.run.test,
+              b.run.model, b.run.verdict ? b.run.verdict : "");
+    if (states)
+        sb_printf(&title, " (path to state %lld)", target);
+    draw_msc_t *m = draw_msc_new(title.s, nl, (const char *const *)names);
+    char **notes = xcalloc((size_t)nl, sizeof *notes);
+    for (size_t i = n; rc == CLI_OK && i-- > 0;) {
+        sys_label_t lab;
+        memset(&lab, 0, sizeof lab);
+        memcpy(&lab, path[i].label,
+               path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
+        if (lab.kind == SYS_STEP_INIT)
+            continue;
+        const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
+        sys_step_info_t info;
+        sys_step_info(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &info);
+        strbuf_t act;
+        sb_init(&act);
+        sys_describe(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &act);
+        char *bar = act.s ? strstr(act.s, " | ") : NULL;
+        if (bar)
+            *bar = '\0';
+        for (int l = 0; l < nl; l++) {
+            strbuf_t sb;
+            sb_init(&sb);
+            sys_describe_lane(sys, l, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
+                              &sb);
+            notes[l] = sb.s ? lane_note(sb.s, names[l]) : NULL;
+            sb_free(&sb);
+        }
+        int ns = info.nsent < SYS_MAX_SENT ? info.nsent : SYS_MAX_SENT;
+        int from[SYS_MAX_SENT], to[SYS_MAX_SENT];
+        char *labels[SYS_MAX_SENT];
+        for (int k = 0; k < ns; k++) {
+            strbuf_t sb;
+            sb_init(&sb);
+            sys_msg_name(sys, info.sent[k].msg, info.sent[k].line, &sb);
+            from[k] = info.sent[k].from;
+            to[k] = info.sent[k].to;
+            labels[k] = sb.s;
+        }
+        strbuf_t rl, pl;
+        sb_init(&rl);
+        sb_init(&pl);
+        if (info.received)
+            sys_msg_name(sys, info.recv.msg, info.recv.line, &rl);
+        if (info.peer >= 0 && info.event >= 0)
+            sb_puts(&pl, b.proto->events[info.event].name);
+        draw_step_t st = {info.lane,
+                          act.s,
+                          (const char *const *)notes,
+                          info.peer,
+                          pl.s,
+                          info.received ? info.recv.from : -1,
+                          rl.s,
+                          ns,
+                          from,
+                          to,
+                          (const char *const *)labels};
+        draw_msc_step(m, &st);
+        for (int k = 0; k < ns; k++)
+            free(labels[k]);
+        for (int l = 0; l < nl; l++) {
+            free(notes[l]);
+            notes[l] = NULL;
+        }
+        sb_free(&rl);
+        sb_free(&pl);
+        sb_free(&act);
+    }
+    if (rc == CLI_OK) {
+        strbuf_t cap_text;
+        sb_init(&cap_text);
+        if (!states && b.run.message && *b.run.message)
+            sb_printf(&cap_text, "%s", b.run.message);
+        /* The outcome of a terminal last state. */
+        if (n && sys_terminal(sys, path[0].enc, path[0].enc_len)) {
+            prog_val_t *val = xcalloc((size_t)b.lay.nkeys + 1, sizeof *val);
+            sys_outcome(sys, path[0].enc, path[0].enc_len, val);
+            sb_printf(&cap_text, "%soutcome:", cap_text.len ? "\n" : "");
+            for (int k = 0; k < b.lay.nkeys; k++)
+                sb_printf(&cap_text, " %s=%lld;", b.lay.names[k], (long long)val[k]);
+            if (b.have_mr && !b.mr.racy)
+                sb_printf(&cap_text, " (%s by %s)",
+                          exec_outcomes_has(&b.mr.allowed, val) ? "allowed" : "forbidden",
+                          b.run.model);
+            free(val);
+        }
+        char *text = draw_msc_dot(m, cap_text.len ? cap_text.s : NULL);
+        rc = write_picture(text, out);
+        free(text);
+        sb_free(&cap_text);
+    }
+    draw_msc_free(m);
+    free(notes);
+    for (int l = 0; l < nl; l++)
+        free(names[l]);
+    free(names);
+    sb_free(&title);
+    for (size_t i = 0; i < n; i++) {
+        free((void *)path[i].label);
+        free((void *)path[i].enc);
+    }
+    free(path);
+    cli_rebuilt_free(&b);
+    store_close(db, &d);
+    return rc;
+}
+
+int cmd_draw(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'},
+        {"controller", required_argument, 0, 'C'},
+        {"stalls", no_argument, 0, 'S'},
+        {"width", required_argument, 0, 'W'},
+        {"trace", required_argument, 0, 'T'},
+        {"db", required_argument, 0, 'D'},
+        {"json", no_argument, 0, 'J'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *out = NULL, *ctrl = NULL, *run = NULL, *dbp = "cohcheck.db";
+    draw_proto_opts_t o = {false, -1, 0};
+    opterr = 0;
+    optind = 1;
+    int ch;
+    diag_t d;
+    long long v;
+    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'o': out = optarg; break;
+        case 'C': ctrl = optarg; break;
+        case 'S': o.stalls = true; break;
+        case 'W':
+            if (cli_parse_count("--width", optarg, 1000, &v, &d) || v < 8) {
+                cli_error("draw: --width takes a number from 8 to 1000");
+                return CLI_BAD_INPUT;
+            }
+            o.label_width = (int)v;
+            break;
+        case 'T': run = optarg; break;
+        case 'D': dbp = optarg; break;
+        case 'J': break; /* pictures have no JSON form; accepted as every command does */
+        case 'h': fputs(USAGE, stdout); return CLI_OK;
+        default:
+            cli_error("draw: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (!out) {
+        cli_error("draw: give the output with -o FILE (.svg, .png or .dot; '-' for dot text)");
+        return CLI_BAD_INPUT;
+    }
+    if (run) {
+        if (argc - optind > 1) {
+            cli_error("draw: --trace takes RUN [STATE], not '%s'", argv[optind + 1]);
+            return CLI_BAD_INPUT;
+        }
+        return draw_trace(dbp, run, optind < argc ? argv[optind] : NULL, out, argv[0]);
+    }
+    if (argc - optind != 1) {
+        cli_error("draw: give one protocol (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    proto_t *p;
+    if (cli_load_protocol(argv[optind], argv[0], &p, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    if (ctrl) {
+        for (int c = 0; c < p->nctrls; c++)
+            if (!strcmp(p->ctrls[c].name, ctrl))
+                o.controller = c;
+        if (o.controller < 0) {
+            cli_error("draw: protocol %s has no controller '%s'", p->name, ctrl);
+            proto_free(p);
+            return CLI_BAD_INPUT;
+        }
+    }
+    char *text = draw_proto_dot(p, &o);
+    int rc = write_picture(text, out);
+    free(text);
+    proto_free(p);
+    return rc;
+}

@@ -1,0 +1,90 @@
+#!/bin/sh
+# cohcheck draw: every protocol's state diagram, and the stored counterexample of
+# every refuted protocol in tests/e2e/check.tab (its first failing row) as a
+# message-sequence chart, must give valid SVG with one node per state and one
+# box per trace step. Bad input exits 2 and leaves no file behind.
+# Usage: sh tests/e2e/draw.sh ./cohcheck   (from the repo root; needs graphviz)
+BIN=${1:-./cohcheck}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $*"
+}
+
+# valid_svg FILE: well-formed XML with an <svg> root.
+valid_svg() {
+    python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+sys.exit(0 if r.tag.endswith("svg") else 1)' "$1" 2>/dev/null
+}
+
+# State diagrams: one node per state of every controller.
+for f in protocols/*.proto; do
+    p=$(basename "$f" .proto)
+    if ! "$BIN" draw "$p" -o "$T/$p.svg" 2>"$T/err" || ! valid_svg "$T/$p.svg"; then
+        bad "draw $p: $(cat "$T/err")"
+        continue
+    fi
+    want=$("$BIN" count --json "$p" | python3 -c 'import sys, json
+n = 0
+for line in sys.stdin:
+    o = json.loads(line)
+    for c in o.get("controllers", []):
+        n += c["stable"] + c["transient"]
+print(n)')
+    got=$("$BIN" draw "$p" -o - | grep -Ec '^    c[0-9]+_s[0-9]+ \[label=')
+    if [ "$got" = "$want" ]; then ok; else bad "draw $p: $got state nodes, want $want"; fi
+done
+
+# Counterexamples: the first failing row of each protocol in check.tab.
+seen=" "
+run=0
+while read -r proto test opts verdict states trans; do
+    case "$proto" in '' | '#'*) continue ;; esac
+    case "$verdict" in violation | deadlock | unexpected | invariant) ;; *) continue ;; esac
+    case "$seen" in *" $proto "*) continue ;; esac
+    seen="$seen$proto "
+    [ "$opts" = "-" ] && opts=""
+    opts=$(printf "%s" "$opts" | tr "_" " ")
+    # shellcheck disable=SC2086
+    "$BIN" check --db "$T/runs.db" --protocol "$proto" $opts "litmus/core/$test.litmus" >/dev/null 2>&1
+    run=$((run + 1))
+    name=$(basename "$proto" .proto)
+    steps=$("$BIN" trace --db "$T/runs.db" --json "$run" | python3 -c 'import sys, json
+t = json.load(sys.stdin)["trace"]
+print(sum(1 for s in t if not s.startswith("initial state") and "FAILS:" not in s and not s.startswith("(")))')
+    if ! "$BIN" draw --db "$T/runs.db" --trace "$run" -o "$T/$name-trace.svg" 2>"$T/err" ||
+        ! valid_svg "$T/$name-trace.svg"; then
+        bad "draw --trace $run ($proto $test): $(cat "$T/err")"
+        continue
+    fi
+    boxes=$("$BIN" draw --db "$T/runs.db" --trace "$run" -o - | grep -o 'label="[0-9][0-9]*  ' | wc -l)
+    if [ "$boxes" -eq "$steps" ]; then ok; else bad "draw --trace $run ($proto $test): $boxes step boxes, want $steps"; fi
+done <tests/e2e/check.tab
+
+# A chart of any stored state, and the errors.
+"$BIN" check --db "$T/ok.db" --protocol nol1 litmus/core/MP.litmus >/dev/null 2>&1
+if "$BIN" draw --db "$T/ok.db" --trace 1 5 -o "$T/s5.dot" && grep -q 'path to state 5' "$T/s5.dot"; then ok; else bad "draw --trace 1 5"; fi
+expect2() { # expect2 NAME PATTERN CMD...: exit 2, PATTERN on stderr, no output file
+    name=$1 pat=$2
+    shift 2
+    "$@" >/dev/null 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$pat" "$T/err" && ! ls "$T"/out.* >/dev/null 2>&1; then ok; else bad "$name: exit $rc, $(cat "$T/err")"; fi
+}
+expect2 "no failure recorded" "no recorded failure" "$BIN" draw --db "$T/ok.db" --trace 1 -o "$T/out.svg"
+expect2 "no such state" "has no state" "$BIN" draw --db "$T/ok.db" --trace 1 999999 -o "$T/out.svg"
+expect2 "no such run" "run 7 not found" "$BIN" draw --db "$T/ok.db" --trace 7 -o "$T/out.svg"
+expect2 "bad extension" "must end in" "$BIN" draw gpu-wt -o "$T/out.pdf"
+expect2 "no output" "give the output" "$BIN" draw gpu-wt
+expect2 "unknown controller" "no controller 'L9'" "$BIN" draw gpu-wt --controller L9 -o "$T/out.svg"
+expect2 "unknown protocol" "gpu-nope" "$BIN" draw gpu-nope -o "$T/out.svg"
+expect2 "no graphviz" "not installed" env PATH=/nonexistent "$BIN" draw gpu-wt -o "$T/out.svg"
+if "$BIN" draw gpu-wt --stalls -o - | grep -q 'style=dotted'; then ok; else bad "--stalls draws stall rows"; fi
+
+echo "draw: $pass passed, $fail failed"
+[ $fail -eq 0 ]
