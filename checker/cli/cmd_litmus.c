@@ -40,6 +40,13 @@ typedef struct {
     int nmodel_args;
     model_cache_t cache;
     int passed, failed;
+    /* For the summary line: tests evaluated, and per model the observations. */
+    int tests;
+    int nsum;
+    struct {
+        char name[64];
+        int obs[3], racy;
+    } sum[MAX_MODELS];
 } litmus_opts_t;
 
 static const char *const obs_names[] = {"Never", "Sometimes", "Always"};
@@ -64,12 +71,14 @@ static void usage(FILE *f)
           "  --json             one JSON object per test and model on stdout\n"
           "  --expect           compare with each test's (* expect ... *) block; exit 1 on\n"
           "                     any mismatch; without --model, checks the models it lists\n"
-          "  --quiet            with --expect: print only mismatches and the summary\n"
+          "  --quiet            print only the summary line (and --expect mismatches)\n"
           "  -h, --help         this help\n"
           "\n"
           "Observation (as herd7): Never, Sometimes or Always according to how many allowed\n"
           "outcomes satisfy the condition's proposition. For drf and hrf-* a test is racy when\n"
           "some SC execution has a (heterogeneous) race; its outcomes are then the SC ones.\n"
+          "The text output ends with one summary line: tests, models, per model how many\n"
+          "tests are Never, Sometimes and Always (and racy), --expect mismatches, time.\n"
           "exit: 0 done, 1 an --expect mismatch, 2 bad input, 3 --max-candidates reached\n",
           f);
 }
@@ -337,17 +346,29 @@ static int run_file(litmus_opts_t *o, const char *path)
     double secs = now_s() - t0;
     exec_layout_t lay;
     exec_layout_init(&lay, p);
+    o->tests++;
     for (int i = 0; i < nm; i++) {
+        size_t pos = 0;
+        for (size_t k = 0; k < res[i].allowed.n; k++)
+            pos += exec_outcome_sat(p, &lay, exec_outcome(&res[i].allowed, k));
+        int obs = observation(pos, res[i].allowed.n - pos);
+        int m = 0;
+        while (m < o->nsum && strcmp(o->sum[m].name, cat_model_name(models[i])))
+            m++;
+        if (m == o->nsum && m < MAX_MODELS) {
+            snprintf(o->sum[m].name, sizeof o->sum[m].name, "%s", cat_model_name(models[i]));
+            o->nsum++;
+        }
+        if (m < o->nsum) {
+            o->sum[m].obs[obs]++;
+            o->sum[m].racy += res[i].racy;
+        }
         if (o->expect) {
             /* Compare with the expectation for this model, if any. */
             const expect_t *x = NULL;
             for (int k = 0; k < nexp; k++)
                 if (!strcmp(exp[k].model, cat_model_name(models[i])))
                     x = &exp[k];
-            size_t pos = 0;
-            for (size_t k = 0; k < res[i].allowed.n; k++)
-                pos += exec_outcome_sat(p, &lay, exec_outcome(&res[i].allowed, k));
-            int obs = observation(pos, res[i].allowed.n - pos);
             if (!x) {
                 printf("FAIL %s %s: no expectation for this model\n", p->name,
                        cat_model_name(models[i]));
@@ -368,7 +389,7 @@ static int run_file(litmus_opts_t *o, const char *path)
             }
         } else if (o->json) {
             print_json(p, &lay, models[i], &res[i], &st, &o->eo, secs);
-        } else {
+        } else if (!o->quiet) {
             print_text(p, &lay, models[i], &res[i], &st, &o->eo, secs);
         }
         exec_result_free(&res[i]);
@@ -485,6 +506,7 @@ int cmd_litmus(int argc, char **argv)
         cli_error("litmus: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
+    double t0 = now_s();
     for (int i = 0; i < nfiles; i++) {
         rc = worst(rc, run_file(&o, files[i]));
         fflush(stdout);
@@ -492,6 +514,21 @@ int cmd_litmus(int argc, char **argv)
     cli_free_list(files, nfiles);
     if (o.expect)
         printf("%d passed, %d failed\n", o.passed, o.failed);
+    if (!o.json && rc != CLI_BAD_INPUT) {
+        /* One line (not after bad input, which gets its error line only): tests, models,
+         * observations per model, mismatches, time. */
+        printf("Summary: %d test%s, %d model%s", o.tests, o.tests == 1 ? "" : "s", o.nsum,
+               o.nsum == 1 ? "" : "s");
+        for (int m = 0; m < o.nsum; m++) {
+            printf("%s %s %d Never %d Sometimes %d Always", m ? ";" : ":", o.sum[m].name,
+                   o.sum[m].obs[0], o.sum[m].obs[1], o.sum[m].obs[2]);
+            if (o.sum[m].racy)
+                printf(" (%d racy)", o.sum[m].racy);
+        }
+        if (o.expect)
+            printf("; %d --expect mismatch%s", o.failed, o.failed == 1 ? "" : "es");
+        printf("; %.2f s\n", now_s() - t0);
+    }
 out:
     if (o.filter)
         pcre2_code_free(o.filter);

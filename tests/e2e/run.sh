@@ -84,6 +84,12 @@ check unroll-bad 2 stderr 'unroll needs a whole number' "$BIN" litmus --unroll x
 check expect-mismatch 1 stdout 'FAIL wrong-expect sc: expected sometimes, got never' "$BIN" litmus --expect $D/wrong-expect.litmus
 check expect-summary 1 stdout '^0 passed, 1 failed$' "$BIN" litmus --expect $D/wrong-expect.litmus
 check expect-missing 1 stdout 'no \(\* expect' "$BIN" litmus --expect $D/sb.litmus
+check expect-summary-line 1 stdout '^Summary: 1 test, 1 model: sc 1 Never 0 Sometimes 0 Always; 1 --expect mismatch; [0-9.]+ s$' "$BIN" litmus --expect $D/wrong-expect.litmus
+
+# The summary line ends the text output; --quiet prints only it.
+check summary-last 0 stdout '' sh -c "\"$BIN\" litmus --model sc --model rcpc $D/sb.litmus | tail -n 1 | grep -Eq '^Summary: 1 test, 2 models: sc [0-9]+ Never [0-9]+ Sometimes [0-9]+ Always; rcpc [0-9]+ Never [0-9]+ Sometimes [0-9]+ Always; [0-9.]+ s$'"
+check quiet-only-summary 0 stdout '' sh -c "test \"\$(\"$BIN\" litmus --quiet litmus/core | wc -l)\" -eq 1 && \"$BIN\" litmus --quiet litmus/core | grep -Eq '^Summary: [0-9]+ tests, 6 models: sc '"
+check json-no-summary 0 stdout '' sh -c "! \"$BIN\" litmus --json --model sc $D/sb.litmus | grep -q Summary"
 
 # Bad input: one FILE:LINE:COL line, exit 2.
 check bad-instr 2 stderr "^cohcheck: $D/bad-instr.litmus:4:5: order 'acq' is not allowed on st$" "$BIN" litmus $D/bad-instr.litmus
