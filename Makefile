@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-draw test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-draw test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-time test-store test-draw
+test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-install
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -62,6 +62,10 @@ test-store: cohcheck
 # Pictures: state diagrams of every protocol, counterexample charts (needs graphviz).
 test-draw: cohcheck
 	sh tests/e2e/draw.sh ./cohcheck
+
+# `make install` into a scratch folder: paths, man page, bash completion.
+test-install: cohcheck
+	sh tests/e2e/install.sh
 
 # Protocol verdicts and pinned state/transition counts, BFS and DFS (tests/e2e/check.tab).
 test-check: cohcheck
@@ -108,6 +112,10 @@ install: cohcheck
 	install -m 644 models/*.cat $(DESTDIR)$(PREFIX)/share/cohcheck/models/
 	install -m 644 protocols/*.proto $(DESTDIR)$(PREFIX)/share/cohcheck/protocols/
 	cp -r litmus $(DESTDIR)$(PREFIX)/share/cohcheck/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 docs/cohcheck.1 $(DESTDIR)$(PREFIX)/share/man/man1/cohcheck.1
+	install -m 644 docs/cohcheck.bash-completion \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cohcheck
 
 format:
 	clang-format -i $(shell find checker tests -name '*.[ch]')
