@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-draw test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-draw test-herd test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-install
+test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-install
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -62,6 +62,10 @@ test-store: cohcheck
 # Pictures: state diagrams of every protocol, counterexample charts (needs graphviz).
 test-draw: cohcheck
 	sh tests/e2e/draw.sh ./cohcheck
+
+# herd7's C dialect: reading, --to-herd round trips, errors.
+test-herd: cohcheck
+	sh tests/e2e/herd.sh ./cohcheck
 
 # `make install` into a scratch folder: paths, man page, bash completion.
 test-install: cohcheck
@@ -92,6 +96,7 @@ test-san:
 	sh tests/e2e/timecheck.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/extends.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
 #include <time.h>
 
 #include "../base/util.h"
@@ -34,6 +37,8 @@ typedef struct {
 
 typedef struct {
     bool json, expect, quiet;
+    const char *to_herd; /* --to-herd DIR: write the tests in herd7's C dialect instead */
+    int written, skipped;
     exec_opts_t eo;
     pcre2_code *filter;
     const char *model_args[MAX_MODELS];
@@ -72,7 +77,14 @@ static void usage(FILE *f)
           "  --expect           compare with each test's (* expect ... *) block; exit 1 on\n"
           "                     any mismatch; without --model, checks the models it lists\n"
           "  --quiet            print only the summary line (and --expect mismatches)\n"
+          "  --to-herd DIR      write each test in herd7's C dialect (OpenCL when it uses\n"
+          "                     scopes or work-groups) to DIR/NAME.litmus instead of\n"
+          "                     evaluating it; tests with no C form (loops, rm_agent) are\n"
+          "                     listed and skipped\n"
           "  -h, --help         this help\n"
+          "\n"
+          "Files whose first word is 'C' or 'OpenCL' are read as herd7's C dialect\n"
+          "(docs/litmus.md lists the subset); the rest as cohcheck's format.\n"
           "\n"
           "Observation (as herd7): Never, Sometimes or Always according to how many allowed\n"
           "outcomes satisfy the condition's proposition. For drf and hrf-* a test is racy when\n"
@@ -286,6 +298,41 @@ static double now_s(void)
 }
 
 /* Evaluate one file; returns an exit code contribution. */
+/* --to-herd: P in herd7's C dialect, its expect block kept, to DIR/NAME.litmus. */
+static int write_herd(litmus_opts_t *o, const prog_t *p)
+{
+    strbuf_t b;
+    sb_init(&b);
+    char why[160];
+    if (prog_to_herd(p, &b, why, sizeof why)) {
+        fprintf(stderr, "cohcheck: %s: skipped, no C form: %s\n", p->file, why);
+        o->skipped++;
+        sb_free(&b);
+        return CLI_OK;
+    }
+    const char *e = strstr(p->source, "(* expect");
+    const char *end = e ? strstr(e, "*)") : NULL;
+    if (e && end)
+        sb_printf(&b, "\n%.*s\n", (int)(end + 2 - e), e);
+    char *path = xmalloc(strlen(o->to_herd) + strlen(p->name) + 32);
+    char *tmp = xmalloc(strlen(o->to_herd) + strlen(p->name) + 48);
+    sprintf(path, "%s/%s.litmus", o->to_herd, p->name);
+    sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int rc = CLI_OK;
+    if (!f || fputs(b.s, f) < 0 || fclose(f) || rename(tmp, path)) {
+        cli_error("--to-herd: cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+        rc = CLI_BAD_INPUT;
+    } else {
+        o->written++;
+    }
+    free(path);
+    free(tmp);
+    sb_free(&b);
+    return rc;
+}
+
 static int run_file(litmus_opts_t *o, const char *path)
 {
     diag_t d;
@@ -303,6 +350,11 @@ static int run_file(litmus_opts_t *o, const char *path)
             prog_free(p);
             return CLI_OK;
         }
+    }
+    if (o->to_herd) {
+        rc = write_herd(o, p);
+        prog_free(p);
+        return rc;
     }
     expect_t exp[MAX_MODELS];
     int nexp = 0;
@@ -412,15 +464,11 @@ static int worst(int a, int b)
 int cmd_litmus(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},
-        {"filter", required_argument, 0, 'f'},
-        {"unroll", required_argument, 0, 'u'},
-        {"max-candidates", required_argument, 0, 'c'},
-        {"json", no_argument, 0, 'J'},
-        {"expect", no_argument, 0, 'E'},
-        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"model", required_argument, 0, 'm'},  {"filter", required_argument, 0, 'f'},
+        {"unroll", required_argument, 0, 'u'}, {"max-candidates", required_argument, 0, 'c'},
+        {"json", no_argument, 0, 'J'},         {"expect", no_argument, 0, 'E'},
+        {"quiet", no_argument, 0, 'q'},        {"to-herd", required_argument, 0, 'H'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
     };
     litmus_opts_t o;
     memset(&o, 0, sizeof o);
@@ -477,6 +525,16 @@ int cmd_litmus(int argc, char **argv)
         case 'J': o.json = true; break;
         case 'E': o.expect = true; break;
         case 'q': o.quiet = true; break;
+        case 'H': {
+            struct stat st;
+            if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
+                cli_error("--to-herd: '%s' is not a folder", optarg);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            o.to_herd = optarg;
+            break;
+        }
         case 'h': usage(stdout); goto out;
         default:
             if (optopt)
@@ -512,6 +570,13 @@ int cmd_litmus(int argc, char **argv)
         fflush(stdout);
     }
     cli_free_list(files, nfiles);
+    if (o.to_herd) {
+        if (rc != CLI_BAD_INPUT)
+            printf("Summary: %d test%s written in herd7's C dialect to %s, %d skipped (no C "
+                   "form)\n",
+                   o.written, o.written == 1 ? "" : "s", o.to_herd, o.skipped);
+        goto out;
+    }
     if (o.expect)
         printf("%d passed, %d failed\n", o.passed, o.failed);
     if (!o.json && rc != CLI_BAD_INPUT) {

@@ -134,6 +134,22 @@ bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS
 /* Append the condition as text ("exists (1:r0=1 /\\ 1:r1=0)") to OUT. */
 void prog_cond_format(const prog_t *p, strbuf_t *out);
 
+/* herd7's C dialect (prog_c.c; docs/litmus.md). prog_parse reads such files
+ * itself; these are its pieces. True when SRC's first word (after comments) is
+ * 'C' or 'OpenCL'. */
+bool prog_is_c(const char *src, size_t len);
+
+/* Translate a C-dialect test into the native format: 0 with *NATIVE (malloc'd)
+ * and *MAP (malloc'd; MAP[k] is the C line native line k came from, k >= 1;
+ * *NMAP entries), or -1 with ERR at the C file's LINE:COL. */
+int prog_c_translate(const char *file, const char *src, size_t len, char **native, int **map,
+                     int *nmap, diag_t *err);
+
+/* Append P in herd7's C dialect ('OpenCL' with scopes and work-group placement
+ * when it uses scopes or places threads) to OUT. -1 with WHY when P has no C
+ * form (a loop, remote scope, a work-group on another CU). */
+int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen);
+
 /* Names of orders and scopes as written in litmus files ("acq", "wg", ...); "" for none. */
 const char *prog_ord_name(prog_ord_t o);
 const char *prog_scope_name(prog_scope_t s);

@@ -839,6 +839,7 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
         rc = parse_or(ps, regs_used, out);
         if (!rc && expect(ps, T_RPAREN, "')'")) {
             cond_free(*out);
+            *out = NULL; /* a '~' above frees its operand on failure too */
             rc = -1;
         }
     } else if (tok_is(ps, t, "true") || tok_is(ps, t, "false")) {
@@ -1049,7 +1050,7 @@ static int parse_body(parser_t *ps)
     return 0;
 }
 
-int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag_t *err)
+static int parse_native(const char *file, const char *src, size_t len, prog_t **out, diag_t *err)
 {
     prog_t *p = xcalloc(1, sizeof *p);
     p->file = xstrdup(file);
@@ -1106,6 +1107,38 @@ out:
     }
     *out = p;
     return 0;
+}
+
+int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag_t *err)
+{
+    if (!prog_is_c(src, len))
+        return parse_native(file, src, len, out, err);
+    /* herd7's C dialect: translated to the native format and read as such. */
+    char *native;
+    int *map, nmap;
+    if (prog_c_translate(file, src, len, &native, &map, &nmap, err))
+        return -1;
+    int rc = parse_native(file, native, strlen(native), out, err);
+    if (rc) {
+        /* A mistake only the native reader sees: report it at the C line. */
+        if (err->line > 0 && err->line < nmap)
+            err->line = map[err->line];
+        err->col = 1;
+    } else {
+        prog_t *p = *out;
+        for (int t = 0; t < p->nthreads; t++)
+            for (int i = 0; i < p->threads[t].ninstr; i++) {
+                prog_instr_t *in = &p->threads[t].instr[i];
+                in->line = in->line > 0 && in->line < nmap ? map[in->line] : 0;
+                in->col = 1;
+            }
+        free(p->source);
+        p->source = xstrndup(src, len);
+        p->source_len = len;
+    }
+    free(native);
+    free(map);
+    return rc;
 }
 
 int prog_load(const char *path, prog_t **out, diag_t *err)

@@ -200,6 +200,9 @@ Test(prog_errors, condition)
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (y = 1)\n", 5, 9, "location 'y'");
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (x = 1\n", 6, 1, "')'");
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (x = 1) junk\n", 5, 16, "end of file");
+    /* An unclosed '(' under '~' (found by fuzzing: the '~' freed its operand twice). */
+    parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (x = 1 /\\ ~(x = 1 /\\ ~(0:r0 = 0)\n", 6, 1,
+              "')'");
 }
 
 Test(prog_errors, deep_nesting_does_not_crash)
@@ -213,4 +216,62 @@ Test(prog_errors, deep_nesting_does_not_crash)
     diag_t d;
     cr_assert_eq(prog_parse("t", src, strlen(src), &p, &d), -1);
     cr_assert(strstr(d.msg, "nested too deeply"));
+}
+
+/* herd7's C dialect: translated to the same program as the native test. */
+Test(prog, herd_c_dialect)
+{
+    const char *c = "// a comment before the header\n"
+                    "C MP+rel+acq\n"
+                    "{ *x = 0; [y] = 0; }\n"
+                    "P0 (atomic_int* x, atomic_int* y) {\n"
+                    "  *x = 1; /* plain */\n"
+                    "  atomic_store_explicit(y, 1, memory_order_release);\n"
+                    "}\n"
+                    "P1 (atomic_int* x, atomic_int* y) {\n"
+                    "  int r0 = atomic_load_explicit(y, memory_order_acquire);\n"
+                    "  int r1 = 0;\n"
+                    "  if (r0 == 1) { r1 = *x; }\n"
+                    "}\n"
+                    "exists (1:r0=1 /\\ 1:r1=0)\n";
+    cr_assert(prog_is_c(c, strlen(c)));
+    cr_assert_not(prog_is_c(mp, strlen(mp)));
+    prog_t *p = parse_ok(c);
+    cr_expect_str_eq(p->name, "MP+rel+acq");
+    cr_expect_eq(p->nthreads, 2);
+    cr_expect_eq(p->threads[0].ninstr, 2);
+    cr_expect_eq(p->threads[0].instr[0].op, PROG_OP_ST);
+    cr_expect_eq(p->threads[0].instr[0].ord, PROG_ORD_PLAIN);
+    cr_expect_eq(p->threads[0].instr[1].ord, PROG_ORD_REL);
+    cr_expect_eq(p->threads[0].instr[1].scope, PROG_SCOPE_AGENT);
+    cr_expect_eq(p->threads[0].instr[1].line, 6, "instructions keep their C lines");
+    /* ld.acq r0 y; bne r0 1 E; ld r1 x; E: the end (int r1 = 0 needs no instruction) */
+    cr_expect_eq(p->threads[1].ninstr, 3);
+    cr_expect_eq(p->threads[1].instr[1].op, PROG_OP_BNE);
+    cr_expect_eq(p->threads[1].instr[1].target, 3);
+    cr_expect_eq(p->threads[1].instr[2].reg, 1);
+    cr_expect(p->source[0] == '/', "the stored source is the C text");
+    strbuf_t b;
+    sb_init(&b);
+    char why[100];
+    cr_assert_eq(prog_to_herd(p, &b, why, sizeof why), 0, "%s", why);
+    cr_expect(strstr(b.s, "C MP+rel+acq\n"), "%s", b.s);
+    cr_expect(strstr(b.s, "  if (r0 == 1) {\n    r1 = *x;\n  }\n"), "%s", b.s);
+    prog_t *q = parse_ok(b.s);
+    cr_expect_eq(q->threads[1].ninstr, 3);
+    prog_free(q);
+    sb_free(&b);
+    prog_free(p);
+    /* Errors at the C file's positions; one the native reader finds, at the C line. */
+    parse_bad("C t\n{}\nP0 (atomic_int* x) {\n  while (1) {}\n}\nexists (x=1)\n", 4, 3,
+              "'while' is not supported");
+    parse_bad("C t\n{}\nP0 (atomic_int* x) {\n  int r3;\n}\nexists (0:r3=1)\n", 6, 1,
+              "does not use");
+    /* No C form: loops and remote scope. */
+    prog_t *l = parse_ok("GPU t\n{}\n P0 ;\n L: ld r0 x ;\n beq r0 0 L ;\nexists (x = 0)\n");
+    sb_init(&b);
+    cr_expect_eq(prog_to_herd(l, &b, why, sizeof why), -1);
+    cr_expect(strstr(why, "loop"), "%s", why);
+    sb_free(&b);
+    prog_free(l);
 }

@@ -1,0 +1,88 @@
+#!/bin/sh
+# herd7's C dialect: hand-written C tests meet their expectations; every core
+# test with a C form, written by --to-herd and read back, gives the native
+# test's outcomes, observation and race flag under all six models, and the
+# same state and transition counts when a protocol runs it; runs of C tests
+# are stored and traced; each construct outside the subset is one
+# FILE:LINE:COL error with exit 2 (tests/e2e/data/herd-bad, first line of each
+# file names the expected position and message).
+# Usage: sh tests/e2e/herd.sh ./cohcheck   (from the repo root)
+BIN=${1:-./cohcheck}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $*"
+}
+
+# Hand-written C and OpenCL tests against their expect blocks.
+if "$BIN" litmus --expect --quiet tests/e2e/data/herd >"$T/out" 2>&1; then ok; else
+    bad "C tests' expectations"
+    cat "$T/out"
+fi
+
+# Round trip over litmus/core.
+mkdir "$T/c"
+"$BIN" litmus --to-herd "$T/c" litmus/core >"$T/out" 2>"$T/skipped"
+rc=$?
+written=$(ls "$T/c" | wc -l)
+skipped=$(grep -c 'skipped, no C form' "$T/skipped")
+total=$(ls litmus/core/*.litmus | wc -l)
+if [ $rc -eq 0 ] && [ $((written + skipped)) -eq "$total" ] && [ "$written" -ge 100 ] &&
+    grep -q "^Summary: $written tests written" "$T/out"; then ok; else
+    bad "--to-herd: rc $rc, $written written + $skipped skipped != $total"
+fi
+if head -n 1 "$T/c/MP+rel+acq.litmus" | grep -q '^C MP+rel+acq$' &&
+    head -n 1 "$T/c/scoped-MP+wg+diffwg.litmus" | grep -q '^OpenCL scoped-MP+wg+diffwg$' &&
+    grep -q 'P1@wg 1, dev 0 (global atomic_int\* x, global atomic_int\* f)' "$T/c/scoped-MP+wg+diffwg.litmus" &&
+    grep -q 'memory_scope_work_group' "$T/c/scoped-MP+wg+diffwg.litmus"; then ok; else
+    bad "--to-herd headers, placement and scopes"
+fi
+"$BIN" litmus --json litmus/core >"$T/native.json"
+"$BIN" litmus --json "$T/c" >"$T/c.json"
+if python3 - "$T/native.json" "$T/c.json" <<'EOF'; then ok; else bad "C round trip changed outcomes"; fi
+import json, sys
+def load(f):
+    d = {}
+    for line in open(f):
+        o = json.loads(line)
+        d[(o["test"], o["model"])] = (sorted(json.dumps(x, sort_keys=True) for x in o["outcomes"]),
+                                      o["observation"], o.get("racy"))
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+diff = [k for k in b if a.get(k) != b[k]]
+for k in diff[:5]:
+    print("  differs:", k, a.get(k), b[k])
+sys.exit(1 if diff or len(b) < 600 else 0)
+EOF
+if "$BIN" litmus --expect --quiet "$T/c" >"$T/out" 2>&1; then ok; else bad "written C tests keep their expect blocks"; fi
+
+# The same exploration from either file.
+for pt in gpu-wt:MP+rel+acq+guard gpu-wt-noflush:MP+rel+acq+guard gpu-hrf:scoped-MP+wg+diffwg \
+    rcc:SB+rel+acq tcw:WRC+rel+acqs gpu-wt:CAS-lock; do
+    p=${pt%%:*} t=${pt#*:}
+    a=$("$BIN" check --no-db --json --protocol "$p" "litmus/core/$t.litmus" | sed 's/"time_s":[^,}]*//; s/"file":"[^"]*"//; s/"omission":[^,}]*//')
+    b=$("$BIN" check --no-db --json --protocol "$p" "$T/c/$t.litmus" | sed 's/"time_s":[^,}]*//; s/"file":"[^"]*"//; s/"omission":[^,}]*//')
+    if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "check $p $t: native and C differ"; fi
+done
+
+# A C test is stored with its source: trace and draw rebuild it.
+"$BIN" check --db "$T/db" --protocol gpu-wt-noflush tests/e2e/data/herd/MP+rel+acq+if.litmus >/dev/null 2>&1
+if [ $? -eq 1 ] && "$BIN" trace --db "$T/db" 1 | grep -q 'L2 receives' &&
+    "$BIN" draw --db "$T/db" --trace 1 -o "$T/t.dot"; then ok; else bad "stored C run"; fi
+
+# Errors: the first line of each file is "// FILE:LINE:COL: message".
+for f in tests/e2e/data/herd-bad/*.litmus; do
+    want=$(head -n 1 "$f" | sed 's|^// ||')
+    "$BIN" litmus "$f" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "cohcheck: $want" ] && [ ! -s "$T/out" ]; then ok; else
+        bad "$f: exit $rc, got '$(cat "$T/err")', want 'cohcheck: $want'"
+    fi
+done
+
+echo "herd: $pass passed, $fail failed"
+[ $fail -eq 0 ]
