@@ -351,7 +351,7 @@ static int check_file(job_t *job)
         return CLI_BAD_INPUT;
     }
     int rc = CLI_OK;
-    exec_opts_t xo = {c->unroll, 0};
+    exec_opts_t xo = {.unroll = c->unroll};
     exec_model_result_t mr;
     exec_stats_t xs;
     sys_t *s = NULL;

@@ -16,6 +16,7 @@
 
 #include "../base/util.h"
 #include "../exec/exec.h"
+#include "../draw/draw.h"
 #include "../prog/prog.h"
 #include "cli.h"
 
@@ -38,6 +39,7 @@ typedef struct {
 typedef struct {
     bool json, expect, quiet;
     const char *to_herd; /* --to-herd DIR: write the tests in herd7's C dialect instead */
+    const char *show;    /* --show DIR: execution graphs, one .dot per test and model */
     int written, skipped;
     exec_opts_t eo;
     pcre2_code *filter;
@@ -77,6 +79,9 @@ static void usage(FILE *f)
           "  --expect           compare with each test's (* expect ... *) block; exit 1 on\n"
           "                     any mismatch; without --model, checks the models it lists\n"
           "  --quiet            print only the summary line (and --expect mismatches)\n"
+          "  --show DIR         also write herd7-style graphs of the allowed executions that\n"
+          "                     satisfy the condition to DIR/TEST.MODEL.dot (at most 4\n"
+          "                     drawn per file): po, rf, co, fr, rmw and sw edges\n"
           "  --to-herd DIR      write each test in herd7's C dialect (OpenCL when it uses\n"
           "                     scopes or work-groups) to DIR/NAME.litmus instead of\n"
           "                     evaluating it; tests with no C form (loops, rm_agent) are\n"
@@ -333,6 +338,47 @@ static int write_herd(litmus_opts_t *o, const prog_t *p)
     return rc;
 }
 
+/* --show: the first SHOW_MAX allowed executions of each model that satisfy the condition. */
+#define SHOW_MAX 4
+typedef struct {
+    const prog_t *p;
+    const exec_layout_t *lay;
+    int n[MAX_MODELS];
+    size_t total[MAX_MODELS];
+    draw_exec_t *ex; /* nmodels x SHOW_MAX */
+} show_ctx_t;
+
+static void show_hook(void *ctx, int model, const exec_graph_t *g)
+{
+    show_ctx_t *sc = ctx;
+    if (!exec_outcome_sat(sc->p, sc->lay, g->outcome))
+        return;
+    sc->total[model]++;
+    if (sc->n[model] < SHOW_MAX)
+        draw_exec_copy(&sc->ex[(size_t)model * SHOW_MAX + (size_t)sc->n[model]++], g, sc->lay);
+}
+
+static int write_show(litmus_opts_t *o, const prog_t *p, const char *model, const draw_exec_t *ex,
+                      int n, size_t total)
+{
+    char *text = draw_execs_dot(p, model, ex, n, total);
+    size_t len = strlen(o->show) + strlen(p->name) + strlen(model) + 32;
+    char *path = xmalloc(len), *tmp = xmalloc(len + 24);
+    snprintf(path, len, "%s/%s.%s.dot", o->show, p->name, model);
+    snprintf(tmp, len + 24, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int rc = 0;
+    if (!f || fputs(text, f) < 0 || fclose(f) || rename(tmp, path)) {
+        cli_error("--show: cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+        rc = -1;
+    }
+    free(text);
+    free(path);
+    free(tmp);
+    return rc;
+}
+
 static int run_file(litmus_opts_t *o, const char *path)
 {
     diag_t d;
@@ -389,15 +435,29 @@ static int run_file(litmus_opts_t *o, const char *path)
     }
     exec_model_result_t res[MAX_MODELS];
     exec_stats_t st;
+    exec_layout_t lay;
+    exec_layout_init(&lay, p);
+    show_ctx_t sc = {.p = p, .lay = &lay};
+    exec_opts_t eo = o->eo;
+    if (o->show) {
+        sc.ex = xcalloc((size_t)nm * SHOW_MAX, sizeof *sc.ex);
+        eo.on_consistent = show_hook;
+        eo.on_consistent_ctx = &sc;
+    }
     double t0 = now_s();
-    if (exec_eval(p, models, nm, &o->eo, res, &st, &d)) {
+    if (exec_eval(p, models, nm, &eo, res, &st, &d)) {
         cli_report(&d);
+        exec_layout_free(&lay);
+        free(sc.ex);
         rc = CLI_BAD_INPUT;
         goto out;
     }
     double secs = now_s() - t0;
-    exec_layout_t lay;
-    exec_layout_init(&lay, p);
+    for (int i = 0; o->show && i < nm; i++)
+        if (write_show(o, p, cat_model_name(models[i]), sc.ex + (size_t)i * SHOW_MAX, sc.n[i],
+                       sc.total[i]))
+            rc = CLI_BAD_INPUT;
+    free(sc.ex);
     o->tests++;
     for (int i = 0; i < nm; i++) {
         size_t pos = 0;
@@ -464,11 +524,17 @@ static int worst(int a, int b)
 int cmd_litmus(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},  {"filter", required_argument, 0, 'f'},
-        {"unroll", required_argument, 0, 'u'}, {"max-candidates", required_argument, 0, 'c'},
-        {"json", no_argument, 0, 'J'},         {"expect", no_argument, 0, 'E'},
-        {"quiet", no_argument, 0, 'q'},        {"to-herd", required_argument, 0, 'H'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+        {"model", required_argument, 0, 'm'},
+        {"filter", required_argument, 0, 'f'},
+        {"unroll", required_argument, 0, 'u'},
+        {"max-candidates", required_argument, 0, 'c'},
+        {"json", no_argument, 0, 'J'},
+        {"expect", no_argument, 0, 'E'},
+        {"quiet", no_argument, 0, 'q'},
+        {"to-herd", required_argument, 0, 'H'},
+        {"show", required_argument, 0, 'S'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     litmus_opts_t o;
     memset(&o, 0, sizeof o);
@@ -533,6 +599,16 @@ int cmd_litmus(int argc, char **argv)
                 goto out;
             }
             o.to_herd = optarg;
+            break;
+        }
+        case 'S': {
+            struct stat st;
+            if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
+                cli_error("--show: '%s' is not a folder", optarg);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            o.show = optarg;
             break;
         }
         case 'h': usage(stdout); goto out;

@@ -96,7 +96,7 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
     b->dfs = json_has(r->config, "\"dfs\":true");
     if (cli_load_model(r->model, argv0, &b->model, d))
         goto fail;
-    exec_opts_t xo = {json_int(r->config, "unroll", 2), 0};
+    exec_opts_t xo = {.unroll = json_int(r->config, "unroll", 2)};
     exec_stats_t xs;
     if (exec_eval(b->prog, &b->model, 1, &xo, &b->mr, &xs, d))
         goto fail;

@@ -1,6 +1,7 @@
 /* draw.c - Graphviz text for protocols and message-sequence charts. */
 #include "draw.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -438,6 +439,195 @@ char *draw_msc_dot(const draw_msc_t *m, const char *caption)
         sb_puts(&b, "\\l\"];\n");
         if (m->nlanes)
             sb_puts(&b, "  t0 -> caption [style=invis];\n");
+    }
+    sb_puts(&b, "}\n");
+    return b.s;
+}
+
+/* ---- execution graphs ---- */
+
+void draw_exec_copy(draw_exec_t *d, const exec_graph_t *g, const exec_layout_t *lay)
+{
+    const cat_exec_t *x = g->x;
+    memset(d, 0, sizeof *d);
+    d->n = x->n;
+    for (int e = 0; e < x->n; e++) {
+        d->thread[e] = g->thread[e];
+        d->loc[e] = g->loc[e];
+        d->val[e] = g->val[e];
+        d->po[e] = x->rels[CAT_REL_PO][e];
+        d->rf[e] = x->rels[CAT_REL_RF][e];
+        d->co[e] = x->rels[CAT_REL_CO][e];
+        d->rmw[e] = x->rels[CAT_REL_RMW][e];
+    }
+    memcpy(d->sets, x->sets, sizeof d->sets);
+    d->flags = g->flags;
+    size_t off = 0;
+    for (int k = 0; k < lay->nkeys && off < sizeof d->outcome; k++) {
+        int w = snprintf(d->outcome + off, sizeof d->outcome - off, "%s%s=%lld;", k ? " " : "",
+                         lay->names[k], (long long)g->outcome[k]);
+        if (w < 0)
+            break;
+        off += (size_t)w;
+    }
+}
+
+static bool has(uint64_t set, int e)
+{
+    return set >> e & 1;
+}
+
+/* "W[rel.agent] y=1" */
+static void event_label(strbuf_t *b, const prog_t *p, const draw_exec_t *d, int e)
+{
+    bool r = has(d->sets[CAT_SET_R], e), w = has(d->sets[CAT_SET_W], e);
+    sb_printf(b, "e%d: %s", e, r && w ? "RW" : r ? "R" : w ? "W" : "F");
+    static const struct {
+        cat_set_id_t set;
+        const char *name;
+    } ords[] = {{CAT_SET_RLX, "rlx"},
+                {CAT_SET_ACQ, "acq"},
+                {CAT_SET_REL, "rel"},
+                {CAT_SET_ACQREL, "acqrel"},
+                {CAT_SET_SC, "sc"}},
+      scopes[] = {{CAT_SET_WG, "wg"},
+                  {CAT_SET_AGENT, "agent"},
+                  {CAT_SET_SYSTEM, "system"},
+                  {CAT_SET_RMA, "rm_agent"}};
+    const char *o = NULL, *sc = NULL;
+    for (size_t i = 0; i < sizeof ords / sizeof ords[0]; i++)
+        if (has(d->sets[ords[i].set], e))
+            o = ords[i].name;
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+        if (has(d->sets[scopes[i].set], e))
+            sc = scopes[i].name;
+    if (o)
+        sb_printf(b, "[%s%s%s]", o, sc ? "." : "", sc ? sc : "");
+    if (d->loc[e] >= 0)
+        sb_printf(b, " %s=%lld", p->locs[d->loc[e]].name, (long long)d->val[e]);
+}
+
+/* Immediate edges of a transitive relation: R minus R;R. */
+static uint64_t immediate(const uint64_t *rel, int n, int a)
+{
+    uint64_t two = 0;
+    for (int m = 0; m < n; m++)
+        if (has(rel[a], m))
+            two |= rel[m];
+    return rel[a] & ~two;
+}
+
+static void edges(strbuf_t *b, int k, int a, uint64_t to, const char *attrs)
+{
+    for (int t = 0; to; t++, to >>= 1)
+        if (to & 1)
+            sb_printf(b, "    x%d_%d -> x%d_%d [%s];\n", k, a, k, t, attrs);
+}
+
+char *draw_execs_dot(const prog_t *p, const char *model, const draw_exec_t *ex, int n, size_t total)
+{
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "digraph executions {\n  labelloc=t;\n  fontname=\"Helvetica\";\n"
+                "  node [fontname=\"Helvetica\", fontsize=10, shape=plaintext];\n"
+                "  edge [fontname=\"Helvetica\", fontsize=9];\n  label=\"");
+    put_esc(&b, p->name, strlen(p->name));
+    sb_printf(&b, " under %s: %zu allowed execution%s the condition's proposition", model, total,
+              total == 1 ? " satisfies" : "s satisfy");
+    if ((size_t)n < total)
+        sb_printf(&b, " (the first %d drawn)", n);
+    sb_puts(&b, "\";\n");
+    for (int k = 0; k < n; k++) {
+        const draw_exec_t *d = &ex[k];
+        sb_printf(&b, "  subgraph cluster_x%d {\n    label=\"execution %d: ", k, k + 1);
+        put_esc(&b, d->outcome, strlen(d->outcome));
+        if (d->flags)
+            sb_puts(&b, " (racy)");
+        sb_puts(&b, "\";\n");
+        /* Initial writes on one row, then one cluster per thread. */
+        sb_puts(&b, "    { rank=same;");
+        for (int e = 0; e < d->n; e++)
+            if (d->thread[e] < 0) {
+                sb_printf(&b, " x%d_%d [label=\"", k, e);
+                strbuf_t l;
+                sb_init(&l);
+                event_label(&l, p, d, e);
+                put_esc(&b, l.s, l.len);
+                sb_free(&l);
+                sb_puts(&b, "\"];");
+            }
+        sb_puts(&b, " }\n");
+        for (int t = 0; t < p->nthreads; t++) {
+            sb_printf(&b, "    subgraph cluster_x%d_p%d {\n      label=\"P%d\";\n", k, t, t);
+            for (int e = 0; e < d->n; e++) {
+                if (d->thread[e] != t)
+                    continue;
+                strbuf_t l;
+                sb_init(&l);
+                event_label(&l, p, d, e);
+                sb_printf(&b, "      x%d_%d [label=\"", k, e);
+                put_esc(&b, l.s, l.len);
+                sb_puts(&b, "\"];\n");
+                sb_free(&l);
+            }
+            sb_puts(&b, "    }\n");
+        }
+        /* Keep threads under the initial writes. */
+        for (int e = 0; e < d->n; e++)
+            if (d->thread[e] >= 0 && !(d->sets[CAT_SET_IW] >> e & 1)) {
+                bool first = true;
+                for (int a = 0; a < d->n; a++)
+                    if (has(d->po[a], e))
+                        first = false;
+                for (int i = 0; first && i < d->n; i++)
+                    if (d->thread[i] < 0) {
+                        sb_printf(&b, "    x%d_%d -> x%d_%d [style=invis];\n", k, i, k, e);
+                        break;
+                    }
+            }
+        for (int a = 0; a < d->n; a++) {
+            edges(&b, k, a, immediate(d->po, d->n, a), "label=\"po\", weight=10");
+            edges(&b, k, a, d->rf[a], "label=\"rf\", color=red, fontcolor=red, constraint=false");
+            edges(&b, k, a, immediate(d->co, d->n, a),
+                  "label=\"co\", color=blue, fontcolor=blue, constraint=false");
+            edges(&b, k, a, d->rmw[a], "label=\"rmw\", style=dashed, constraint=false");
+            /* fr = rf^-1 ; co, drawn to the read's immediate co-successor write. */
+            if (has(d->sets[CAT_SET_R], a))
+                for (int w = 0; w < d->n; w++)
+                    if (has(d->rf[w], a))
+                        edges(&b, k, a, immediate(d->co, d->n, w),
+                              "label=\"fr\", color=orange, fontcolor=orange, constraint=false");
+        }
+        /* sw: a release (write, or fence before a write in po) to an acquire (read, or
+         * fence after a read in po) through rf. */
+        uint64_t rel = d->sets[CAT_SET_REL] | d->sets[CAT_SET_ACQREL] | d->sets[CAT_SET_SC];
+        uint64_t acq = d->sets[CAT_SET_ACQ] | d->sets[CAT_SET_ACQREL] | d->sets[CAT_SET_SC];
+        for (int w = 0; w < d->n; w++) {
+            if (d->thread[w] < 0)
+                continue;
+            for (int r = 0; r < d->n; r++) {
+                if (!has(d->rf[w], r) || d->thread[r] == d->thread[w])
+                    continue;
+                int from[CAT_MAX_EVENTS], to[CAT_MAX_EVENTS], nf = 0, nt = 0;
+                if (has(rel, w))
+                    from[nf++] = w;
+                for (int f = 0; f < d->n; f++)
+                    if (has(d->sets[CAT_SET_F], f) && has(rel, f) && has(d->po[f], w))
+                        from[nf++] = f;
+                if (has(acq, r))
+                    to[nt++] = r;
+                for (int f = 0; f < d->n; f++)
+                    if (has(d->sets[CAT_SET_F], f) && has(acq, f) && has(d->po[r], f))
+                        to[nt++] = f;
+                for (int i = 0; i < nf; i++)
+                    for (int j = 0; j < nt; j++)
+                        sb_printf(&b,
+                                  "    x%d_%d -> x%d_%d [label=\"sw\", color=darkgreen, "
+                                  "fontcolor=darkgreen, style=bold, constraint=false];\n",
+                                  k, from[i], k, to[j]);
+            }
+        }
+        sb_puts(&b, "  }\n");
     }
     sb_puts(&b, "}\n");
     return b.s;

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "../exec/exec.h"
 #include "../proto/proto.h"
 
 typedef struct {
@@ -50,5 +51,26 @@ void draw_msc_step(draw_msc_t *m, const draw_step_t *st);
 
 /* The chart, with CAPTION (may be NULL) under it. Malloc'd. */
 char *draw_msc_dot(const draw_msc_t *m, const char *caption);
+
+/* One consistent execution, copied out of exec_graph_t (valid only during the
+ * evaluator's callback) for drawing later. */
+typedef struct {
+    int n;
+    int thread[CAT_MAX_EVENTS]; /* -1: an initial write */
+    int16_t loc[CAT_MAX_EVENTS];
+    prog_val_t val[CAT_MAX_EVENTS];
+    uint64_t sets[CAT_SET__COUNT];
+    uint64_t po[CAT_MAX_EVENTS], rf[CAT_MAX_EVENTS], co[CAT_MAX_EVENTS], rmw[CAT_MAX_EVENTS];
+    uint32_t flags;
+    char outcome[256]; /* "1:r0=1; x=1;" */
+} draw_exec_t;
+
+void draw_exec_copy(draw_exec_t *d, const exec_graph_t *g, const exec_layout_t *lay);
+
+/* herd7-style execution graphs of N executions of P under MODEL, one cluster
+ * each: events per thread in program order (initial writes on top), po, rf,
+ * co, fr, rmw and sw (release-to-acquire synchronisation through rf, fences
+ * included) edges. TOTAL says how many there were in all. Malloc'd. */
+char *draw_execs_dot(const prog_t *p, const char *model, const draw_exec_t *e, int n, size_t total);
 
 #endif

@@ -636,6 +636,13 @@ static void eval_candidate(comb_t *c)
             continue;
         exec_model_result_t *mr = &c->res[i];
         mr->consistent++;
+        if (c->o->on_consistent) {
+            int16_t loc[CAT_MAX_EVENTS];
+            for (int e = 0; e < c->n; e++)
+                loc[e] = c->kind[e] == EV_F ? -1 : c->loc[e];
+            exec_graph_t g = {x, c->thread, loc, c->val, c->outv, r.flags};
+            c->o->on_consistent(c->o->on_consistent_ctx, i, &g);
+        }
         exec_outcomes_add(&mr->allowed, c->outv);
         if (r.flags) {
             mr->racy = true;

@@ -43,9 +43,24 @@ typedef struct {
     uint64_t consistent; /* consistent candidate executions */
 } exec_model_result_t;
 
+/* A consistent execution, for pictures (cohcheck litmus --show): the events and
+ * relations the model saw, and per event its thread (-1: an initial write),
+ * location (-1: a fence) and value; valid only during the callback. */
+typedef struct {
+    const cat_exec_t *x;
+    const int *thread;
+    const int16_t *loc;
+    const prog_val_t *val;
+    const prog_val_t *outcome; /* in exec_layout_t order */
+    uint32_t flags;            /* flags the model raised on it */
+} exec_graph_t;
+
 typedef struct {
     int unroll;              /* each backward branch taken at most this often per execution */
     uint64_t max_candidates; /* 0: no limit */
+    /* Called for each execution model MODEL finds consistent (may be NULL). */
+    void (*on_consistent)(void *ctx, int model, const exec_graph_t *g);
+    void *on_consistent_ctx;
 } exec_opts_t;
 
 typedef struct {

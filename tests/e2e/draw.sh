@@ -86,5 +86,25 @@ expect2 "unknown protocol" "gpu-nope" "$BIN" draw gpu-nope -o "$T/out.svg"
 expect2 "no graphviz" "not installed" env PATH=/nonexistent "$BIN" draw gpu-wt -o "$T/out.svg"
 if "$BIN" draw gpu-wt --stalls -o - | grep -q 'style=dotted'; then ok; else bad "--stalls draws stall rows"; fi
 
+# litmus --show: one .dot per test and model, herd7-style graphs of the executions
+# that satisfy the condition.
+mkdir "$T/show"
+"$BIN" litmus --quiet --show "$T/show" litmus/core/SB+rel+acq.litmus litmus/core/IRIW.litmus \
+    tests/e2e/data/mp-fences-ok.litmus >/dev/null
+n=$(ls "$T/show"/*.dot | wc -l)
+if [ "$n" -eq 18 ]; then ok; else bad "--show wrote $n files, want 3 tests x 6 models"; fi
+for f in "$T/show"/*.dot; do
+    if dot -Tsvg -o "$T/g.svg" "$f" && valid_svg "$T/g.svg"; then ok; else bad "--show $f is not valid"; fi
+done
+# SB+rel+acq: rcpc allows the SB outcome (one execution, both reads fr-before the other
+# thread's write); sc allows none.
+if grep -q '1 allowed execution satisfies' "$T/show/SB+rel+acq.rcpc.dot" &&
+    [ "$(grep -c 'label="fr"' "$T/show/SB+rel+acq.rcpc.dot")" -eq 2 ] &&
+    grep -q '0 allowed executions satisfy' "$T/show/SB+rel+acq.sc.dot"; then ok; else bad "--show SB+rel+acq"; fi
+# A release fence synchronises with an acquire fence through rf.
+if [ "$(grep -c 'label="sw"' "$T/show/MP+fences+ok.rcpc.dot")" -eq 1 ] &&
+    grep -q 'F\[rel.agent\]' "$T/show/MP+fences+ok.rcpc.dot"; then ok; else bad "--show sw edges"; fi
+expect2 "--show not a folder" "is not a folder" "$BIN" litmus --show "$T/out.none" litmus/core/SB.litmus
+
 echo "draw: $pass passed, $fail failed"
 [ $fail -eq 0 ]

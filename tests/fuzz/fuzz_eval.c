@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     prog_t *p = NULL;
     if (prog_parse("fuzz.litmus", (const char *)data, size, &p, &d))
         return 0;
-    exec_opts_t o = {1, 20000};
+    exec_opts_t o = {.unroll = 1, .max_candidates = 20000};
     exec_model_result_t r;
     exec_stats_t st;
     if (exec_eval(p, &sc, 1, &o, &r, &st, &d) == 0)
