@@ -304,7 +304,7 @@ static int skip_blank(parser_t *ps, size_t *off, int *line, int *col)
 
 static bool name_char(char c)
 {
-    return isalnum((unsigned char)c) || strchr("_.+-", c);
+    return isalnum((unsigned char)c) || (c && strchr("_.+-", c)); /* strchr finds the NUL too */
 }
 
 /* Scan "GPU NAME" by hand; returns the offset where tokenising starts. */

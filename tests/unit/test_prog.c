@@ -200,6 +200,15 @@ Test(prog_errors, condition)
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (y = 1)\n", 5, 9, "location 'y'");
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (x = 1\n", 6, 1, "')'");
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (x = 1) junk\n", 5, 16, "end of file");
+    /* A NUL byte is not a name character (found by fuzzing: strchr matched the terminator). */
+    {
+        const char nul[] = "GPU a\0b\n{}\n P0 ;\n st x 1 ;\nexists (x = 1)\n";
+        prog_t *p = NULL;
+        diag_t d;
+        cr_expect_eq(prog_parse("t.litmus", nul, sizeof nul - 1, &p, &d), -1);
+        cr_expect_eq(d.line, 1);
+        cr_expect_eq(d.col, 6, "col %d (%s)", d.col, d.msg);
+    }
     /* An unclosed '(' under '~' (found by fuzzing: the '~' freed its operand twice). */
     parse_bad("GPU t\n{}\n P0 ;\n ld r0 x ;\nexists (x = 1 /\\ ~(x = 1 /\\ ~(0:r0 = 0)\n", 6, 1,
               "')'");
