@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-draw test-herd test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-draw test-herd test-report report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-install
+test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-report test-install
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -62,6 +62,15 @@ test-store: cohcheck
 # Pictures: state diagrams of every protocol, counterexample charts (needs graphviz).
 test-draw: cohcheck
 	sh tests/e2e/draw.sh ./cohcheck
+
+# cohcheck report on a small suite (BROWSER=1: also render it in headless Chromium).
+test-report: cohcheck
+	sh tests/e2e/report.sh ./cohcheck
+
+# Regenerate reports/ (verdict matrix cold and warm on litmus/core, counts, diagrams,
+# counterexample charts, index.html); `make report REPORT_FLAGS=--bench` adds bench rows.
+report: cohcheck
+	./cohcheck report $(REPORT_FLAGS)
 
 # herd7's C dialect: reading, --to-herd round trips, errors.
 test-herd: cohcheck
@@ -81,8 +90,10 @@ test-check: cohcheck
 test-time: cohcheck
 	sh tests/e2e/timecheck.sh ./cohcheck
 
-# Slower tier: everything in `test`, plus the sanitizer build.
+# Slower tier: everything in `test`, the sanitizer build, and the report page rendered
+# in headless Chromium (apt-get install chromium; screenshot kept in build/).
 test-full: test test-san
+	BROWSER=1 sh tests/e2e/report.sh ./cohcheck
 
 # Address and undefined-behaviour sanitizers over the whole fast tier.
 test-san:
@@ -97,6 +108,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/extends.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

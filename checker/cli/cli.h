@@ -70,6 +70,10 @@ int cli_open_db(const char *path, store_t **db);
 
 int cmd_count(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+/* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text
+ * on stdout), through a temporary file renamed over OUT. CLI_OK or CLI_BAD_INPUT (reported). */
+int cli_write_picture(const char *text, const char *out);
 int cmd_show(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_resume(int argc, char **argv);

@@ -94,7 +94,7 @@ static int run_dot(const char *text, const char *fmt, const char *path)
 }
 
 /* Write TEXT to OUT as .dot, .svg or .png: into a temporary file renamed over OUT. */
-static int write_picture(const char *text, const char *out)
+int cli_write_picture(const char *text, const char *out)
 {
     if (!strcmp(out, "-")) {
         fputs(text, stdout);
@@ -305,7 +305,7 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
             free(val);
         }
         char *text = draw_msc_dot(m, cap_text.len ? cap_text.s : NULL);
-        rc = write_picture(text, out);
+        rc = cli_write_picture(text, out);
         free(text);
         sb_free(&cap_text);
     }
@@ -397,7 +397,7 @@ int cmd_draw(int argc, char **argv)
         }
     }
     char *text = draw_proto_dot(p, &o);
-    int rc = write_picture(text, out);
+    int rc = cli_write_picture(text, out);
     free(text);
     proto_free(p);
     return rc;

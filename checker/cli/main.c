@@ -22,6 +22,8 @@ static void usage(FILE *f)
           "  diff RUN1 RUN2                  compare two runs' verdicts, outcomes and states\n"
           "  draw PROTOCOL -o FILE           state diagrams (.svg, .png, .dot); --trace RUN: a\n"
           "                                  stored trace as a message-sequence chart\n"
+          "  report                          regenerate reports/ (verdicts, counts, diagrams,\n"
+          "                                  counterexamples, index.html) from fresh runs\n"
           "\n"
           "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
           "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
@@ -60,6 +62,8 @@ int main(int argc, char **argv)
         return cmd_diff(argc - 1, argv + 1);
     if (!strcmp(cmd, "draw"))
         return cmd_draw(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);
     return CLI_BAD_INPUT;
 }
