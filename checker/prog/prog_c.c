@@ -8,6 +8,7 @@
  * offending row came from. Writing: structured forward branches become `if`
  * blocks; tests with loops, remote scope or CU placement have no C form. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -881,8 +882,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             char tmp[32], *end;
             tok_name(k, tmp, sizeof tmp);
             long v = strtol(tmp, &end, 0);
-            if (*end || v < 0 || v >= PROG_MAX_VAL)
-                return fail_tok(c, k, "value %s is not an integer from 0 to 255");
+            if (k->n >= sizeof tmp || *end || v < 0 || v > INT_MAX) /* as native conditions */
+                return fail_tok(c, k, "value %s is not a non-negative integer");
             sb_printf(out, "%ld", v);
         } else if (is(k, "[") || is(k, "*")) {
             const ctok_t *l = peek(c);
