@@ -315,6 +315,15 @@ void proto_count(const proto_t *p, int c, proto_count_t *out);
  * tries them. */
 char *proto_resolved_text(const proto_t *p);
 
+/* Row R's text "guard | actions | next [| labels]" with comments removed and
+ * white space folded to single spaces; malloc'd. */
+char *proto_row_text(const proto_t *p, const proto_row_t *r);
+
+/* Split a row text (proto_row_text) at its column bars (a single '|', not '||'),
+ * in place: COL[0..3] get guard, actions, next and labels, trimmed. Returns how
+ * many columns there are (at most 4). */
+int proto_split_cols(char *t, char **col);
+
 /* The file the text at OFF of P's source came from (a variant's base, or the variant). */
 const char *proto_file_of(const proto_t *p, size_t off);
 

@@ -207,3 +207,68 @@ char *proto_resolved_text(const proto_t *p)
     }
     return b.s;
 }
+
+/* The row's source text with comments removed and white space folded. */
+char *proto_row_text(const proto_t *p, const proto_row_t *r)
+{
+    strbuf_t b;
+    sb_init(&b);
+    const char *s = p->source + r->text_off;
+    size_t n = r->text_len;
+    if (r->text_off > p->source_len)
+        n = 0;
+    else if (n > p->source_len - r->text_off)
+        n = p->source_len - r->text_off;
+    int depth = 0;
+    bool space = false;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && s[i] == '(' && s[i + 1] == '*') {
+            depth++;
+            i++;
+            continue;
+        }
+        if (depth && i + 1 < n && s[i] == '*' && s[i + 1] == ')') {
+            depth--;
+            i++;
+            continue;
+        }
+        if (depth)
+            continue;
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+            space = b.len > 0;
+            continue;
+        }
+        if (space)
+            sb_putc(&b, ' ');
+        space = false;
+        sb_putc(&b, s[i]);
+    }
+    return b.s ? b.s : xstrdup("");
+}
+
+/* Split a row's text "guard | actions | next [| labels]" at its column bars
+ * (single '|', not '||'). Returns the number of columns (at most 4); each
+ * column is trimmed and NUL-terminated in place. */
+int proto_split_cols(char *t, char **col)
+{
+    int n = 0;
+    col[n++] = t;
+    for (char *q = t; *q; q++) {
+        if (*q == '|' && q[1] == '|') {
+            q++;
+            continue;
+        }
+        if (*q == '|' && n < 4) {
+            *q = '\0';
+            col[n++] = q + 1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        while (*col[i] == ' ')
+            col[i]++;
+        size_t l = strlen(col[i]);
+        while (l && col[i][l - 1] == ' ')
+            col[i][--l] = '\0';
+    }
+    return n;
+}
