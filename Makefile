@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-draw test-herd test-report report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-draw test-herd test-report test-mutate report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-report test-install
+test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-report test-mutate test-install
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -71,6 +71,10 @@ test-report: cohcheck
 # counterexample charts, index.html); `make report REPORT_FLAGS=--bench` adds bench rows.
 report: cohcheck
 	./cohcheck report $(REPORT_FLAGS)
+
+# Mutation testing: pinned classifications on small suites.
+test-mutate: cohcheck
+	sh tests/e2e/mutate.sh ./cohcheck
 
 # herd7's C dialect: reading, --to-herd round trips, errors.
 test-herd: cohcheck
@@ -109,6 +113,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/mutate.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

@@ -71,6 +71,9 @@ int cli_open_db(const char *path, store_t **db);
 int cmd_count(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_mutate(int argc, char **argv);
+/* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
+int cli_parse_env(const char *s, sys_config_t *cfg);
 /* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text
  * on stdout), through a temporary file renamed over OUT. CLI_OK or CLI_BAD_INPUT (reported). */
 int cli_write_picture(const char *text, const char *out);

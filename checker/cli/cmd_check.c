@@ -114,7 +114,7 @@ static int parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
-static int parse_env(const char *s, sys_config_t *cfg)
+int cli_parse_env(const char *s, sys_config_t *cfg)
 {
     unsigned m = 0;
     cfg->env_all = false;
@@ -594,7 +594,7 @@ int cmd_check(int argc, char **argv)
             c.cfg.warm = !strcmp(optarg, "warm");
             break;
         case 'e':
-            if (parse_env(optarg, &c.cfg)) {
+            if (cli_parse_env(optarg, &c.cfg)) {
                 cli_error(
                     "--env takes a comma-separated list of fetch, evict, writeback, all or other "
                     "environment events of the protocol; not '%s'",

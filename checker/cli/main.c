@@ -22,6 +22,7 @@ static void usage(FILE *f)
           "  diff RUN1 RUN2                  compare two runs' verdicts, outcomes and states\n"
           "  draw PROTOCOL -o FILE           state diagrams (.svg, .png, .dot); --trace RUN: a\n"
           "                                  stored trace as a message-sequence chart\n"
+          "  mutate --protocol P PATH...     mutation testing: which mutants the tests kill\n"
           "  report                          regenerate reports/ (verdicts, counts, diagrams,\n"
           "                                  counterexamples, index.html) from fresh runs\n"
           "\n"
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
         return cmd_diff(argc - 1, argv + 1);
     if (!strcmp(cmd, "draw"))
         return cmd_draw(argc - 1, argv + 1);
+    if (!strcmp(cmd, "mutate"))
+        return cmd_mutate(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);

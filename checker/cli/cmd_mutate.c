@@ -1,0 +1,385 @@
+/* cmd_mutate.c - `cohcheck mutate`: how much of a protocol's behaviour a suite
+ * pins down. Every mutant of the protocol's table (one small change to one row)
+ * is checked on the suite until a test kills it; survivors are checked again
+ * with stronger settings; what survives everything is called equivalent when
+ * every test reaches exactly the original's outcomes, else a hole in the suite. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+#include "../mutate/mutate.h"
+#include "cli.h"
+
+static const char USAGE[] =
+    "usage: cohcheck mutate --protocol P [OPTIONS] PATH...\n"
+    "\n"
+    "Mutation testing: generate the mutants of protocol P's resolved table, each one\n"
+    "small change to one row, and check each on the litmus tests in PATH... (files or\n"
+    "folders) until a test kills it (a violation, deadlock, invariant failure or\n"
+    "unexpected event). Only tests the original passes completely can kill. Survivors\n"
+    "are checked again under stronger settings. Operators: drop-action, drop-send,\n"
+    "swap-actions, wait-to-done, redirect-next, drop-guard, drop-conjunct,\n"
+    "negate-comparison, off-by-one (integer literals), stall-to-unhandled.\n"
+    "\n"
+    "classes: killed, killed-stronger (only under a stronger setting), equivalent (no\n"
+    "test refutes it and every test reaches exactly the original's outcomes in every\n"
+    "setting), survived (a hole in the suite: some test reaches other outcomes, yet\n"
+    "none refutes it), invalid (the mutated table does not load; not counted).\n"
+    "kill rate = (killed + killed-stronger) / (mutants - equivalent - invalid).\n"
+    "\n"
+    "options:\n"
+    "  --protocol P        the protocol (a name in ./protocols or a .proto file)\n"
+    "  --model M           memory model (default: the protocol's target)\n"
+    "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
+    "                      the base settings, as for check (default cold, no env)\n"
+    "  --stronger LIST     settings for survivors, comma-separated, each 'warm' or\n"
+    "                      'cold' with environment actions joined by '+' (default\n"
+    "                      warm,warm+all); 'none' for no second round\n"
+    "  --max-states N      per exploration (default 200000); a bounded one kills nothing\n"
+    "  -j N, --threads N   mutants checked at once (default 2)\n"
+    "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
+    "  --json              one object per mutant, then a summary object\n"
+    "  --all               list every mutant, not only those not killed\n"
+    "  -h, --help          this help\n"
+    "exit: 0 done, 2 bad input\n";
+
+typedef struct {
+    bool tty;
+} prog_ctx_t;
+
+static void progress(void *ctx, const mutant_t *m, int done, int total)
+{
+    prog_ctx_t *p = ctx;
+    if (p->tty)
+        fprintf(stderr, "\r\033[Kmutate: %d/%d", done, total);
+    (void)m;
+}
+
+/* "warm+evict+fetch" into CFG (from BASE). -1 on junk. */
+static int parse_setting(const char *s, const sys_config_t *base, sys_config_t *cfg)
+{
+    *cfg = *base;
+    cfg->env = 0;
+    cfg->env_all = false;
+    cfg->nenv_names = 0;
+    char tmp[128], env[128] = "";
+    if (strlen(s) >= sizeof tmp)
+        return -1;
+    snprintf(tmp, sizeof tmp, "%s", s);
+    char *save = NULL;
+    for (char *t = strtok_r(tmp, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+        if (!strcmp(t, "warm") || !strcmp(t, "cold"))
+            cfg->warm = !strcmp(t, "warm");
+        else
+            snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s", *env ? "," : "", t);
+    }
+    return *env ? cli_parse_env(env, cfg) : 0;
+}
+
+static void json_mutant(strbuf_t *b, const mutant_t *m)
+{
+    sb_printf(b, "{\"mutant\":%d,\"file\":", m->id);
+    sb_json_str(b, m->file);
+    sb_printf(b, ",\"line\":%d,\"controller\":", m->line);
+    sb_json_str(b, m->ctrl);
+    sb_puts(b, ",\"operator\":");
+    sb_json_str(b, m->op);
+    sb_puts(b, ",\"original\":");
+    sb_json_str(b, m->before);
+    sb_puts(b, ",\"row\":");
+    sb_json_str(b, m->after);
+    sb_puts(b, ",\"class\":");
+    sb_json_str(b, mutant_class_names[m->cls]);
+    sb_puts(b, ",\"killed_by\":");
+    if (m->killed_by) {
+        sb_json_str(b, m->killed_by);
+        sb_puts(b, ",\"verdict\":");
+        sb_json_str(b, m->verdict);
+        sb_puts(b, ",\"setting\":");
+        sb_json_str(b, m->setting);
+    } else {
+        sb_puts(b, "null");
+    }
+    if (m->error) {
+        sb_puts(b, ",\"error\":");
+        sb_json_str(b, m->error);
+    }
+    sb_puts(b, "}\n");
+}
+
+int cmd_mutate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"protocol", required_argument, 0, 'p'},
+        {"model", required_argument, 0, 'm'},
+        {"cus", required_argument, 0, 'c'},
+        {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},
+        {"lines", required_argument, 0, 'l'},
+        {"param", required_argument, 0, 'P'},
+        {"stronger", required_argument, 0, 's'},
+        {"max-states", required_argument, 0, 'S'},
+        {"threads", required_argument, 0, 'j'},
+        {"unroll", required_argument, 0, 'u'},
+        {"json", no_argument, 0, 'J'},
+        {"all", no_argument, 0, 'a'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *proto_arg = NULL, *model_arg = NULL, *stronger = "warm,warm+all";
+    const char *params[32];
+    int nparams = 0;
+    sys_config_t base;
+    memset(&base, 0, sizeof base);
+    base.chan_capacity = 8;
+    mutate_opts_t mo;
+    memset(&mo, 0, sizeof mo);
+    mo.max_states = 200000;
+    mo.threads = 2;
+    int unroll = 2;
+    bool json = false, all = false;
+    diag_t d;
+    long long v;
+    opterr = 0;
+    optind = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'p': proto_arg = optarg; break;
+        case 'm': model_arg = optarg; break;
+        case 'c':
+            if (cli_parse_count("--cus", optarg, 15, &v, &d) || v == 0) {
+                cli_error("mutate: --cus takes a number from 1 to 15");
+                return CLI_BAD_INPUT;
+            }
+            base.cus = (int)v;
+            break;
+        case 'i':
+            if (strcmp(optarg, "cold") && strcmp(optarg, "warm")) {
+                cli_error("mutate: --init takes cold or warm, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            base.warm = !strcmp(optarg, "warm");
+            break;
+        case 'e':
+            if (cli_parse_env(optarg, &base)) {
+                cli_error("mutate: --env: bad list '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        case 'l':
+            if (cli_parse_count("--lines", optarg, 64, &v, &d) || v == 0) {
+                cli_error("mutate: --lines takes a number from 1 to 64");
+                return CLI_BAD_INPUT;
+            }
+            base.lines = (int)v;
+            break;
+        case 'P':
+            if (nparams >= 32 || !strchr(optarg, '=')) {
+                cli_error("mutate: --param takes NAME=VALUE (at most 32)");
+                return CLI_BAD_INPUT;
+            }
+            params[nparams++] = optarg;
+            break;
+        case 's': stronger = optarg; break;
+        case 'S':
+            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
+                cli_error("mutate: --max-states takes a number from 1 to 4e9");
+                return CLI_BAD_INPUT;
+            }
+            mo.max_states = (uint64_t)v;
+            break;
+        case 'j':
+            if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
+                cli_error("mutate: -j takes a number from 1 to 64");
+                return CLI_BAD_INPUT;
+            }
+            mo.threads = (int)v;
+            break;
+        case 'u':
+            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
+                cli_report(&d);
+                return CLI_BAD_INPUT;
+            }
+            unroll = (int)v;
+            break;
+        case 'J': json = true; break;
+        case 'a': all = true; break;
+        case 'h': fputs(USAGE, stdout); return CLI_OK;
+        default:
+            cli_error("mutate: unknown option or missing value '%s' (see --help)",
+                      argv[optind - 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (!proto_arg) {
+        cli_error("mutate: give the protocol with --protocol P");
+        return CLI_BAD_INPUT;
+    }
+    if (optind >= argc) {
+        cli_error("mutate: give at least one litmus test or folder");
+        return CLI_BAD_INPUT;
+    }
+    /* Stronger settings. */
+    mutate_setting_t sets[16];
+    char setbuf[512];
+    int nsets = 0;
+    if (strcmp(stronger, "none")) {
+        if (strlen(stronger) >= sizeof setbuf) {
+            cli_error("mutate: --stronger list too long");
+            return CLI_BAD_INPUT;
+        }
+        snprintf(setbuf, sizeof setbuf, "%s", stronger);
+        char *save = NULL;
+        for (char *t = strtok_r(setbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (nsets >= 16 || parse_setting(t, &base, &sets[nsets].cfg)) {
+                cli_error("mutate: --stronger: bad setting '%s' (warm, cold, +fetch, +evict, "
+                          "+all, ...)",
+                          t);
+                return CLI_BAD_INPUT;
+            }
+            sets[nsets++].name = t;
+        }
+    }
+    proto_t *p;
+    if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    for (int i = 0; i < nparams; i++) {
+        char name[64];
+        const char *eq = strchr(params[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
+        if (proto_set_param(p, name, atoi(eq + 1), &d)) {
+            cli_report(&d);
+            proto_free(p);
+            return CLI_BAD_INPUT;
+        }
+    }
+    const char *mname = model_arg ? model_arg : p->target;
+    if (!mname) {
+        cli_error("mutate: protocol %s declares no target; give --model", p->name);
+        proto_free(p);
+        return CLI_BAD_INPUT;
+    }
+    cat_model_t *model;
+    if (cli_load_model(mname, argv[0], &model, &d)) {
+        cli_report(&d);
+        proto_free(p);
+        return CLI_BAD_INPUT;
+    }
+    char **files;
+    int nfiles;
+    int rc = CLI_OK;
+    if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
+        cli_report(&d);
+        cat_free(model);
+        proto_free(p);
+        return CLI_BAD_INPUT;
+    }
+    mutate_test_t *tests = xcalloc((size_t)nfiles + 1, sizeof *tests);
+    int ntests = 0;
+    for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
+        mutate_test_t *t = &tests[ntests];
+        if (prog_load(files[i], &t->prog, &d)) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+            break;
+        }
+        exec_opts_t xo = {.unroll = unroll};
+        exec_stats_t xs;
+        if (exec_eval(t->prog, &model, 1, &xo, &t->mr, &xs, &d)) {
+            cli_report(&d);
+            prog_free(t->prog);
+            rc = CLI_BAD_INPUT;
+            break;
+        }
+        exec_layout_init(&t->lay, t->prog);
+        t->path = files[i];
+        ntests++;
+    }
+    mutant_t *m = NULL;
+    int nm = 0;
+    if (rc == CLI_OK && mutate_generate(p, &m, &nm, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+    }
+    if (rc == CLI_OK) {
+        prog_ctx_t pc = {isatty(2) && !json};
+        mo.base = base;
+        mo.stronger = sets;
+        mo.nstronger = nsets;
+        mo.progress = progress;
+        mo.progress_ctx = &pc;
+        if (mutate_run(p, m, nm, tests, ntests, &mo, &d)) {
+            cli_report(&d);
+            rc = CLI_BAD_INPUT;
+        }
+        if (pc.tty)
+            fputs("\r\033[K", stderr);
+    }
+    if (rc == CLI_OK) {
+        int cnt[5] = {0};
+        for (int i = 0; i < nm; i++)
+            cnt[m[i].cls]++;
+        int usable = 0;
+        for (int t = 0; t < ntests; t++)
+            usable += tests[t].usable;
+        int denom = nm - cnt[MUT_EQUIVALENT] - cnt[MUT_INVALID];
+        double rate = denom ? 100.0 * (cnt[MUT_KILLED] + cnt[MUT_KILLED_STRONGER]) / denom : 100;
+        strbuf_t b;
+        sb_init(&b);
+        for (int i = 0; i < nm; i++) {
+            const mutant_t *x = &m[i];
+            if (json) {
+                json_mutant(&b, x);
+                continue;
+            }
+            if (!all && (x->cls == MUT_KILLED || x->cls == MUT_INVALID))
+                continue;
+            sb_printf(&b, "%-15s #%-4d %s:%d %s %s\n  - %s\n  + %s\n", mutant_class_names[x->cls],
+                      x->id, x->file, x->line, x->ctrl, x->op, x->before,
+                      *x->after ? x->after : "(row removed)");
+            if (x->killed_by)
+                sb_printf(&b, "  killed by %s (%s, %s)\n", x->killed_by, x->verdict, x->setting);
+            if (x->error)
+                sb_printf(&b, "  does not load: %s\n", x->error);
+        }
+        if (json) {
+            sb_puts(&b, "{\"protocol\":");
+            sb_json_str(&b, p->name);
+            sb_puts(&b, ",\"model\":");
+            sb_json_str(&b, cat_model_name(model));
+            sb_printf(&b,
+                      ",\"tests\":%d,\"usable_tests\":%d,\"mutants\":%d,\"killed\":%d,"
+                      "\"killed_stronger\":%d,\"survived\":%d,\"equivalent\":%d,\"invalid\":%d,"
+                      "\"kill_rate\":%.4f}\n",
+                      ntests, usable, nm, cnt[MUT_KILLED], cnt[MUT_KILLED_STRONGER],
+                      cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT], cnt[MUT_INVALID], rate / 100);
+        } else {
+            sb_printf(&b,
+                      "%s under %s: %d mutants on %d tests (%d usable): %d killed, %d killed "
+                      "only with stronger settings, %d survived, %d equivalent, %d invalid; kill "
+                      "rate %.1f %%\n",
+                      p->name, cat_model_name(model), nm, ntests, usable, cnt[MUT_KILLED],
+                      cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT],
+                      cnt[MUT_INVALID], rate);
+        }
+        fputs(b.s, stdout);
+        sb_free(&b);
+    }
+    mutate_free(m, nm);
+    for (int t = 0; t < ntests; t++) {
+        exec_layout_free(&tests[t].lay);
+        exec_result_free(&tests[t].mr);
+        prog_free(tests[t].prog);
+    }
+    free(tests);
+    cli_free_list(files, nfiles);
+    cat_free(model);
+    proto_free(p);
+    return rc;
+}

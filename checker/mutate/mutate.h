@@ -1,0 +1,78 @@
+/* mutate.h - mutation testing of protocol tables (cohcheck mutate): mutants of a
+ * protocol, each one small change to one row of its resolved table, and the
+ * run that checks each mutant on a suite until a test kills it (refutes it:
+ * a violation, deadlock, invariant failure or unexpected event where the
+ * original passes). Library code: no printing; progress through a callback. */
+#ifndef COHCHECK_MUTATE_H
+#define COHCHECK_MUTATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../cat/cat.h"
+#include "../exec/exec.h"
+#include "../proto/proto.h"
+#include "../sys/sys.h"
+
+typedef enum {
+    MUT_KILLED,          /* a test refutes it under the base settings */
+    MUT_KILLED_STRONGER, /* only under the stronger settings */
+    MUT_SURVIVED,        /* no test refutes it, and some test reaches other outcomes */
+    MUT_EQUIVALENT,      /* no test refutes it, and every test reaches the same outcomes */
+    MUT_INVALID,         /* the mutated table does not load (a type error, ...) */
+} mutant_class_t;
+
+extern const char *const mutant_class_names[5];
+
+typedef struct {
+    int id;
+    const char *op; /* operator name: drop-action, drop-send, redirect-next, ... */
+    char *file;     /* where the original row was written */
+    int line;
+    char *ctrl;   /* its controller */
+    char *before; /* the row as resolved: "STATES | EVENT | guard | actions | next" */
+    char *after;  /* the mutated row ("" when the row was removed) */
+    char *text;   /* the whole mutated protocol, resolved */
+    /* results */
+    mutant_class_t cls;
+    char *killed_by; /* test name, or NULL */
+    char *verdict;   /* the killing verdict */
+    char *setting;   /* "base" or the stronger setting that killed it */
+    char *error;     /* MUT_INVALID: why the table does not load */
+} mutant_t;
+
+/* All mutants of P (its resolved table), in row order. 0, or -1 with ERR. */
+int mutate_generate(const proto_t *p, mutant_t **out, int *n, diag_t *err);
+void mutate_free(mutant_t *m, int n);
+
+/* A test of the suite, with the model's allowed outcomes computed once. */
+typedef struct {
+    char *path;
+    prog_t *prog;
+    exec_model_result_t mr;
+    exec_layout_t lay;
+    bool usable; /* the original protocol passes it under the base settings */
+} mutate_test_t;
+
+typedef struct {
+    const char *name; /* "warm", "env-all", ... */
+    sys_config_t cfg;
+} mutate_setting_t;
+
+typedef struct {
+    sys_config_t base;                /* the base settings */
+    const mutate_setting_t *stronger; /* tried, in order, on survivors */
+    int nstronger;
+    uint64_t max_states; /* per exploration; a bounded one kills nothing */
+    int threads;         /* mutants checked at once */
+    /* Called after each mutant is classified (from worker threads, serialized). */
+    void (*progress)(void *ctx, const mutant_t *m, int done, int total);
+    void *progress_ctx;
+} mutate_opts_t;
+
+/* Check every mutant of M[0..N) on TESTS (whose usable flags this sets by
+ * checking ORIG first) and classify it. 0, or -1 with ERR. */
+int mutate_run(const proto_t *orig, mutant_t *m, int n, mutate_test_t *tests, int ntests,
+               const mutate_opts_t *o, diag_t *err);
+
+#endif

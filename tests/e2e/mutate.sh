@@ -1,0 +1,69 @@
+#!/bin/sh
+# cohcheck mutate: pinned classifications on small suites (the counts are exact:
+# mutants, and how many are killed, killed only under stronger settings,
+# survived, equivalent and invalid), one mutant's class checked by name, JSON
+# shape, and bad input.
+# Usage: sh tests/e2e/mutate.sh ./cohcheck   (from the repo root)
+BIN=${1:-./cohcheck}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $*"
+}
+C=litmus/core
+SUITE="$C/MP+rel+acq+guard.litmus $C/SB+rel+acq.litmus $C/CoRR.litmus $C/CAS-lock.litmus $C/RMW-add2.litmus"
+
+summary() { # summary PROTOCOL WANT ARGS...
+    p=$1 want=$2
+    shift 2
+    "$BIN" mutate --json -j 2 --protocol "$p" "$@" >"$T/$p.json" 2>"$T/err"
+    got=$(tail -n 1 "$T/$p.json")
+    if [ "$got" = "$want" ]; then ok; else
+        bad "mutate $p: got $got"
+        echo "    want $want"
+    fi
+}
+# shellcheck disable=SC2086
+summary nol1 '{"protocol":"nol1","model":"sc","tests":4,"usable_tests":4,"mutants":22,"killed":17,"killed_stronger":0,"survived":0,"equivalent":5,"invalid":0,"kill_rate":1.0000}' \
+    $C/SB.litmus $C/MP+rel+acq.litmus $C/CAS-lock.litmus $C/RMW-add2.litmus
+# shellcheck disable=SC2086
+summary gpu-wt '{"protocol":"gpu-wt","model":"drf","tests":5,"usable_tests":5,"mutants":130,"killed":43,"killed_stronger":34,"survived":11,"equivalent":39,"invalid":3,"kill_rate":0.8750}' $SUITE
+# Dropping the acquire's invalidation is gpu-wt-noinv: cold caches never expose it,
+# warm ones do, on MP+rel+acq+guard.
+if grep -q '"operator":"drop-action","original":"V | acq | | forall V -> I; done | I","row":"V | acq | | done | I","class":"killed-stronger","killed_by":"MP+rel+acq+guard","verdict":"violation","setting":"warm"}' "$T/gpu-wt.json"; then ok; else
+    bad "the noinv mutant is not killed-stronger by MP+rel+acq+guard under warm"
+fi
+# A broken protocol: tests it already fails cannot kill anything.
+"$BIN" mutate --json --stronger none --protocol nol1-nowait "$C/SB.litmus" "$C/CoRR.litmus" >"$T/nw.json" 2>/dev/null
+if tail -n 1 "$T/nw.json" | grep -q '"tests":2,"usable_tests":1,'; then ok; else bad "nol1-nowait usable tests: $(tail -n 1 "$T/nw.json")"; fi
+# JSON: one object per mutant, then the summary; every mutant has the DESIGN fields.
+if python3 - "$T/gpu-wt.json" <<'PY'; then ok; else bad "JSON shape"; fi
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+s = lines[-1]
+ms = lines[:-1]
+assert len(ms) == s["mutants"], (len(ms), s["mutants"])
+for m in ms:
+    for k in ("mutant", "file", "line", "operator", "row", "class", "killed_by"):
+        assert k in m, k
+    assert m["class"] in ("killed", "killed-stronger", "survived", "equivalent", "invalid")
+    assert (m["killed_by"] is None) == (m["class"] not in ("killed", "killed-stronger"))
+PY
+# Text: survivors listed with FILE:LINE and the rows, then the summary line.
+"$BIN" mutate --protocol nol1 "$C/SB.litmus" >"$T/text" 2>/dev/null
+if tail -n 1 "$T/text" | grep -q '^nol1 under sc: [0-9]* mutants on 1 tests (1 usable): .*kill rate [0-9.]* %$' &&
+    grep -q '^equivalent .*protocols/nol1.proto:[0-9]* ' "$T/text"; then ok; else bad "text output"; fi
+# Bad input.
+for args in "" "--protocol nol1" "--protocol nol1 --stronger warm+bogus! $C/SB.litmus" \
+    "--protocol nope $C/SB.litmus" "--protocol nol1 -j 0 $C/SB.litmus"; do
+    # shellcheck disable=SC2086
+    "$BIN" mutate $args >/dev/null 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "mutate $args: exit $rc"; fi
+done
+echo "mutate: $pass passed, $fail failed"
+[ $fail -eq 0 ]
