@@ -972,25 +972,31 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     size_t b = off;
     while (off < len && !isspace((unsigned char)src[off]))
         off++;
-    char name[128];
-    snprintf(name, sizeof name, "%.*s", (int)(off - b), src + b);
-    if (off == b || off - b >= sizeof name) {
-        fail_at(&c, line, (int)(b + 1), "expected the test name after the header word%s", "");
+    size_t ls = b;
+    while (ls > 0 && src[ls - 1] != '\n')
+        ls--;
+    int ncol = (int)(b - ls) + 1;
+    if (off == b) {
+        fail_at(&c, line, ncol, "expected the test name after the header word%s", "");
         goto out;
     }
-    for (size_t k = 0; name[k]; k++)
-        if (!isalnum((unsigned char)name[k]) && !strchr("_.+-", name[k])) {
-            fail_at(&c, line, 1, "test name '%s': only A-Z a-z 0-9 _ . + - are allowed", name);
+    for (size_t k = b; k < off; k++)
+        if (!isalnum((unsigned char)src[k]) && !strchr("_.+-", src[k] ? src[k] : ' ')) {
+            fail_at(&c, line, (int)(k - ls) + 1,
+                    "test names may hold only A-Z a-z 0-9 _ . + -%s", "");
             goto out;
         }
+    char *name = xstrndup(src + b, off - b);
     while (off < len && src[off] != '\n') {
         if (!isspace((unsigned char)src[off])) {
-            fail_at(&c, line, 1, "unexpected text after the test name '%s'", name);
+            fail_at(&c, line, (int)(off - ls) + 1, "unexpected text after the test name%s", "");
+            free(name);
             goto out;
         }
         off++;
     }
     sb_printf(&c.out, "GPU %s\n", name);
+    free(name);
     map_line(&c, line);
     if (tokenize(&c, off, line, 1))
         goto out;
