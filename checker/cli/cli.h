@@ -72,6 +72,7 @@ int cmd_count(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_mutate(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
 /* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
 int cli_parse_env(const char *s, sys_config_t *cfg);
 /* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text

@@ -982,8 +982,8 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     }
     for (size_t k = b; k < off; k++)
         if (!isalnum((unsigned char)src[k]) && !strchr("_.+-", src[k] ? src[k] : ' ')) {
-            fail_at(&c, line, (int)(k - ls) + 1,
-                    "test names may hold only A-Z a-z 0-9 _ . + -%s", "");
+            fail_at(&c, line, (int)(k - ls) + 1, "test names may hold only A-Z a-z 0-9 _ . + -%s",
+                    "");
             goto out;
         }
     char *name = xstrndup(src + b, off - b);
