@@ -1255,6 +1255,11 @@ static int write_range(wr_t *w, int i, int j, int depth)
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
 {
     wr_t w = {p, 0, false, out, why, whylen};
+    for (int l = 0; l < p->nlocs; l++) {
+        ctok_t t = {C_ID, p->locs[l].name, strlen(p->locs[l].name), 0, 0};
+        if (is_type_word(&t))
+            return no_c_form(&w, "a location named like a C type word");
+    }
     for (int t = 0; t < p->nthreads; t++) {
         const prog_thread_t *th = &p->threads[t];
         if (th->wg != t)
