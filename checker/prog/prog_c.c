@@ -174,8 +174,9 @@ static int expect(cp_t *c, const char *s, const char *what)
 #define MAXT PROG_MAX_THREADS
 #define MAXLOC 64
 
+#define C_NAME_MAX 256 /* longest C name read (the writer refuses longer locations) */
 typedef struct {
-    char name[64];
+    char name[C_NAME_MAX];
     int line, col;
 } cname_t;
 
@@ -1259,6 +1260,8 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
         ctok_t t = {C_ID, p->locs[l].name, strlen(p->locs[l].name), 0, 0};
         if (is_type_word(&t))
             return no_c_form(&w, "a location named like a C type word");
+        if (t.n >= C_NAME_MAX)
+            return no_c_form(&w, "a location name longer than 255 characters");
     }
     for (int t = 0; t < p->nthreads; t++) {
         const prog_thread_t *th = &p->threads[t];
