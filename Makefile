@@ -76,6 +76,7 @@ report: cohcheck
 test-mutate: cohcheck
 	sh tests/e2e/mutate.sh ./cohcheck
 	sh tests/e2e/regress.sh ./cohcheck
+	sh tests/e2e/junit.sh ./cohcheck
 
 # herd7's C dialect: reading, --to-herd round trips, errors.
 test-herd: cohcheck
@@ -116,6 +117,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/mutate.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/regress.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/junit.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)

@@ -73,6 +73,20 @@ int cmd_draw(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_mutate(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
+
+/* JUnit XML reports (--junit FILE; junit.c). Thread-safe. STATUS NULL: passed; else
+ * "failure", "error" or "skipped", with TYPE, MESSAGE and BODY (each may be NULL). */
+typedef struct cli_junit cli_junit_t;
+cli_junit_t *cli_junit_new(const char *suite);
+void cli_junit_case(cli_junit_t *j, const char *classname, const char *name, double secs,
+                    const char *status, const char *type, const char *message, const char *body);
+/* Write the report (cases sorted) to PATH through a temporary file: CLI_OK or CLI_BAD_INPUT. */
+int cli_junit_write(cli_junit_t *j, const char *path);
+void cli_junit_free(cli_junit_t *j);
+/* Append a GitHub workflow annotation line to B: ::LEVEL file=F,line=L,title=T::MSG
+ * (--annotate; LEVEL error, warning or notice). */
+void cli_annotate(strbuf_t *b, const char *level, const char *file, int line, const char *title,
+                  const char *msg);
 /* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
 int cli_parse_env(const char *s, sys_config_t *cfg);
 /* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text

@@ -34,8 +34,9 @@ typedef struct {
     cat_model_t *model;
     sys_config_t cfg;
     explore_opts_t eo;
-    bool json, progress, trace;
+    bool json, progress, trace, annotate;
     int unroll;
+    cli_junit_t *junit; /* --junit FILE, or NULL */
     int nok, nfail, nlimit;
 } check_t;
 
@@ -84,6 +85,8 @@ static void usage(FILE *f)
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
           "  --no-db             record nothing\n"
           "  --json              one JSON object per test\n"
+          "  --junit FILE        also write a JUnit XML report (one test case per test)\n"
+          "  --annotate          also print GitHub annotations (::error file=...) for failures\n"
           "  -h, --help          this help\n"
           "\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
@@ -336,6 +339,29 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
                           unreached, model);
         }
     }
+    /* --junit and --annotate: one test case per test x model x protocol. */
+    char tname[512];
+    snprintf(tname, sizeof tname, "%s [%s]", p->name, model);
+    if (r->verdict == EXPLORE_OK) {
+        cli_junit_case(c->junit, c->proto->name, tname, secs, NULL, NULL, NULL, NULL);
+    } else {
+        strbuf_t body;
+        sb_init(&body);
+        for (int i = 0; i < r->ntrace; i++)
+            sb_printf(&body, "%3d  %s\n", i + 1, r->trace[i]);
+        const char *vn = explore_verdict_names[r->verdict];
+        cli_junit_case(c->junit, c->proto->name, tname, secs,
+                       r->verdict == EXPLORE_INCOMPLETE ? "error" : "failure", vn, r->msg, body.s);
+        if (c->annotate) {
+            char title[256], msg[640];
+            snprintf(title, sizeof title, "%s %s under %s: %s", c->proto->name, p->name, model, vn);
+            snprintf(msg, sizeof msg, "%s (%d steps; cohcheck check --protocol %s %s)", r->msg,
+                     r->ntrace, c->proto->name, p->file);
+            cli_annotate(&b, r->verdict == EXPLORE_INCOMPLETE ? "warning" : "error", p->file, 1,
+                         title, msg);
+        }
+        sb_free(&body);
+    }
     sb_puts(&job->out, b.s);
     sb_free(&b);
 }
@@ -383,6 +409,9 @@ static int check_file(job_t *job)
             sb_printf(&job->out, "%s %s %s: skipped (%s)\n", c->proto->name, p->name,
                       cat_model_name(c->model), where);
         }
+        char tname[512];
+        snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(c->model));
+        cli_junit_case(c->junit, c->proto->name, tname, 0, "skipped", "unsupported", where, NULL);
         goto out;
     }
     if (src) {
@@ -554,9 +583,12 @@ int cmd_check(int argc, char **argv)
         {"jobs", required_argument, 0, 'j'},
         {"no-db", no_argument, 0, 'N'},
         {"json", no_argument, 0, 'J'},
+        {"junit", required_argument, 0, 'U'},
+        {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
+    const char *junit_path = NULL;
     check_t c;
     memset(&c, 0, sizeof c);
     c.argv0 = argv[0];
@@ -663,6 +695,8 @@ int cmd_check(int argc, char **argv)
         case 'N': no_db = true; break;
         case 't': c.trace = true; break;
         case 'J': c.json = true; break;
+        case 'U': junit_path = optarg; break;
+        case 'A': c.annotate = true; break;
         case 'h': usage(stdout); return CLI_OK;
         default:
             cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
@@ -737,8 +771,14 @@ int cmd_check(int argc, char **argv)
         cli_error("check: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
+    if (junit_path)
+        c.junit = cli_junit_new("cohcheck check");
     rc = worst(rc, run_all(&c, files, nfiles));
     cli_free_list(files, nfiles);
+    if (c.junit && cli_junit_write(c.junit, junit_path) != CLI_OK)
+        rc = worst(rc, CLI_BAD_INPUT);
+    cli_junit_free(c.junit);
+    c.junit = NULL;
 out:
     if (c.db && store_close(c.db, &d)) {
         cli_report(&d);

@@ -40,6 +40,8 @@ typedef struct {
     bool json, expect, quiet;
     const char *to_herd; /* --to-herd DIR: write the tests in herd7's C dialect instead */
     const char *show;    /* --show DIR: execution graphs, one .dot per test and model */
+    cli_junit_t *junit;  /* --junit FILE */
+    bool annotate;       /* --annotate */
     int written, skipped;
     exec_opts_t eo;
     pcre2_code *filter;
@@ -79,6 +81,9 @@ static void usage(FILE *f)
           "  --expect           compare with each test's (* expect ... *) block; exit 1 on\n"
           "                     any mismatch; without --model, checks the models it lists\n"
           "  --quiet            print only the summary line (and --expect mismatches)\n"
+          "  --junit FILE       also write a JUnit XML report (one test case per test and\n"
+          "                     model; --expect mismatches are failures)\n"
+          "  --annotate         print GitHub annotations (::error file=...) for mismatches\n"
           "  --show DIR         also write herd7-style graphs of the allowed executions that\n"
           "                     satisfy the condition to DIR/TEST.MODEL.dot (at most 4\n"
           "                     drawn per file): po, rf, co, fr, rmw and sw edges\n"
@@ -481,11 +486,22 @@ static int run_file(litmus_opts_t *o, const char *path)
             for (int k = 0; k < nexp; k++)
                 if (!strcmp(exp[k].model, cat_model_name(models[i])))
                     x = &exp[k];
+            char tname[300], msg[300];
+            snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(models[i]));
             if (!x) {
                 printf("FAIL %s %s: no expectation for this model\n", p->name,
                        cat_model_name(models[i]));
                 o->failed++;
                 rc = rc == CLI_OK ? CLI_FAIL : rc;
+                cli_junit_case(o->junit, "litmus", tname, secs, "failure", "no-expectation",
+                               "no expectation for this model", NULL);
+                if (o->annotate) {
+                    strbuf_t a;
+                    sb_init(&a);
+                    cli_annotate(&a, "error", p->file, 1, tname, "no expectation for this model");
+                    fputs(a.s, stdout);
+                    sb_free(&a);
+                }
             } else if (x->obs != obs || x->racy != res[i].racy || st.incomplete) {
                 printf("FAIL %s %s: expected %s%s, got %s%s%s (%s:%d)\n", p->name,
                        cat_model_name(models[i]), obs_lower[x->obs], x->racy ? " racy" : "",
@@ -493,7 +509,19 @@ static int run_file(litmus_opts_t *o, const char *path)
                        st.incomplete ? " (incomplete)" : "", p->file, x->line);
                 o->failed++;
                 rc = rc == CLI_OK ? CLI_FAIL : rc;
+                snprintf(msg, sizeof msg, "expected %s%s, got %s%s%s", obs_lower[x->obs],
+                         x->racy ? " racy" : "", obs_lower[obs], res[i].racy ? " racy" : "",
+                         st.incomplete ? " (incomplete)" : "");
+                cli_junit_case(o->junit, "litmus", tname, secs, "failure", "mismatch", msg, NULL);
+                if (o->annotate) {
+                    strbuf_t a;
+                    sb_init(&a);
+                    cli_annotate(&a, "error", p->file, x->line, tname, msg);
+                    fputs(a.s, stdout);
+                    sb_free(&a);
+                }
             } else {
+                cli_junit_case(o->junit, "litmus", tname, secs, NULL, NULL, NULL, NULL);
                 if (!o->quiet)
                     printf("ok   %s %s: %s%s\n", p->name, cat_model_name(models[i]), obs_lower[obs],
                            res[i].racy ? " racy" : "");
@@ -501,8 +529,17 @@ static int run_file(litmus_opts_t *o, const char *path)
             }
         } else if (o->json) {
             print_json(p, &lay, models[i], &res[i], &st, &o->eo, secs);
-        } else if (!o->quiet) {
-            print_text(p, &lay, models[i], &res[i], &st, &o->eo, secs);
+            char tname[300];
+            snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(models[i]));
+            cli_junit_case(o->junit, "litmus", tname, secs, st.incomplete ? "error" : NULL,
+                           st.incomplete ? "incomplete" : NULL, NULL, NULL);
+        } else {
+            if (!o->quiet)
+                print_text(p, &lay, models[i], &res[i], &st, &o->eo, secs);
+            char tname[300];
+            snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(models[i]));
+            cli_junit_case(o->junit, "litmus", tname, secs, st.incomplete ? "error" : NULL,
+                           st.incomplete ? "incomplete" : NULL, NULL, NULL);
         }
         exec_result_free(&res[i]);
     }
@@ -533,11 +570,14 @@ int cmd_litmus(int argc, char **argv)
         {"quiet", no_argument, 0, 'q'},
         {"to-herd", required_argument, 0, 'H'},
         {"show", required_argument, 0, 'S'},
+        {"junit", required_argument, 0, 'U'},
+        {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     litmus_opts_t o;
     memset(&o, 0, sizeof o);
+    const char *junit_path = NULL;
     o.eo.unroll = 2;
     o.cache.argv0 = argv[0];
     int rc = CLI_OK;
@@ -591,6 +631,8 @@ int cmd_litmus(int argc, char **argv)
         case 'J': o.json = true; break;
         case 'E': o.expect = true; break;
         case 'q': o.quiet = true; break;
+        case 'U': junit_path = optarg; break;
+        case 'A': o.annotate = true; break;
         case 'H': {
             struct stat st;
             if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
@@ -641,10 +683,16 @@ int cmd_litmus(int argc, char **argv)
         rc = CLI_BAD_INPUT;
     }
     double t0 = now_s();
+    if (junit_path && !o.to_herd)
+        o.junit = cli_junit_new("cohcheck litmus");
     for (int i = 0; i < nfiles; i++) {
         rc = worst(rc, run_file(&o, files[i]));
         fflush(stdout);
     }
+    if (o.junit && rc != CLI_BAD_INPUT && cli_junit_write(o.junit, junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    cli_junit_free(o.junit);
+    o.junit = NULL;
     cli_free_list(files, nfiles);
     if (o.to_herd) {
         if (rc != CLI_BAD_INPUT)

@@ -43,6 +43,9 @@ static const char USAGE[] =
     "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
     "  --json              one object per mutant, then a summary object\n"
     "  --all               list every mutant, not only those not killed\n"
+    "  --junit FILE        also write a JUnit XML report: a survivor is a failure,\n"
+    "                      equivalent and invalid mutants are skipped\n"
+    "  --annotate          print GitHub annotations (::warning) at each survivor's row\n"
     "  -h, --help          this help\n"
     "exit: 0 done, 2 bad input\n";
 
@@ -126,6 +129,8 @@ int cmd_mutate(int argc, char **argv)
         {"unroll", required_argument, 0, 'u'},
         {"json", no_argument, 0, 'J'},
         {"all", no_argument, 0, 'a'},
+        {"junit", required_argument, 0, 'U'},
+        {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -140,7 +145,8 @@ int cmd_mutate(int argc, char **argv)
     mo.max_states = 200000;
     mo.threads = 2;
     int unroll = 2;
-    bool json = false, all = false;
+    bool json = false, all = false, annotate = false;
+    const char *junit_path = NULL;
     diag_t d;
     long long v;
     opterr = 0;
@@ -208,6 +214,8 @@ int cmd_mutate(int argc, char **argv)
             break;
         case 'J': json = true; break;
         case 'a': all = true; break;
+        case 'U': junit_path = optarg; break;
+        case 'A': annotate = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("mutate: unknown option or missing value '%s' (see --help)",
@@ -368,8 +376,31 @@ int cmd_mutate(int argc, char **argv)
                       cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT],
                       cnt[MUT_INVALID], rate);
         }
+        cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck mutate") : NULL;
+        for (int i = 0; i < nm; i++) {
+            const mutant_t *x = &m[i];
+            char tname[256], msg[1024];
+            snprintf(tname, sizeof tname, "#%d %s %s:%d", x->id, x->op, x->file, x->line);
+            snprintf(msg, sizeof msg, "%s -> %s", x->before, *x->after ? x->after : "(removed)");
+            if (x->cls == MUT_SURVIVED)
+                cli_junit_case(ju, p->name, tname, 0, "failure", "survived",
+                               "no test kills this mutant", msg);
+            else if (x->cls == MUT_EQUIVALENT || x->cls == MUT_INVALID)
+                cli_junit_case(ju, p->name, tname, 0, "skipped", mutant_class_names[x->cls],
+                               x->error ? x->error : msg, NULL);
+            else
+                cli_junit_case(ju, p->name, tname, 0, NULL, NULL, NULL, NULL);
+            if (annotate && x->cls == MUT_SURVIVED) {
+                char title[128];
+                snprintf(title, sizeof title, "surviving mutant #%d (%s)", x->id, x->op);
+                cli_annotate(&b, "warning", x->file, x->line, title, msg);
+            }
+        }
         fputs(b.s, stdout);
         sb_free(&b);
+        if (ju && cli_junit_write(ju, junit_path) != CLI_OK)
+            rc = CLI_BAD_INPUT;
+        cli_junit_free(ju);
     }
     mutate_free(m, nm);
     for (int t = 0; t < ntests; t++) {

@@ -34,6 +34,8 @@ static const char USAGE[] =
     "  --unroll N          loop bound for the models' allowed outcomes (2)\n"
     "  --all               print unchanged tests too\n"
     "  --json              one object per test and model\n"
+    "  --junit FILE        also write a JUnit XML report (a verdict that got worse fails)\n"
+    "  --annotate          print GitHub annotations (::error) for verdicts that got worse\n"
     "  -h, --help          this help\n"
     "exit: 0 no verdict got worse, 1 a verdict got worse (ok -> failure, or complete\n"
     "-> incomplete), 2 bad input\n";
@@ -157,6 +159,8 @@ int cmd_regress(int argc, char **argv)
         {"unroll", required_argument, 0, 'u'},
         {"all", no_argument, 0, 'a'},
         {"json", no_argument, 0, 'J'},
+        {"junit", required_argument, 0, 'U'},
+        {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -166,7 +170,8 @@ int cmd_regress(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     cfg.chan_capacity = 8;
     uint64_t max_states = 2000000;
-    bool all = false, json = false;
+    bool all = false, json = false, annotate = false;
+    const char *junit_path = NULL;
     diag_t d;
     long long v;
     opterr = 0;
@@ -224,6 +229,8 @@ int cmd_regress(int argc, char **argv)
             break;
         case 'a': all = true; break;
         case 'J': json = true; break;
+        case 'U': junit_path = optarg; break;
+        case 'A': annotate = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("regress: unknown option or missing value '%s' (see --help)",
@@ -266,6 +273,7 @@ int cmd_regress(int argc, char **argv)
         rc = CLI_BAD_INPUT;
     }
     int worse = 0, changed = 0, runs = 0;
+    cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck regress") : NULL;
     strbuf_t out;
     sb_init(&out);
     for (int f = 0; f < nfiles && rc == CLI_OK; f++) {
@@ -318,6 +326,20 @@ int cmd_regress(int argc, char **argv)
             bool any = vchg || ng || nl || schg;
             changed += any;
             worse += got_worse;
+            {
+                char tname[300], msg[300];
+                snprintf(tname, sizeof tname, "%s [%s]", prog->name, cat_model_name(cm[m]));
+                snprintf(msg, sizeof msg, "%s -> %s", vname(a.verdict), vname(b.verdict));
+                cli_junit_case(ju, pn->name, tname, 0, got_worse ? "failure" : NULL,
+                               got_worse ? "worse" : NULL, got_worse ? msg : NULL, NULL);
+                if (annotate && got_worse) {
+                    strbuf_t an;
+                    sb_init(&an);
+                    cli_annotate(&an, "error", prog->file, 1, tname, msg);
+                    sb_puts(&out, an.s);
+                    sb_free(&an);
+                }
+            }
             if (json) {
                 sb_puts(&out, "{\"test\":");
                 sb_json_str(&out, prog->name);
@@ -366,7 +388,10 @@ int cmd_regress(int argc, char **argv)
             printf("%s -> %s: %d runs (%d tests x %d models), %d changed, %d got worse\n",
                    argv[optind], argv[optind + 1], runs, nfiles, nmodels, changed, worse);
         rc = worse ? CLI_FAIL : CLI_OK;
+        if (ju && cli_junit_write(ju, junit_path) != CLI_OK)
+            rc = CLI_BAD_INPUT;
     }
+    cli_junit_free(ju);
     sb_free(&out);
     cli_free_list(files, nfiles);
     for (int i = 0; i < nmodels; i++)
