@@ -23,6 +23,7 @@ static void usage(FILE *f)
           "  draw PROTOCOL -o FILE           state diagrams (.svg, .png, .dot); --trace RUN: a\n"
           "                                  stored trace as a message-sequence chart\n"
           "  mutate --protocol P PATH...     mutation testing: which mutants the tests kill\n"
+          "  gen -o DIR                      generate litmus tests from critical cycles (diy)\n"
           "  regress OLD NEW PATH...         what a protocol change did: verdicts, outcomes\n"
           "  report                          regenerate reports/ (verdicts, counts, diagrams,\n"
           "                                  counterexamples, index.html) from fresh runs\n"
@@ -66,6 +67,8 @@ int main(int argc, char **argv)
         return cmd_draw(argc - 1, argv + 1);
     if (!strcmp(cmd, "mutate"))
         return cmd_mutate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen"))
+        return cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "regress"))
         return cmd_regress(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))

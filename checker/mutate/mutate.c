@@ -225,9 +225,8 @@ static void row_mutants(gen_t *g, size_t line, const proto_ctrl_t *c, const prot
         add(g, "stall-to-unhandled", line, row, c->name, "");
     } else if (row->kind == PROTO_ROW_NORMAL) {
         char **acts;
-        int na = split_top(cols[1], ";", &acts);
-        if (na == 1 && !*acts[0])
-            na = 0;
+        int nparts = split_top(cols[1], ";", &acts);
+        int na = nparts == 1 && !*acts[0] ? 0 : nparts;
         for (int i = 0; i < na; i++) {
             char *rest = join(acts, na, "; ", i);
             char *r = row_line(head, cols[0], rest, cols[2], cols[3]);
@@ -260,7 +259,7 @@ static void row_mutants(gen_t *g, size_t line, const proto_ctrl_t *c, const prot
             acts[i + 1] = acts[i];
             acts[i] = x;
         }
-        free_parts(acts, na);
+        free_parts(acts, nparts);
         /* Next states: every other state of the controller (line rows only). */
         for (int s = 0; row->states && s < c->nstates; s++) {
             if (s == row->next || (row->next < 0 && row->states == 1ULL << s))

@@ -1,0 +1,220 @@
+/* cmd_gen.c - `cohcheck gen`: write a diy-style generated litmus suite
+ * (checker/gen, docs/gen.md), optionally with each test's expectations under
+ * the six models (so `cohcheck litmus --expect` pins them). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+#include "../gen/gen.h"
+#include "cli.h"
+
+static const char USAGE[] =
+    "usage: cohcheck gen -o DIR [--edges N] [--threads N] [--annot LIST] [--wg] [--samewg]\n"
+    "                    [--expect] [--list]\n"
+    "\n"
+    "Generate litmus tests from critical cycles, as diy does: every cycle of up to N\n"
+    "edges (program order PodWW PodWR PodRW PodRR between two accesses of a thread to\n"
+    "different locations; Rfe Fre Coe between threads on one location), up to\n"
+    "rotation, becomes one test per annotation family, named after its shape (MP, SB,\n"
+    "LB, S, R, 2+2W, WRC, RWC, ISA2, IRIW, W+RWC, 3.SB, ...; other cycles by their\n"
+    "edges) and family, with the final condition that makes the cycle happen.\n"
+    "See docs/gen.md.\n"
+    "\n"
+    "options:\n"
+    "  -o, --out DIR       write DIR/NAME.litmus (DIR is created)\n"
+    "  --edges N           longest cycle, 3 to 8 (default 6)\n"
+    "  --threads N         most threads, 2 to 4 (default 4)\n"
+    "  --annot LIST        families, comma-separated (default all): plain (data\n"
+    "                      accesses), rlx, relacq (release on a thread's last write,\n"
+    "                      acquire on its first read: MP+rel+acq), ra (every write\n"
+    "                      release, every read acquire), sc, fences (relaxed accesses,\n"
+    "                      an acq_rel fence between)\n"
+    "  --wg                also each annotated test at work-group scope (+wg)\n"
+    "  --samewg            also each test with every thread in one work-group (+samewg)\n"
+    "  --expect            append an (* expect *) block: each test under the six models\n"
+    "  --list              print the tests' names and cycles instead of writing files\n"
+    "  -h, --help          this help\n";
+
+static int append_expect(strbuf_t *b, const char *text, const char *name, const char *argv0)
+{
+    prog_t *p;
+    diag_t d;
+    if (prog_parse(name, text, strlen(text), &p, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    cat_model_t *m[6] = {0};
+    int rc = 0;
+    for (int i = 0; i < 6 && rc == 0; i++)
+        if (cli_load_model(cli_default_models[i], argv0, &m[i], &d)) {
+            cli_report(&d);
+            rc = -1;
+        }
+    exec_model_result_t res[6];
+    exec_stats_t st;
+    exec_opts_t xo = {.unroll = 2};
+    if (rc == 0 && exec_eval(p, m, 6, &xo, res, &st, &d)) {
+        cli_report(&d);
+        rc = -1;
+    }
+    if (rc == 0) {
+        exec_layout_t lay;
+        exec_layout_init(&lay, p);
+        sb_puts(b, "(* expect\n");
+        for (int i = 0; i < 6; i++) {
+            size_t pos = 0;
+            for (size_t k = 0; k < res[i].allowed.n; k++)
+                pos += exec_outcome_sat(p, &lay, exec_outcome(&res[i].allowed, k));
+            size_t neg = res[i].allowed.n - pos;
+            /* As herd: for ~exists the count is of outcomes satisfying E; gen writes exists. */
+            const char *obs = pos == 0 ? "never" : neg == 0 ? "always" : "sometimes";
+            sb_printf(b, "   %-12s %s%s\n", cli_default_models[i], obs, res[i].racy ? " racy" : "");
+            exec_result_free(&res[i]);
+        }
+        sb_puts(b, "*)\n");
+        exec_layout_free(&lay);
+    }
+    for (int i = 0; i < 6; i++)
+        cat_free(m[i]);
+    prog_free(p);
+    return rc;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"out", required_argument, 0, 'o'},
+        {"edges", required_argument, 0, 'e'},
+        {"threads", required_argument, 0, 't'},
+        {"annot", required_argument, 0, 'a'},
+        {"wg", no_argument, 0, 'w'},
+        {"samewg", no_argument, 0, 's'},
+        {"expect", no_argument, 0, 'E'},
+        {"list", no_argument, 0, 'l'},
+        {"json", no_argument, 0, 'J'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    gen_opts_t o = {6, 4, GEN_PLAIN | GEN_RLX | GEN_RELACQ | GEN_RA | GEN_SC | GEN_FENCES, false,
+                    false};
+    const char *out = NULL;
+    bool expect = false, list = false;
+    diag_t d;
+    long long v;
+    opterr = 0;
+    optind = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'o': out = optarg; break;
+        case 'e':
+            if (cli_parse_count("--edges", optarg, 8, &v, &d) || v < 3) {
+                cli_error("gen: --edges takes a number from 3 to 8");
+                return CLI_BAD_INPUT;
+            }
+            o.max_edges = (int)v;
+            break;
+        case 't':
+            if (cli_parse_count("--threads", optarg, 4, &v, &d) || v < 2) {
+                cli_error("gen: --threads takes a number from 2 to 4");
+                return CLI_BAD_INPUT;
+            }
+            o.max_threads = (int)v;
+            break;
+        case 'a': {
+            o.annot = 0;
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            char *save = NULL;
+            static const struct {
+                const char *name;
+                unsigned flag;
+            } fam[] = {{"plain", GEN_PLAIN}, {"rlx", GEN_RLX}, {"relacq", GEN_RELACQ},
+                       {"ra", GEN_RA},       {"sc", GEN_SC},   {"fences", GEN_FENCES}};
+            for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                unsigned f = 0;
+                for (size_t k = 0; k < sizeof fam / sizeof fam[0]; k++)
+                    if (!strcmp(t, fam[k].name))
+                        f = fam[k].flag;
+                if (!f) {
+                    cli_error("gen: unknown annotation family '%s' (plain, rlx, relacq, ra, sc, "
+                              "fences)",
+                              t);
+                    return CLI_BAD_INPUT;
+                }
+                o.annot |= f;
+            }
+            if (!o.annot) {
+                cli_error("gen: --annot needs at least one family");
+                return CLI_BAD_INPUT;
+            }
+            break;
+        }
+        case 'w': o.wg_scope = true; break;
+        case 's': o.same_wg = true; break;
+        case 'E': expect = true; break;
+        case 'l': list = true; break;
+        case 'J': break;
+        case 'h': fputs(USAGE, stdout); return CLI_OK;
+        default:
+            cli_error("gen: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (optind < argc) {
+        cli_error("gen: unexpected argument '%s' (see --help)", argv[optind]);
+        return CLI_BAD_INPUT;
+    }
+    if (!out && !list) {
+        cli_error("gen: give the output folder with -o DIR (or --list)");
+        return CLI_BAD_INPUT;
+    }
+    gen_test_t *t;
+    int n;
+    if (gen_suite(&o, &t, &n, &d)) {
+        cli_error("gen: %s", d.msg);
+        return CLI_BAD_INPUT;
+    }
+    int rc = CLI_OK;
+    if (list) {
+        for (int i = 0; i < n; i++)
+            printf("%-40s %s\n", t[i].name, t[i].cycle);
+        printf("%d tests\n", n);
+        gen_free(t, n);
+        return CLI_OK;
+    }
+    if (mkdir(out, 0777) && errno != EEXIST) {
+        cli_error("gen: cannot create '%s': %s", out, strerror(errno));
+        gen_free(t, n);
+        return CLI_BAD_INPUT;
+    }
+    for (int i = 0; i < n && rc == CLI_OK; i++) {
+        strbuf_t b;
+        sb_init(&b);
+        sb_puts(&b, t[i].text);
+        if (expect && append_expect(&b, t[i].text, t[i].name, argv[0]))
+            rc = CLI_BAD_INPUT;
+        size_t len = strlen(out) + strlen(t[i].name) + 48;
+        char *path = xmalloc(len), *tmp = xmalloc(len + 24);
+        snprintf(path, len, "%s/%s.litmus", out, t[i].name);
+        snprintf(tmp, len + 24, "%s.tmp%ld", path, (long)getpid());
+        FILE *f = rc == CLI_OK ? fopen(tmp, "w") : NULL;
+        if (rc == CLI_OK && (!f || fputs(b.s, f) < 0 || fclose(f) || rename(tmp, path))) {
+            cli_error("gen: cannot write '%s': %s", path, strerror(errno));
+            unlink(tmp);
+            rc = CLI_BAD_INPUT;
+        }
+        free(path);
+        free(tmp);
+        sb_free(&b);
+    }
+    if (rc == CLI_OK)
+        printf("gen: %d tests written to %s\n", n, out);
+    gen_free(t, n);
+    return rc;
+}
