@@ -72,8 +72,9 @@ test-report: cohcheck
 report: cohcheck
 	./cohcheck report $(REPORT_FLAGS)
 
-# Mutation testing: pinned classifications on small suites.
+# Generated tests (litmus/gen), mutation testing, regress, JUnit reports.
 test-mutate: cohcheck
+	sh tests/e2e/gen.sh ./cohcheck
 	sh tests/e2e/mutate.sh ./cohcheck
 	sh tests/e2e/regress.sh ./cohcheck
 	sh tests/e2e/junit.sh ./cohcheck
@@ -115,6 +116,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/gen.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/mutate.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/regress.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/junit.sh ./build-san/cohcheck
