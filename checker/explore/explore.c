@@ -561,6 +561,54 @@ static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, s
     free(copy);
 }
 
+/* The encoding of state ID, rebuilt by replaying its recorded successor
+ * positions from an initial state into BUF (x->maxst + 1 bytes); 0 if the
+ * replay fails. */
+static size_t replay_state(ex_t *x, uint32_t id, uint8_t *buf)
+{
+    size_t n = 0;
+    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
+        n++;
+    uint32_t *path = xmalloc(sizeof *path * (n + 1));
+    size_t k = n;
+    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
+        path[--k] = v;
+    uint8_t *cur = xmalloc(x->maxst + 1);
+    size_t len = 0;
+    sys_error_t e;
+    for (size_t i = 0; i < n; i++) {
+        pick_t p = {ord_of(x, path[i]), 0, buf, 0, {0, 0, 0, 0}, false};
+        if (i == 0)
+            sys_initial(x->s, pick, &p, &e);
+        else
+            sys_successors(x->s, cur, len, pick, &p, &e);
+        if (!p.got) {
+            len = 0;
+            break;
+        }
+        memcpy(cur, buf, p.len);
+        len = p.len;
+    }
+    free(cur);
+    free(path);
+    return len;
+}
+
+/* A complete search that reached no terminal state: every path runs forever, so
+ * the protocol never lets the test finish (a livelock, reported as a deadlock:
+ * no execution makes progress to the end). The trace leads to the last state found. */
+static void no_terminal(ex_t *x)
+{
+    uint32_t id = (uint32_t)(x->n - 1);
+    uint8_t *buf = xmalloc(x->maxst + 1);
+    size_t len = replay_state(x, id, buf);
+    if (len)
+        fail(x, EXPLORE_DEADLOCK, id, buf, len, NULL,
+             "no execution terminates: every path runs forever (a livelock), so the test "
+             "never finishes");
+    free(buf);
+}
+
 static void ex_free(ex_t *x)
 {
     for (int i = 0; i < NSHARD; i++)
@@ -758,6 +806,11 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         }
     }
     r->verdict = EXPLORE_OK;
+    if (!ncut && !o->resume && x.n > 0 && r->reached.n == 0 &&
+        !(o->max_states && x.n >= o->max_states)) {
+        no_terminal(&x);
+        goto done;
+    }
     if (ncut) {
         r->verdict = EXPLORE_INCOMPLETE;
         snprintf(r->msg, sizeof r->msg,

@@ -131,5 +131,12 @@ check count-json 0 stdout '^\{"protocol":"gpu-wt","controllers":\[\{"controller"
 check count-bad 2 stderr 'bad-syntax' "$BIN" count tests/e2e/data/bad-syntax.cat
 check outstanding-unsupported 2 stderr "'outstanding 2' is not supported" "$BIN" check --no-db --protocol tests/e2e/data/outstanding2.proto litmus/core/SB.litmus
 
+# A protocol under which no execution terminates (a fence that never completes) is a
+# failure, never "ok": reported as a deadlock (livelock) with a trace, exit 1.
+check livelock 1 stdout '^  no execution terminates: every path runs forever' \
+    "$BIN" check --no-db --protocol $D/bad-livelock.proto $D/fence-ld.litmus
+check livelock-json 1 stdout '"verdict":"deadlock".*"trace":\["initial state' \
+    "$BIN" check --no-db --json --protocol $D/bad-livelock.proto $D/fence-ld.litmus
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
