@@ -212,3 +212,39 @@ void cli_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v
     }
     sb_putc(b, '}');
 }
+
+int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg)
+{
+    diag_t d;
+    long long v;
+    switch (ch) {
+    case 'c':
+        if (cli_parse_count("--cus", arg, 15, &v, &d) || v == 0) {
+            cli_error("%s: --cus takes a number from 1 to 15", cmd);
+            return -1;
+        }
+        cfg->cus = (int)v;
+        return 1;
+    case 'i':
+        if (strcmp(arg, "cold") && strcmp(arg, "warm")) {
+            cli_error("%s: --init takes cold or warm, not '%s'", cmd, arg);
+            return -1;
+        }
+        cfg->warm = !strcmp(arg, "warm");
+        return 1;
+    case 'e':
+        if (cli_parse_env(arg, cfg)) {
+            cli_error("%s: --env: bad list '%s'", cmd, arg);
+            return -1;
+        }
+        return 1;
+    case 'l':
+        if (cli_parse_count("--lines", arg, 64, &v, &d) || v == 0) {
+            cli_error("%s: --lines takes a number from 1 to 64", cmd);
+            return -1;
+        }
+        cfg->lines = (int)v;
+        return 1;
+    default: return 0;
+    }
+}

@@ -90,6 +90,10 @@ void cli_annotate(strbuf_t *b, const char *level, const char *file, int line, co
                   const char *msg);
 /* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
 int cli_parse_env(const char *s, sys_config_t *cfg);
+/* The settings options mutate and regress share: getopt character CH ('c' --cus,
+ * 'i' --init, 'e' --env, 'l' --lines) with ARG into CFG. 1 handled, 0 not one of
+ * them, -1 bad value (reported, with CMD). */
+int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg);
 /* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text
  * on stdout), through a temporary file renamed over OUT. CLI_OK or CLI_BAD_INPUT (reported). */
 int cli_write_picture(const char *text, const char *out);

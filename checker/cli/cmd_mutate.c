@@ -157,31 +157,11 @@ int cmd_mutate(int argc, char **argv)
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
         case 'c':
-            if (cli_parse_count("--cus", optarg, 15, &v, &d) || v == 0) {
-                cli_error("mutate: --cus takes a number from 1 to 15");
-                return CLI_BAD_INPUT;
-            }
-            base.cus = (int)v;
-            break;
         case 'i':
-            if (strcmp(optarg, "cold") && strcmp(optarg, "warm")) {
-                cli_error("mutate: --init takes cold or warm, not '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            base.warm = !strcmp(optarg, "warm");
-            break;
         case 'e':
-            if (cli_parse_env(optarg, &base)) {
-                cli_error("mutate: --env: bad list '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            break;
         case 'l':
-            if (cli_parse_count("--lines", optarg, 64, &v, &d) || v == 0) {
-                cli_error("mutate: --lines takes a number from 1 to 64");
+            if (cli_config_opt("mutate", ch, optarg, &base) < 0)
                 return CLI_BAD_INPUT;
-            }
-            base.lines = (int)v;
             break;
         case 'P':
             if (nparams >= 32 || !strchr(optarg, '=')) {

@@ -187,31 +187,11 @@ int cmd_regress(int argc, char **argv)
             models[nmodels++] = optarg;
             break;
         case 'c':
-            if (cli_parse_count("--cus", optarg, 15, &v, &d) || v == 0) {
-                cli_error("regress: --cus takes a number from 1 to 15");
-                return CLI_BAD_INPUT;
-            }
-            cfg.cus = (int)v;
-            break;
         case 'i':
-            if (strcmp(optarg, "cold") && strcmp(optarg, "warm")) {
-                cli_error("regress: --init takes cold or warm, not '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            cfg.warm = !strcmp(optarg, "warm");
-            break;
         case 'e':
-            if (cli_parse_env(optarg, &cfg)) {
-                cli_error("regress: --env: bad list '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            break;
         case 'l':
-            if (cli_parse_count("--lines", optarg, 64, &v, &d) || v == 0) {
-                cli_error("regress: --lines takes a number from 1 to 64");
+            if (cli_config_opt("regress", ch, optarg, &cfg) < 0)
                 return CLI_BAD_INPUT;
-            }
-            cfg.lines = (int)v;
             break;
         case 'S':
             if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {

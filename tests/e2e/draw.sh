@@ -5,15 +5,7 @@
 # box per trace step. Bad input exits 2 and leaves no file behind.
 # Usage: sh tests/e2e/draw.sh ./cohcheck   (from the repo root; needs graphviz)
 BIN=${1:-./cohcheck}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 
 # valid_svg FILE: well-formed XML with an <svg> root.
 valid_svg() {

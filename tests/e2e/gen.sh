@@ -6,15 +6,7 @@
 # and agree with the hand-written core tests of those names; bad options exit 2.
 # Usage: sh tests/e2e/gen.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 if "$BIN" gen -o "$T/g" --expect --wg --samewg >/dev/null && diff -r "$T/g" litmus/gen >"$T/diff"; then ok; else
     bad "litmus/gen differs from the generator's output: $(head -5 "$T/diff")"
 fi

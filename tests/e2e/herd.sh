@@ -8,15 +8,7 @@
 # file names the expected position and message).
 # Usage: sh tests/e2e/herd.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 
 # Hand-written C and OpenCL tests against their expect blocks.
 if "$BIN" litmus --expect --quiet tests/e2e/data/herd >"$T/out" 2>&1; then ok; else

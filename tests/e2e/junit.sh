@@ -7,15 +7,7 @@
 # Usage: sh tests/e2e/junit.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 XSD=tests/e2e/data/junit.xsd
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 valid() { xmllint --noout --schema "$XSD" "$1" >/dev/null 2>&1; }
 C=litmus/core
 "$BIN" check --no-db --annotate --junit "$T/check.xml" --protocol gpu-wt-noflush \

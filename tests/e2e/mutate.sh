@@ -5,15 +5,7 @@
 # shape, and bad input.
 # Usage: sh tests/e2e/mutate.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 C=litmus/core
 SUITE="$C/MP+rel+acq+guard.litmus $C/SB+rel+acq.litmus $C/CoRR.litmus $C/CAS-lock.litmus $C/RMW-add2.litmus"
 

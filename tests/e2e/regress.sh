@@ -4,15 +4,7 @@
 # exit 0; git revisions are read with git show; bad input exits 2.
 # Usage: sh tests/e2e/regress.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 C=litmus/core
 "$BIN" regress --init warm gpu-wt gpu-wt-noinv $C/MP+rel+acq+guard.litmus $C/SB.litmus $C/CoRR.litmus >"$T/out" 2>&1
 rc=$?

@@ -6,15 +6,7 @@
 # Chromium: it must render the matrix, and a screenshot is kept in build/.
 # Usage: sh tests/e2e/report.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $*"
-}
+. tests/e2e/lib.sh
 R=$T/r
 mkdir -p "$R/traces"
 echo stale >"$R/traces/stale.svg"
