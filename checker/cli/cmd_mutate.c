@@ -36,8 +36,9 @@ static const char USAGE[] =
     "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
     "                      the base settings, as for check (default cold, no env)\n"
     "  --stronger LIST     settings for survivors, comma-separated, each 'warm' or\n"
-    "                      'cold' with environment actions joined by '+' (default\n"
-    "                      warm,warm+all); 'none' for no second round\n"
+    "                      'cold' with environment actions and 'cusN' (N compute\n"
+    "                      units) joined by '+' (default warm,warm+all,warm+cus4);\n"
+    "                      'none' for no second round\n"
     "  --max-states N      per exploration (default 200000); a bounded one kills nothing\n"
     "  -j N, --threads N   mutants checked at once (default 2)\n"
     "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
@@ -76,6 +77,9 @@ static int parse_setting(const char *s, const sys_config_t *base, sys_config_t *
     for (char *t = strtok_r(tmp, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
         if (!strcmp(t, "warm") || !strcmp(t, "cold"))
             cfg->warm = !strcmp(t, "warm");
+        else if (!strncmp(t, "cus", 3) && t[3] >= '1' && t[3] <= '9' && strlen(t) <= 5 &&
+                 atoi(t + 3) <= 15)
+            cfg->cus = atoi(t + 3); /* more compute units than the test places threads on */
         else
             snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s", *env ? "," : "", t);
     }
@@ -134,7 +138,7 @@ int cmd_mutate(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *proto_arg = NULL, *model_arg = NULL, *stronger = "warm,warm+all";
+    const char *proto_arg = NULL, *model_arg = NULL, *stronger = "warm,warm+all,warm+cus4";
     const char *params[32];
     int nparams = 0;
     sys_config_t base;
