@@ -29,5 +29,26 @@ else
     fail=$((fail + 1))
     echo "FAIL count rcc: published figures not shown"
 fi
+# hlrc (seed 001 Table 3 c0-c23): every label is cited (exit 0), each by the rows listed in
+# reports/counts.md; hlrc-noinv drops exactly the invalidation cells, which count reports (exit 1).
+expect hlrc L1 "3 8 0 56 59"
+expect hlrc L2 "2 0 0 12 13"
+expect hlrc-probe L1 "3 10 0 75 76"
+expect hlrc-probe L2 "2 0 0 14 19"
+out=$("$BIN" count hlrc 2>&1) && lab=$(printf '%s\n' "$out" | grep -c '^    c[0-9]* *L[12] hlrc.proto:[0-9]') &&
+    [ "$lab" -eq 24 ] && printf '%s\n' "$out" | grep -q '^    c4    L1 hlrc.proto:[0-9]* L1 .* L2 hlrc.proto:[0-9]*$' &&
+    ! printf '%s\n' "$out" | grep -q ERROR
+if [ $? -eq 0 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL count hlrc: labels c0-c23 not all cited"
+fi
+"$BIN" count hlrc-noinv >"${TMPDIR:-/tmp}/count-noinv.$$" 2>&1
+rc=$?
+got=$(grep 'ERROR: no row cites this label' "${TMPDIR:-/tmp}/count-noinv.$$" | awk '{print $1}' | tr '\n' ' ')
+rm -f "${TMPDIR:-/tmp}/count-noinv.$$"
+if [ "$rc" -eq 1 ] && [ "$got" = "c3 c7 c11 c15 c19 c23 " ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL count hlrc-noinv: exit $rc, uncited '$got'"
+fi
 echo "count: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
