@@ -50,9 +50,9 @@ static const char USAGE[] =
     "\n"
     "A test the protocol cannot run (no core map for an instruction) is skipped. A\n"
     "deadlock, an invariant failure or an unexpected event fails every model.\n"
-    "exit: 0 done and every model decided, 1 the protocol fails every model or a\n"
-    "protocol error (deadlock, invariant, unexpected) was found, 2 bad input, 3 some\n"
-    "model undecided because a search was incomplete\n";
+    "exit: 0 done and every model decided, 1 a protocol error (deadlock, invariant,\n"
+    "unexpected) or every model failed, 2 bad input, 3 some model undecided because\n"
+    "a search was incomplete\n";
 
 typedef struct {
     int nkeys;
@@ -92,6 +92,8 @@ typedef struct {
     char **sep_trace; /* kept for protocol errors (the first run's trace) */
     int sep_ntrace;
     char sep_msg[320];
+    char *sep_outcome;      /* the forbidden outcome, "0:r0=1; x=0;" */
+    char *sep_outcome_json; /* the same as a JSON object */
 } mstate_t;
 
 typedef struct {
@@ -272,6 +274,19 @@ static int separating_trace(const ctx_t *c, mstate_t *m)
         m->sep_ntrace = r.ntrace;
         m->sep_verdict = (int)r.verdict;
         snprintf(m->sep_msg, sizeof m->sep_msg, "%s", r.msg);
+        for (size_t i = 0; i < r.reached.n && !mr.racy && !m->sep_outcome; i++) {
+            const prog_val_t *v = exec_outcome(&r.reached, i);
+            if (exec_outcomes_has(&mr.allowed, v))
+                continue;
+            strbuf_t t, j;
+            sb_init(&t);
+            sb_init(&j);
+            for (int k = 0; k < lay.nkeys; k++)
+                sb_printf(&t, "%s%s=%lld;", k ? " " : "", lay.names[k], (long long)v[k]);
+            cli_outcome_json(&j, &lay, v);
+            m->sep_outcome = t.s;
+            m->sep_outcome_json = j.s;
+        }
         rc = 0;
         explore_result_free(&r);
     }
@@ -493,16 +508,24 @@ int cmd_classify(int argc, char **argv)
         nund += und[m];
     }
     lattice_strongest(lat, pass, strongest);
-    /* Failed models just above a strongest passed one (with none passed: the
-     * failed models nothing fails below, the weakest failures). */
+    /* On the complete tests alone: every model not failed (an incomplete test
+     * still fails the models whose forbidden outcomes it reached). */
+    bool notfail[LATTICE_MAX_MODELS], strongest_c[LATTICE_MAX_MODELS];
+    for (int m = 0; m < nm; m++)
+        notfail[m] = !fail[m] && ran > incomplete;
+    int nstrong_c = lattice_strongest(lat, notfail, strongest_c);
+    /* Failed models just above the strongest passed ones (or, with undecided
+     * models, the strongest on the complete tests; with none: the weakest failures). */
+    const bool *base = npass || !nund ? strongest : strongest_c;
+    int nbase = npass || !nund ? npass : nstrong_c;
     for (int a = 0; a < nm; a++) {
         above[a] = false;
         if (!fail[a])
             continue;
         for (int s = 0; s < nm; s++)
-            if (strongest[s] && lattice_covers(lat, a, s))
+            if (base[s] && lattice_covers(lat, a, s))
                 above[a] = true;
-        if (!npass) {
+        if (!nbase) {
             bool weakest = true;
             for (int b = 0; b < nm; b++)
                 if (fail[b] && lattice_stronger(lat, a, b))
@@ -529,6 +552,7 @@ int cmd_classify(int argc, char **argv)
         json_list(&b, "fails", lat, fail);
         json_list(&b, "undecided", lat, und);
         json_list(&b, "strongest", lat, strongest);
+        json_list(&b, "strongest_on_complete", lat, strongest_c);
         sb_puts(&b, ",\"separating\":[");
         int k = 0;
         for (int a = 0; a < nm; a++) {
@@ -541,16 +565,18 @@ int cmd_classify(int argc, char **argv)
             sb_puts(&b, ",\"below\":[");
             int kk = 0;
             for (int s = 0; s < nm; s++)
-                if (strongest[s] && lattice_covers(lat, a, s)) {
+                if (base[s] && lattice_covers(lat, a, s)) {
                     if (kk++)
                         sb_putc(&b, ',');
                     sb_json_str(&b, lattice_model(lat, s));
                 }
             sb_puts(&b, "],\"test\":");
             sb_json_str(&b, ms[a].sep_name);
-            sb_printf(&b, ",\"failed_tests\":%d,\"verdict\":\"%s\",\"depth\":%d,\"trace\":[",
-                      ms[a].failed_tests, explore_verdict_names[ms[a].sep_verdict],
-                      ms[a].sep_ntrace);
+            sb_printf(&b,
+                      ",\"failed_tests\":%d,\"verdict\":\"%s\",\"depth\":%d,\"steps\":%d,"
+                      "\"outcome\":%s,\"trace\":[",
+                      ms[a].failed_tests, explore_verdict_names[ms[a].sep_verdict], ms[a].sep_depth,
+                      ms[a].sep_ntrace, ms[a].sep_outcome_json ? ms[a].sep_outcome_json : "null");
             for (int i = 0; i < ms[a].sep_ntrace; i++) {
                 if (i)
                     sb_putc(&b, ',');
@@ -584,8 +610,10 @@ int cmd_classify(int argc, char **argv)
         sb_printf(&b, "| %s | %s |", c.proto->name, init);
         int k = 0;
         for (int s = 0; s < nm; s++)
-            if (strongest[s])
+            if (base[s])
                 sb_printf(&b, "%s`%s`", k++ ? ", " : " ", lattice_model(lat, s));
+        if (k && base != strongest)
+            sb_puts(&b, " (on the complete tests)");
         if (!k)
             sb_puts(&b, " none");
         sb_puts(&b, " |");
@@ -596,8 +624,8 @@ int cmd_classify(int argc, char **argv)
                           ms[a].sep_name, ms[a].sep_ntrace);
         if (!k)
             sb_puts(&b, " -");
-        sb_printf(&b, " | %d/%d%s |\n", ran, nfiles,
-                  incomplete ? " (some incomplete)" : "");
+        sb_printf(&b, " | %d/%d%s |\n", ran - incomplete, nfiles,
+                  incomplete ? " complete" : "");
     } else {
         sb_printf(&b, "classify %s (%s): %d tests, %d explored, %d skipped, %d incomplete\n",
                   c.proto->name, init, nfiles, ran, skipped, incomplete);
@@ -606,6 +634,10 @@ int cmd_classify(int argc, char **argv)
         if (nund)
             text_list(&b, "undecided", lat, und);
         text_list(&b, "strongest", lat, strongest);
+        if (nund) {
+            sb_printf(&b, "  on the %d complete tests alone:\n", ran - incomplete);
+            text_list(&b, "strongest", lat, strongest_c);
+        }
         for (int a = 0; a < nm; a++) {
             if (!above[a])
                 continue;
@@ -614,7 +646,8 @@ int cmd_classify(int argc, char **argv)
                       ms[a].failed_tests == 1 ? "" : "s", ms[a].sep_name,
                       explore_verdict_names[ms[a].sep_verdict], ms[a].sep_ntrace);
             if (ms[a].sep_msg[0])
-                sb_printf(&b, "    %s\n", ms[a].sep_msg);
+                sb_printf(&b, "    %s%s%s\n", ms[a].sep_msg, ms[a].sep_outcome ? ": " : "",
+                          ms[a].sep_outcome ? ms[a].sep_outcome : "");
             for (int i = 0; i < ms[a].sep_ntrace; i++)
                 sb_printf(&b, "    %3d  %s\n", i + 1, ms[a].sep_trace[i]);
         }
@@ -627,13 +660,15 @@ int cmd_classify(int argc, char **argv)
     sb_free(&b);
     sb_free(&skipped_names);
     sb_free(&inc_names);
-    rc = perrors || !npass ? CLI_FAIL : nund ? CLI_LIMIT : CLI_OK;
+    rc = perrors ? CLI_FAIL : nund ? CLI_LIMIT : !npass ? CLI_FAIL : CLI_OK;
 out:
     cli_free_list(files, nfiles);
     for (int m = 0; m < nm; m++) {
         cat_free(ms[m].model);
         free(ms[m].sep_file);
         free(ms[m].sep_name);
+        free(ms[m].sep_outcome);
+        free(ms[m].sep_outcome_json);
         free_trace(ms[m].sep_trace, ms[m].sep_ntrace);
     }
     proto_free(c.proto);
