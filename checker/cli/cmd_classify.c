@@ -487,8 +487,7 @@ int cmd_classify(int argc, char **argv)
         ran++;
         perrors += perr;
         if (inc)
-            sb_printf(&inc_names, "%s%.*s", incomplete++ ? " " : "", (int)(strlen(base) - 7),
-                      base);
+            sb_printf(&inc_names, "%s%.*s", incomplete++ ? " " : "", (int)(strlen(base) - 7), base);
     }
     if (rc != CLI_OK) {
         sb_free(&skipped_names);
@@ -624,8 +623,7 @@ int cmd_classify(int argc, char **argv)
                           ms[a].sep_name, ms[a].sep_ntrace);
         if (!k)
             sb_puts(&b, " -");
-        sb_printf(&b, " | %d/%d%s |\n", ran - incomplete, nfiles,
-                  incomplete ? " complete" : "");
+        sb_printf(&b, " | %d/%d%s |\n", ran - incomplete, nfiles, incomplete ? " complete" : "");
     } else {
         sb_printf(&b, "classify %s (%s): %d tests, %d explored, %d skipped, %d incomplete\n",
                   c.proto->name, init, nfiles, ran, skipped, incomplete);
@@ -642,9 +640,8 @@ int cmd_classify(int argc, char **argv)
             if (!above[a])
                 continue;
             sb_printf(&b, "  %s fails on %d test%s; separating test %s (%s, %d steps):\n",
-                      lattice_model(lat, a), ms[a].failed_tests,
-                      ms[a].failed_tests == 1 ? "" : "s", ms[a].sep_name,
-                      explore_verdict_names[ms[a].sep_verdict], ms[a].sep_ntrace);
+                      lattice_model(lat, a), ms[a].failed_tests, ms[a].failed_tests == 1 ? "" : "s",
+                      ms[a].sep_name, explore_verdict_names[ms[a].sep_verdict], ms[a].sep_ntrace);
             if (ms[a].sep_msg[0])
                 sb_printf(&b, "    %s%s%s\n", ms[a].sep_msg, ms[a].sep_outcome ? ": " : "",
                           ms[a].sep_outcome ? ms[a].sep_outcome : "");

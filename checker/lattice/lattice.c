@@ -20,8 +20,8 @@ struct lattice {
 
 static bool name_char(char c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '+' || c == '-' || c == '/';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '+' || c == '-' || c == '/';
 }
 
 int lattice_find(const lattice_t *l, const char *name)
@@ -54,9 +54,9 @@ int lattice_parse(const char *file, const char *src, size_t len, lattice_t **out
         size_t eol = i;
         while (eol < len && src[eol] != '\n')
             eol++;
-        int prev = -1;      /* the model before a pending '<' */
-        bool want = false;  /* a '<' waits for its name */
-        bool decl = false;  /* 'model' line */
+        int prev = -1;     /* the model before a pending '<' */
+        bool want = false; /* a '<' waits for its name */
+        bool decl = false; /* 'model' line */
         int ntok = 0;
         size_t p = i;
         while (p < eol) {

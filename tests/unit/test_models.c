@@ -527,14 +527,16 @@ Test(lattice_models, ptx)
               "SB with acq_rel fences");
     cr_expect(!consistent("ptx", "W.rlx:x=1 F.sc R.rlx:y=0 | W.rlx:y=1 F.sc R.rlx:x=0"),
               "SB with morally strong fence.sc");
-    cr_expect(consistent("ptx", "@wg0 W.rlx:x=1 F.sc.wg R.rlx:y=0 | @wg1 W.rlx:y=1 F.sc.wg R.rlx:x=0"),
-              "fence.sc.cta in two CTAs are not morally strong");
+    cr_expect(
+        consistent("ptx", "@wg0 W.rlx:x=1 F.sc.wg R.rlx:y=0 | @wg1 W.rlx:y=1 F.sc.wg R.rlx:x=0"),
+        "fence.sc.cta in two CTAs are not morally strong");
     cr_expect(!consistent("ptx", "W:x=1 W.rel:y=1 | R.acq:y=1 W.rel:z=1 | R.acq:z=1 R:x=0"),
               "causality order is transitive (cumulative)");
     /* Weak accesses may disagree on the order of racing writes (partial co). */
     cr_expect(consistent("ptx", "W:x=1 | W:x=2 | R:x=1 R:x=2 | R:x=2 R:x=1"));
-    cr_expect(!consistent("ptx", "W.rlx:x=1 | W.rlx:x=2 | R.rlx:x=1 R.rlx:x=2 | R.rlx:x=2 R.rlx:x=1"),
-              "but morally strong ones may not");
+    cr_expect(
+        !consistent("ptx", "W.rlx:x=1 | W.rlx:x=2 | R.rlx:x=1 R.rlx:x=2 | R.rlx:x=2 R.rlx:x=1"),
+        "but morally strong ones may not");
     cr_expect(consistent("ptx", "W:x=1 | R:x=1 R:x=0"), "weak CoRR across threads");
     cr_expect(!consistent("ptx", "W:x=1 R:x=0"), "po-loc is always kept");
     cr_expect(!consistent("ptx", "U.rlx:x=0>2 | W.rlx:x=1"), "atomicity among strong writes");
