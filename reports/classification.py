@@ -64,6 +64,21 @@ for p in protos:
           models(o["strongest_on_complete"]), seps(o),
           ("%d: %s" % (len(inc), " ".join(inc))) if inc else "0", models(o["fails"])))
 print()
+print("## The shallowest failing test of every failed model")
+print()
+print("For each failed model, the test whose forbidden outcome the protocol reaches in the")
+print("fewest steps, and how many tests fail it (`failures` in the JSON).")
+print()
+print("| protocol | caches | failed model: test (steps, failing tests) |")
+print("|---|---|---|")
+for p in protos:
+    for kind in ("cold", "warm"):
+        o = load(p, kind)
+        if o["failures"]:
+            print("| `%s` | %s | %s |" % (p, kind, "; ".join(
+                "`%s`: %s (%d, %d)" % (f["model"], f["test"], f["depth"] + 1, f["failed_tests"])
+                for f in o["failures"])))
+print()
 if times:
     print("Run times (seconds, cold / warm, on a shared 2-core machine): " +
           ", ".join("%s %d / %d" % (p, times[p][0], times[p][1]) for p in protos if p in times) + ".")

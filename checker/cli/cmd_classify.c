@@ -43,8 +43,9 @@ static const char USAGE[] =
     "                      and keeps every other model from passing\n"
     "  --unroll N          loop bound for the models' allowed outcomes (2)\n"
     "  --json              one JSON object: protocol, passes, fails, undecided,\n"
-    "                      strongest, separating (model, below, test, depth, trace),\n"
-    "                      tests, skipped, incomplete\n"
+    "                      strongest, strongest_on_complete, separating (model, below,\n"
+    "                      test, depth, steps, outcome, trace), failures (every failed\n"
+    "                      model's shallowest failing test), tests, skipped, incomplete\n"
     "  --row               one Markdown row for the README's protocol table\n"
     "  -h, --help          this help\n"
     "\n"
@@ -582,6 +583,20 @@ int cmd_classify(int argc, char **argv)
                 sb_json_str(&b, ms[a].sep_trace[i]);
             }
             sb_puts(&b, "]}");
+        }
+        /* Every failed model's shallowest failing test (traces only for those above). */
+        sb_puts(&b, "],\"failures\":[");
+        k = 0;
+        for (int a = 0; a < nm; a++) {
+            if (!fail[a])
+                continue;
+            if (k++)
+                sb_putc(&b, ',');
+            sb_puts(&b, "{\"model\":");
+            sb_json_str(&b, lattice_model(lat, a));
+            sb_printf(&b, ",\"failed_tests\":%d,\"test\":", ms[a].failed_tests);
+            sb_json_str(&b, ms[a].sep_name);
+            sb_printf(&b, ",\"depth\":%d}", ms[a].sep_depth);
         }
         sb_puts(&b, "],\"skipped\":[");
         {
