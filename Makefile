@@ -155,3 +155,14 @@ clean:
 	rm -rf $(BUILD) build-san cohcheck
 
 -include $(DEPS)
+
+# The model lattice and `cohcheck classify` (issue 14): pinned placements, the lattice on
+# the suites (tests/e2e/classify.sh); models/lattice is installed beside the models.
+test-classify: cohcheck
+	sh tests/e2e/classify.sh ./cohcheck
+test: test-classify
+install: install-lattice
+install-lattice: cohcheck
+	install -d $(DESTDIR)$(PREFIX)/share/cohcheck/models
+	install -m 644 models/lattice $(DESTDIR)$(PREFIX)/share/cohcheck/models/lattice
+.PHONY: test-classify install-lattice
