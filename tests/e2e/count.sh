@@ -30,9 +30,9 @@ else
     echo "FAIL count rcc: published figures not shown"
 fi
 # Directory protocols (issue 9): reports/counts.md "Directory protocols"
-expect gpu-vi L1 "2 2 1 26 27"
+expect gpu-vi L1 "2 2 1 26 28"
 expect gpu-vi L2 "3 2 2 13 20"
-expect gpu-vini L1 "2 2 1 26 27"
+expect gpu-vini L1 "2 2 1 26 28"
 expect gpu-vini L2 "4 3 3 17 25"
 expect mesi L1 "4 6 4 35 38"
 expect mesi L2 "4 5 5 19 23"
