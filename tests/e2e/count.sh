@@ -49,6 +49,19 @@ rm -f "${TMPDIR:-/tmp}/count-noinv.$$"
 if [ "$rc" -eq 1 ] && [ "$got" = "c3 c7 c11 c15 c19 c23 " ]; then pass=$((pass + 1)); else
     fail=$((fail + 1))
     echo "FAIL count hlrc-noinv: exit $rc, uncited '$got'"
+# Directory protocols (issue 9): reports/counts.md "Directory protocols"
+expect gpu-vi L1 "2 2 1 26 28"
+expect gpu-vi L2 "3 2 2 13 20"
+expect gpu-vini L1 "2 2 1 26 28"
+expect gpu-vini L2 "4 3 3 17 25"
+expect mesi L1 "4 6 4 35 38"
+expect mesi L2 "4 5 5 19 23"
+if "$BIN" count mesi | grep -q 'published (seed 003 Table V): stable 5 transient 11 transitions 81' &&
+    "$BIN" count gpu-vini | grep -q 'published (seed 004 Table 1): stable 5 transient 10 (coherent 8)'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL count mesi/gpu-vini: published figures not shown"
 fi
 echo "count: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
