@@ -49,6 +49,7 @@ rm -f "${TMPDIR:-/tmp}/count-noinv.$$"
 if [ "$rc" -eq 1 ] && [ "$got" = "c3 c7 c11 c15 c19 c23 " ]; then pass=$((pass + 1)); else
     fail=$((fail + 1))
     echo "FAIL count hlrc-noinv: exit $rc, uncited '$got'"
+fi
 # Directory protocols (issue 9): reports/counts.md "Directory protocols"
 expect gpu-vi L1 "2 2 1 26 28"
 expect gpu-vi L2 "3 2 2 13 20"
