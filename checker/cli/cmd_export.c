@@ -165,8 +165,12 @@ int cmd_export(int argc, char **argv)
     sb_init(&cmd);
     sb_init(&text);
     sb_puts(&cmd, "cohcheck export");
-    for (int i = 1; i < argc; i++)
-        sb_printf(&cmd, " %s", argv[i]);
+    for (int i = 1; i < argc; i++) { /* the output's name is left out: it is the file itself */
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+            i++;
+        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9))
+            sb_printf(&cmd, " %s", argv[i]);
+    }
     if (murphi_export(p, prog, &cfg, cmd.s, &text, &d))
         cli_report(&d);
     else
