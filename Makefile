@@ -155,3 +155,14 @@ clean:
 	rm -rf $(BUILD) build-san cohcheck
 
 -include $(DEPS)
+
+# Murphi export (docs/murphi.md): `make test` checks that every protocol exports,
+# deterministically, that Rumur parses it and that bad input is rejected; `make test-full`
+# runs Rumur on tests/e2e/murphi.tab and requires its state counts to equal cohcheck's.
+.PHONY: test-murphi test-murphi-counts
+test: test-murphi
+test-full: test-murphi-counts
+test-murphi: cohcheck
+	sh tests/e2e/murphi.sh ./cohcheck
+test-murphi-counts: cohcheck
+	sh tests/e2e/murphi-counts.sh ./cohcheck
