@@ -34,8 +34,10 @@ static void usage(FILE *f)
           "  --env LIST          environment actions: fetch, evict, writeback, other events\n"
           "                      the protocol declares, all (comma-separated; default none)\n"
           "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
-          "  --model M           accepted for symmetry with check; the model's verdict on\n"
-          "                      outcomes is not part of the Murphi model\n"
+          "  --model M           also check, as check does, that every terminal outcome is one\n"
+          "                      the memory model M allows (an invariant; none for a racy\n"
+          "                      test under drf or hrf); without it outcomes are not checked\n"
+          "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
           "  -o FILE             the model to write ('-': standard output)\n"
           "  -h, --help          this help\n"
           "\n"
@@ -78,12 +80,15 @@ int cmd_export(int argc, char **argv)
         {"env", required_argument, 0, 'e'}, {"lines", required_argument, 0, 'l'},
         {"param", required_argument, 0, 'P'}, {"model", required_argument, 0, 'm'},
         {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {"unroll", required_argument, 0, 'u'},
         {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
     bool murphi = false;
+    int unroll = 2;
+    long long v;
     sys_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
     opterr = 0;
@@ -100,6 +105,15 @@ int cmd_export(int argc, char **argv)
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
         case 'o': out = optarg; break;
+        case 'u': {
+            diag_t d;
+            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
+                cli_report(&d);
+                return CLI_BAD_INPUT;
+            }
+            unroll = (int)v;
+            break;
+        }
         case 'P':
             if (nparams >= 64 || !strchr(optarg, '=')) {
                 cli_error("export: --param takes NAME=VALUE, not '%s'", optarg);
@@ -131,24 +145,22 @@ int cmd_export(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     diag_t d;
-    if (model_arg) {
-        cat_model_t *m;
-        if (cli_load_model(model_arg, argv[0], &m, &d)) {
-            cli_report(&d);
-            return CLI_BAD_INPUT;
-        }
-        cat_free(m);
-    }
-    proto_t *p = NULL;
-    prog_t *prog = NULL;
-    int rc = CLI_BAD_INPUT;
-    if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
+    cat_model_t *model = NULL;
+    if (model_arg && cli_load_model(model_arg, argv[0], &model, &d)) {
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
+    proto_t *p = NULL;
+    prog_t *prog = NULL;
+    exec_model_result_t mr;
+    bool have_mr = false;
+    int rc = CLI_BAD_INPUT;
+    if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
+        cli_report(&d);
+        goto done;
+    }
     for (int i = 0; i < nparams; i++) {
         char name[128];
-        long long v;
         const char *eq = strchr(params[i], '=');
         snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
         if (cli_parse_count("--param", eq + 1, 32767, &v, &d) ||
@@ -161,6 +173,17 @@ int cmd_export(int argc, char **argv)
         cli_report(&d);
         goto done;
     }
+    murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL};
+    if (model) {
+        exec_opts_t xo = {.unroll = unroll};
+        exec_stats_t xs;
+        if (exec_eval(prog, &model, 1, &xo, &mr, &xs, &d)) {
+            cli_report(&d);
+            goto done;
+        }
+        have_mr = true;
+        mo.allowed = mr.racy ? NULL : &mr.allowed;
+    }
     strbuf_t cmd, text;
     sb_init(&cmd);
     sb_init(&text);
@@ -171,14 +194,18 @@ int cmd_export(int argc, char **argv)
         else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9))
             sb_printf(&cmd, " %s", argv[i]);
     }
-    if (murphi_export(p, prog, &cfg, cmd.s, &text, &d))
+    mo.command = cmd.s;
+    if (murphi_export(p, prog, &cfg, &mo, &text, &d))
         cli_report(&d);
     else
         rc = write_file(text.s, out);
     sb_free(&cmd);
     sb_free(&text);
 done:
+    if (have_mr)
+        exec_result_free(&mr);
     prog_free(prog);
     proto_free(p);
+    cat_free(model);
     return rc;
 }

@@ -1746,6 +1746,80 @@ static void emit_props(mx_t *g)
           g->cfg.lines);
 }
 
+/* ---- outcomes (sys_outcome) ---- */
+
+/* FinalLoc(l): location l's final value, by the 'final' declarations, else at its home. */
+static void emit_final(mx_t *g)
+{
+    const proto_t *p = g->p;
+    const prog_t *prog = g->prog;
+    int home_ctrl = -1, home_var = -1;
+    for (int c = 0; c < p->nctrls && home_ctrl < 0; c++)
+        for (int v = 0; v < p->ctrls[c].nlinevars && home_ctrl < 0; v++)
+            if (!p->ctrls[c].per_cu && p->ctrls[c].linevars[v].type.kind == PROTO_T_DATA &&
+                p->ctrls[c].linevars[v].init_initial) {
+                home_ctrl = c;
+                home_var = v;
+            }
+    P(g, "function FinalLoc(l: val_t): val_t;  -- sys_outcome: a location's final value\n"
+         "begin\n  switch l\n");
+    for (int l = 0; l < prog->nlocs; l++) {
+        int line = g->loc_line[l], pos = g->locpos[l];
+        P(g, "  case %d:  -- %s\n", l, prog->locs[l].name);
+        for (int f = 0; f < p->nfinals; f++) {
+            const proto_final_t *fd = &p->finals[f];
+            const proto_ctrl_t *pc = &p->ctrls[fd->ctrl];
+            for (int k = 0; k < g->cn[fd->ctrl]; k++) {
+                char st[128];
+                snprintf(st, sizeof st, "c_%s[%d].ln[%d].st", pc->name, k, line);
+                strbuf_t b;
+                sb_init(&b);
+                if (fd->states)
+                    states_cond(g, fd->ctrl, fd->states, st, &b);
+                else
+                    sb_puts(&b, "true");
+                if (fd->mask >= 0)
+                    sb_printf(&b, " & (c_%s[%d].ln[%d].v_%s >> %d) %% 2 = 1", pc->name, k, line,
+                              pc->linevars[fd->mask].name, pos);
+                P(g, "    if %s then return c_%s[%d].ln[%d].v_%s[%d]; endif;\n", b.s, pc->name,
+                  k, line, pc->linevars[fd->var].name, pos);
+                sb_free(&b);
+            }
+        }
+        if (home_ctrl >= 0)
+            P(g, "    return c_%s[%d].ln[%d].v_%s[%d];\n", cname(g, home_ctrl),
+              g->cn[home_ctrl] - 1, line, p->ctrls[home_ctrl].linevars[home_var].name, pos);
+        else
+            P(g, "    return %lld;\n", (long long)prog->locs[l].init);
+    }
+    P(g, "  endswitch;\n  return 0;\nend;\n\n");
+}
+
+static void emit_outcomes(mx_t *g, const exec_outcomes_t *allowed, const char *model)
+{
+    exec_layout_t lay;
+    exec_layout_init(&lay, g->prog);
+    emit_final(g);
+    P(g, "-- the outcomes %s allows: registers, then final memory\n"
+         "function Allowed(): boolean;\nbegin\n",
+      model);
+    for (size_t i = 0; i < allowed->n; i++) {
+        const prog_val_t *v = allowed->v + i * (size_t)allowed->nkeys;
+        P(g, "  if true");
+        for (int k = 0; k < lay.nkeys; k++) {
+            if (k < lay.nregkeys)
+                P(g, " & Th[%d].r%d = %lld", lay.thread[k], lay.reg[k], (long long)v[k]);
+            else
+                P(g, " & FinalLoc(%d) = %lld", lay.loc[k], (long long)v[k]);
+        }
+        P(g, " then return true; endif;\n");
+    }
+    P(g, "  return false;\nend;\n\n");
+    P(g, "invariant \"every terminal outcome is allowed by %s\"\n  Terminal() -> Allowed();\n\n",
+      model);
+    exec_layout_free(&lay);
+}
+
 /* ---- the model ---- */
 
 static void emit_header(mx_t *g, const char *command)
@@ -1790,8 +1864,11 @@ static void emit_header(mx_t *g, const char *command)
 }
 
 int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
-                  const char *command, strbuf_t *out, diag_t *err)
+                  const murphi_opts_t *o, strbuf_t *out, diag_t *err)
 {
+    murphi_opts_t none = {NULL, NULL, NULL};
+    if (!o)
+        o = &none;
     if (cfg->time_raw) {
         diag_set(err, p->file, 0, 0,
                  "export --murphi: raw time has no finite model; export the abstract one");
@@ -1817,7 +1894,7 @@ int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
     sb_init(&body);
     g.o = &body;
     layout(&g);
-    emit_header(&g, command);
+    emit_header(&g, o->command);
     emit_decls(&g);
     emit_helpers(&g);
     emit_normalize(&g);
@@ -1841,6 +1918,8 @@ int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
     emit_rules(&g);
     emit_init(&g);
     emit_props(&g);
+    if (o->allowed)
+        emit_outcomes(&g, o->allowed, o->model ? o->model : "the model");
     int rc = g.failed ? -1 : 0;
     if (!rc)
         sb_puts(out, body.s);

@@ -10,16 +10,25 @@
 
 #include "../base/diag.h"
 #include "../base/util.h"
+#include "../exec/exec.h"
 #include "../prog/prog.h"
 #include "../proto/proto.h"
 #include "../sys/sys.h"
 
-/* Append the Murphi model of protocol P on test PROG under CFG to OUT.
- * COMMAND (may be NULL) is quoted in the header comment. Returns 0; -1 with
+typedef struct {
+    const char *command; /* quoted in the header comment; NULL: none */
+    /* The outcomes a memory model allows (exec_eval; layout exec_layout_init), checked
+       by an invariant on terminal states as check does; NULL: outcomes are not checked. */
+    const exec_outcomes_t *allowed;
+    const char *model; /* the model's name, for that invariant */
+} murphi_opts_t;
+
+/* Append the Murphi model of protocol P on test PROG under CFG to OUT, with
+ * the options O (may be NULL). Returns 0; -1 with
  * ERR when the system cannot be built (the errors `check` gives: more CUs
  * than --cus, an unknown --env event, ...) or uses something the export does
  * not cover (--time raw). Deterministic: the same inputs give the same text. */
 int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
-                  const char *command, strbuf_t *out, diag_t *err);
+                  const murphi_opts_t *o, strbuf_t *out, diag_t *err);
 
 #endif

@@ -53,6 +53,17 @@ case "$out" in
 *) bad "export -o -: header lacks the command or the configuration" ;;
 esac
 
+# --model: the allowed outcomes become an invariant on terminal states (not for a racy test
+# under drf, which constrains no outcome).
+"$BIN" export --murphi --protocol nol1 --model sc litmus/core/SB.litmus -o "$T/sc.m"
+"$BIN" export --murphi --protocol nol1 --model drf litmus/core/SB.litmus -o "$T/drf.m"
+if grep -q 'invariant "every terminal outcome is allowed by sc"' "$T/sc.m" &&
+    [ "$(grep -c 'then return true; endif;$' "$T/sc.m")" -gt 0 ] &&
+    ! grep -q 'allowed by drf' "$T/drf.m"; then ok; else bad "export --model: outcome invariant"; fi
+if [ $have_rumur = 1 ]; then
+    rumur --quiet --threads 1 "$T/sc.m" -o "$T/sc.c" 2>"$T/err" && ok || bad "rumur rejects --model sc: $(head -3 "$T/err")"
+fi
+
 # Bad input: exit 2, one line on stderr, no output file (not even a partial one).
 bad_input() { # bad_input WHAT ARGS...: the export must fail with exit 2 and write nothing
     what=$1

@@ -53,7 +53,8 @@ static char *export(const proto_t *p, const prog_t *t, const sys_config_t *cfg)
     strbuf_t b;
     sb_init(&b);
     diag_t d;
-    cr_assert_eq(murphi_export(p, t, cfg, "cohcheck export test", &b, &d), 0, "%s", d.msg);
+    murphi_opts_t o = {"cohcheck export test", NULL, NULL};
+    cr_assert_eq(murphi_export(p, t, cfg, &o, &b, &d), 0, "%s", d.msg);
     return b.s;
 }
 
@@ -133,6 +134,32 @@ Test(murphi, refusals)
     cr_assert(strstr(d.msg, "--cus"), "%s", d.msg);
     cr_assert_eq(b.len, 0); /* nothing written */
     sb_free(&b);
+    prog_free(t);
+    proto_free(p);
+}
+
+Test(murphi, outcomes)
+{
+    proto_t *p;
+    prog_t *t;
+    load(&p, &t);
+    exec_outcomes_t allowed;
+    exec_outcomes_init(&allowed, 4); /* 0:r0, 1:r1, x, y */
+    prog_val_t v[4] = {3, 0, 3, 0};
+    exec_outcomes_add(&allowed, v);
+    murphi_opts_t o = {NULL, &allowed, "sc"};
+    sys_config_t cfg = {0};
+    strbuf_t b;
+    sb_init(&b);
+    diag_t d;
+    cr_assert_eq(murphi_export(p, t, &cfg, &o, &b, &d), 0, "%s", d.msg);
+    cr_assert(strstr(b.s, "if true & Th[0].r0 = 3 & Th[1].r1 = 0 & FinalLoc(0) = 3 & FinalLoc(1) = "
+                          "0 then return true; endif;"),
+              "%s", b.s);
+    cr_assert(strstr(b.s, "return c_L2[0].ln[0].v_data[0];")); /* x's home: L2's data */
+    cr_assert(strstr(b.s, "invariant \"every terminal outcome is allowed by sc\""));
+    sb_free(&b);
+    exec_outcomes_free(&allowed);
     prog_free(t);
     proto_free(p);
 }
