@@ -216,7 +216,7 @@ static void ex(mx_t *g, const ectx_t *c, const proto_expr_t *e, strbuf_t *b)
         sb_puts(b, "src");
         return;
     case PROTO_E_REQF: {
-        static const char *const f[] = {"ReqLoc", "ReqVal", "ReqExp", "ReqOp",
+        static const char *const f[] = {"ReqLoc", "ReqVal",   "ReqExp", "ReqOp",
                                         "ReqOrd", "ReqScope", "ReqTid"};
         if (!c->core)
             unsupported(g, e->line, e->col, "req used outside a core event");
@@ -383,8 +383,7 @@ static void collect_counts(mx_t *g, const proto_expr_t *e)
             seen |= g->count_ctrl[k] == e->index && g->count_states[k] == e->states;
         if (!seen) {
             g->count_ctrl = xrealloc(g->count_ctrl, sizeof(int) * (size_t)(g->ncount + 1));
-            g->count_states =
-                xrealloc(g->count_states, sizeof(uint64_t) * (size_t)(g->ncount + 1));
+            g->count_states = xrealloc(g->count_states, sizeof(uint64_t) * (size_t)(g->ncount + 1));
             g->count_ctrl[g->ncount] = e->index;
             g->count_states[g->ncount++] = e->states;
         }
@@ -660,8 +659,9 @@ static void emit_send(mx_t *g, const ectx_t *x, const proto_action_t *a)
     }
     char self[64];
     snprintf(self, sizeof self, "%d + i", g->cbase[c]);
-#define SEND(dst) P(g, "    Send(ChanOf(%d, %s, %s), m, %d); if Blocked then return; endif;\n", \
-                    m->net, self, dst, bound)
+#define SEND(dst)                                                                               \
+    P(g, "    Send(ChanOf(%d, %s, %s), m, %d); if Blocked then return; endif;\n", m->net, self, \
+      dst, bound)
     char dst[128];
     switch (a->dest) {
     case PROTO_DEST_SHARED:
@@ -722,8 +722,9 @@ static void emit_assign(mx_t *g, const ectx_t *x, const proto_action_t *a)
         sb_printf(&t, "c_%s[i].ln[l].v_%s", pc->name, var->name);
     } else if (var->per_thread) {
         char *s = ex_str(g, x, a->index);
-        P(g, "    nd := %s;\n    if nd < 0 | nd >= NT then error \"per-thread variable %s indexed "
-             "by a thread that does not exist\"; endif;\n",
+        P(g,
+          "    nd := %s;\n    if nd < 0 | nd >= NT then error \"per-thread variable %s indexed "
+          "by a thread that does not exist\"; endif;\n",
           s, var->name);
         if (pc->per_cu)
             P(g,
@@ -871,8 +872,9 @@ static void emit_decls(mx_t *g)
       g->ncus);
     P(g, "  NINST: %d;    -- controller instances (nodes)\n  NLINES: %d;   -- cache lines\n",
       g->ninst, g->nlines);
-    P(g, "  MAXLOCS: %d;  -- locations per line (data width)\n  CAP: %d;      -- messages per "
-         "channel\n  NCH: %d;      -- channels some row can send into\n",
+    P(g,
+      "  MAXLOCS: %d;  -- locations per line (data width)\n  CAP: %d;      -- messages per "
+      "channel\n  NCH: %d;      -- channels some row can send into\n",
       g->maxlocs, g->cap, g->nch > 0 ? g->nch : 1);
     P(g, "  T_RUN: 0; T_WAIT: 1; T_DONE: 2;\n");
     for (int k = 0; k < p->nparams; k++)
@@ -962,7 +964,8 @@ static void emit_helpers(mx_t *g)
          "function NodeCu(n: val_t): val_t;\nbegin\n  switch n\n");
     for (int i = 0; i < g->ninst; i++)
         P(g, "  case %d: return %d;\n", i, g->icu[i]);
-    P(g, "  endswitch;\n  error \"a node that does not exist in a nodeset\";\n  return 0;\nend;\n\n");
+    P(g,
+      "  endswitch;\n  error \"a node that does not exist in a nodeset\";\n  return 0;\nend;\n\n");
     P(g, "function Apply(op: val_t; old: val_t; v: val_t; e: val_t): val_t;\nbegin\n"
          "  if op = 0 then return old + v; elsif op = 1 then return v;\n"
          "  elsif old = e then return v; else return old; endif;\nend;\n\n");
@@ -975,16 +978,20 @@ static void emit_helpers(mx_t *g)
          "  return (x >> NodeCu(n)) %% 2;\nend;\n\n");
     P(g, "function NodeAdd(x: set_t; n: val_t): set_t;\nbegin\n"
          "  if NodeCu(n) < 0 then error \"a nodeset holds per-cu instances only\"; endif;\n"
-         "  if (x >> NodeCu(n)) %% 2 = 1 then return x; endif;\n  return x + (1 << NodeCu(n));\nend;\n\n");
+         "  if (x >> NodeCu(n)) %% 2 = 1 then return x; endif;\n  return x + (1 << "
+         "NodeCu(n));\nend;\n\n");
     P(g, "function NodeDel(x: set_t; n: val_t): set_t;\nbegin\n"
          "  if NodeCu(n) < 0 then error \"a nodeset holds per-cu instances only\"; endif;\n"
-         "  if (x >> NodeCu(n)) %% 2 = 0 then return x; endif;\n  return x - (1 << NodeCu(n));\nend;\n\n");
+         "  if (x >> NodeCu(n)) %% 2 = 0 then return x; endif;\n  return x - (1 << "
+         "NodeCu(n));\nend;\n\n");
     P(g, "function MaskIn(loc: val_t; x: set_t): val_t;\nbegin\n"
          "  return (x >> LocPos(loc)) %% 2;\nend;\n\n");
     P(g, "function MaskAdd(x: set_t; loc: val_t): set_t;\nbegin\n"
-         "  if (x >> LocPos(loc)) %% 2 = 1 then return x; endif;\n  return x + (1 << LocPos(loc));\nend;\n\n");
+         "  if (x >> LocPos(loc)) %% 2 = 1 then return x; endif;\n  return x + (1 << "
+         "LocPos(loc));\nend;\n\n");
     P(g, "function MaskDel(x: set_t; loc: val_t): set_t;\nbegin\n"
-         "  if (x >> LocPos(loc)) %% 2 = 0 then return x; endif;\n  return x - (1 << LocPos(loc));\nend;\n\n");
+         "  if (x >> LocPos(loc)) %% 2 = 0 then return x; endif;\n  return x - (1 << "
+         "LocPos(loc));\nend;\n\n");
     P(g, "function Merge(a: data_t; b: data_t; x: set_t): data_t;\nvar r: data_t;\nbegin\n"
          "  for k: 0..MAXLOCS-1 do\n"
          "    if (x >> k) %% 2 = 1 then r[k] := b[k]; else r[k] := a[k]; endif;\n"
@@ -1006,9 +1013,10 @@ static void emit_helpers(mx_t *g)
                 sb_putc(&b2, *q);
             }
         }
-        P(g, "function Count%d(l: lidx_t): val_t;  -- count(%s, ...)\nvar n: val_t;\nbegin\n"
-             "  if l < 0 then error \"count() needs a line context\"; endif;\n  n := 0;\n"
-             "  for j: 0..%d do if %s then n := n + 1; endif; endfor;\n  return n;\nend;\n\n",
+        P(g,
+          "function Count%d(l: lidx_t): val_t;  -- count(%s, ...)\nvar n: val_t;\nbegin\n"
+          "  if l < 0 then error \"count() needs a line context\"; endif;\n  n := 0;\n"
+          "  for j: 0..%d do if %s then n := n + 1; endif; endfor;\n  return n;\nend;\n\n",
           k, cname(g, c), g->cn[c] - 1, b2.s);
         sb_free(&b);
         sb_free(&b2);
@@ -1058,7 +1066,8 @@ static void emit_helpers(mx_t *g)
                 const char *cn = g->comp[g->mcomp[m][f]].name;
                 if (p->msgs[m].fields[f].type.kind == PROTO_T_DATA)
                     for (int k = 0; k < g->maxlocs; k++)
-                        P(g, "    if a.%s[%d] != b.%s[%d] then return a.%s[%d] > b.%s[%d]; endif;\n",
+                        P(g,
+                          "    if a.%s[%d] != b.%s[%d] then return a.%s[%d] > b.%s[%d]; endif;\n",
                           cn, k, cn, k, cn, k, cn, k);
                 else
                     P(g, "    if a.%s != b.%s then return a.%s > b.%s; endif;\n", cn, cn, cn, cn);
@@ -1072,11 +1081,12 @@ static void emit_helpers(mx_t *g)
     for (int q = 0; q < g->nch; q++) {
         if (p->nets[g->ch_net[q]].ordered)
             continue;
-        P(g, "  for a: 0..CAP-2 do\n    for b: 0..CAP-2 do\n"
-             "      if b + 1 < Ch[%d].n then\n"
-             "        if MsgGt(Ch[%d].m[b], Ch[%d].m[b + 1]) then\n"
-             "          tmp := Ch[%d].m[b]; Ch[%d].m[b] := Ch[%d].m[b + 1]; Ch[%d].m[b + 1] := "
-             "tmp;\n        endif;\n      endif;\n    endfor;\n  endfor;\n",
+        P(g,
+          "  for a: 0..CAP-2 do\n    for b: 0..CAP-2 do\n"
+          "      if b + 1 < Ch[%d].n then\n"
+          "        if MsgGt(Ch[%d].m[b], Ch[%d].m[b + 1]) then\n"
+          "          tmp := Ch[%d].m[b]; Ch[%d].m[b] := Ch[%d].m[b + 1]; Ch[%d].m[b + 1] := "
+          "tmp;\n        endif;\n      endif;\n    endfor;\n  endfor;\n",
           q, q, q, q, q, q, q);
     }
     P(g, "end;\n\n");
@@ -1252,16 +1262,18 @@ static void emit_normalize(mx_t *g)
         P(g, "  for q: chidx_t do if Ch[q].n != 0 then return false; endif; endfor;\n");
     P(g, "  return true;\nend;\n\n");
     if (g->cfg.lines > 0) {
-        P(g, "-- --lines %d: no L1 holds more lines outside their initial state\n"
-             "function OverCapacity(): boolean;\nvar n: val_t;\nbegin\n",
+        P(g,
+          "-- --lines %d: no L1 holds more lines outside their initial state\n"
+          "function OverCapacity(): boolean;\nvar n: val_t;\nbegin\n",
           g->cfg.lines);
         for (int c = 0; c < p->nctrls; c++) {
             const proto_ctrl_t *pc = &p->ctrls[c];
             if (!pc->per_cu)
                 continue;
-            P(g, "  for i: 0..%d do\n    n := 0;\n    for l: line_t do\n"
-                 "      if c_%s[i].ln[l].st != %s_%s then n := n + 1; endif;\n    endfor;\n"
-                 "    if n > %d then return true; endif;\n  endfor;\n",
+            P(g,
+              "  for i: 0..%d do\n    n := 0;\n    for l: line_t do\n"
+              "      if c_%s[i].ln[l].st != %s_%s then n := n + 1; endif;\n    endfor;\n"
+              "    if n > %d then return true; endif;\n  endfor;\n",
               g->cn[c] - 1, pc->name, pc->name, pc->state_names[pc->init_state], g->cfg.lines);
         }
         P(g, "  return false;\nend;\n\n");
@@ -1355,8 +1367,8 @@ static void emit_threads(mx_t *g)
         P(g, "-- P%d on CU %d:", t, pt->cu);
         for (int i = 0; i < pt->ninstr; i++) {
             const prog_instr_t *in = &pt->instr[i];
-            static const char *const ops[] = {"ld", "st", "rmw", "cas", "fence", "mov",
-                                              "add", "beq", "bne", "b", "nop"};
+            static const char *const ops[] = {"ld",  "st",  "rmw", "cas", "fence", "mov",
+                                              "add", "beq", "bne", "b",   "nop"};
             P(g, " %d:%s%s%s", i, ops[in->op], is_mem(in) && in->ord ? "." : "",
               is_mem(in) ? prog_ord_name(in->ord) : "");
             if (is_mem(in) && in->op != PROG_OP_FENCE)
@@ -1417,10 +1429,11 @@ static void emit_threads(mx_t *g)
     /* advance: local instructions up to the next memory operation or the end */
     for (int t = 0; t < g->nthreads; t++) {
         const prog_thread_t *pt = &prog->threads[t];
-        P(g, "procedure Advance%d();\nvar steps: 0..10001;\nbegin\n  steps := 0;\n"
-             "  while true do\n"
-             "    if Th[%d].pc >= %d then Th[%d].stat := T_DONE; Th[%d].step := 0; return; "
-             "endif;\n",
+        P(g,
+          "procedure Advance%d();\nvar steps: 0..10001;\nbegin\n  steps := 0;\n"
+          "  while true do\n"
+          "    if Th[%d].pc >= %d then Th[%d].stat := T_DONE; Th[%d].step := 0; return; "
+          "endif;\n",
           t, t, pt->ninstr, t, t);
         if (pt->ninstr) {
             P(g, "    switch Th[%d].pc\n", t);
@@ -1430,8 +1443,9 @@ static void emit_threads(mx_t *g)
                     P(g, "%s%d", anymem++ ? ", " : "    case ", i);
             if (anymem)
                 P(g, ": Th[%d].stat := T_RUN; Th[%d].step := 0; return;\n", t, t);
-            P(g, "    else\n      if steps > 10000 then error \"thread P%d loops without memory "
-                 "operations\"; endif;\n      switch Th[%d].pc\n",
+            P(g,
+              "    else\n      if steps > 10000 then error \"thread P%d loops without memory "
+              "operations\"; endif;\n      switch Th[%d].pc\n",
               t, t);
             for (int i = 0; i < pt->ninstr; i++) {
                 const prog_instr_t *in = &pt->instr[i];
@@ -1440,8 +1454,8 @@ static void emit_threads(mx_t *g)
                 opv(&in->b, b, sizeof b, t);
                 switch (in->op) {
                 case PROG_OP_MOV:
-                    P(g, "      case %d: Th[%d].r%d := %s; Th[%d].pc := %d;\n", i, t, in->reg, a,
-                      t, i + 1);
+                    P(g, "      case %d: Th[%d].r%d := %s; Th[%d].pc := %d;\n", i, t, in->reg, a, t,
+                      i + 1);
                     break;
                 case PROG_OP_ADD:
                     P(g, "      case %d: Th[%d].r%d := %s + %s; Th[%d].pc := %d;\n", i, t, in->reg,
@@ -1449,8 +1463,9 @@ static void emit_threads(mx_t *g)
                     break;
                 case PROG_OP_BEQ:
                 case PROG_OP_BNE:
-                    P(g, "      case %d: if Th[%d].r%d %s %lld then Th[%d].pc := %d; else Th[%d].pc "
-                         ":= %d; endif;\n",
+                    P(g,
+                      "      case %d: if Th[%d].r%d %s %lld then Th[%d].pc := %d; else Th[%d].pc "
+                      ":= %d; endif;\n",
                       i, t, in->reg, in->op == PROG_OP_BEQ ? "=" : "!=", (long long)in->a.v, t,
                       in->target, t, i + 1);
                     break;
@@ -1489,9 +1504,10 @@ static void emit_dispatch(mx_t *g)
     const proto_t *p = g->p;
     int cc = p->core_ctrl;
     const proto_ctrl_t *core = &p->ctrls[cc];
-    P(g, "\n------------------------------------------------------------------------------\n"
-         "-- Dispatch: core events at %s, messages at their receivers\n"
-         "------------------------------------------------------------------------------\n\n",
+    P(g,
+      "\n------------------------------------------------------------------------------\n"
+      "-- Dispatch: core events at %s, messages at their receivers\n"
+      "------------------------------------------------------------------------------\n\n",
       core->name);
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 0)
@@ -1577,16 +1593,18 @@ static void emit_rules(mx_t *g)
         inst_name(g, d, dn, sizeof dn);
         bool ord = p->nets[g->ch_net[q]].ordered;
         if (ord)
-            P(g, "rule \"%s receives from %s on %s\"\n  Ch[%d].n > 0 & %s_recv_fires(%d, "
-                 "Ch[%d].m[0], %d)\n==>\nvar h: msg_t;\nbegin\n  h := Ch[%d].m[0];\n"
-                 "  Remove(%d, 0);\n  %s_recv(%d, h, %d);\n  Post();\nend;\n\n",
+            P(g,
+              "rule \"%s receives from %s on %s\"\n  Ch[%d].n > 0 & %s_recv_fires(%d, "
+              "Ch[%d].m[0], %d)\n==>\nvar h: msg_t;\nbegin\n  h := Ch[%d].m[0];\n"
+              "  Remove(%d, 0);\n  %s_recv(%d, h, %d);\n  Post();\nend;\n\n",
               dn, sn, p->nets[g->ch_net[q]].name, q, cname(g, D), d - g->cbase[D], q, s, q, q,
               cname(g, D), d - g->cbase[D], s);
         else
-            P(g, "ruleset k: 0..CAP-1 do\n  rule \"%s receives from %s on %s\"\n"
-                 "    k < Ch[%d].n & %s_recv_fires(%d, Ch[%d].m[k], %d)\n  ==>\n  var h: msg_t;\n"
-                 "  begin\n    h := Ch[%d].m[k];\n    Remove(%d, k);\n    %s_recv(%d, h, %d);\n"
-                 "    Post();\n  end;\nend;\n\n",
+            P(g,
+              "ruleset k: 0..CAP-1 do\n  rule \"%s receives from %s on %s\"\n"
+              "    k < Ch[%d].n & %s_recv_fires(%d, Ch[%d].m[k], %d)\n  ==>\n  var h: msg_t;\n"
+              "  begin\n    h := Ch[%d].m[k];\n    Remove(%d, k);\n    %s_recv(%d, h, %d);\n"
+              "    Post();\n  end;\nend;\n\n",
               dn, sn, p->nets[g->ch_net[q]].name, q, cname(g, D), d - g->cbase[D], q, s, q, q,
               cname(g, D), d - g->cbase[D], s);
     }
@@ -1598,12 +1616,14 @@ static void emit_rules(mx_t *g)
                 (ev->kind == PROTO_EV_ENV && !env_enabled(&g->cfg, ev->name)))
                 continue;
             if (ev->line)
-                P(g, "ruleset i: 0..%d; l: line_t do\n  rule \"%s %s\"\n    %s_fires_%s(i, l)\n"
-                     "  ==>\n  begin\n    %s_do_%s(i, l);\n    Post();\n  end;\nend;\n\n",
+                P(g,
+                  "ruleset i: 0..%d; l: line_t do\n  rule \"%s %s\"\n    %s_fires_%s(i, l)\n"
+                  "  ==>\n  begin\n    %s_do_%s(i, l);\n    Post();\n  end;\nend;\n\n",
                   g->cn[c] - 1, pc->name, ev->name, pc->name, ev->name, pc->name, ev->name);
             else
-                P(g, "ruleset i: 0..%d do\n  rule \"%s %s\"\n    %s_fires_%s(i, -1)\n"
-                     "  ==>\n  begin\n    %s_do_%s(i, -1);\n    Post();\n  end;\nend;\n\n",
+                P(g,
+                  "ruleset i: 0..%d do\n  rule \"%s %s\"\n    %s_fires_%s(i, -1)\n"
+                  "  ==>\n  begin\n    %s_do_%s(i, -1);\n    Post();\n  end;\nend;\n\n",
                   g->cn[c] - 1, pc->name, ev->name, pc->name, ev->name, pc->name, ev->name);
         }
     }
@@ -1628,11 +1648,11 @@ static void emit_init(mx_t *g)
             for (int l = 0; l < g->nlines && ns < 20; l++)
                 slots[ns++] = gi * 256 + l;
         }
-    P(g, "------------------------------------------------------------------------------\n"
-         "-- Initial states%s\n"
-         "------------------------------------------------------------------------------\n\n",
-      ns ? " (--init warm: every subset of the (L1 instance, line) pairs below starts warm)"
-         : "");
+    P(g,
+      "------------------------------------------------------------------------------\n"
+      "-- Initial states%s\n"
+      "------------------------------------------------------------------------------\n\n",
+      ns ? " (--init warm: every subset of the (L1 instance, line) pairs below starts warm)" : "");
     if (ns) {
         P(g, "ruleset ");
         for (int k = 0; k < ns; k++) {
@@ -1741,8 +1761,9 @@ static void emit_props(mx_t *g)
     P(g, "-- a step whose send finds its bounded channel full is not taken (do_send)\n"
          "assume \"back-pressure\" !Blocked;\n\n");
     if (g->cfg.lines > 0)
-        P(g, "-- a step that would fill an L1 past --lines %d is not taken\n"
-             "assume \"lines\" !OverCapacity();\n\n",
+        P(g,
+          "-- a step that would fill an L1 past --lines %d is not taken\n"
+          "assume \"lines\" !OverCapacity();\n\n",
           g->cfg.lines);
 }
 
@@ -1781,8 +1802,8 @@ static void emit_final(mx_t *g)
                 if (fd->mask >= 0)
                     sb_printf(&b, " & (c_%s[%d].ln[%d].v_%s >> %d) %% 2 = 1", pc->name, k, line,
                               pc->linevars[fd->mask].name, pos);
-                P(g, "    if %s then return c_%s[%d].ln[%d].v_%s[%d]; endif;\n", b.s, pc->name,
-                  k, line, pc->linevars[fd->var].name, pos);
+                P(g, "    if %s then return c_%s[%d].ln[%d].v_%s[%d]; endif;\n", b.s, pc->name, k,
+                  line, pc->linevars[fd->var].name, pos);
                 sb_free(&b);
             }
         }
@@ -1800,8 +1821,9 @@ static void emit_outcomes(mx_t *g, const exec_outcomes_t *allowed, const char *m
     exec_layout_t lay;
     exec_layout_init(&lay, g->prog);
     emit_final(g);
-    P(g, "-- the outcomes %s allows: registers, then final memory\n"
-         "function Allowed(): boolean;\nbegin\n",
+    P(g,
+      "-- the outcomes %s allows: registers, then final memory\n"
+      "function Allowed(): boolean;\nbegin\n",
       model);
     for (size_t i = 0; i < allowed->n; i++) {
         const prog_val_t *v = allowed->v + i * (size_t)allowed->nkeys;

@@ -42,8 +42,8 @@ static const char *tsrc = "GPU tiny\n{ x = 3; y = 0; }\n P0 | P1 ;\n ld r0 x | l
 static void load(proto_t **p, prog_t **t)
 {
     diag_t d;
-    cr_assert_eq(proto_parse("tiny.proto", psrc, strlen(psrc), p, &d), 0, "%s:%d:%d: %s",
-                 d.file, d.line, d.col, d.msg);
+    cr_assert_eq(proto_parse("tiny.proto", psrc, strlen(psrc), p, &d), 0, "%s:%d:%d: %s", d.file,
+                 d.line, d.col, d.msg);
     cr_assert_eq(prog_parse("tiny.litmus", tsrc, strlen(tsrc), t, &d), 0, "%s:%d:%d: %s", d.file,
                  d.line, d.col, d.msg);
 }
@@ -75,10 +75,10 @@ Test(murphi, system_pieces)
     char *m = export(p, t, &cfg);
     cr_assert(strstr(m, "--   cohcheck export test\n"));
     cr_assert(strstr(m, "NT: 2;"));
-    cr_assert(strstr(m, "NINST: 3;"));  /* L1[0], L1[1], L2 */
+    cr_assert(strstr(m, "NINST: 3;")); /* L1[0], L1[1], L2 */
     /* req L1[c] -> L2; resp from L2 to any node (msg.src: L2 -> L2 too) */
     cr_assert(strstr(m, "NCH: 5;"));
-    cr_assert(strstr(m, "n: 0..3;"));   /* int(1..3) widened to hold zero ... */
+    cr_assert(strstr(m, "n: 0..3;"));              /* int(1..3) widened to hold zero ... */
     cr_assert(strstr(m, "v < 1 | v > 3") == NULL); /* ... no row assigns n */
     cr_assert(strstr(m, "c_L1[0].v_n := 1;"));
     cr_assert(strstr(m, "c_L2[0].ln[0].v_data[0] := 3;")); /* x's initial value */
