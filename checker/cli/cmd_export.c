@@ -34,9 +34,11 @@ static void usage(FILE *f)
           "  --env LIST          environment actions: fetch, evict, writeback, other events\n"
           "                      the protocol declares, all (comma-separated; default none)\n"
           "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
-          "  --model M           also check, as check does, that every terminal outcome is one\n"
-          "                      the memory model M allows (an invariant; none for a racy\n"
-          "                      test under drf or hrf); without it outcomes are not checked\n"
+          "  --model M           as check: every terminal outcome must be one the memory\n"
+          "                      model M allows (an invariant; none for a racy test under drf\n"
+          "                      or hrf); default: the protocol's target model\n"
+          "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
+          "                      check stops at a forbidden outcome)\n"
           "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
           "  -o FILE             the model to write ('-': standard output)\n"
           "  -h, --help          this help\n"
@@ -80,12 +82,12 @@ int cmd_export(int argc, char **argv)
         {"env", required_argument, 0, 'e'},    {"lines", required_argument, 0, 'l'},
         {"param", required_argument, 0, 'P'},  {"model", required_argument, 0, 'm'},
         {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
-        {"unroll", required_argument, 0, 'u'}, {0, 0, 0, 0},
+        {"unroll", required_argument, 0, 'u'}, {"no-outcomes", no_argument, 0, 'n'}, {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
-    bool murphi = false;
+    bool murphi = false, outcomes = true;
     int unroll = 2;
     long long v;
     sys_config_t cfg;
@@ -103,6 +105,7 @@ int cmd_export(int argc, char **argv)
         case 'R': murphi = true; break;
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
+        case 'n': outcomes = false; break;
         case 'o': out = optarg; break;
         case 'u': {
             diag_t d;
@@ -143,18 +146,29 @@ int cmd_export(int argc, char **argv)
         cli_error("export: give exactly one litmus test (see --help)");
         return CLI_BAD_INPUT;
     }
-    diag_t d;
-    cat_model_t *model = NULL;
-    if (model_arg && cli_load_model(model_arg, argv[0], &model, &d)) {
-        cli_report(&d);
+    if (model_arg && !outcomes) {
+        cli_error("export: --model and --no-outcomes exclude each other");
         return CLI_BAD_INPUT;
     }
+    diag_t d;
+    cat_model_t *model = NULL;
     proto_t *p = NULL;
     prog_t *prog = NULL;
     exec_model_result_t mr;
     bool have_mr = false;
     int rc = CLI_BAD_INPUT;
     if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    if (outcomes && !model_arg)
+        model_arg = p->target;
+    if (outcomes && !model_arg) {
+        cli_error("export: protocol %s declares no target model; give --model or --no-outcomes",
+                  p->name);
+        goto done;
+    }
+    if (model_arg && cli_load_model(model_arg, argv[0], &model, &d)) {
         cli_report(&d);
         goto done;
     }

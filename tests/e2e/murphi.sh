@@ -58,13 +58,21 @@ case "$out" in
 *) bad "export -o -: header lacks the command or the configuration" ;;
 esac
 
-# --model: the allowed outcomes become an invariant on terminal states (not for a racy test
-# under drf, which constrains no outcome).
-"$BIN" export --murphi --protocol nol1 --model sc litmus/core/SB.litmus -o "$T/sc.m"
+# The outcomes the model allows become an invariant on terminal states: the protocol's
+# target by default (nol1: sc), --model M, none for a racy test under drf (it constrains
+# no outcome) and none with --no-outcomes.
+"$BIN" export --murphi --protocol nol1 litmus/core/SB.litmus -o "$T/sc.m"
 "$BIN" export --murphi --protocol nol1 --model drf litmus/core/SB.litmus -o "$T/drf.m"
+"$BIN" export --murphi --protocol nol1 --model rcsc litmus/core/SB.litmus -o "$T/rcsc.m"
+"$BIN" export --murphi --protocol nol1 --no-outcomes litmus/core/SB.litmus -o "$T/none.m"
 if grep -q 'invariant "every terminal outcome is allowed by sc"' "$T/sc.m" &&
-    [ "$(grep -c 'then return true; endif;$' "$T/sc.m")" -gt 0 ] &&
-    ! grep -q 'allowed by drf' "$T/drf.m"; then ok; else bad "export --model: outcome invariant"; fi
+    [ "$(grep -c '^  if true &' "$T/sc.m")" = 3 ] &&
+    [ "$(grep -c '^  if true &' "$T/rcsc.m")" = 4 ] &&
+    ! grep -q 'allowed by' "$T/drf.m" && ! grep -q 'allowed by' "$T/none.m"; then
+    ok
+else
+    bad "export: the outcome invariant (target, --model, drf, --no-outcomes)"
+fi
 if [ $have_rumur = 1 ]; then
     parses "$T/sc.m" && ok || bad "rumur rejects --model sc: $(head -3 "$T/err")"
 fi
@@ -96,6 +104,7 @@ bad_input "bad --init" --murphi --protocol nol1 --init hot litmus/core/SB.litmus
 bad_input "unknown param" --murphi --protocol gpu-wt --param nosuch=1 litmus/core/SB.litmus
 bad_input "unknown option" --murphi --protocol nol1 --frobnicate litmus/core/SB.litmus
 bad_input "unknown model" --murphi --protocol nol1 --model nosuchmodel litmus/core/SB.litmus
+bad_input "--model with --no-outcomes" --murphi --protocol nol1 --model sc --no-outcomes litmus/core/SB.litmus
 # the error of a broken test names its position
 "$BIN" export --murphi --protocol nol1 "$T/broken.litmus" -o "$T/bad.m" 2>"$T/err"
 if grep -q "broken.litmus:[0-9]*:[0-9]*: " "$T/err"; then ok; else bad "broken test: $(cat "$T/err")"; fi
