@@ -166,3 +166,10 @@ test-murphi: cohcheck
 	sh tests/e2e/murphi.sh ./cohcheck
 test-murphi-counts: cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
+# The export under the sanitizers (the same flags as test-san, so build-san is shared).
+MURPHI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+.PHONY: test-murphi-san
+test-san: test-murphi-san
+test-murphi-san:
+	$(MAKE) BUILD=build-san SAN="$(MURPHI_SAN)" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/murphi.sh ./build-san/cohcheck
