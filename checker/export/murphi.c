@@ -1881,8 +1881,9 @@ static void emit_header(mx_t *g, const char *command)
          "--   cc -O2 model.c -o model -lpthread && ./model\n"
          "-- Exported: the protocol's rows (tried in order; a stall row disables the step;\n"
          "-- impossible and unhandled events are errors), its invariants, range checks,\n"
-         "-- channel overflow, deadlocks (with --deadlock-detection stuck). Not exported:\n"
-         "-- the memory model's verdict on terminal outcomes (use cohcheck check).\n\n");
+         "-- channel overflow, deadlocks (with --deadlock-detection stuck) and, unless\n"
+         "-- exported with --no-outcomes, the outcomes the memory model allows (listed: the\n"
+         "-- cat model itself is not translated).\n\n");
 }
 
 int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
