@@ -1,23 +1,30 @@
 #!/bin/sh
-# Mutation campaigns on the correct protocols (reports/mutation.md): for each protocol of
-# tests/mutation/protocols.tab (or those named), `cohcheck mutate` on litmus/core, then the
-# mutants it did not kill (survived or equivalent) again on litmus/core plus litmus/gen
-# (--only: the generated suite is ~1000 tests, too many to run every mutant on). JSON to
-# OUT/P.core.json and OUT/P.gen.json; then the report (tests/mutation/report.py).
-# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [PROTOCOL...]   (repo root)
-#   -b CORE   the core suite (default litmus/core); a folder of an older suite gives the
-#             "before" figures
-# Long: run it under nice; about an hour on 2 idle cores for all twelve protocols.
+# Mutation campaigns on the correct protocols (reports/mutation.md), one protocol at a time
+# from tests/mutation/protocols.tab (or those named), with its exploration bound and
+# stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
+# and, with -g, OUT/P.gen.json.
+# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [PROTOCOL...]
+#   -b CORE  the core suite (default litmus/core; an older suite's folder gives "before")
+#   -r PREV  incremental: re-run on CORE only the mutants not killed in PREV/P.core.json
+#            (a suite that only grew still kills the others) and merge the two
+#   -g       then the mutants that survived on CORE again on CORE plus litmus/gen (--only:
+#            the generated suite has ~1000 tests, too many to run every mutant on)
+# Then: python3 tests/mutation/report.py BEFORE_DIR OUT > reports/mutation.md
+# Long: run it under nice. Times of the last campaigns: reports/mutation.md.
 BIN=${BIN:-./cohcheck}
 OUT=mutation-out
 J=2
 CORE=litmus/core
 GEN=litmus/gen
-while getopts o:j:b: opt; do
+PREV=
+DOGEN=
+while getopts o:j:b:r:g opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
     b) CORE=$OPTARG ;;
+    r) PREV=$OPTARG ;;
+    g) DOGEN=1 ;;
     *) exit 2 ;;
     esac
 done
@@ -27,6 +34,37 @@ TAB=tests/mutation/protocols.tab
 if [ $# -eq 0 ]; then
     set -- $(grep -v '^#' "$TAB" | awk 'NF { print $1 }')
 fi
+# ids FILE CLASS...: the numbers of the mutants of those classes, comma-separated
+ids() {
+    python3 - "$@" <<'PY'
+import json, sys
+ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(",".join(str(m["mutant"]) for m in ms if m["class"] in sys.argv[2:]))
+PY
+}
+# merge PREV NEW: PREV's mutants with NEW's in their place, and the summary recounted
+merge() {
+    python3 - "$@" <<'PY'
+import json, sys
+old = [json.loads(l) for l in open(sys.argv[1])]
+new = [json.loads(l) for l in open(sys.argv[2])] if sys.argv[3] else []
+s, ms = old[-1], {m["mutant"]: m for m in old[:-1]}
+for m in new[:-1]:
+    ms[m["mutant"]] = m
+if new:
+    s["tests"], s["usable_tests"] = new[-1]["tests"], new[-1]["usable_tests"]
+c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid")}
+for m in ms.values():
+    c[m["class"]] += 1
+for k in c:
+    s[k.replace("-", "_")] = c[k]
+d = s["mutants"] - c["equivalent"] - c["invalid"]
+s["kill_rate"] = round((c["killed"] + c["killed-stronger"]) / d, 4) if d else 1.0
+for i in sorted(ms):
+    print(json.dumps(ms[i], separators=(",", ":")))
+print(json.dumps(s, separators=(",", ":")))
+PY
+}
 for p in "$@"; do
     row=$(awk -v p="$p" '$1 == p' "$TAB")
     if [ -z "$row" ]; then
@@ -35,22 +73,31 @@ for p in "$@"; do
     fi
     ms=$(echo "$row" | awk '{ print $2 }')
     st=$(echo "$row" | awk '{ print $3 }')
+    set_opts="--json -j $J --max-states $ms --stronger $st --protocol $p"
     t0=$(date +%s)
-    "$BIN" mutate --json -j "$J" --max-states "$ms" --stronger "$st" --protocol "$p" "$CORE" \
-        >"$OUT/$p.core.json" || exit 1
-    t1=$(date +%s)
-    ids=$(python3 -c '
-import json, sys
-ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
-print(",".join(str(m["mutant"]) for m in ms if m["class"] in ("survived", "equivalent")))
-' "$OUT/$p.core.json")
-    if [ -n "$ids" ]; then
-        "$BIN" mutate --json -j "$J" --max-states "$ms" --stronger "$st" --protocol "$p" \
-            --only "$ids" "$CORE" "$GEN" >"$OUT/$p.gen.json" || exit 1
+    if [ -n "$PREV" ]; then
+        rest=$(ids "$PREV/$p.core.json" survived equivalent)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate $set_opts --only "$rest" "$CORE" >"$OUT/$p.rest.json" || exit 1
+        fi
+        merge "$PREV/$p.core.json" "$OUT/$p.rest.json" "$rest" >"$OUT/$p.core.json.tmp" &&
+            mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        rm -f "$OUT/$p.rest.json"
     else
+        # shellcheck disable=SC2086
+        "$BIN" mutate $set_opts "$CORE" >"$OUT/$p.core.json" || exit 1
+    fi
+    t1=$(date +%s)
+    if [ -n "$DOGEN" ]; then
+        rest=$(ids "$OUT/$p.core.json" survived)
         : >"$OUT/$p.gen.json"
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate $set_opts --only "$rest" "$CORE" "$GEN" >"$OUT/$p.gen.json" || exit 1
+        fi
     fi
     t2=$(date +%s)
-    echo "$p: core $((t1 - t0)) s, gen on the rest $((t2 - t1)) s" >&2
+    echo "$p: core $((t1 - t0)) s, gen $((t2 - t1)) s" >&2
     echo "$p $ms $st $((t1 - t0)) $((t2 - t1))" >>"$OUT/times"
 done
