@@ -4,11 +4,14 @@
 # stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
 # and, with -g, OUT/P.gen.json.
 # Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [PROTOCOL...]
-#   -b CORE  the core suite (default litmus/core; an older suite's folder gives "before")
-#   -r PREV  incremental: re-run on CORE only the mutants not killed in PREV/P.core.json
-#            (a suite that only grew still kills the others) and merge the two
-#   -g       then the mutants that survived on CORE again on CORE plus litmus/gen (--only:
-#            the generated suite has ~1000 tests, too many to run every mutant on)
+#   -b CORE  the core suite (default litmus/core; an older suite's folder gives "before");
+#            '-' for none: only -g, on the OUT/P.core.json already there
+#   -r PREV  incremental, after tests were added to the suite: CORE names only the added
+#            tests (a folder or file); the mutants not killed in PREV/P.core.json are run on
+#            them and the classes merged (what the old tests killed stays killed)
+#   -g       then the mutants that survived on CORE again on litmus/gen (--only: the
+#            generated suite has ~1000 tests, too many to run every mutant on), merged into
+#            OUT/P.gen.json: the classes on core plus gen
 # Then: python3 tests/mutation/report.py BEFORE_DIR OUT > reports/mutation.md
 # Long: run it under nice. Times of the last campaigns: reports/mutation.md.
 BIN=${BIN:-./cohcheck}
@@ -42,17 +45,28 @@ ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
 print(",".join(str(m["mutant"]) for m in ms if m["class"] in sys.argv[2:]))
 PY
 }
-# merge PREV NEW: PREV's mutants with NEW's in their place, and the summary recounted
+# merge PREV NEW IDS: PREV's classes combined with NEW's, a re-run of the mutants IDS on
+# more tests only: killed there wins; else a survivor stays one, and an equivalent mutant
+# stays equivalent only if the new tests reach the original's outcomes too.
 merge() {
     python3 - "$@" <<'PY'
 import json, sys
 old = [json.loads(l) for l in open(sys.argv[1])]
 new = [json.loads(l) for l in open(sys.argv[2])] if sys.argv[3] else []
 s, ms = old[-1], {m["mutant"]: m for m in old[:-1]}
-for m in new[:-1]:
-    ms[m["mutant"]] = m
+for n in new[:-1]:
+    o = ms[n["mutant"]]
+    if n["class"] in ("killed", "killed-stronger", "invalid"):
+        ms[n["mutant"]] = n
+    elif o["class"] in ("survived", "equivalent"):
+        for k in ("gained", "lost", "bounded"):
+            o[k] = o.get(k, 0) + n.get(k, 0)
+        o["differs_on"] = o.get("differs_on") or n.get("differs_on")
+        if n["class"] == "survived":
+            o["class"] = "survived"
 if new:
-    s["tests"], s["usable_tests"] = new[-1]["tests"], new[-1]["usable_tests"]
+    s["tests"] += new[-1]["tests"]
+    s["usable_tests"] += new[-1]["usable_tests"]
 c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid")}
 for m in ms.values():
     c[m["class"]] += 1
@@ -75,7 +89,9 @@ for p in "$@"; do
     st=$(echo "$row" | awk '{ print $3 }')
     set_opts="--json -j $J --max-states $ms --stronger $st --protocol $p"
     t0=$(date +%s)
-    if [ -n "$PREV" ]; then
+    if [ "$CORE" = - ]; then
+        : # no core stage: OUT/P.core.json is there already
+    elif [ -n "$PREV" ]; then
         rest=$(ids "$PREV/$p.core.json" survived equivalent)
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
@@ -91,11 +107,12 @@ for p in "$@"; do
     t1=$(date +%s)
     if [ -n "$DOGEN" ]; then
         rest=$(ids "$OUT/$p.core.json" survived)
-        : >"$OUT/$p.gen.json"
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
-            "$BIN" mutate $set_opts --only "$rest" "$CORE" "$GEN" >"$OUT/$p.gen.json" || exit 1
+            "$BIN" mutate $set_opts --only "$rest" "$GEN" >"$OUT/$p.genrun.json" || exit 1
         fi
+        merge "$OUT/$p.core.json" "$OUT/$p.genrun.json" "$rest" >"$OUT/$p.gen.json"
+        rm -f "$OUT/$p.genrun.json"
     fi
     t2=$(date +%s)
     echo "$p: core $((t1 - t0)) s, gen $((t2 - t1)) s" >&2
