@@ -48,6 +48,9 @@ def main():
              if l.strip() and not l.startswith("#")]
     out = []
     w = out.append
+    intro = os.path.join(os.path.dirname(__file__), "report-intro.md")
+    out.append(open(intro).read().rstrip("\n"))
+    w("")
     rows = []
     detail = []
     for p in order:
@@ -75,19 +78,42 @@ def main():
             detail.append("### %s\n" % p)
             for m in sorted(surv, key=lambda m: m["mutant"]):
                 cls, why = notes.get((p, m["mutant"]), ("unclassified", ""))
-                detail.append("- **#%d** `%s:%d` %s %s: `%s` -> `%s`  \n"
-                              "  outcomes more on %d, fewer on %d, bounded on %d (setting, test) "
-                              "pairs (first: %s).  \n  **%s**: %s\n" % (
+                if "gained" in m:
+                    cmp = ("outcomes: more on %d, fewer on %d, bounded on %d (setting, test) "
+                           "pairs (first: %s)" % (m["gained"], m["lost"], m["bounded"],
+                                                  m.get("differs_on") or "-"))
+                else:
+                    cmp = "outcome comparison not recorded (run before mutate reported it)"
+                detail.append("- **#%d** `%s:%d` %s %s: `%s` -> `%s`  \n  %s.  \n"
+                              "  **%s**: %s\n" % (
                                   m["mutant"], m["file"], m["line"], m["controller"],
                                   m["operator"], m["original"], m["row"] or "(row removed)",
-                                  m.get("gained", 0), m.get("lost", 0), m.get("bounded", 0),
-                                  m.get("differs_on"), cls, why))
+                                  cmp, cls, why))
             detail.append("")
+    w("## Kill rates\n")
+    w("Killed (base or stronger settings) over mutants that are neither equivalent (shown by the"
+      " tool) nor invalid, on the core suite as it was (153 tests), on the core suite with the"
+      " tests added here, and on core plus litmus/gen (the mutants that survived core, re-run on"
+      " the generated suite). The last column leaves out the survivors argued unkillable below"
+      " (restriction, redundant, model-invisible, equivalent by argument).\n")
     w("| protocol | model | mutants | invalid | before: core | after: core | after: core + gen"
       " | equivalent | survived | killed of those not argued unkillable |")
     w("|---|---|---|---|---|---|---|---|---|---|")
     out.extend(rows)
     w("")
+    for d, what in ((before, "full campaigns on the old core suite"),
+                    (after, "incremental: added tests, then litmus/gen on the survivors")):
+        times = os.path.join(d, "times")
+        if os.path.exists(times):
+            w("Times, %s (wall seconds under nice on the shared 2-core machine, several"
+              " times the idle figures; max-states and stronger settings from"
+              " tests/mutation/protocols.tab): " % what + "; ".join(
+                  "%s %s s%s" % (f[0], f[3], ", gen %s s" % f[4] if f[4] != "0" else "")
+                  for f in (l.split() for l in open(times)) if len(f) == 5) + ".\n")
+    w("## Survivors\n")
+    w("Every mutant that survives every setting on core plus gen, with the row it changes, how"
+      " its reachable outcomes compare with the original's over the (setting, test) pairs"
+      " (more, fewer, search bounded), and its classification.\n")
     out.extend(detail)
     sys.stdout.write("\n".join(out) + "\n")
 

@@ -60,7 +60,8 @@ for n in new[:-1]:
         ms[n["mutant"]] = n
     elif o["class"] in ("survived", "equivalent"):
         for k in ("gained", "lost", "bounded"):
-            o[k] = o.get(k, 0) + n.get(k, 0)
+            if k in o:  # absent from runs made before mutate reported it
+                o[k] += n.get(k, 0)
         o["differs_on"] = o.get("differs_on") or n.get("differs_on")
         if n["class"] == "survived":
             o["class"] = "survived"
