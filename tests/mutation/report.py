@@ -59,25 +59,29 @@ def main():
         sg, mg = load(os.path.join(after, p + ".gen.json"))
         if not sa:
             continue
-        merged = dict(ma)
-        merged.update(mg)  # the rest, re-run on core + gen
+        merged = dict(mg) if sg else dict(ma)  # P.gen.json: the classes on core + gen
         cb, ca, cg = counts(mb) if sb else None, counts(ma), counts(merged)
         n = sa["mutants"]
         argued = sum(1 for m in merged.values() if m["class"] == "survived"
-                     and notes.get((p, m["mutant"]), ("",))[0] != "hole")
+                     and notes.get((p, m["mutant"]), ("hole",))[0] not in ("hole", "undetermined"))
         d = n - cg["equivalent"] - cg["invalid"]
         k = cg["killed"] + cg["killed-stronger"]
         rows.append("| %s | %s | %d | %d | %s | %s | %s | %d | %d | %s |" % (
             p, sa["model"], n, cg["invalid"],
             cell(cb, sb["mutants"]) + " on %d" % sb["tests"] if sb else "-",
             cell(ca, n) + " on %d" % sa["tests"],
-            cell(cg, n), cg["equivalent"], cg["survived"],
+            cell(cg, n) if sg else "not run", cg["equivalent"], cg["survived"],
             rate(k, d - argued)))
         surv = [m for m in merged.values() if m["class"] == "survived"]
         if surv:
             detail.append("### %s\n" % p)
             for m in sorted(surv, key=lambda m: m["mutant"]):
                 cls, why = notes.get((p, m["mutant"]), ("unclassified", ""))
+                if cls == "unclassified" and m.get("bounded"):
+                    cls, why = ("undetermined (bounded)",
+                                "its searches grew past the bound on tests the original completes"
+                                " within it, so it is neither killed nor shown equivalent; a"
+                                " larger --max-states decides it.")
                 if "gained" in m:
                     cmp = ("outcomes: more on %d, fewer on %d, bounded on %d (setting, test) "
                            "pairs (first: %s)" % (m["gained"], m["lost"], m["bounded"],

@@ -12,6 +12,8 @@
 #   -g       then the mutants that survived on CORE again on litmus/gen (--only: the
 #            generated suite has ~1000 tests, too many to run every mutant on), merged into
 #            OUT/P.gen.json: the classes on core plus gen
+#   -S LIST, -m N  the stronger settings and --max-states of the gen stage (default: the
+#            protocol's, from protocols.tab)
 # Then: python3 tests/mutation/report.py BEFORE_DIR OUT > reports/mutation.md
 # Long: run it under nice. Times of the last campaigns: reports/mutation.md.
 BIN=${BIN:-./cohcheck}
@@ -21,13 +23,17 @@ CORE=litmus/core
 GEN=litmus/gen
 PREV=
 DOGEN=
-while getopts o:j:b:r:g opt; do
+GEN_ST=
+GEN_MS=
+while getopts o:j:b:r:gS:m: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
     b) CORE=$OPTARG ;;
     r) PREV=$OPTARG ;;
     g) DOGEN=1 ;;
+    S) GEN_ST=$OPTARG ;;
+    m) GEN_MS=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
@@ -110,7 +116,8 @@ for p in "$@"; do
         rest=$(ids "$OUT/$p.core.json" survived)
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
-            "$BIN" mutate $set_opts --only "$rest" "$GEN" >"$OUT/$p.genrun.json" || exit 1
+            "$BIN" mutate --json -j "$J" --max-states "${GEN_MS:-$ms}" --stronger "${GEN_ST:-$st}" \
+                --protocol "$p" --only "$rest" "$GEN" >"$OUT/$p.genrun.json" || exit 1
         fi
         merge "$OUT/$p.core.json" "$OUT/$p.genrun.json" "$rest" >"$OUT/$p.gen.json"
         rm -f "$OUT/$p.genrun.json"
