@@ -63,7 +63,8 @@ def main():
         cb, ca, cg = counts(mb) if sb else None, counts(ma), counts(merged)
         n = sa["mutants"]
         argued = sum(1 for m in merged.values() if m["class"] == "survived"
-                     and notes.get((p, m["mutant"]), ("hole",))[0] not in ("hole", "undetermined"))
+                     and not notes.get((p, m["mutant"]), ("hole",))[0].startswith(
+                         ("hole", "undetermined")))
         d = n - cg["equivalent"] - cg["invalid"]
         k = cg["killed"] + cg["killed-stronger"]
         rows.append("| %s | %s | %d | %d | %s | %s | %s | %d | %d | %s |" % (
@@ -83,9 +84,11 @@ def main():
                                 " within it, so it is neither killed nor shown equivalent; a"
                                 " larger --max-states decides it.")
                 if "gained" in m:
-                    cmp = ("outcomes: more on %d, fewer on %d, bounded on %d (setting, test) "
-                           "pairs (first: %s)" % (m["gained"], m["lost"], m["bounded"],
-                                                  m.get("differs_on") or "-"))
+                    cmp = ("outcomes%s: more on %d, fewer on %d, bounded on %d (setting, test) "
+                           "pairs (first: %s)" % (
+                               " (" + m["outcomes_of"] + ")" if "outcomes_of" in m else "",
+                               m["gained"], m["lost"], m["bounded"],
+                               m.get("differs_on") or "-"))
                 else:
                     cmp = "outcome comparison not recorded (run before mutate reported it)"
                 detail.append("- **#%d** `%s:%d` %s %s: `%s` -> `%s`  \n  %s.  \n"

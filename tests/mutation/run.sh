@@ -66,8 +66,11 @@ for n in new[:-1]:
         ms[n["mutant"]] = n
     elif o["class"] in ("survived", "equivalent"):
         for k in ("gained", "lost", "bounded"):
-            if k in o:  # absent from runs made before mutate reported it
+            if k in o:
                 o[k] += n.get(k, 0)
+            elif k in n:  # a run made before mutate reported them: only the new tests'
+                o[k] = n[k]
+                o["outcomes_of"] = "added tests only"
         o["differs_on"] = o.get("differs_on") or n.get("differs_on")
         if n["class"] == "survived":
             o["class"] = "survived"
@@ -120,7 +123,6 @@ for p in "$@"; do
                 --protocol "$p" --only "$rest" "$GEN" >"$OUT/$p.genrun.json" || exit 1
         fi
         merge "$OUT/$p.core.json" "$OUT/$p.genrun.json" "$rest" >"$OUT/$p.gen.json"
-        rm -f "$OUT/$p.genrun.json"
     fi
     t2=$(date +%s)
     echo "$p: core $((t1 - t0)) s, gen $((t2 - t1)) s" >&2
