@@ -71,7 +71,8 @@ def main():
             p, sa["model"], n, cg["invalid"],
             cell(cb, sb["mutants"]) + " on %d" % sb["tests"] if sb else "-",
             cell(ca, n) + " on %d" % sa["tests"],
-            cell(cg, n) if sg else "not run", cg["equivalent"], cg["survived"],
+            cell(cg, n) if sg or not ca["survived"] else "not run", cg["equivalent"],
+            cg["survived"],
             rate(k, d - argued)))
         surv = [m for m in merged.values() if m["class"] == "survived"]
         if surv:
