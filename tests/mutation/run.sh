@@ -14,6 +14,9 @@
 #            OUT/P.gen.json: the classes on core plus gen
 #   -S LIST, -m N  the stronger settings and --max-states of the gen stage (default: the
 #            protocol's, from protocols.tab)
+#   -R N [-U LIST]  after the core stage, re-run the survivors whose searches hit the bound
+#            with --max-states N (and stronger settings LIST, default the protocol's) on
+#            CORE, merged: what that kills is killed (base and warm decide most of them)
 # Then: python3 tests/mutation/report.py BEFORE_DIR OUT > reports/mutation.md
 # Long: run it under nice. Times of the last campaigns: reports/mutation.md.
 BIN=${BIN:-./cohcheck}
@@ -25,7 +28,9 @@ PREV=
 DOGEN=
 GEN_ST=
 GEN_MS=
-while getopts o:j:b:r:gS:m: opt; do
+RE_MS=
+RE_ST=
+while getopts o:j:b:r:gS:m:R:U: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
@@ -34,11 +39,14 @@ while getopts o:j:b:r:gS:m: opt; do
     g) DOGEN=1 ;;
     S) GEN_ST=$OPTARG ;;
     m) GEN_MS=$OPTARG ;;
+    R) RE_MS=$OPTARG ;;
+    U) RE_ST=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 mkdir -p "$OUT" || exit 2
+RE_CORE=${RE_CORE:-litmus/core} # the suite the -R re-runs use
 TAB=tests/mutation/protocols.tab
 if [ $# -eq 0 ]; then
     set -- $(grep -v '^#' "$TAB" | awk 'NF { print $1 }')
@@ -64,7 +72,7 @@ for n in new[:-1]:
     o = ms[n["mutant"]]
     if n["class"] in ("killed", "killed-stronger", "invalid"):
         ms[n["mutant"]] = n
-    elif o["class"] in ("survived", "equivalent"):
+    elif o["class"] in ("survived", "equivalent") and len(sys.argv) < 5:
         for k in ("gained", "lost", "bounded"):
             if k in o:
                 o[k] += n.get(k, 0)
@@ -74,7 +82,8 @@ for n in new[:-1]:
         o["differs_on"] = o.get("differs_on") or n.get("differs_on")
         if n["class"] == "survived":
             o["class"] = "survived"
-if new:
+    # a re-run on the same tests with a larger bound: only a kill changes the class
+if new and len(sys.argv) < 5:  # more tests, unless a re-run on the same ones
     s["tests"] += new[-1]["tests"]
     s["usable_tests"] += new[-1]["usable_tests"]
 c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid")}
@@ -113,6 +122,21 @@ for p in "$@"; do
     else
         # shellcheck disable=SC2086
         "$BIN" mutate $set_opts "$CORE" >"$OUT/$p.core.json" || exit 1
+    fi
+    if [ -n "$RE_MS" ]; then
+        rest=$(python3 - "$OUT/$p.core.json" <<'PY'
+import json, sys
+ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(",".join(str(m["mutant"]) for m in ms if m["class"] == "survived" and m.get("bounded")))
+PY
+)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate --json -j "$J" --max-states "$RE_MS" --stronger "${RE_ST:-$st}" \
+                --protocol "$p" --only "$rest" "$RE_CORE" >"$OUT/$p.rerun.json" || exit 1
+            merge "$OUT/$p.core.json" "$OUT/$p.rerun.json" "$rest" same >"$OUT/$p.core.json.tmp" &&
+                mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        fi
     fi
     t1=$(date +%s)
     if [ -n "$DOGEN" ]; then
