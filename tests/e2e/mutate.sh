@@ -58,6 +58,17 @@ if grep -q '^  outcomes: more on 1, fewer on 0, search bounded on 0 (setting, te
     tail -n 1 "$T/text" | grep -q ': 1 mutants on 1 tests (1 usable): 0 killed, 0 killed only with stronger settings, 1 survived,'; then ok; else
     bad "survivor outcome line: $(cat "$T/text")"
 fi
+# The campaign scripts of reports/mutation.md, end to end on the cheapest protocol: a full
+# run, an incremental one on an added test (what the old suite killed stays killed), the report.
+mkdir -p "$T/added"
+cp $C/CoRR1.litmus "$T/added/"
+if BIN="$BIN" sh tests/mutation/run.sh -o "$T/m1" nol1 2>/dev/null &&
+    BIN="$BIN" sh tests/mutation/run.sh -r "$T/m1" -b "$T/added" -o "$T/m2" nol1 2>/dev/null &&
+    python3 tests/mutation/report.py "$T/m1" "$T/m2" >"$T/report.md" &&
+    grep -q '^| nol1 | sc | 22 | 0 | 18/18 (100.0 %) on [0-9]* | 18/18 (100.0 %) on [0-9]* | 18/18 (100.0 %) | 4 | 0 | 100.0 % |$' "$T/report.md" &&
+    tail -n 1 "$T/m2/nol1.core.json" | grep -q '"mutants":22,"killed":18,"killed_stronger":0,"survived":0,"equivalent":4,"invalid":0'; then ok; else
+    bad "tests/mutation/run.sh and report.py on nol1"
+fi
 # A broken protocol: tests it already fails cannot kill anything.
 "$BIN" mutate --json --stronger none --protocol nol1-nowait "$C/SB.litmus" "$C/CoRR.litmus" >"$T/nw.json" 2>/dev/null
 if tail -n 1 "$T/nw.json" | grep -q '"tests":2,"usable_tests":1,'; then ok; else bad "nol1-nowait usable tests: $(tail -n 1 "$T/nw.json")"; fi

@@ -49,6 +49,7 @@ mkdir -p "$OUT" || exit 2
 RE_CORE=${RE_CORE:-litmus/core} # the suite the -R re-runs use
 TAB=tests/mutation/protocols.tab
 if [ $# -eq 0 ]; then
+    # shellcheck disable=SC2046 # protocol names, one word each
     set -- $(grep -v '^#' "$TAB" | awk 'NF { print $1 }')
 fi
 # ids FILE CLASS...: the numbers of the mutants of those classes, comma-separated
