@@ -79,7 +79,7 @@ for n in new[:-1]:
                 o[k] += n.get(k, 0)
             elif k in n:  # a run made before mutate reported them: only the new tests'
                 o[k] = n[k]
-                o["outcomes_of"] = "added tests only"
+                o["outcomes_of"] = "later runs only: the first one did not record them"
         o["differs_on"] = o.get("differs_on") or n.get("differs_on")
         if n["class"] == "survived":
             o["class"] = "survived"
