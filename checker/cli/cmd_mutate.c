@@ -3,6 +3,7 @@
  * is checked on the suite until a test kills it; survivors are checked again
  * with stronger settings; what survives everything is called equivalent when
  * every test reaches exactly the original's outcomes, else a hole in the suite. */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ static const char USAGE[] =
     "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
     "  --json              one object per mutant, then a summary object\n"
     "  --all               list every mutant, not only those not killed\n"
+    "  --only LIST         check only the mutants with these numbers (as listed by an\n"
+    "                      earlier run on the same table): '3,7,10-12'\n"
     "  --junit FILE        also write a JUnit XML report: a survivor is a failure,\n"
     "                      equivalent and invalid mutants are skipped\n"
     "  --annotate          print GitHub annotations (::warning) at each survivor's row\n"
@@ -86,6 +89,52 @@ static int parse_setting(const char *s, const sys_config_t *base, sys_config_t *
     return *env ? cli_parse_env(env, cfg) : 0;
 }
 
+/* Keep only the mutants numbered in LIST ("3,7,10-12"), in order. -1 (reported) on junk
+ * or a number no mutant has. */
+static int select_only(const char *list, mutant_t **m, int *n)
+{
+    bool *keep = xcalloc((size_t)*n + 1, sizeof *keep);
+    const char *s = list;
+    int rc = 0;
+    while (rc == 0) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s || !isdigit((unsigned char)*s))
+            rc = -1;
+        else if (*end == '-') {
+            const char *s2 = end + 1;
+            b = strtol(s2, &end, 10);
+            if (end == s2 || !isdigit((unsigned char)*s2))
+                rc = -1;
+        }
+        if (rc == 0 && (a < 1 || b < a || b > *n))
+            rc = -1;
+        for (long i = a; rc == 0 && i <= b; i++)
+            keep[i - 1] = true;
+        if (rc == 0 && *end == '\0')
+            break;
+        if (rc == 0 && *end != ',')
+            rc = -1;
+        s = end + 1;
+    }
+    if (rc) {
+        cli_error("mutate: --only takes mutant numbers from 1 to %d, like '3,7,10-12': '%s'", *n,
+                  list);
+        free(keep);
+        return -1;
+    }
+    int k = 0;
+    for (int i = 0; i < *n; i++) {
+        if (keep[i])
+            (*m)[k++] = (*m)[i];
+        else
+            mutate_free_one(&(*m)[i]);
+    }
+    *n = k;
+    free(keep);
+    return 0;
+}
+
 static void json_mutant(strbuf_t *b, const mutant_t *m)
 {
     sb_printf(b, "{\"mutant\":%d,\"file\":", m->id);
@@ -110,6 +159,14 @@ static void json_mutant(strbuf_t *b, const mutant_t *m)
     } else {
         sb_puts(b, "null");
     }
+    if (m->cls == MUT_SURVIVED || m->cls == MUT_EQUIVALENT) {
+        sb_printf(b, ",\"gained\":%d,\"lost\":%d,\"bounded\":%d,\"differs_on\":", m->gained,
+                  m->lost, m->bounded);
+        if (m->differs_on)
+            sb_json_str(b, m->differs_on);
+        else
+            sb_puts(b, "null");
+    }
     if (m->error) {
         sb_puts(b, ",\"error\":");
         sb_json_str(b, m->error);
@@ -133,6 +190,7 @@ int cmd_mutate(int argc, char **argv)
         {"unroll", required_argument, 0, 'u'},
         {"json", no_argument, 0, 'J'},
         {"all", no_argument, 0, 'a'},
+        {"only", required_argument, 0, 'O'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
@@ -150,7 +208,7 @@ int cmd_mutate(int argc, char **argv)
     mo.threads = 2;
     int unroll = 2;
     bool json = false, all = false, annotate = false;
-    const char *junit_path = NULL;
+    const char *junit_path = NULL, *only = NULL;
     diag_t d;
     long long v;
     opterr = 0;
@@ -198,6 +256,7 @@ int cmd_mutate(int argc, char **argv)
             break;
         case 'J': json = true; break;
         case 'a': all = true; break;
+        case 'O': only = optarg; break;
         case 'U': junit_path = optarg; break;
         case 'A': annotate = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
@@ -299,6 +358,8 @@ int cmd_mutate(int argc, char **argv)
         cli_report(&d);
         rc = CLI_BAD_INPUT;
     }
+    if (rc == CLI_OK && only && select_only(only, &m, &nm) < 0)
+        rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
         prog_ctx_t pc = {isatty(2) && !json};
         mo.base = base;
@@ -339,6 +400,12 @@ int cmd_mutate(int argc, char **argv)
                 sb_printf(&b, "  killed by %s (%s, %s)\n", x->killed_by, x->verdict, x->setting);
             if (x->error)
                 sb_printf(&b, "  does not load: %s\n", x->error);
+            if (x->cls == MUT_SURVIVED)
+                sb_printf(&b,
+                          "  outcomes: more on %d, fewer on %d, search bounded on %d "
+                          "(setting, test) pairs; first %s%s\n",
+                          x->gained, x->lost, x->bounded, x->differs_on ? x->differs_on : "-",
+                          !x->gained && !x->bounded ? "; it only removes behaviour" : "");
         }
         if (json) {
             sb_puts(&b, "{\"protocol\":");

@@ -356,19 +356,24 @@ int mutate_generate(const proto_t *p, mutant_t **out, int *n, diag_t *err)
     return 0;
 }
 
+void mutate_free_one(mutant_t *m)
+{
+    free(m->file);
+    free(m->ctrl);
+    free(m->before);
+    free(m->after);
+    free(m->text);
+    free(m->killed_by);
+    free(m->verdict);
+    free(m->setting);
+    free(m->error);
+    free(m->differs_on);
+}
+
 void mutate_free(mutant_t *m, int n)
 {
-    for (int i = 0; i < n; i++) {
-        free(m[i].file);
-        free(m[i].ctrl);
-        free(m[i].before);
-        free(m[i].after);
-        free(m[i].text);
-        free(m[i].killed_by);
-        free(m[i].verdict);
-        free(m[i].setting);
-        free(m[i].error);
-    }
+    for (int i = 0; i < n; i++)
+        mutate_free_one(&m[i]);
     free(m);
 }
 
@@ -387,6 +392,7 @@ typedef struct {
     exec_outcomes_t *reached;  /* nset x ntests: what the original reaches */
     pthread_mutex_t lock;
     int next, done;
+    int ncells, next_cell; /* the original's cells, explored before the mutants */
 } run_t;
 
 typedef enum { R_PASS, R_FAIL, R_LIMIT, R_SKIP } res_t;
@@ -433,14 +439,23 @@ static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_con
     return out;
 }
 
-static bool same_outcomes(const exec_outcomes_t *a, const exec_outcomes_t *b)
+/* Does A hold an outcome that B does not? */
+static bool has_extra(const exec_outcomes_t *a, const exec_outcomes_t *b)
 {
-    if (a->n != b->n || a->nkeys != b->nkeys)
-        return false;
     for (size_t i = 0; i < a->n; i++)
         if (!exec_outcomes_has(b, exec_outcome(a, i)))
-            return false;
-    return true;
+            return true;
+    return false;
+}
+
+static void note_difference(run_t *r, mutant_t *m, int k, int t)
+{
+    if (m->differs_on)
+        return;
+    strbuf_t b;
+    sb_init(&b);
+    sb_printf(&b, "%s (%s)", r->tests[t].prog->name, k ? r->o->stronger[k - 1].name : "base");
+    m->differs_on = b.s;
 }
 
 static void classify(run_t *r, mutant_t *m)
@@ -454,7 +469,6 @@ static void classify(run_t *r, mutant_t *m)
         m->error = xstrdup(d.msg);
         return;
     }
-    bool same = true; /* every exploration complete and reaching the original's outcomes */
     for (int k = 0; k < r->nset; k++) {
         for (int t = 0; t < r->ntests; t++) {
             if (!r->usable[k * r->ntests + t])
@@ -467,20 +481,47 @@ static void classify(run_t *r, mutant_t *m)
                 m->killed_by = xstrdup(r->tests[t].prog->name);
                 m->verdict = xstrdup(verdict);
                 m->setting = xstrdup(k ? r->o->stronger[k - 1].name : "base");
+                m->gained = m->lost = m->bounded = 0;
+                free(m->differs_on);
+                m->differs_on = NULL;
                 proto_free(p);
                 return;
             }
             if (res == R_PASS) {
-                if (!same_outcomes(&got, &r->reached[k * r->ntests + t]))
-                    same = false;
+                const exec_outcomes_t *orig = &r->reached[k * r->ntests + t];
+                bool more = has_extra(&got, orig), fewer = has_extra(orig, &got);
+                m->gained += more;
+                m->lost += fewer;
+                if (more || fewer)
+                    note_difference(r, m, k, t);
                 exec_outcomes_free(&got);
             } else {
-                same = false; /* bounded or unsupported: cannot tell */
+                m->bounded++; /* bounded or unsupported: cannot tell */
+                note_difference(r, m, k, t);
             }
         }
     }
-    m->cls = same ? MUT_EQUIVALENT : MUT_SURVIVED;
+    /* Equivalent: every exploration complete and reaching exactly the original's outcomes. */
+    m->cls = m->gained || m->lost || m->bounded ? MUT_SURVIVED : MUT_EQUIVALENT;
     proto_free(p);
+}
+
+static void *orig_worker(void *arg)
+{
+    run_t *r = arg;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        int i = r->next_cell++;
+        pthread_mutex_unlock(&r->lock);
+        if (i >= r->ncells)
+            break;
+        int k = i / r->ntests, t = i % r->ntests;
+        const char *v = NULL;
+        res_t res =
+            explore_one(r->orig, &r->tests[t], r->cfgs[k], r->o->max_states, &r->reached[i], &v);
+        r->usable[i] = res == R_PASS;
+    }
+    return NULL;
 }
 
 static void *worker(void *arg)
@@ -521,31 +562,29 @@ int mutate_run(const proto_t *orig, mutant_t *m, int n, mutate_test_t *tests, in
     size_t cells = (size_t)r.nset * (size_t)ntests;
     r.usable = xcalloc(cells ? cells : 1, sizeof *r.usable);
     r.reached = xcalloc(cells ? cells : 1, sizeof *r.reached);
-    /* The original, in every setting: only the tests it passes completely can kill. */
-    for (int k = 0; k < r.nset; k++)
-        for (int t = 0; t < ntests; t++) {
-            const char *v = NULL;
-            res_t res = explore_one(orig, &tests[t], r.cfgs[k], o->max_states,
-                                    &r.reached[k * ntests + t], &v);
-            r.usable[k * ntests + t] = res == R_PASS;
-            if (k == 0)
-                tests[t].usable = res == R_PASS;
-        }
+    /* The original, in every setting: only the tests it passes completely can kill.
+     * Those cells are explored by the same workers first (orig_worker). */
+    r.ncells = (int)cells;
     pthread_mutex_init(&r.lock, NULL);
     int nt = o->threads > 0 ? o->threads : 1;
     if (nt > 64)
         nt = 64;
     pthread_t th[64];
-    int started = 0;
-    for (int i = 0; i < nt; i++) {
-        if (pthread_create(&th[i], NULL, worker, &r))
-            break;
-        started++;
+    for (int pass = 0; pass < 2; pass++) {
+        void *(*fn)(void *) = pass ? worker : orig_worker;
+        int started = 0;
+        for (int i = 0; i < nt; i++) {
+            if (pthread_create(&th[i], NULL, fn, &r))
+                break;
+            started++;
+        }
+        if (!started)
+            fn(&r);
+        for (int i = 0; i < started; i++)
+            pthread_join(th[i], NULL);
     }
-    if (!started)
-        worker(&r);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    for (int t = 0; t < ntests; t++)
+        tests[t].usable = r.usable[t];
     pthread_mutex_destroy(&r.lock);
     for (size_t i = 0; i < cells; i++)
         if (r.usable[i])

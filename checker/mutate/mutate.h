@@ -39,11 +39,20 @@ typedef struct {
     char *verdict;   /* the killing verdict */
     char *setting;   /* "base" or the stronger setting that killed it */
     char *error;     /* MUT_INVALID: why the table does not load */
+    /* Not killed: how its complete explorations compare with the original's, counted
+     * over (setting, test) cells. A survivor with gained == 0 and bounded == 0 only
+     * removes behaviour: it reaches a subset of the original's outcomes everywhere. */
+    int gained;       /* cells where it reaches an outcome the original does not */
+    int lost;         /* cells where it misses an outcome the original reaches */
+    int bounded;      /* cells whose exploration hit max_states or was skipped */
+    char *differs_on; /* the first such cell: "TEST (SETTING)", or NULL */
 } mutant_t;
 
 /* All mutants of P (its resolved table), in row order. 0, or -1 with ERR. */
 int mutate_generate(const proto_t *p, mutant_t **out, int *n, diag_t *err);
 void mutate_free(mutant_t *m, int n);
+/* The parts of one mutant (not M itself). */
+void mutate_free_one(mutant_t *m);
 
 /* A test of the suite, with the model's allowed outcomes computed once. */
 typedef struct {

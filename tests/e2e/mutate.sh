@@ -29,6 +29,46 @@ summary gpu-wt '{"protocol":"gpu-wt","model":"drf","tests":5,"usable_tests":5,"m
 if grep -q '"operator":"drop-action","original":"V | acq | | forall V -> I; done | I","row":"V | acq | | done | I","class":"killed-stronger","killed_by":"MP+rel+acq+guard","verdict":"violation","setting":"warm"}' "$T/gpu-wt.json"; then ok; else
     bad "the noinv mutant is not killed-stronger by MP+rel+acq+guard under warm"
 fi
+# Representative results of the campaigns in reports/mutation.md (one mutant each, cheap).
+# The release flush: dropping it is gpu-wt-noflush on gpu-wt-banked (killed by 2+2W+rels),
+# and unobservable on gpu-wt's single FIFO (equivalent on the same test).
+one() { # one WANT_SUBSTRING PROTOCOL ARGS...
+    want=$1 p=$2
+    shift 2
+    "$BIN" mutate --json --protocol "$p" "$@" >"$T/one.json" 2>"$T/err"
+    if head -n 1 "$T/one.json" | grep -qF "$want"; then ok; else
+        bad "mutate $p $*: $(head -n 1 "$T/one.json")"
+        echo "    want $want"
+    fi
+}
+one '"mutant":21,"file":"protocols/gpu-wt.proto","line":117,"controller":"L1","operator":"stall-to-unhandled","original":"I, V, IV, IF | rel | pending > 0 | stall |","row":"","class":"killed","killed_by":"2+2W+rels","verdict":"violation","setting":"base"}' \
+    gpu-wt-banked --stronger none --only 21 $C/2+2W+rels.litmus
+one '"mutant":75,"file":"protocols/gpu-wt.proto","line":117,"controller":"L1","operator":"stall-to-unhandled","original":"I, V, IV, IF | rel | pending > 0 | stall |","row":"","class":"equivalent","killed_by":null,"gained":0,"lost":0,"bounded":0,"differs_on":null}' \
+    gpu-wt --stronger none --only 75 $C/2+2W+rels.litmus $C/MP+rel+acq.litmus
+# gpu-hrf's wg CAS in the L1 that reports success without writing: killed by CoCASR1+wg,
+# the test added for it.
+one '"mutant":67,"file":"protocols/gpu-hrf.proto","line":123,"controller":"L1","operator":"drop-conjunct","original":"V | watomic | req.op == 2 && data[req.loc] != req.exp | done(data[req.loc]) |","row":"V | watomic | req.op == 2 | done(data[req.loc]) |","class":"killed","killed_by":"CoCASR1+wg","verdict":"violation","setting":"base"}' \
+    gpu-hrf --stronger none --only 67,69 $C/CoRR.litmus $C/CoCASR1+wg.litmus
+# A survivor that only drops a valid copy after a hit (a run of the original with an
+# eviction): under warm caches it reaches an outcome the original does not (allowed).
+one '"class":"survived","killed_by":null,"gained":1,"lost":0,"bounded":0,"differs_on":"CoRR (warm)"}' \
+    gpu-hrf --stronger warm --only 2 $C/CoRR.litmus
+"$BIN" mutate --stronger warm --protocol gpu-hrf --only 2 $C/CoRR.litmus >"$T/text" 2>/dev/null
+if grep -q '^  outcomes: more on 1, fewer on 0, search bounded on 0 (setting, test) pairs; first CoRR (warm)$' "$T/text" &&
+    tail -n 1 "$T/text" | grep -q ': 1 mutants on 1 tests (1 usable): 0 killed, 0 killed only with stronger settings, 1 survived,'; then ok; else
+    bad "survivor outcome line: $(cat "$T/text")"
+fi
+# The campaign scripts of reports/mutation.md, end to end on the cheapest protocol: a full
+# run, an incremental one on an added test (what the old suite killed stays killed), the report.
+mkdir -p "$T/added"
+cp $C/CoRR1.litmus "$T/added/"
+if BIN="$BIN" sh tests/mutation/run.sh -o "$T/m1" nol1 2>/dev/null &&
+    BIN="$BIN" sh tests/mutation/run.sh -r "$T/m1" -b "$T/added" -o "$T/m2" nol1 2>/dev/null &&
+    python3 tests/mutation/report.py "$T/m1" "$T/m2" >"$T/report.md" &&
+    grep -q '^| nol1 | sc | 22 | 0 | 18/18 (100.0 %) on [0-9]* | 18/18 (100.0 %) on [0-9]* | 18/18 (100.0 %) | 4 | 0 | 100.0 % |$' "$T/report.md" &&
+    tail -n 1 "$T/m2/nol1.core.json" | grep -q '"mutants":22,"killed":18,"killed_stronger":0,"survived":0,"equivalent":4,"invalid":0'; then ok; else
+    bad "tests/mutation/run.sh and report.py on nol1"
+fi
 # A broken protocol: tests it already fails cannot kill anything.
 "$BIN" mutate --json --stronger none --protocol nol1-nowait "$C/SB.litmus" "$C/CoRR.litmus" >"$T/nw.json" 2>/dev/null
 if tail -n 1 "$T/nw.json" | grep -q '"tests":2,"usable_tests":1,'; then ok; else bad "nol1-nowait usable tests: $(tail -n 1 "$T/nw.json")"; fi
@@ -51,7 +91,9 @@ if tail -n 1 "$T/text" | grep -q '^nol1 under sc: [0-9]* mutants on 1 tests (1 u
     grep -q '^equivalent .*protocols/nol1.proto:[0-9]* ' "$T/text"; then ok; else bad "text output"; fi
 # Bad input.
 for args in "" "--protocol nol1" "--protocol nol1 --stronger warm+bogus! $C/SB.litmus" \
-    "--protocol nope $C/SB.litmus" "--protocol nol1 -j 0 $C/SB.litmus"; do
+    "--protocol nope $C/SB.litmus" "--protocol nol1 -j 0 $C/SB.litmus" \
+    "--protocol nol1 --only 0 $C/SB.litmus" "--protocol nol1 --only 3-2 $C/SB.litmus" \
+    "--protocol nol1 --only 1,,2 $C/SB.litmus" "--protocol nol1 --only 23 $C/SB.litmus"; do
     # shellcheck disable=SC2086
     "$BIN" mutate $args >/dev/null 2>"$T/err"
     rc=$?

@@ -1,0 +1,155 @@
+#!/bin/sh
+# Mutation campaigns on the correct protocols (reports/mutation.md), one protocol at a time
+# from tests/mutation/protocols.tab (or those named), with its exploration bound and
+# stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
+# and, with -g, OUT/P.gen.json.
+# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [PROTOCOL...]
+#   -b CORE  the core suite (default litmus/core; an older suite's folder gives "before");
+#            '-' for none: only -g, on the OUT/P.core.json already there
+#   -r PREV  incremental, after tests were added to the suite: CORE names only the added
+#            tests (a folder or file); the mutants not killed in PREV/P.core.json are run on
+#            them and the classes merged (what the old tests killed stays killed)
+#   -g       then the mutants that survived on CORE again on litmus/gen (--only: the
+#            generated suite has ~1000 tests, too many to run every mutant on), merged into
+#            OUT/P.gen.json: the classes on core plus gen
+#   -S LIST, -m N  the stronger settings and --max-states of the gen stage (default: the
+#            protocol's, from protocols.tab)
+#   -R N [-U LIST]  after the core stage, re-run the survivors whose searches hit the bound
+#            with --max-states N (and stronger settings LIST, default the protocol's) on
+#            CORE, merged: what that kills is killed (base and warm decide most of them)
+# Then: python3 tests/mutation/report.py BEFORE_DIR OUT > reports/mutation.md
+# Long: run it under nice. Times of the last campaigns: reports/mutation.md.
+BIN=${BIN:-./cohcheck}
+OUT=mutation-out
+J=2
+CORE=litmus/core
+GEN=litmus/gen
+PREV=
+DOGEN=
+GEN_ST=
+GEN_MS=
+RE_MS=
+RE_ST=
+while getopts o:j:b:r:gS:m:R:U: opt; do
+    case $opt in
+    o) OUT=$OPTARG ;;
+    j) J=$OPTARG ;;
+    b) CORE=$OPTARG ;;
+    r) PREV=$OPTARG ;;
+    g) DOGEN=1 ;;
+    S) GEN_ST=$OPTARG ;;
+    m) GEN_MS=$OPTARG ;;
+    R) RE_MS=$OPTARG ;;
+    U) RE_ST=$OPTARG ;;
+    *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+mkdir -p "$OUT" || exit 2
+RE_CORE=${RE_CORE:-litmus/core} # the suite the -R re-runs use
+TAB=tests/mutation/protocols.tab
+if [ $# -eq 0 ]; then
+    # shellcheck disable=SC2046 # protocol names, one word each
+    set -- $(grep -v '^#' "$TAB" | awk 'NF { print $1 }')
+fi
+# ids FILE CLASS...: the numbers of the mutants of those classes, comma-separated
+ids() {
+    python3 - "$@" <<'PY'
+import json, sys
+ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(",".join(str(m["mutant"]) for m in ms if m["class"] in sys.argv[2:]))
+PY
+}
+# merge PREV NEW IDS: PREV's classes combined with NEW's, a re-run of the mutants IDS on
+# more tests only: killed there wins; else a survivor stays one, and an equivalent mutant
+# stays equivalent only if the new tests reach the original's outcomes too.
+merge() {
+    python3 - "$@" <<'PY'
+import json, sys
+old = [json.loads(l) for l in open(sys.argv[1])]
+new = [json.loads(l) for l in open(sys.argv[2])] if sys.argv[3] else []
+s, ms = old[-1], {m["mutant"]: m for m in old[:-1]}
+for n in new[:-1]:
+    o = ms[n["mutant"]]
+    if n["class"] in ("killed", "killed-stronger", "invalid"):
+        ms[n["mutant"]] = n
+    elif o["class"] in ("survived", "equivalent") and len(sys.argv) < 5:
+        for k in ("gained", "lost", "bounded"):
+            if k in o:
+                o[k] += n.get(k, 0)
+            elif k in n:  # a run made before mutate reported them: only the new tests'
+                o[k] = n[k]
+                o["outcomes_of"] = "later runs only: the first one did not record them"
+        o["differs_on"] = o.get("differs_on") or n.get("differs_on")
+        if n["class"] == "survived":
+            o["class"] = "survived"
+    # a re-run on the same tests with a larger bound: only a kill changes the class
+if new and len(sys.argv) < 5:  # more tests, unless a re-run on the same ones
+    s["tests"] += new[-1]["tests"]
+    s["usable_tests"] += new[-1]["usable_tests"]
+c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid")}
+for m in ms.values():
+    c[m["class"]] += 1
+for k in c:
+    s[k.replace("-", "_")] = c[k]
+d = s["mutants"] - c["equivalent"] - c["invalid"]
+s["kill_rate"] = round((c["killed"] + c["killed-stronger"]) / d, 4) if d else 1.0
+for i in sorted(ms):
+    print(json.dumps(ms[i], separators=(",", ":")))
+print(json.dumps(s, separators=(",", ":")))
+PY
+}
+for p in "$@"; do
+    row=$(awk -v p="$p" '$1 == p' "$TAB")
+    if [ -z "$row" ]; then
+        echo "run.sh: $p is not in $TAB" >&2
+        exit 2
+    fi
+    ms=$(echo "$row" | awk '{ print $2 }')
+    st=$(echo "$row" | awk '{ print $3 }')
+    set_opts="--json -j $J --max-states $ms --stronger $st --protocol $p"
+    t0=$(date +%s)
+    if [ "$CORE" = - ]; then
+        : # no core stage: OUT/P.core.json is there already
+    elif [ -n "$PREV" ]; then
+        rest=$(ids "$PREV/$p.core.json" survived equivalent)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate $set_opts --only "$rest" "$CORE" >"$OUT/$p.rest.json" || exit 1
+        fi
+        merge "$PREV/$p.core.json" "$OUT/$p.rest.json" "$rest" >"$OUT/$p.core.json.tmp" &&
+            mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        rm -f "$OUT/$p.rest.json"
+    else
+        # shellcheck disable=SC2086
+        "$BIN" mutate $set_opts "$CORE" >"$OUT/$p.core.json" || exit 1
+    fi
+    if [ -n "$RE_MS" ]; then
+        rest=$(python3 - "$OUT/$p.core.json" <<'PY'
+import json, sys
+ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(",".join(str(m["mutant"]) for m in ms if m["class"] == "survived" and m.get("bounded")))
+PY
+)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate --json -j "$J" --max-states "$RE_MS" --stronger "${RE_ST:-$st}" \
+                --protocol "$p" --only "$rest" "$RE_CORE" >"$OUT/$p.rerun.json" || exit 1
+            merge "$OUT/$p.core.json" "$OUT/$p.rerun.json" "$rest" same >"$OUT/$p.core.json.tmp" &&
+                mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        fi
+    fi
+    t1=$(date +%s)
+    if [ -n "$DOGEN" ]; then
+        rest=$(ids "$OUT/$p.core.json" survived)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate --json -j "$J" --max-states "${GEN_MS:-$ms}" --stronger "${GEN_ST:-$st}" \
+                --protocol "$p" --only "$rest" "$GEN" >"$OUT/$p.genrun.json" || exit 1
+        fi
+        merge "$OUT/$p.core.json" "$OUT/$p.genrun.json" "$rest" >"$OUT/$p.gen.json"
+    fi
+    t2=$(date +%s)
+    echo "$p: core $((t1 - t0)) s, gen $((t2 - t1)) s" >&2
+    echo "$p $ms $st $((t1 - t0)) $((t2 - t1))" >>"$OUT/times"
+done
