@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-draw test-herd test-report test-mutate report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all test test-classify test-murphi test-murphi-counts install-lattice test-draw test-herd test-report test-mutate report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -44,7 +44,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
-test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-report test-mutate test-install
+test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-report test-mutate test-install test-classify test-murphi
 
 test-unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests --jobs 2
@@ -101,6 +101,7 @@ test-time: cohcheck
 # in headless Chromium (apt-get install chromium; screenshot kept in build/).
 test-full: test test-san
 	BROWSER=1 sh tests/e2e/report.sh ./cohcheck
+	sh tests/e2e/murphi-counts.sh ./cohcheck
 
 # Address and undefined-behaviour sanitizers over the whole fast tier.
 test-san:
@@ -120,6 +121,8 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/mutate.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/regress.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/junit.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/classify.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/murphi.sh ./build-san/cohcheck
 
 cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 	$(CC) $(OPT) $(SAN) -o $(BUILD)/cohcheck $(CLI_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)
@@ -155,3 +158,20 @@ clean:
 	rm -rf $(BUILD) build-san cohcheck
 
 -include $(DEPS)
+
+# The model lattice and `cohcheck classify` (issue 14): pinned placements, the lattice on
+# the suites (tests/e2e/classify.sh); models/lattice is installed beside the models.
+test-classify: cohcheck
+	sh tests/e2e/classify.sh ./cohcheck
+install: install-lattice
+install-lattice: cohcheck
+	install -d $(DESTDIR)$(PREFIX)/share/cohcheck/models
+	install -m 644 models/lattice $(DESTDIR)$(PREFIX)/share/cohcheck/models/lattice
+
+# Murphi export (docs/murphi.md): `make test` checks that every protocol exports,
+# deterministically, that Rumur parses it and that bad input is rejected; `make test-full`
+# runs Rumur on tests/e2e/murphi.tab and requires its state counts to equal cohcheck's.
+test-murphi: cohcheck
+	sh tests/e2e/murphi.sh ./cohcheck
+test-murphi-counts: cohcheck
+	sh tests/e2e/murphi-counts.sh ./cohcheck

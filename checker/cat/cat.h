@@ -15,7 +15,7 @@
  *            '*' cartesian product of two sets;
  *            postfix '+' '*' '?' '^-1' (closures, inverse), prefix '~' (complement),
  *            '[' expr ']' (identity on a set), '(' expr ')', ID, '0' (empty), '_' (all events),
- *            'domain(' expr ')', 'range(' expr ')'.
+ *            'domain(' expr ')', 'range(' expr ')', 'fencerel(' expr ')' (po;[S];po).
  *   Comments '(* ... *)'. Identifiers [A-Za-z_][A-Za-z0-9_.-]* (so po-loc is one name).
  *   Operators apply to two sets or two relations alike where that makes sense; a
  *   type error is a load-time error.
@@ -66,6 +66,9 @@ typedef enum {
     CAT_REL_EXT, /* different threads, IW counting as their own thread */
     CAT_REL_WG,  /* threads in the same work-group (reflexive; IW excluded) */
     CAT_REL_CU,  /* threads on the same compute unit (reflexive; IW excluded) */
+    /* scope inclusion: a scoped event to every thread event its scope instance
+     * holds (wg: the same work-group; agent, system, rm_agent: every thread) */
+    CAT_REL_INCL,
     CAT_REL__COUNT
 } cat_rel_id_t;
 

@@ -19,7 +19,7 @@ const char *const cat_set_names[CAT_SET__COUNT] = {
 };
 
 const char *const cat_rel_names[CAT_REL__COUNT] = {
-    "id", "po", "rf", "co", "fr", "rmw", "loc", "int", "ext", "wg", "cu",
+    "id", "po", "rf", "co", "fr", "rmw", "loc", "int", "ext", "wg", "cu", "incl",
 };
 
 cat_ty_t cat_op_type(int op)

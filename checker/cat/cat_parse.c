@@ -29,6 +29,7 @@ enum {
     T_AS,
     T_DOMAIN,
     T_RANGE,
+    T_FENCEREL,
     T_ALL,
     T_ZERO,
     T_NUMBER,
@@ -68,6 +69,7 @@ static const lex_rule_t cat_rules[] = {
     {T_AS, "as" NOT_ID_CHAR},
     {T_DOMAIN, "domain" NOT_ID_CHAR},
     {T_RANGE, "range" NOT_ID_CHAR},
+    {T_FENCEREL, "fencerel" NOT_ID_CHAR},
     {T_ALL, "_" NOT_ID_CHAR},
     {T_ZERO, "0(?![A-Za-z0-9_])"},
     {T_NUMBER, "[0-9][A-Za-z0-9_]*"},
@@ -196,7 +198,8 @@ static bool starts_operand(const parser_t *p, int k)
         case T_ALL:
         case T_ZERO:
         case T_DOMAIN:
-        case T_RANGE: return true;
+        case T_RANGE:
+        case T_FENCEREL: return true;
         case T_TILDE: continue;
         default: return false;
         }
@@ -275,6 +278,24 @@ static int parse_primary(parser_t *p, int *out)
         if (ty_of(p, e) != CAT_TY_REL)
             return fail_at(p, &first, "%s(...) needs a relation, got a set", fn);
         *out = cat_node(b, t.kind == T_DOMAIN ? CAT_OP_S_DOMAIN : CAT_OP_S_RANGE, e, -1, -1);
+        return 0;
+    }
+    case T_FENCEREL: { /* herd7's fencerel(S) = po;[S];po */
+        if (enter(p, &t))
+            return -1;
+        advance(p);
+        if (cur(p)->kind != T_LPAREN)
+            return expected(p, "'(' after fencerel");
+        if (parse_group(p, T_RPAREN, "')'", &e, &first))
+            return -1;
+        p->depth--;
+        if (ty_of(p, e) != CAT_TY_SET)
+            return fail_at(p, &first, "fencerel(...) needs a set, got a relation");
+        int po = cat_lookup(b, "po", 2);
+        if (po < 0 || ty_of(p, po) != CAT_TY_REL)
+            return fail_at(p, &t, "fencerel(...) needs 'po' to be a relation");
+        int l = cat_node(b, CAT_OP_R_SEQ, po, cat_node(b, CAT_OP_R_IDSET, e, -1, -1), -1);
+        *out = cat_node(b, CAT_OP_R_SEQ, l, po, -1);
         return 0;
     }
     default: return expected(p, "an expression");

@@ -74,6 +74,8 @@ int cmd_report(int argc, char **argv);
 int cmd_mutate(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* JUnit XML reports (--junit FILE; junit.c). Thread-safe. STATUS NULL: passed; else
  * "failure", "error" or "skipped", with TYPE, MESSAGE and BODY (each may be NULL). */

@@ -25,8 +25,13 @@ static void usage(FILE *f)
           "  mutate --protocol P PATH...     mutation testing: which mutants the tests kill\n"
           "  gen -o DIR                      generate litmus tests from critical cycles (diy)\n"
           "  regress OLD NEW PATH...         what a protocol change did: verdicts, outcomes\n"
+          "  classify --protocol P PATH...   the strongest models of the lattice a protocol\n"
+          "                                  passes, and the tests that separate it from the\n"
+          "                                  next ones\n"
           "  report                          regenerate reports/ (verdicts, counts, diagrams,\n"
           "                                  counterexamples, index.html) from fresh runs\n"
+          "  export --murphi --protocol P TEST -o FILE.m\n"
+          "                                  the whole system as a Murphi model for Rumur\n"
           "\n"
           "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
           "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
@@ -73,6 +78,10 @@ int main(int argc, char **argv)
         return cmd_regress(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "classify"))
+        return cmd_classify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export"))
+        return cmd_export(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);
     return CLI_BAD_INPUT;
 }

@@ -573,6 +573,12 @@ static int build_leaf(comb_t *c)
                     set_bit(x->rels[CAT_REL_WG], a, b);
                 if (cuof[a] == cuof[b])
                     set_bit(x->rels[CAT_REL_CU], a, b);
+                uint64_t ba = 1ULL << a;
+                if ((x->sets[CAT_SET_WG] & ba) ? wgof[a] == wgof[b]
+                                               : (x->sets[CAT_SET_AGENT] | x->sets[CAT_SET_SYSTEM] |
+                                                  x->sets[CAT_SET_RMA]) &
+                                                     ba)
+                    set_bit(x->rels[CAT_REL_INCL], a, b);
             }
         }
     }

@@ -745,6 +745,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             if (sys_terminal(s, st, len)) {
                 sys_outcome(s, st, len, outv);
                 exec_outcomes_add(&r->reached, outv);
+                if (o->on_outcome)
+                    o->on_outcome(o->on_outcome_ctx, outv, depth);
                 if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
                     fail(&x, EXPLORE_VIOLATION, id, st, len, NULL,
                          "reached an outcome the model forbids");
@@ -784,6 +786,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         if (sys_terminal(s, st, len)) {
             sys_outcome(s, st, len, outv);
             exec_outcomes_add(&r->reached, outv);
+            if (o->on_outcome)
+                o->on_outcome(o->on_outcome_ctx, outv, depth);
             if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
                 fail(&x, EXPLORE_VIOLATION, id, st, len, NULL,
                      "reached an outcome the model forbids");

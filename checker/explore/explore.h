@@ -47,6 +47,10 @@ typedef struct {
      * depths as recorded), of which the first `expanded` were already expanded, and the
      * transitions counted so far. NULL: start afresh. */
     const struct explore_resume *resume;
+    /* Called for every terminal state with its outcome (layout order) and depth
+     * (may be NULL). Under BFS the first call for an outcome has its least depth. */
+    void (*on_outcome)(void *ctx, const prog_val_t *outcome, int depth);
+    void *on_outcome_ctx;
     /* Called about every 2^16 states (may be NULL): library code never prints. */
     void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes);
     void *progress_ctx;

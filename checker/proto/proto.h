@@ -186,6 +186,8 @@ typedef struct {
     proto_type_t type;
     proto_expr_t *init;        /* NULL: zero */
     bool init_initial;         /* '= initial': the test's initial values (data) */
+    int init_warm;             /* '= warm CTRL' (nodeset): the CUs whose CTRL line starts warm;
+                                  CTRL's index + 1, 0: not given */
     bool per_thread;           /* 'var ID[tid]': one element per thread */
     uint64_t live;             /* line vars: states where the value is kept ('live S...'; all bits
                                   when absent); in any other state it is reset to its initial value */

@@ -366,6 +366,25 @@ static int item_var(proto_parser_t *ps, bool line_var)
                     ps, t, "'initial' gives a line's initial values: '%s' is not data", v->name);
             if (v)
                 v->init_initial = true;
+        } else if (proto_is(ps, t, "warm")) {
+            proto_next(ps);
+            const lex_tok_t *ct;
+            if (proto_expect_id(ps, "a per-cu controller name", &ct))
+                return -1;
+            if (v) {
+                if (ty.kind != PROTO_T_NODESET)
+                    return proto_fail(ps, t,
+                                      "'warm CTRL' gives the compute units whose CTRL line starts "
+                                      "warm: '%s' is not a nodeset",
+                                      v->name);
+                int k = proto_find_ctrl(ps, ct);
+                if (k < 0 || !ps->p->ctrls[k].per_cu)
+                    return proto_fail(ps, ct, "'%.*s' is not a per-cu controller", (int)ct->len,
+                                      ps->src + ct->off);
+                v->init_warm = k + 1;
+                v->text_off = t->off;
+                v->text_len = ct->off + ct->len - t->off;
+            }
         } else {
             ps->ctx = PROTO_CTX_CONST;
             proto_expr_t *e;

@@ -44,6 +44,8 @@ static void put_var(strbuf_t *b, const proto_t *p, const proto_ctrl_t *c, const 
     put_type(b, v->type);
     if (v->init_initial) {
         sb_puts(b, " = initial");
+    } else if (v->init_warm) {
+        sb_printf(b, " = warm %s", p->ctrls[v->init_warm - 1].name);
     } else if (v->init && v->text_len) {
         sb_puts(b, " = ");
         put_text(b, p, v->text_off, v->text_len);

@@ -1810,6 +1810,38 @@ static int init_instance(sys_t *s, work_t *w, int i, sys_error_t *err)
     return 0;
 }
 
+/* What agrees with the warm lines MASK picks of SLOTS (instance * 256 + line):
+ * a nodeset declared '= warm CTRL' holds the CUs whose CTRL line starts warm,
+ * and a shared controller's line with a warm state starts in it when any
+ * per-cu instance's line starts warm (a directory's sharers and state). */
+static void warm_shared(sys_t *s, work_t *w, const int *slots, int ns, uint32_t mask)
+{
+    for (int i = 0; i < s->ninst; i++) {
+        int ci = s->inst[i].ctrl;
+        const proto_ctrl_t *c = &s->p->ctrls[ci];
+        for (int l = 0; l < s->nlines; l++) {
+            int16_t *ln = inst_line(s, w, i, l);
+            bool any = false;
+            for (int k = 0; k < ns; k++)
+                any |= (mask >> k & 1) && slots[k] % 256 == l;
+            if (any && !c->per_cu && c->warm_state >= 0)
+                ln[0] = (int16_t)c->warm_state;
+            for (int v = 0; v < c->nlinevars; v++) {
+                if (!c->linevars[v].init_warm)
+                    continue;
+                int set = 0;
+                for (int k = 0; k < ns; k++) {
+                    int j = slots[k] / 256;
+                    if ((mask >> k & 1) && slots[k] % 256 == l &&
+                        s->inst[j].ctrl == c->linevars[v].init_warm - 1 && s->inst[j].cu < 15)
+                        set |= 1 << s->inst[j].cu;
+                }
+                ln[s->lv_off[ci][v]] = (int16_t)set;
+            }
+        }
+    }
+}
+
 int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
 {
     work_t w = {s->wfixed, s->wchan, s->wclen};
@@ -1852,6 +1884,7 @@ int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
         }
         if (s->cfg.lines > 0 && over_capacity(s, &w2))
             continue; /* more warm lines than the cache holds */
+        warm_shared(s, &w2, slots, ns, mask);
         normalize(s, &w2);
         size_t n = encode(s, &w2, s->enc);
         sys_label_t lab = {SYS_STEP_INIT, 0, 0, 0};

@@ -155,3 +155,15 @@ if [ "$have_rumur" -eq 1 ]; then
         printf "cohcheck --no-db states/s = %.2fx Rumur single-threaded by wall time, %s by CPU time (target: 5x)\n",
             (n0 / w0) / (nr / wr), (c0 != "NA" && cr != "NA" ? sprintf("%.2fx", cr / c0) : "n/a") }'
 fi
+
+# ---- The model lattice (issue 14): litmus/core under every model of models/lattice (the
+# budget is 1 s), and under ptx alone (the costliest model).
+lat=$(grep -v '^#' models/lattice | grep '^model' | head -1 | cut -d' ' -f2-)
+latargs=""
+nlat=0
+for m in $lat; do latargs="$latargs --model $m"; nlat=$((nlat + 1)); done
+# shellcheck disable=SC2086
+lall=$(best "$BIN" litmus --json $latargs "$SUITE")
+lptx=$(best "$BIN" litmus --json --model ptx "$SUITE")
+echo "| $SUITE, every lattice model | $ntests | $nlat | $cands | $lall |"
+echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"

@@ -29,6 +29,41 @@ else
     fail=$((fail + 1))
     echo "FAIL count rcc: published figures not shown"
 fi
+# hlrc (seed 001 Table 3 c0-c23): every label is cited (exit 0), each by the rows listed in
+# reports/counts.md; hlrc-noinv drops exactly the invalidation cells, which count reports (exit 1).
+expect hlrc L1 "3 8 0 56 59"
+expect hlrc L2 "2 0 0 12 13"
+expect hlrc-probe L1 "3 10 0 75 76"
+expect hlrc-probe L2 "2 0 0 14 19"
+out=$("$BIN" count hlrc 2>&1) && lab=$(printf '%s\n' "$out" | grep -c '^    c[0-9]* *L[12] hlrc.proto:[0-9]') &&
+    [ "$lab" -eq 24 ] && printf '%s\n' "$out" | grep -q '^    c4    L1 hlrc.proto:[0-9]* L1 .* L2 hlrc.proto:[0-9]*$' &&
+    ! printf '%s\n' "$out" | grep -q ERROR
+if [ $? -eq 0 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL count hlrc: labels c0-c23 not all cited"
+fi
+"$BIN" count hlrc-noinv >"${TMPDIR:-/tmp}/count-noinv.$$" 2>&1
+rc=$?
+got=$(grep 'ERROR: no row cites this label' "${TMPDIR:-/tmp}/count-noinv.$$" | awk '{print $1}' | tr '\n' ' ')
+rm -f "${TMPDIR:-/tmp}/count-noinv.$$"
+if [ "$rc" -eq 1 ] && [ "$got" = "c3 c7 c11 c15 c19 c23 " ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL count hlrc-noinv: exit $rc, uncited '$got'"
+fi
+# Directory protocols (issue 9): reports/counts.md "Directory protocols"
+expect gpu-vi L1 "2 2 1 26 28"
+expect gpu-vi L2 "3 2 2 13 20"
+expect gpu-vini L1 "2 2 1 26 28"
+expect gpu-vini L2 "4 3 3 17 25"
+expect mesi L1 "4 6 4 35 38"
+expect mesi L2 "4 5 5 19 23"
+if "$BIN" count mesi | grep -q 'published (seed 003 Table V): stable 5 transient 11 transitions 81' &&
+    "$BIN" count gpu-vini | grep -q 'published (seed 004 Table 1): stable 5 transient 10 (coherent 8)'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL count mesi/gpu-vini: published figures not shown"
+fi
 # DeNovo (seed 001 Table 3, DeNovo column): counts, and the rows (L1+L2) citing each of b0-b26.
 expect denovo L1 "3 7 0 72 70"
 expect denovo L2 "2 2 0 9 9"

@@ -169,6 +169,9 @@ static void build(cat_exec_t *x, const char *desc)
                 x->rels[CAT_REL_WG][i] |= B(j);
             if (e->thread >= 0 && f->thread >= 0 && cu[e->thread] == cu[f->thread])
                 x->rels[CAT_REL_CU][i] |= B(j);
+            if (e->thread >= 0 && f->thread >= 0 &&
+                (e->scope == S_WG ? wg[e->thread] == wg[f->thread] : e->scope != S_NONE))
+                x->rels[CAT_REL_INCL][i] |= B(j);
             if (e->loc && e->loc == f->loc) {
                 x->rels[CAT_REL_LOC][i] |= B(j);
                 if (e->kind == K_W && f->kind == K_W && e->val < f->val)
@@ -435,4 +438,131 @@ Test(models, evaluator_reuse_across_sizes)
     }
     cat_ctx_free(c);
     cat_free(m);
+}
+
+/* The lattice models (models/lattice): tso, pc, rcpc-gh, ptx, vulkan. */
+
+Test(lattice_models, load_and_titles)
+{
+    static const char *const names[] = {"tso", "pc", "rcpc-gh", "ptx", "vulkan"};
+    static const char *const titles[] = {
+        "Total store order (TSO)",
+        "Processor consistency (PC)",
+        "Release consistency, processor-consistent special accesses (Gharachorloo RCpc)",
+        "PTX memory model (Lustig et al., ASPLOS 2019)",
+        "Vulkan memory model",
+    };
+    for (int i = 0; i < 5; i++) {
+        cat_model_t *m = load(names[i]);
+        cr_expect_str_eq(cat_model_title(m), titles[i]);
+        cr_expect_eq(cat_nflags(m), i == 4 ? 1 : 0, "%s", names[i]);
+        cat_free(m);
+    }
+}
+
+Test(lattice_models, tso)
+{
+    cr_expect(consistent("tso", "W:x=1 R:y=0 | W:y=1 R:x=0"), "SB allowed");
+    cr_expect(!consistent("tso", "W:x=1 F.sc R:y=0 | W:y=1 F.sc R:x=0"), "SB+mfences");
+    cr_expect(!consistent("tso", "W:x=1 F.acqrel R:y=0 | W:y=1 F.acqrel R:x=0"));
+    cr_expect(consistent("tso", "W:x=1 F.rel R:y=0 | W:y=1 F.acq R:x=0"), "acq/rel fences: no-ops");
+    cr_expect(!consistent("tso", "U.rlx:x=0>1 R:y=0 | U.rlx:y=0>1 R:x=0"), "locked RMWs");
+    cr_expect(!consistent("tso", "W:x=1 W:y=1 | R:y=1 R:x=0"), "MP");
+    cr_expect(!consistent("tso", "R:x=1 W:y=1 | R:y=1 W:x=1"), "LB");
+    cr_expect(!consistent("tso", "W:x=1 | W:y=1 | R:x=1 R:y=0 | R:y=1 R:x=0"), "IRIW");
+    cr_expect(!consistent("tso", "W:x=1 | R:x=1 W:y=1 | R:y=1 R:x=0"), "WRC");
+    /* Store forwarding: a thread reads its own write before others see it. */
+    cr_expect(consistent("tso", "W:x=1 R:x=1 R:y=0 | W:y=1 R:y=1 R:x=0"));
+}
+
+Test(lattice_models, pc)
+{
+    cr_expect(consistent("pc", "W:x=1 R:y=0 | W:y=1 R:x=0"), "SB");
+    cr_expect(!consistent("pc", "W:x=1 W:y=1 | R:y=1 R:x=0"), "MP");
+    cr_expect(!consistent("pc", "R:x=1 W:y=1 | R:y=1 W:x=1"), "LB");
+    cr_expect(consistent("pc", "W:x=1 | W:y=1 | R:x=1 R:y=0 | R:y=1 R:x=0"), "IRIW");
+    cr_expect(consistent("pc", "W:x=1 | R:x=1 W:y=1 | R:y=1 R:x=0"), "WRC");
+    cr_expect(!consistent("pc", "W:x=1 W:y=2 | W:y=1 W:x=2 | R:x=2 R:y=2 R:x=1"),
+              "2+2W: x=1 and y=1 last is a cycle of writes");
+    cr_expect(!consistent("pc", "W:x=1 W:y=1 | R:y=1 W:z=1 | R:z=1 R:x=0"),
+              "ISA2: x is performed everywhere before y is seen (B)");
+    cr_expect(consistent("pc", "W:x=1 F.sc R:y=0 | W:y=1 F.sc R:x=0"),
+              "fences order within a thread's view only");
+    /* Allowed by PC, forbidden by TSO: non-multi-copy-atomic IRIW. */
+    cr_expect(!consistent("tso", "W:x=1 | W:y=1 | R:x=1 R:y=0 | R:y=1 R:x=0"));
+}
+
+Test(lattice_models, rcpc_gh)
+{
+    const char *wrc = "W:x=1 | R.acq:x=1 W.rel:y=1 | R.acq:y=1 R:x=0";
+    cr_expect(consistent("rcpc-gh", wrc), "not cumulative: WRC with release/acquire allowed");
+    cr_expect(!consistent("rcpc", wrc), "C11 release/acquire is cumulative");
+    cr_expect(!consistent("rcsc", wrc));
+    cr_expect(!consistent("rcpc-gh", "W:x=1 W.rel:y=1 | R.acq:y=1 R:x=0"), "MP+rel+acq");
+    cr_expect(consistent("rcpc-gh", "W:x=1 W:y=1 | R.acq:y=1 R:x=0"), "no release");
+    cr_expect(consistent("rcpc-gh", "W.rel:x=1 R.acq:y=0 | W.rel:y=1 R.acq:x=0"),
+              "a release then an acquire are not ordered (RCpc)");
+    cr_expect(!consistent("rcsc", "W.rel:x=1 R.acq:y=0 | W.rel:y=1 R.acq:x=0"));
+    cr_expect(consistent("rcpc-gh", "W.rel:x=1 | W.rel:y=1 | R.acq:x=1 R.acq:y=0 | "
+                                    "R.acq:y=1 R.acq:x=0"),
+              "IRIW with acquires");
+    cr_expect(!consistent("rcpc-gh", "R.acq:x=1 W:y=1 | R.acq:y=1 W:x=1"), "LB+acqs");
+    cr_expect(consistent("rcpc-gh", "R:x=1 W:y=1 | R:y=1 W:x=1"), "plain LB");
+    cr_expect(!consistent("rcpc-gh", "W:x=1 F.rel W:y=1 | R:y=1 F.acq R:x=0"), "MP+fences");
+    /* The release orders its own thread's stores for every observer. */
+    cr_expect(!consistent("rcpc-gh", "W:x=1 W.rel:y=1 | R.acq:y=1 W.rel:z=1 | R.acq:z=1 R:x=0"),
+              "ISA2: x is globally performed before the first release");
+}
+
+Test(lattice_models, ptx)
+{
+    cr_expect(!consistent("ptx", "W:x=1 W.rel:y=1 | R.acq:y=1 R:x=0"), "MP+rel+acq (gpu)");
+    cr_expect(consistent("ptx", "@wg0 W:x=1 W.rel.wg:y=1 | @wg1 R.acq.wg:y=1 R:x=0"),
+              "cta scope does not reach another CTA");
+    cr_expect(!consistent("ptx", "@wg0 W:x=1 W.rel.wg:y=1 | @wg0 R.acq.wg:y=1 R:x=0"),
+              "cta scope inside one CTA");
+    cr_expect(consistent("ptx", "W:x=1 F W:y=1 | R:y=1 F R:x=0"), "fences need strong flags");
+    cr_expect(!consistent("ptx", "W:x=1 F W.rlx:y=1 | R.rlx:y=1 F R:x=0"), "MP+fences+rlx");
+    cr_expect(consistent("ptx", "W.rlx:x=1 F.acqrel R.rlx:y=0 | W.rlx:y=1 F.acqrel R.rlx:x=0"),
+              "SB with acq_rel fences");
+    cr_expect(!consistent("ptx", "W.rlx:x=1 F.sc R.rlx:y=0 | W.rlx:y=1 F.sc R.rlx:x=0"),
+              "SB with morally strong fence.sc");
+    cr_expect(
+        consistent("ptx", "@wg0 W.rlx:x=1 F.sc.wg R.rlx:y=0 | @wg1 W.rlx:y=1 F.sc.wg R.rlx:x=0"),
+        "fence.sc.cta in two CTAs are not morally strong");
+    cr_expect(!consistent("ptx", "W:x=1 W.rel:y=1 | R.acq:y=1 W.rel:z=1 | R.acq:z=1 R:x=0"),
+              "causality order is transitive (cumulative)");
+    /* Weak accesses may disagree on the order of racing writes (partial co). */
+    cr_expect(consistent("ptx", "W:x=1 | W:x=2 | R:x=1 R:x=2 | R:x=2 R:x=1"));
+    cr_expect(
+        !consistent("ptx", "W.rlx:x=1 | W.rlx:x=2 | R.rlx:x=1 R.rlx:x=2 | R.rlx:x=2 R.rlx:x=1"),
+        "but morally strong ones may not");
+    cr_expect(consistent("ptx", "W:x=1 | R:x=1 R:x=0"), "weak CoRR across threads");
+    cr_expect(!consistent("ptx", "W:x=1 R:x=0"), "po-loc is always kept");
+    cr_expect(!consistent("ptx", "U.rlx:x=0>2 | W.rlx:x=1"), "atomicity among strong writes");
+    cr_expect(consistent("ptx", "@wg0 U.rlx.wg:x=0>2 | @wg1 W.rlx.wg:x=1"),
+              "not across CTAs at cta scope");
+}
+
+Test(lattice_models, vulkan)
+{
+    const char *mp = "W:x=1 W.rel:y=1 | R.acq:y=1 R:x=%d";
+    char buf[128];
+    snprintf(buf, sizeof buf, mp, 0);
+    cr_expect(!consistent("vulkan", buf), "MP+rel+acq");
+    snprintf(buf, sizeof buf, mp, 1);
+    cr_expect(!racy("vulkan", buf), "MP: the data load is ordered after the store");
+    cr_expect(racy("vulkan", "W:x=1 W:y=1 | R:y=1 R:x=1"), "plain MP races");
+    cr_expect(!racy("vulkan", "W.rlx:x=1 W.rlx:y=1 | R.rlx:y=1 R.rlx:x=0"),
+              "atomics never race with each other in scope");
+    cr_expect(consistent("vulkan", "W.rlx:x=1 W.rlx:y=1 | R.rlx:y=1 R.rlx:x=0"), "relaxed MP");
+    cr_expect(racy("vulkan", "@wg0 W.rlx.wg:x=1 | @wg1 W.rlx.wg:x=2"),
+              "workgroup-scoped atomics of two work-groups race");
+    cr_expect(!racy("vulkan", "@wg0 W.rlx.wg:x=1 | @wg0 W.rlx.wg:x=2"));
+    cr_expect(racy("vulkan", "@wg0 W:x=1 W.rel.wg:y=1 | @wg1 R.acq.wg:y=1 R:x=1"),
+              "workgroup release/acquire do not order two work-groups");
+    cr_expect(!racy("vulkan", "@wg0 W:x=1 W.rel.wg:y=1 | @wg0 R.acq.wg:y=1 R:x=1"));
+    cr_expect(consistent("vulkan", "W.rel:x=1 R.acq:y=0 | W.rel:y=1 R.acq:x=0"),
+              "no sequentially consistent order");
+    cr_expect(!consistent("vulkan", "W:x=1 W:x=2 R:x=1"), "same-thread order");
 }

@@ -1,0 +1,231 @@
+/* cmd_export.c - `cohcheck export --murphi --protocol P [options] TEST -o FILE.m`
+ * (DESIGN.md section 3): the whole system as a Murphi model for Rumur
+ * (checker/export/murphi.h, docs/murphi.md). The file is written through a
+ * temporary file renamed over FILE, so bad input leaves no partial output. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+#include "../export/murphi.h"
+#include "../prog/prog.h"
+#include "../proto/proto.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: cohcheck export --murphi --protocol P [OPTIONS] TEST -o FILE.m\n"
+          "\n"
+          "Write the whole system - the resolved protocol (a variant with its bases applied),\n"
+          "the litmus test's threads, the configuration, the channels, the environment\n"
+          "actions and the time abstraction - as a Murphi model in the dialect Rumur reads.\n"
+          "Its reachable states are cohcheck's one for one: Rumur's state count equals the\n"
+          "`states` of `cohcheck check` with the same options (docs/murphi.md).\n"
+          "\n"
+          "options:\n"
+          "  --murphi            the output language (the only one so far; required)\n"
+          "  --protocol P        a name in ./protocols ($COHCHECK_PROTOCOLS) or a .proto file\n"
+          "  --cus N             compute units (default: as many as the test uses)\n"
+          "  --init cold|warm    warm: every L1 line may start valid with its initial value\n"
+          "  --lines N           L1 capacity in lines (as check --lines)\n"
+          "  --env LIST          environment actions: fetch, evict, writeback, other events\n"
+          "                      the protocol declares, all (comma-separated; default none)\n"
+          "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
+          "  --model M           as check: every terminal outcome must be one the memory\n"
+          "                      model M allows (an invariant; none for a racy test under drf\n"
+          "                      or hrf); default: the protocol's target model\n"
+          "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
+          "                      check stops at a forbidden outcome)\n"
+          "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
+          "  -o FILE             the model to write ('-': standard output)\n"
+          "  -h, --help          this help\n"
+          "\n"
+          "Check the model with Rumur (Debian package rumur):\n"
+          "  rumur --threads 1 --deadlock-detection stuck FILE.m -o model.c\n"
+          "  cc -O2 model.c -o model -lpthread && ./model\n"
+          "\n"
+          "exit: 0 written, 2 bad input (nothing written)\n",
+          f);
+}
+
+static int write_file(const char *text, const char *out)
+{
+    if (!strcmp(out, "-")) {
+        fputs(text, stdout);
+        return fflush(stdout) ? CLI_BAD_INPUT : CLI_OK;
+    }
+    char *tmp = xmalloc(strlen(out) + 32);
+    sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
+    int rc = CLI_OK;
+    FILE *f = fopen(tmp, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f)) {
+        cli_error("export: cannot write '%s': %s", out, strerror(errno));
+        rc = CLI_BAD_INPUT;
+    } else if (rename(tmp, out)) {
+        cli_error("export: cannot write '%s': %s", out, strerror(errno));
+        rc = CLI_BAD_INPUT;
+    }
+    if (rc != CLI_OK)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"murphi", no_argument, 0, 'R'},
+        {"protocol", required_argument, 0, 'p'},
+        {"cus", required_argument, 0, 'c'},
+        {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},
+        {"lines", required_argument, 0, 'l'},
+        {"param", required_argument, 0, 'P'},
+        {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        {"unroll", required_argument, 0, 'u'},
+        {"no-outcomes", no_argument, 0, 'n'},
+        {0, 0, 0, 0},
+    };
+    const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
+    const char *params[64];
+    int nparams = 0;
+    bool murphi = false, outcomes = true;
+    int unroll = 2;
+    long long v;
+    sys_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    opterr = 0;
+    optind = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        int r = cli_config_opt("export", ch, optarg, &cfg);
+        if (r < 0)
+            return CLI_BAD_INPUT;
+        if (r > 0)
+            continue;
+        switch (ch) {
+        case 'R': murphi = true; break;
+        case 'p': proto_arg = optarg; break;
+        case 'm': model_arg = optarg; break;
+        case 'n': outcomes = false; break;
+        case 'o': out = optarg; break;
+        case 'u': {
+            diag_t d;
+            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
+                cli_report(&d);
+                return CLI_BAD_INPUT;
+            }
+            unroll = (int)v;
+            break;
+        }
+        case 'P':
+            if (nparams >= 64 || !strchr(optarg, '=')) {
+                cli_error("export: --param takes NAME=VALUE, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            params[nparams++] = optarg;
+            break;
+        case 'h': usage(stdout); return CLI_OK;
+        default:
+            cli_error("export: unknown option or missing value '%s' (see --help)",
+                      argv[optind - 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (!murphi) {
+        cli_error("export: say which language: --murphi (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (!proto_arg) {
+        cli_error("export: --protocol is required (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (!out) {
+        cli_error("export: -o FILE.m is required (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (optind != argc - 1) {
+        cli_error("export: give exactly one litmus test (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (model_arg && !outcomes) {
+        cli_error("export: --model and --no-outcomes exclude each other");
+        return CLI_BAD_INPUT;
+    }
+    diag_t d;
+    cat_model_t *model = NULL;
+    proto_t *p = NULL;
+    prog_t *prog = NULL;
+    exec_model_result_t mr;
+    bool have_mr = false;
+    int rc = CLI_BAD_INPUT;
+    if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    if (outcomes && !model_arg)
+        model_arg = p->target;
+    if (outcomes && !model_arg) {
+        cli_error("export: protocol %s declares no target model; give --model or --no-outcomes",
+                  p->name);
+        goto done;
+    }
+    if (model_arg && cli_load_model(model_arg, argv[0], &model, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    for (int i = 0; i < nparams; i++) {
+        char name[128];
+        const char *eq = strchr(params[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
+        if (cli_parse_count("--param", eq + 1, 32767, &v, &d) ||
+            proto_set_param(p, name, (int)v, &d)) {
+            cli_report(&d);
+            goto done;
+        }
+    }
+    if (prog_load(argv[optind], &prog, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL};
+    if (model) {
+        exec_opts_t xo = {.unroll = unroll};
+        exec_stats_t xs;
+        if (exec_eval(prog, &model, 1, &xo, &mr, &xs, &d)) {
+            cli_report(&d);
+            goto done;
+        }
+        have_mr = true;
+        mo.allowed = mr.racy ? NULL : &mr.allowed;
+    }
+    strbuf_t cmd, text;
+    sb_init(&cmd);
+    sb_init(&text);
+    sb_puts(&cmd, "cohcheck export");
+    for (int i = 1; i < argc; i++) { /* the output's name is left out: it is the file itself */
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+            i++;
+        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9))
+            sb_printf(&cmd, " %s", argv[i]);
+    }
+    mo.command = cmd.s;
+    if (murphi_export(p, prog, &cfg, &mo, &text, &d))
+        cli_report(&d);
+    else
+        rc = write_file(text.s, out);
+    sb_free(&cmd);
+    sb_free(&text);
+done:
+    if (have_mr)
+        exec_result_free(&mr);
+    prog_free(prog);
+    proto_free(p);
+    cat_free(model);
+    return rc;
+}
