@@ -64,5 +64,22 @@ else
     fail=$((fail + 1))
     echo "FAIL count mesi/gpu-vini: published figures not shown"
 fi
+# DeNovo (seed 001 Table 3, DeNovo column): counts, and the rows (L1+L2) citing each of b0-b26.
+expect denovo L1 "3 7 0 72 70"
+expect denovo L2 "2 2 0 9 9"
+expect denovo-b L1 "3 7 0 72 70"
+expect denovo-b L2 "2 2 0 9 9"
+for p in denovo denovo-b; do
+    got=$("$BIN" count --json "$p" | tr '{' '\n' |
+        sed -n 's/^"label":"\(b[0-9]*\)","rows":\[\([^]]*\)\].*/\1 \2/p' |
+        awk '{l = gsub(/"L1 /, ""); c = gsub(/"L2 /, ""); printf "%s:%d+%d ", $1, l, c}')
+    want="b0:1+0 b1:4+0 b2:1+1 b3:1+0 b4:3+0 b5:2+3 b6:1+0 b7:3+0 b8:5+0 b9:1+0 b10:4+0 b11:1+1 b12:1+0 b13:4+0 b14:2+3 b15:1+0 b16:4+0 b17:1+0 b18:3+0 b19:4+0 b20:1+1 b21:1+0 b22:3+0 b23:4+0 b24:2+3 b25:1+0 b26:3+0 "
+    if [ "$got" = "$want" ] && "$BIN" count "$p" >/dev/null; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL count $p labels: got '$got'"
+    fi
+done
 echo "count: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

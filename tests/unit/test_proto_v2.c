@@ -314,3 +314,19 @@ Test(v2, sets_masks_errors, .init = setup, .fini = teardown)
     load_bad("s.proto", sets_proto("  I | M | | |", "granularity bytes\n"), "s.proto", 18, 13,
              "expected 'word' or 'line'");
 }
+
+/* A variant's 'granularity' replaces its base's, either way (denovo-b extends denovo). */
+Test(v2, extends_granularity, .init = setup, .fini = teardown)
+{
+    write_file("s.proto", sets_proto("  I | M | | | O", ""));
+    proto_t *p = load_ok("line.proto", "protocol line extends s\ngranularity line\n");
+    cr_assert_not(p->granularity_word);
+    write_file("line.proto", "protocol line extends s\ngranularity line\n");
+    proto_t *q = load_ok("word.proto", "protocol word extends line\ngranularity word\n");
+    cr_assert(q->granularity_word);
+    proto_t *r = load_ok("same.proto", "protocol same extends s\n");
+    cr_assert(r->granularity_word, "inherited when the variant says nothing");
+    proto_free(r);
+    proto_free(q);
+    proto_free(p);
+}
