@@ -213,6 +213,17 @@ void cli_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v
     sb_putc(b, '}');
 }
 
+int cli_param_opt(const char *cmd, const char *arg, const char **params, int *nparams)
+{
+    if (*nparams >= 64 || !strchr(arg, '=')) {
+        cli_error("%s%s--param takes NAME=VALUE (at most 64), not '%s'", cmd ? cmd : "",
+                  cmd ? ": " : "", arg);
+        return -1;
+    }
+    params[(*nparams)++] = arg;
+    return 0;
+}
+
 int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg)
 {
     diag_t d;

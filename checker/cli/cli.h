@@ -96,6 +96,9 @@ int cli_parse_env(const char *s, sys_config_t *cfg);
  * 'i' --init, 'e' --env, 'l' --lines) with ARG into CFG. 1 handled, 0 not one of
  * them, -1 bad value (reported, with CMD). */
 int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg);
+/* --param NAME=VALUE: append ARG to PARAMS (at most 64; *NPARAMS counts them). 0, or -1
+ * when ARG has no '=' or there are too many (reported, with CMD when not NULL). */
+int cli_param_opt(const char *cmd, const char *arg, const char **params, int *nparams);
 /* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text
  * on stdout), through a temporary file renamed over OUT. CLI_OK or CLI_BAD_INPUT (reported). */
 int cli_write_picture(const char *text, const char *out);

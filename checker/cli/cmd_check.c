@@ -635,11 +635,8 @@ int cmd_check(int argc, char **argv)
             }
             break;
         case 'P':
-            if (nparams >= 64 || !strchr(optarg, '=')) {
-                cli_error("--param takes NAME=VALUE, not '%s'", optarg);
+            if (cli_param_opt(NULL, optarg, params, &nparams))
                 return CLI_BAD_INPUT;
-            }
-            params[nparams++] = optarg;
             break;
         case 'S':
             if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {

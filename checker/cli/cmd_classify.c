@@ -378,11 +378,8 @@ int cmd_classify(int argc, char **argv)
                 return CLI_BAD_INPUT;
             break;
         case 'P':
-            if (nparams >= 64 || !strchr(optarg, '=')) {
-                cli_error("classify: --param takes NAME=VALUE, not '%s'", optarg);
+            if (cli_param_opt("classify", optarg, params, &nparams))
                 return CLI_BAD_INPUT;
-            }
-            params[nparams++] = optarg;
             break;
         case 'S':
             if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {

@@ -124,11 +124,8 @@ int cmd_export(int argc, char **argv)
             break;
         }
         case 'P':
-            if (nparams >= 64 || !strchr(optarg, '=')) {
-                cli_error("export: --param takes NAME=VALUE, not '%s'", optarg);
+            if (cli_param_opt("export", optarg, params, &nparams))
                 return CLI_BAD_INPUT;
-            }
-            params[nparams++] = optarg;
             break;
         case 'h': usage(stdout); return CLI_OK;
         default:
