@@ -224,6 +224,20 @@ int cli_param_opt(const char *cmd, const char *arg, const char **params, int *np
     return 0;
 }
 
+int cli_apply_params(proto_t *p, const char *const *params, int nparams, diag_t *err)
+{
+    for (int i = 0; i < nparams; i++) {
+        char name[128];
+        long long v;
+        const char *eq = strchr(params[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
+        if (cli_parse_count("--param", eq + 1, 32767, &v, err) ||
+            proto_set_param(p, name, (int)v, err))
+            return -1;
+    }
+    return 0;
+}
+
 int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg)
 {
     diag_t d;

@@ -99,6 +99,9 @@ int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg);
 /* --param NAME=VALUE: append ARG to PARAMS (at most 64; *NPARAMS counts them). 0, or -1
  * when ARG has no '=' or there are too many (reported, with CMD when not NULL). */
 int cli_param_opt(const char *cmd, const char *arg, const char **params, int *nparams);
+/* Apply the NPARAMS collected --param NAME=VALUE settings to P. 0, or -1 with ERR (a bad
+ * value, or a name P does not declare). */
+int cli_apply_params(proto_t *p, const char *const *params, int nparams, diag_t *err);
 /* Write Graphviz TEXT to OUT as .dot, .svg or .png (by its extension; '-': the text
  * on stdout), through a temporary file renamed over OUT. CLI_OK or CLI_BAD_INPUT (reported). */
 int cli_write_picture(const char *text, const char *out);

@@ -712,16 +712,10 @@ int cmd_check(int argc, char **argv)
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
-    for (int i = 0; i < nparams; i++) {
-        char name[128];
-        const char *eq = strchr(params[i], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
-        if (cli_parse_count("--param", eq + 1, 32767, &v, &d) ||
-            proto_set_param(c.proto, name, (int)v, &d)) {
-            cli_report(&d);
-            rc = CLI_BAD_INPUT;
-            goto out;
-        }
+    if (cli_apply_params(c.proto, params, nparams, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
     }
     if (!model_arg)
         model_arg = c.proto->target;

@@ -176,15 +176,9 @@ int cmd_export(int argc, char **argv)
         cli_report(&d);
         goto done;
     }
-    for (int i = 0; i < nparams; i++) {
-        char name[128];
-        const char *eq = strchr(params[i], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
-        if (cli_parse_count("--param", eq + 1, 32767, &v, &d) ||
-            proto_set_param(p, name, (int)v, &d)) {
-            cli_report(&d);
-            goto done;
-        }
+    if (cli_apply_params(p, params, nparams, &d)) {
+        cli_report(&d);
+        goto done;
     }
     if (prog_load(argv[optind], &prog, &d)) {
         cli_report(&d);
