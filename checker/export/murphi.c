@@ -414,24 +414,16 @@ static void layout(mx_t *g)
             g->icu[g->ninst++] = p->ctrls[c].per_cu ? k : -1;
         }
     }
-    g->loc_line = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
-    for (int i = 0; i < prog->nlocs; i++)
-        g->loc_line[i] = p->granularity_word ? i : prog->locs[i].line_id;
-    g->nlines = p->granularity_word ? prog->nlocs : prog->nlines;
-    g->locpos = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
-    g->line_nlocs = xcalloc((size_t)g->nlines + 1, sizeof(int));
-    g->line_locs = xcalloc((size_t)g->nlines + 1, sizeof(int *));
-    for (int l = 0; l < g->nlines; l++)
-        g->line_locs[l] = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
-    for (int i = 0; i < prog->nlocs; i++) {
-        int l = g->loc_line[i];
-        g->locpos[i] = g->line_nlocs[l];
-        g->line_locs[l][g->line_nlocs[l]++] = i;
-        if (g->line_nlocs[l] > g->maxlocs)
-            g->maxlocs = g->line_nlocs[l];
+    {
+        sys_lines_t ln;
+        sys_lines_build(p, prog, &ln);
+        g->loc_line = ln.loc_line;
+        g->locpos = ln.locpos;
+        g->line_nlocs = ln.line_nlocs;
+        g->line_locs = ln.line_locs;
+        g->nlines = ln.nlines;
+        g->maxlocs = ln.maxlocs;
     }
-    if (g->maxlocs == 0)
-        g->maxlocs = 1;
     g->cap = g->cfg.chan_capacity > 0 ? g->cfg.chan_capacity : 8;
     for (int n = 0; n < p->nnets; n++)
         if (p->nets[n].capacity > g->cap)

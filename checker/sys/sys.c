@@ -1306,6 +1306,29 @@ static int type_width(const sys_t *s, const proto_type_t *t)
     return t->kind == PROTO_T_DATA ? s->maxlocs : 1;
 }
 
+void sys_lines_build(const proto_t *p, const prog_t *prog, sys_lines_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->loc_line = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    for (int i = 0; i < prog->nlocs; i++)
+        out->loc_line[i] = p->granularity_word ? i : prog->locs[i].line_id;
+    out->nlines = p->granularity_word ? prog->nlocs : prog->nlines;
+    out->locpos = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    out->line_nlocs = xcalloc((size_t)out->nlines + 1, sizeof(int));
+    out->line_locs = xcalloc((size_t)out->nlines + 1, sizeof(int *));
+    for (int l = 0; l < out->nlines; l++)
+        out->line_locs[l] = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    for (int i = 0; i < prog->nlocs; i++) {
+        int l = out->loc_line[i];
+        out->locpos[i] = out->line_nlocs[l];
+        out->line_locs[l][out->line_nlocs[l]++] = i;
+        if (out->line_nlocs[l] > out->maxlocs)
+            out->maxlocs = out->line_nlocs[l];
+    }
+    if (out->maxlocs == 0)
+        out->maxlocs = 1;
+}
+
 int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out, diag_t *err)
 {
     sys_t *s = xcalloc(1, sizeof *s);
@@ -1356,24 +1379,16 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         }
     }
     /* Lines and their locations. */
-    s->loc_line = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
-    for (int i = 0; i < prog->nlocs; i++)
-        s->loc_line[i] = p->granularity_word ? i : prog->locs[i].line_id;
-    s->nlines = p->granularity_word ? prog->nlocs : prog->nlines;
-    s->locpos = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
-    s->line_nlocs = xcalloc((size_t)s->nlines + 1, sizeof(int));
-    s->line_locs = xcalloc((size_t)s->nlines + 1, sizeof(int *));
-    for (int l = 0; l < s->nlines; l++)
-        s->line_locs[l] = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
-    for (int i = 0; i < prog->nlocs; i++) {
-        int l = s->loc_line[i];
-        s->locpos[i] = s->line_nlocs[l];
-        s->line_locs[l][s->line_nlocs[l]++] = i;
-        if (s->line_nlocs[l] > s->maxlocs)
-            s->maxlocs = s->line_nlocs[l];
+    {
+        sys_lines_t ln;
+        sys_lines_build(p, prog, &ln);
+        s->loc_line = ln.loc_line;
+        s->locpos = ln.locpos;
+        s->line_nlocs = ln.line_nlocs;
+        s->line_locs = ln.line_locs;
+        s->nlines = ln.nlines;
+        s->maxlocs = ln.maxlocs;
     }
-    if (s->maxlocs == 0)
-        s->maxlocs = 1;
     /* Controller layouts. */
     s->line_w = xcalloc((size_t)p->nctrls, sizeof(int));
     s->inst_w = xcalloc((size_t)p->nctrls, sizeof(int));

@@ -83,6 +83,20 @@ typedef void (*sys_succ_fn)(void *ctx, const uint8_t *state, size_t len, const s
 /* Build the system. Returns 0; -2 with ERR when the test uses an instruction
  * that no core map of the protocol covers (the protocol does not support it);
  * -1 with ERR for other problems (more CUs than supported, ...). */
+/* The lines of PROG's locations under P's granularity: the test's lines, or one line per
+ * location with 'granularity word'. The explorer and the Murphi export share it so both
+ * lay lines out alike. Arrays are heap-allocated; the caller frees them (line_locs[l]
+ * for each of the nlines lines, then each array). */
+typedef struct {
+    int *loc_line;   /* per location: its line */
+    int *locpos;     /* per location: position within its line */
+    int *line_nlocs; /* per line: how many locations */
+    int **line_locs; /* per line: its locations */
+    int nlines;
+    int maxlocs; /* the most locations on one line (at least 1) */
+} sys_lines_t;
+void sys_lines_build(const proto_t *p, const prog_t *prog, sys_lines_t *out);
+
 int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out,
             diag_t *err);
 void sys_free(sys_t *s);
