@@ -175,3 +175,9 @@ test-murphi: cohcheck
 	sh tests/e2e/murphi.sh ./cohcheck
 test-murphi-counts: cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
+
+# Memory beyond RAM (issue 11 part 4, docs/memory.md): the BFS queue spilled to disk gives
+# identical counts, verdicts and traces; --fingerprint 64|96|128; disk errors exit 3.
+test-spill: cohcheck
+	sh tests/e2e/spill.sh ./cohcheck
+test: test-spill

@@ -75,6 +75,11 @@ static void usage(FILE *f)
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
           "  --max-depth N       check states N steps deep but expand none of them; if any\n"
           "                      has a successor, the verdict is incomplete (exit 3)\n"
+          "  --queue-memory SIZE keep at most about SIZE of the BFS queue in RAM; the rest\n"
+          "                      goes to a temporary file in $TMPDIR (also done past 3/4\n"
+          "                      of --max-memory; a disk error stops the search: exit 3)\n"
+          "  --fingerprint BITS  64 (default), 96 or 128 bits per visited state: collisions\n"
+          "                      may hide a state with probability <= states^2 / 2^(BITS+1)\n"
           "  --time abstract|raw timestamps (type time): abstract (default) normalizes them so\n"
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
@@ -150,7 +155,8 @@ int cli_parse_env(const char *s, sys_config_t *cfg)
     return 0;
 }
 
-static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes)
+static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes,
+                     uint64_t spilled)
 {
     double *t0 = ctx;
     struct timespec ts;
@@ -159,6 +165,8 @@ static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes
     fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB   ",
             (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
             (unsigned long long)queued, (double)bytes / 1048576.0);
+    if (spilled)
+        fprintf(stderr, "(%.1f MiB spilled)   ", (double)spilled / 1048576.0);
 }
 
 /* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
@@ -294,6 +302,8 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
+        sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d",
+                  (unsigned long long)r->spilled, r->fp_bits);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");
@@ -561,6 +571,9 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
     return proto_load(path, out, err);
 }
 
+/* Long options with no short letter (issue 11: memory beyond RAM). */
+enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT };
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -585,6 +598,8 @@ int cmd_check(int argc, char **argv)
         {"json", no_argument, 0, 'J'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
+        {"queue-memory", required_argument, 0, OPT_QUEUE_MEMORY},
+        {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -695,6 +710,19 @@ int cmd_check(int argc, char **argv)
         case 'U': junit_path = optarg; break;
         case 'A': c.annotate = true; break;
         case 'h': usage(stdout); return CLI_OK;
+        case OPT_QUEUE_MEMORY:
+            if (parse_size(optarg, &c.eo.queue_memory)) {
+                cli_error("--queue-memory takes a size such as 64M or 1G, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        case OPT_FINGERPRINT:
+            if (strcmp(optarg, "64") && strcmp(optarg, "96") && strcmp(optarg, "128")) {
+                cli_error("--fingerprint takes 64, 96 or 128 (bits), not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            c.eo.fp_bits = atoi(optarg);
+            break;
         default:
             cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
             return CLI_BAD_INPUT;
@@ -730,6 +758,7 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     c.progress = !c.json && isatty(2) && c.jobs == 1;
+    c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
         sb_init(&cmd);
