@@ -167,3 +167,6 @@ lall=$(best "$BIN" litmus --json $latargs "$SUITE")
 lptx=$(best "$BIN" litmus --json --model ptx "$SUITE")
 echo "| $SUITE, every lattice model | $ntests | $nlat | $cands | $lall |"
 echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
+
+# ---- SPIN, Rumur and cohcheck side by side on the benchmark graph (issue 11 part 5).
+sh "$HERE/spin.sh" "$BIN"
