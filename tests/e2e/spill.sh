@@ -167,5 +167,27 @@ for a in "--fingerprint 32" "--fingerprint 64x" "--fingerprint ''" "--queue-memo
     fi
 done
 
+# check --help, the man page and bash completion know the options.
+h=$("$BIN" check --help)
+for o in --queue-memory --fingerprint; do
+    if printf '%s\n' "$h" | grep -q -- "^  $o " &&
+        sed 's/\\-/-/g' docs/cohcheck.1 | grep -q -- "^\.BI $o "; then ok; else
+        bad "$o: not in check --help or docs/cohcheck.1"
+    fi
+done
+if command -v bash >/dev/null 2>&1; then
+    comp() { # comp WANT WORDS...: completing the last word offers WANT
+        want=$1
+        shift
+        bash -c '. "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _cohcheck; printf "%s\n" "${COMPREPLY[@]}"' \
+            docs/cohcheck.bash-completion "$@" | grep -qx -- "$want"
+    }
+    for c in "--queue-memory cohcheck check --queue" "--fingerprint cohcheck check --finger" \
+        "96 cohcheck check --fingerprint 9" "128 cohcheck check --fingerprint 1"; do
+        # shellcheck disable=SC2086
+        if comp $c; then ok; else bad "bash completion: $c"; fi
+    done
+fi
+
 echo "spill.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
