@@ -187,3 +187,7 @@ test: test-spill
 test-spin: cohcheck
 	sh tests/e2e/spin.sh ./cohcheck
 test-full: test-spin
+# check.tab with 128-bit fingerprints and a spilled queue: identical verdicts and counts.
+test-spill-check: cohcheck
+	sh tests/e2e/spill-check.sh ./cohcheck
+test-full: test-spill-check
