@@ -155,8 +155,7 @@ int cli_parse_env(const char *s, sys_config_t *cfg)
     return 0;
 }
 
-static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes,
-                     uint64_t spilled)
+static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled)
 {
     double *t0 = ctx;
     struct timespec ts;
@@ -302,8 +301,8 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
-        sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d",
-                  (unsigned long long)r->spilled, r->fp_bits);
+        sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
+                  r->fp_bits);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");

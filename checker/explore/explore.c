@@ -107,7 +107,7 @@ typedef struct {
     uint8_t *bbuf; /* their encodings, maxst bytes apart */
     size_t nb, bcap;
     bool full, oom, ioerr;
-    char iomsg[200]; /* what failed on the spill file */
+    char iomsg[200];     /* what failed on the spill file */
     uint64_t held, peak; /* bytes allocated now, and at most */
 } ex_t;
 
@@ -284,7 +284,8 @@ static int fp_insert(ex_t *x, uint64_t fp, uint64_t lo)
         memmove(t + i + 1, t + i, (size_t)(j - i) * sizeof *t);
         t[i] = fp;
         if (lob) {
-            memmove(sh->lo + (size_t)(i + 1) * lob, sh->lo + (size_t)i * lob, (size_t)(j - i) * lob);
+            memmove(sh->lo + (size_t)(i + 1) * lob, sh->lo + (size_t)i * lob,
+                    (size_t)(j - i) * lob);
             lo_put(lob, sh->lo, i, lo);
         }
         sh->n++;

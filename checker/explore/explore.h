@@ -54,8 +54,7 @@ typedef struct {
     void *on_outcome_ctx;
     /* Called about every 2^16 states (may be NULL): library code never prints.
      * SPILLED: bytes of the BFS queue written to disk so far. */
-    void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes,
-                     uint64_t spilled);
+    void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled);
     void *progress_ctx;
     /* Bits per fingerprint in the visited set: 64 (also when 0), 96 or 128. */
     int fp_bits;
