@@ -191,3 +191,8 @@ test-full: test-spin
 test-spill-check: cohcheck
 	sh tests/e2e/spill-check.sh ./cohcheck
 test-full: test-spill-check
+# tests/e2e/spill.sh under the address and undefined-behaviour sanitizers.
+test-spill-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/spill.sh ./build-san/cohcheck
+test-san: test-spill-san
