@@ -161,11 +161,12 @@ static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
-    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB   ",
-            (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
-            (unsigned long long)queued, (double)bytes / 1048576.0);
+    char sp[64] = "";
     if (spilled)
-        fprintf(stderr, "(%.1f MiB spilled)   ", (double)spilled / 1048576.0);
+        snprintf(sp, sizeof sp, ", %.1f MiB spilled", (double)spilled / 1048576.0);
+    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB%s   ",
+            (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
+            (unsigned long long)queued, (double)bytes / 1048576.0, sp);
 }
 
 /* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
