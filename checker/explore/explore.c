@@ -806,8 +806,10 @@ static void no_terminal(ex_t *x)
 
 static void ex_free(ex_t *x)
 {
-    for (int i = 0; i < NSHARD; i++)
+    for (int i = 0; i < NSHARD; i++) {
         free(x->sh[i].fp);
+        free(x->sh[i].lo);
+    }
     for (size_t i = 0; i < x->nchunks; i++) {
         free(x->parent[i]);
         free(x->ord[i]);

@@ -28,8 +28,8 @@ spilled() {
     run disk --queue-memory 1 --protocol "$p" "$@" "litmus/core/$t.litmus"
     what="$p $t $*"
     got="$(jf "$T/disk.json" states) $(jf "$T/disk.json" transitions) $(cat "$T/disk.rc")"
-    if [ "$got" != "$n $tr $rc" ] || ! grep -q "\"verdict\":\"$v\"" "$T/disk.json"; then
-        bad "spill $what: got '$got' $(grep -o '"verdict":"[a-z]*"' "$T/disk.json"), want '$n $tr $rc' $v"
+    if [ "$got" != "$n $tr $rc" ] || ! grep -q "\"verdict\":\"$v\"" "$T/disk.json" || [ -s "$T/disk.err" ]; then
+        bad "spill $what: got '$got' $(grep -o '"verdict":"[a-z]*"' "$T/disk.json"), want '$n $tr $rc' $v $(head -3 "$T/disk.err")"
     elif [ "$(jf "$T/disk.json" spilled_bytes)" -lt 1000000 ] || [ "$(jf "$T/ram.json" spilled_bytes)" != 0 ]; then
         bad "spill $what: spilled $(jf "$T/disk.json" spilled_bytes) bytes (ram run: $(jf "$T/ram.json" spilled_bytes))"
     elif [ "$(same "$T/ram.json")" != "$(same "$T/disk.json")" ] || [ "$(cat "$T/ram.rc")" != "$rc" ]; then
@@ -134,6 +134,7 @@ for c in "gpu-wt MP+rel+acq+guard 146446 --env all" "tcw WRC+rel+acqs+guards 189
         b=$(jf "$T/w$w.json" bytes)
         want=$(awk -v n="$n" -v w="$w" 'BEGIN { printf "%.3g", n * (n - 1) / 2 ^ (w + 1) }')
         if [ "$(jf "$T/w$w.json" states)" = "$n" ] && [ "$(jf "$T/w$w.json" fingerprint)" = "$w" ] &&
+            [ "$(cat "$T/w$w.rc")" = "$(cat "$T/w64.rc")" ] && [ ! -s "$T/w$w.err" ] &&
             [ "$(same "$T/w$w.json")" = "$(same "$T/w64.json")" ] && [ "$b" -gt "$prev" ] &&
             [ "$(jf "$T/w$w.json" omission)" = "$want" ]; then
             ok
@@ -147,6 +148,7 @@ done
 run dfs --dfs --fingerprint 96 --protocol gpu-wt --env all litmus/core/MP+rel+acq+guard.litmus
 run wq --fingerprint 128 --queue-memory 1 --protocol gpu-wt --env all litmus/core/MP+rel+acq+guard.litmus
 if [ "$(jf "$T/dfs.json" states)" = 146446 ] && [ "$(jf "$T/dfs.json" transitions)" = 619500 ] &&
+    [ "$(cat "$T/dfs.rc")" = 0 ] && [ "$(cat "$T/wq.rc")" = 0 ] && [ ! -s "$T/wq.err" ] &&
     [ "$(jf "$T/wq.json" states)" = 146446 ] && [ "$(jf "$T/wq.json" transitions)" = 619500 ] &&
     [ "$(jf "$T/wq.json" spilled_bytes)" -gt 0 ]; then
     ok
