@@ -128,4 +128,7 @@ void cli_label_read(const void *blob, size_t len, sys_label_t *label, uint32_t *
 void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
                       const exec_model_result_t *mr, double secs);
 
+/* Timed mode (cmd_sim.c). */
+int cmd_sim(int argc, char **argv);
+
 #endif
