@@ -18,8 +18,9 @@
 
 enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED };
 enum { TH_RUN, TH_WAIT, TH_DONE };
-#define SET_SLACK 4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
-                     */
+#define SET_SLACK                                                                   \
+    4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
+       */
 #define MAX_LOCAL 100000 /* local instructions between two memory operations */
 #define MAX_LAZY 8       /* internal events fired in a row before one event is handled */
 
@@ -949,7 +950,7 @@ static int build(sim_t *s, diag_t *err)
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)
             need = prog->threads[t].cu + 1;
-    s->ncus = s->cfg.cus > 0 ? s->cfg.cus : (m->cus > need ? m->cus : need);
+    s->ncus = s->cfg.cus > 0 ? s->cfg.cus : need;
     if (s->ncus < need) {
         diag_set(err, prog->file, 0, 0,
                  "the workload places threads on %d compute units but --cus is %d", need, s->ncus);

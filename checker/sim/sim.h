@@ -58,7 +58,7 @@ int sim_machine_load(const char *path, sim_machine_t *out, diag_t *err);
 /* ---- runs ---- */
 
 typedef struct {
-    int cus;             /* 0: the machine's (at least as many as the workload places) */
+    int cus;             /* compute units; 0: as many as the workload places threads on */
     uint64_t seed;       /* ties between events of one cycle are broken by a PRNG seeded here */
     uint64_t max_cycles; /* 0: none */
     uint64_t max_events; /* 0: none */

@@ -38,7 +38,7 @@ pin "gpu-wt lock15 fermi seed 7" 317443,32113,15000,352800 --protocol gpu-wt \
 
 # Messages and traffic by message name (DESIGN.md section 8 fields).
 "$BIN" sim --json --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
-for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":15' \
+for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":2' \
     '"cycles":686' '"events":126' '"correct":true' \
     '"messages":{"GETS":6,"ST":12,"ATOM":15,"DATA":6,"AVAL":15,"WACK":12}' \
     '"traffic_bytes":{"GETS":96,"ST":192,"ATOM":420,"DATA":480,"AVAL":240,"WACK":96}' \
