@@ -89,6 +89,9 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
               r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
               (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
               r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r));
+    if (r->status == SIM_DONE)
+        sb_printf(&b, ",\"check\":%s,\"observed\":%s", r->has_check ? "true" : "false",
+                  r->observed ? "true" : "false");
     if (r->status != SIM_DONE) {
         sb_puts(&b, ",\"message\":");
         sb_json_str(&b, r->msg);

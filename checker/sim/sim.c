@@ -52,7 +52,8 @@ typedef struct {
     int latency; /* cycles before this instance's sends leave and its dones complete */
     /* stalled work, in arrival order */
     item_t *stall;
-    int nstall, capstall;
+    int nstall;
+    size_t capstall;
     bool retry_set;
     uint64_t out_free, in_free; /* the link's next free cycle, each direction */
 } inst_t;
@@ -120,7 +121,8 @@ typedef struct sim {
         int net, dst;
         int32_t rec[256];
     } * ps;
-    int nps, capps;
+    int nps;
+    size_t capps;
     struct pending_done {
         int tid;
         bool has_val;
@@ -130,7 +132,8 @@ typedef struct sim {
     struct undo {
         int32_t *slot, old;
     } * undo;
-    int nundo, capundo;
+    int nundo;
+    size_t capundo;
     sys_error_t err;
     sim_result_t *r;
     lats_t lat[SIM_NOPS];
@@ -308,7 +311,7 @@ static int cb_send(rows32_ctx_t *x, int net, int dst, const int32_t *rec)
         if (queued >= bound)
             return 1; /* back-pressure: the row waits */
     }
-    util_grow((void **)&s->ps, (size_t *)&s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+    util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
     memcpy(s->ps[s->nps].rec, rec, sizeof(int32_t) * (size_t)s->mw);
@@ -324,7 +327,7 @@ static void cb_forall(rows32_ctx_t *x, uint64_t from, int to)
         int32_t *r = in->recs + (size_t)k * in->lw;
         if (!(from >> r[0] & 1) || r[0] == to)
             continue;
-        util_grow((void **)&s->undo, (size_t *)&s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
+        util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
         s->undo[s->nundo++] = (struct undo){r, r[0]};
         r[0] = to;
     }
@@ -405,7 +408,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
 static void stall_add(sim_t *s, int i, int kind, int id)
 {
     inst_t *in = &s->inst[i];
-    util_grow((void **)&in->stall, (size_t *)&in->capstall, (size_t)in->nstall + 1,
+    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1,
               sizeof *in->stall);
     in->stall[in->nstall++] = (item_t){kind, id, s->now};
     if (kind == EV_ARRIVE)
