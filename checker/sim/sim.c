@@ -408,8 +408,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
 static void stall_add(sim_t *s, int i, int kind, int id)
 {
     inst_t *in = &s->inst[i];
-    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1,
-              sizeof *in->stall);
+    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
     in->stall[in->nstall++] = (item_t){kind, id, s->now};
     if (kind == EV_ARRIVE)
         s->chan_blocked[s->msgs[id].chan]++;
