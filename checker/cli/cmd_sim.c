@@ -120,10 +120,12 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
     }
     sb_printf(&b,
               "},\"messages_total\":%llu,\"traffic_bytes_total\":%llu,\"invalidations\":%llu,"
-              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,\"latency\":{",
+              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,"
+              "\"stall_msg_cycles\":%llu,\"latency\":{",
               (unsigned long long)msgs, (unsigned long long)bytes,
               (unsigned long long)r->invalidations, (unsigned long long)r->flushes,
-              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles);
+              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles,
+              (unsigned long long)r->stall_msg_cycles);
     for (int k = 0; k < SIM_NOPS; k++)
         sb_printf(&b,
                   "%s\"%s\":{\"count\":%llu,\"mean\":%.2f,\"p50\":%llu,\"p90\":%llu,"
@@ -145,18 +147,19 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
         bytes += r->traffic[g];
     }
     printf("protocol,workload,machine,cus,seed,cycles,events,wall_s,events_per_s,correct,status,"
-           "l1_hit_rate,messages,traffic_bytes,invalidations,flushes,evictions,stall_cycles");
+           "l1_hit_rate,messages,traffic_bytes,invalidations,flushes,evictions,stall_cycles,"
+           "stall_msg_cycles");
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
-    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu", proto,
+    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu", proto,
            wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
            (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
            r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r),
            r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,
            (unsigned long long)bytes, (unsigned long long)r->invalidations,
            (unsigned long long)r->flushes, (unsigned long long)r->evictions,
-           (unsigned long long)r->stall_cycles);
+           (unsigned long long)r->stall_cycles, (unsigned long long)r->stall_msg_cycles);
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
                (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,

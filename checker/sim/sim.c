@@ -825,6 +825,8 @@ static int retry(sim_t *s, int i)
                 continue;
             }
             f = try_msg(s, it.id);
+            if (f > 0)
+                s->r->stall_msg_cycles += s->now - it.since;
         } else {
             f = try_core(s, it.id);
             if (f > 0)

@@ -95,7 +95,11 @@ typedef struct {
     const char **msg_names; /* per message type */
     uint64_t *messages;     /* per message type: sent */
     uint64_t *traffic;      /* per message type: bytes */
-    uint64_t invalidations, flushes, evictions, stall_cycles;
+    uint64_t invalidations, flushes, evictions;
+    uint64_t stall_cycles;     /* threads' core events waiting (stall rows, full channels, sets
+                                  or MSHRs) before a row took them */
+    uint64_t stall_msg_cycles; /* messages waiting on stall rows or full channels at their
+                                  receiver (e.g. a TC-Strong write until the lease expires) */
     sim_lat_t lat[SIM_NOPS];
 } sim_result_t;
 
