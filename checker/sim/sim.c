@@ -104,6 +104,8 @@ typedef struct sim {
     msg_t *msgs;
     int nmsg, capmsg, freemsg;
     int *chan_n;       /* per channel: messages sent, not yet consumed */
+    int *chan_flits;   /* per channel: their flits */
+    int *msg_flits;    /* per message type: flits */
     int *chan_blocked; /* per channel: its messages on stall lists */
     uint64_t *chan_last;
     uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
@@ -302,14 +304,21 @@ static int32_t *cb_line(rows32_ctx_t *x, int inst, int line)
 static int cb_send(rows32_ctx_t *x, int net, int dst, const int32_t *rec)
 {
     sim_t *s = x->user;
-    int bound = s->p->nets[net].capacity;
+    int bound = s->p->nets[net].capacity, buf = s->m->buffer;
     int c = (net * s->ninst + x->inst) * s->ninst + dst;
-    if (bound) {
-        int queued = s->chan_n[c];
+    if (bound || buf) {
+        int queued = s->chan_n[c], flits = s->chan_flits[c];
         for (int k = 0; k < s->nps; k++)
-            queued += s->ps[k].net == net && s->ps[k].dst == dst;
-        if (queued >= bound)
+            if (s->ps[k].net == net && s->ps[k].dst == dst) {
+                queued++;
+                flits += s->msg_flits[s->ps[k].rec[0]];
+            }
+        if (bound && queued >= bound)
             return 1; /* back-pressure: the row waits */
+        /* The machine's buffer (flits per channel); a message larger than the buffer
+           still passes through an empty channel. */
+        if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
+            return 1;
     }
     util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
     s->ps[s->nps].net = net;
@@ -379,6 +388,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
     g->chan = (net * s->ninst + src) * s->ninst + dst;
     g->banked = false;
     s->chan_n[g->chan]++;
+    s->chan_flits[g->chan] += s->msg_flits[rec[0]];
     int type = rec[0];
     s->r->messages[type]++;
     s->r->traffic[type] += (uint64_t)s->msg_bytes[type];
@@ -743,7 +753,8 @@ static int try_msg(sim_t *s, int id)
         return f;
     g = &s->msgs[id]; /* the row's sends may have moved the pool */
     s->chan_n[chan]--;
-    if (s->p->nets[net].capacity)
+    s->chan_flits[chan] -= s->msg_flits[s->msgs[id].rec[0]];
+    if (s->p->nets[net].capacity || s->m->buffer)
         want_retry(s, src, s->now + 1); /* room in a bounded channel */
     g->next_free = s->freemsg;
     s->freemsg = id;
@@ -1017,6 +1028,7 @@ static int build(sim_t *s, diag_t *err)
     }
     s->msg_foff = xcalloc((size_t)p->nmsgs + 1, sizeof(int *));
     s->msg_bytes = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
+    s->msg_flits = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
     s->mw = 2;
     for (int g = 0; g < p->nmsgs; g++) {
         s->msg_foff[g] = xcalloc((size_t)p->msgs[g].nfields + 1, sizeof(int));
@@ -1030,6 +1042,7 @@ static int build(sim_t *s, diag_t *err)
         }
         if (2 + w > s->mw)
             s->mw = 2 + w;
+        s->msg_flits[g] = (s->msg_bytes[g] + m->flit_bytes - 1) / m->flit_bytes;
     }
     if (s->mw > 256 || maxlw > 256) {
         diag_set(err, prog->file, 0, 0, "too many locations on one line for timed mode");
@@ -1171,6 +1184,7 @@ static int build(sim_t *s, diag_t *err)
     }
     s->nchan = p->nnets * s->ninst * s->ninst;
     s->chan_n = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->chan_flits = xcalloc((size_t)s->nchan + 1, sizeof(int));
     s->chan_blocked = xcalloc((size_t)s->nchan + 1, sizeof(int));
     s->chan_last = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
@@ -1236,6 +1250,8 @@ static void sim_free(sim_t *s)
         free(s->msgs[k].rec);
     free(s->msgs);
     free(s->chan_n);
+    free(s->chan_flits);
+    free(s->msg_flits);
     free(s->chan_blocked);
     free(s->chan_last);
     free(s->chan_svc);

@@ -44,6 +44,7 @@ typedef struct {
     int bandwidth;     /* flits per cycle per link */
     int header_bytes;  /* every message */
     int field_bytes;   /* every non-data field */
+    int buffer;        /* flits buffered per channel (sender, receiver, network); 0: unlimited */
     int local_latency; /* between controllers of one CU */
     int nevlat;        /* 'event NAME CYCLES': internal events that take time (memory) */
     char evlat_name[SIM_MAX_EVLAT][32];

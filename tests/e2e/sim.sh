@@ -33,7 +33,7 @@ pin "gpu-hrf lock2 heterosync" 686,126,66,1524 --protocol gpu-hrf --workload $D/
 pin "nol1 lock2 heterosync" 757,117,78,1500 --protocol nol1 --workload $D/lock2.litmus
 pin "tcw lock2 fermi lifetime 400" 6348,2130,66,4248 --protocol tcw --workload $D/lock2.litmus \
     --machine fermi --param lifetime=400
-pin "gpu-wt lock15 fermi seed 7" 317443,32113,15000,352800 --protocol gpu-wt \
+pin "gpu-wt lock15 fermi seed 7" 317443,32426,15000,352800 --protocol gpu-wt \
     --workload $D/lock15.litmus --machine fermi --seed 7
 
 # Messages and traffic by message name (DESIGN.md section 8 fields).
