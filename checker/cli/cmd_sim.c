@@ -152,8 +152,8 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
-    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu", proto,
-           wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
+    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+           proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
            (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
            r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r),
            r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,

@@ -212,12 +212,10 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                 if (pairs(&m, dir, kv, 7))
                     return -1;
             } else if (!strcmp(dir, "net")) {
-                kv_t kv[] = {{"latency", &o->net_latency, NULL, 0},
-                             {"flit", &o->flit_bytes, NULL, 0},
-                             {"bandwidth", &o->bandwidth, NULL, 0},
-                             {"header", &o->header_bytes, NULL, 0},
-                             {"field", &o->field_bytes, NULL, 0},
-                             {"buffer", &o->buffer, NULL, 0}};
+                kv_t kv[] = {
+                    {"latency", &o->net_latency, NULL, 0}, {"flit", &o->flit_bytes, NULL, 0},
+                    {"bandwidth", &o->bandwidth, NULL, 0}, {"header", &o->header_bytes, NULL, 0},
+                    {"field", &o->field_bytes, NULL, 0},   {"buffer", &o->buffer, NULL, 0}};
                 if (pairs(&m, dir, kv, 6))
                     return -1;
             } else if (!strcmp(dir, "local")) {

@@ -492,6 +492,29 @@ static void ctx_init(sim_t *s, rows32_ctx_t *x, int i, int line, int32_t *r)
                         .err = &s->err};
 }
 
+/* The protocol's declared invariants on LINE (as the explorer checks them: in the
+ * context of instance 0): 0, or -1 with the run stopped. */
+static int check_invariants(sim_t *s, int line)
+{
+    for (int k = 0; k < s->p->ninvs; k++) {
+        rows32_ctx_t x;
+        ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
+        int64_t v;
+        if (rows32_eval(&x, s->p->invs[k].expr, &v)) {
+            eval_error(s);
+            return -1;
+        }
+        if (!v) {
+            s->r->status = SIM_PROTOCOL;
+            snprintf(s->r->msg, sizeof s->r->msg, "cycle %llu: invariant %s fails on line of %s",
+                     (unsigned long long)s->now, s->p->invs[k].name,
+                     s->prog->locs[s->line_locs[line][0]].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
 static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 {
@@ -529,6 +552,8 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
         if (line == x->line && x->lrec)
             continue; /* the row's own line: counted below */
         moved(s, x->inst, line, s->undo[k].old, r[0]);
+        if (s->p->ninvs && check_invariants(s, line))
+            return -1;
         if (per_cu && r[0] == init)
             s->r->invalidations++;
         else if (per_cu)
@@ -548,6 +573,8 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
                 s->r->invalidations++;
         }
         in->lru[in->index[x->line]] = s->now;
+        if (s->p->ninvs && check_invariants(s, x->line))
+            return -1;
     }
     uint64_t out = s->now + (uint64_t)in->latency;
     for (int k = 0; k < s->nps; k++)
