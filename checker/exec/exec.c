@@ -144,7 +144,7 @@ void exec_result_free(exec_model_result_t *r)
 void exec_layout_init(exec_layout_t *l, const prog_t *p)
 {
     int n = 0;
-    uint32_t written[PROG_MAX_THREADS] = {0};
+    uint32_t *written = xcalloc((size_t)p->nthreads + 1, sizeof *written);
     for (int t = 0; t < p->nthreads; t++) {
         for (int i = 0; i < p->threads[t].ninstr; i++) {
             const prog_instr_t *in = &p->threads[t].instr[i];
@@ -177,6 +177,7 @@ void exec_layout_init(exec_layout_t *l, const prog_t *p)
         l->loc[k] = i;
         l->names[k++] = xstrdup(p->locs[i].name);
     }
+    free(written);
 }
 
 void exec_layout_free(exec_layout_t *l)
@@ -192,9 +193,13 @@ void exec_layout_free(exec_layout_t *l)
 
 bool exec_outcome_sat(const prog_t *p, const exec_layout_t *l, const prog_val_t *v)
 {
-    prog_val_t regs[PROG_MAX_THREADS][PROG_MAX_REGS];
+    prog_val_t stack_regs[PROG_MAX_THREADS][PROG_MAX_REGS];
     prog_val_t mem[256];
-    memset(regs, 0, sizeof regs);
+    memset(stack_regs, 0, sizeof stack_regs);
+    /* Scale programs (more threads than the explorer takes) get heap arrays. */
+    prog_val_t(*regs)[PROG_MAX_REGS] = p->nthreads <= PROG_MAX_THREADS
+                                           ? stack_regs
+                                           : xcalloc((size_t)p->nthreads, sizeof *stack_regs);
     prog_val_t *m = p->nlocs <= 256 ? mem : xcalloc((size_t)p->nlocs, sizeof *m);
     for (int k = 0; k < l->nregkeys; k++)
         regs[l->thread[k]][l->reg[k]] = v[k];
@@ -203,6 +208,8 @@ bool exec_outcome_sat(const prog_t *p, const exec_layout_t *l, const prog_val_t 
     bool r = prog_cond_eval(p->cond, (const prog_val_t(*)[PROG_MAX_REGS])regs, m);
     if (m != mem)
         free(m);
+    if (regs != stack_regs)
+        free(regs);
     return r;
 }
 
@@ -729,6 +736,13 @@ int exec_eval(const prog_t *p, cat_model_t *const *models, int nmodels, const ex
     domain_t *dom = xcalloc((size_t)p->nlocs + 1, sizeof *dom);
     thread_paths_t *tps = xcalloc((size_t)p->nthreads, sizeof *tps);
     comb_t *c = NULL;
+    if (p->nthreads > PROG_MAX_THREADS) {
+        diag_set(err, p->file, 0, 0,
+                 "too many threads for the model evaluator (%d; at most %d): lower the "
+                 "workload's parameters (--param)",
+                 p->nthreads, PROG_MAX_THREADS);
+        goto out;
+    }
     if (p->nlocs > CAT_MAX_EVENTS) {
         diag_set(err, p->file, 0, 0, "too many locations (%d; at most %d)", p->nlocs,
                  CAT_MAX_EVENTS);

@@ -937,6 +937,13 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     s->prog = prog;
     s->cfg = *cfg;
     s->nthreads = prog->nthreads;
+    if (prog->nthreads > PROG_MAX_THREADS) {
+        diag_set(err, prog->file, 0, 0,
+                 "too many threads for the explorer (%d; at most %d): lower the workload's "
+                 "parameters (--param)",
+                 prog->nthreads, PROG_MAX_THREADS);
+        goto fail;
+    }
     int need = 0;
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)
