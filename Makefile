@@ -175,3 +175,13 @@ test-murphi: cohcheck
 	sh tests/e2e/murphi.sh ./cohcheck
 test-murphi-counts: cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
+
+# `cohcheck report timed` (issue 10 part 5; docs/report-timed.md): the --quick sweep's files,
+# claims table, red rows, well-formed SVG and same-seed determinism (tests/e2e/timed-report.sh).
+# `make report-timed` regenerates reports/timed.md and reports/timed/ with the full sweep.
+test: test-timed-report
+test-timed-report: cohcheck
+	sh tests/e2e/timed-report.sh ./cohcheck
+report-timed: cohcheck
+	nice -n 10 ./cohcheck report timed -j 2
+.PHONY: test-timed-report report-timed

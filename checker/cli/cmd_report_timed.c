@@ -65,8 +65,11 @@ typedef struct {
     plot_kind_t plot;
 } figure_t;
 
-#define HS_FULL "TBS=4,ITERS=10,LDST=10"
-#define HS_QUICK "TBS=1,ITERS=2,LDST=1"
+/* Seed 002 Table I: 4 TBs/CU, 10 Ld&St/thr/iter; 100 iterations in the paper, 20 here
+ * (cycles grow linearly with them; the comparisons do not depend on the count). Backoff:
+ * the HeteroSync code's 10 + 5 per failure, reset after 25 (CLAIMS.md). */
+#define HS_FULL "TBS=4,ITERS=20,LDST=10,BOINIT=10,BOSTEP=5,BORESET=25"
+#define HS_QUICK "TBS=1,ITERS=2,LDST=1,BOINIT=2,BOSTEP=1,BORESET=2"
 
 static const figure_t FIGS[] = {
     {"hs-mutex-local", "HeteroSync local mutexes (seed 002 Fig. 2)", "seed 002 section V-A, Fig. 2",
@@ -359,6 +362,17 @@ static double normed(const ctx_t *c, int fig, const job_t *j, const res_t *r)
 
 /* ---- markdown ---- */
 
+/* S as table-cell text: '|' escaped, newlines and backquotes flattened. */
+static void md_text(strbuf_t *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            sb_puts(b, "\\|");
+        else
+            sb_putc(b, *s == '\n' ? ' ' : *s == '`' ? '\'' : *s);
+    }
+}
+
 static void md_cell_status(strbuf_t *b, const res_t *r)
 {
     if (good(r))
@@ -376,10 +390,8 @@ static void md_failure(strbuf_t *b, const ctx_t *c, int fig, const job_t *j, con
         sb_printf(b, " at %s=%s", f->sweep, c->vals[fig].w[j->val]);
     sb_printf(b, ": %s", status_word(r));
     if (r->err[0]) {
-        sb_puts(b, ": `");
-        for (const char *s = r->err; *s; s++)
-            sb_putc(b, *s == '`' || *s == '\n' ? '\'' : *s);
-        sb_puts(b, "`");
+        sb_puts(b, ": ");
+        md_text(b, r->err);
     }
     sb_puts(b, "\n");
 }
@@ -491,8 +503,14 @@ static void claim_row(claims_t *t, const char *claim, const char *where, const c
                       const char *ours, agree_t ag, const char *note)
 {
     static const char *const words[] = {"yes", "**no**", "partly", "not measured"};
-    sb_printf(t->b, "| %s | %s | %s | %s | %s | %s |\n", claim, where, paper, ours, words[ag],
-              note ? note : "");
+    const char *cells[] = {claim, where, paper, ours, words[ag], note ? note : ""};
+    sb_puts(t->b, "|");
+    for (int i = 0; i < 6; i++) {
+        sb_putc(t->b, ' ');
+        md_text(t->b, cells[i]);
+        sb_puts(t->b, " |");
+    }
+    sb_putc(t->b, '\n');
 }
 
 /* The cycles of a correct run, or 0 (and WHY filled) when it is missing or bad. */
@@ -501,16 +519,18 @@ static double cyc(const claims_t *t, const char *figid, const char *wl, const ch
 {
     int fig = fig_index(figid);
     const res_t *r = fig < 0 ? NULL : find(t->c, fig, wl, proto, val);
+    char at[96] = "";
+    if (val && fig >= 0)
+        snprintf(at, sizeof at, " at %s=%s", FIGS[fig].sweep, val);
     if (!r) {
         if (!why[0])
-            snprintf(why, n, "no %s run of %s on %s%s%s in this sweep", figid, proto, wl,
-                     val ? " at " : "", val ? val : "");
+            snprintf(why, n, "no %s run of %s on %s%s in this sweep", figid, proto, wl, at);
         return 0;
     }
     if (!good(r)) {
         if (!why[0])
-            snprintf(why, n, "the %s run of %s on %s%s%s is %s", figid, proto, wl,
-                     val ? " at " : "", val ? val : "", status_word(r));
+            snprintf(why, n, "the %s run of %s on %s%s: %s%s%.300s", figid, proto, wl, at,
+                     status_word(r), r->err[0] ? ": " : "", r->err);
         return 0;
     }
     return (double)r->cycles;
