@@ -185,3 +185,13 @@ test-timed-report: cohcheck
 report-timed: cohcheck
 	nice -n 10 ./cohcheck report timed -j 2
 .PHONY: test-timed-report report-timed
+
+# ---- Timed mode (cohcheck sim, docs/sim.md): pinned runs, broken variants, limits, bad input.
+test: test-sim
+test-san: test-sim-san
+.PHONY: test-sim test-sim-san
+test-sim: cohcheck
+	sh tests/e2e/sim.sh ./cohcheck
+test-sim-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sim.sh ./build-san/cohcheck

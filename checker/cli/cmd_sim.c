@@ -28,9 +28,11 @@ static void usage(FILE *f)
           "                      .litmus file (any litmus test runs)\n"
           "  --machine M         a name in ./protocols/machines ($COHCHECK_MACHINES) or a\n"
           "                      .machine file (default: heterosync)\n"
-          "  --cus N             compute units (default: the machine's, at least as many as\n"
-          "                      the workload places threads on)\n"
-          "  --param NAME=VALUE  override a protocol parameter (repeatable), e.g. a lease\n"
+          "  --cus N             compute units; a workload declaring parameter CUS gets N\n"
+          "                      (default: the machine's); any other workload gets the CUs\n"
+          "                      its threads are placed on (default) or N\n"
+          "  --param NAME=VALUE  override a protocol parameter (a lease, in cycles) or a\n"
+          "                      workload parameter (repeatable)\n"
           "  --seed S            seed of the PRNG that orders events of one cycle (default 1);\n"
           "                      the same seed gives the same run, to the cycle\n"
           "  --max-cycles N      stop (exit 3) past cycle N\n"
@@ -87,6 +89,9 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
               r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
               (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
               r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r));
+    if (r->status == SIM_DONE)
+        sb_printf(&b, ",\"check\":%s,\"observed\":%s", r->has_check ? "true" : "false",
+                  r->observed ? "true" : "false");
     if (r->status != SIM_DONE) {
         sb_puts(&b, ",\"message\":");
         sb_json_str(&b, r->msg);
@@ -115,10 +120,12 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
     }
     sb_printf(&b,
               "},\"messages_total\":%llu,\"traffic_bytes_total\":%llu,\"invalidations\":%llu,"
-              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,\"latency\":{",
+              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,"
+              "\"stall_msg_cycles\":%llu,\"latency\":{",
               (unsigned long long)msgs, (unsigned long long)bytes,
               (unsigned long long)r->invalidations, (unsigned long long)r->flushes,
-              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles);
+              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles,
+              (unsigned long long)r->stall_msg_cycles);
     for (int k = 0; k < SIM_NOPS; k++)
         sb_printf(&b,
                   "%s\"%s\":{\"count\":%llu,\"mean\":%.2f,\"p50\":%llu,\"p90\":%llu,"
@@ -140,18 +147,19 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
         bytes += r->traffic[g];
     }
     printf("protocol,workload,machine,cus,seed,cycles,events,wall_s,events_per_s,correct,status,"
-           "l1_hit_rate,messages,traffic_bytes,invalidations,flushes,evictions,stall_cycles");
+           "l1_hit_rate,messages,traffic_bytes,invalidations,flushes,evictions,stall_cycles,"
+           "stall_msg_cycles");
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
-    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu", proto,
-           wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
+    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+           proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
            (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
            r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r),
            r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,
            (unsigned long long)bytes, (unsigned long long)r->invalidations,
            (unsigned long long)r->flushes, (unsigned long long)r->evictions,
-           (unsigned long long)r->stall_cycles);
+           (unsigned long long)r->stall_cycles, (unsigned long long)r->stall_msg_cycles);
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
                (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
@@ -245,18 +253,10 @@ int cmd_sim(int argc, char **argv)
     sim_machine_t mach;
     int rc = CLI_BAD_INPUT;
     char path[PATH_MAX + 400];
-    if (cli_load_protocol(proto_arg, argv[0], &p, &d) || cli_apply_params(p, params, nparams, &d)) {
-        cli_report(&d);
-        goto done;
-    }
-    if (cli_find_data(wl_arg, "litmus/workloads", ".litmus", "COHCHECK_WORKLOADS", argv[0], path,
-                      sizeof path)) {
-        cli_error("sim: unknown workload '%s' (a name in ./litmus/workloads or "
-                  "$COHCHECK_WORKLOADS, or a .litmus file)",
-                  wl_arg);
-        goto done;
-    }
-    if (prog_load(path, &prog, &d)) {
+    cli_params_t sp;
+    memset(&sp, 0, sizeof sp);
+    if (cli_load_protocol(proto_arg, argv[0], &p, &d) ||
+        cli_split_params(p, params, nparams, &sp, &d)) {
         cli_report(&d);
         goto done;
     }
@@ -270,6 +270,40 @@ int cmd_sim(int argc, char **argv)
     if (sim_machine_load(path, &mach, &d)) {
         cli_report(&d);
         goto done;
+    }
+    char wpath[PATH_MAX + 400];
+    if (cli_find_data(wl_arg, "litmus/workloads", ".litmus", "COHCHECK_WORKLOADS", argv[0], wpath,
+                      sizeof wpath)) {
+        cli_error("sim: unknown workload '%s' (a name in ./litmus/workloads or "
+                  "$COHCHECK_WORKLOADS, or a .litmus file)",
+                  wl_arg);
+        goto done;
+    }
+    if (cli_load_test(wpath, p, &sp, &prog, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    /* A workload declaring parameter CUS gets the machine's compute units (--cus, or the
+       machine file's), unless --param sets it. */
+    const prog_param_t *pc = prog_param_find(prog, "CUS");
+    bool user_cus = false;
+    for (int k = 0; k < sp.nwl; k++)
+        user_cus |= !strcmp(sp.wl[k].name, "CUS");
+    if (pc && !pc->derived && !user_cus) {
+        int want = cfg.cus ? cfg.cus : mach.cus;
+        if (sp.nwl >= 64) {
+            cli_error("sim: too many --param settings");
+            goto done;
+        }
+        sp.wl[sp.nwl].name = xstrdup("CUS");
+        sp.wl[sp.nwl++].value = want;
+        prog_free(prog);
+        prog = NULL;
+        if (cli_load_test(wpath, p, &sp, &prog, &d)) {
+            cli_report(&d);
+            goto done;
+        }
+        cfg.cus = want;
     }
     sim_result_t r;
     struct timespec t0, t1;
@@ -310,6 +344,7 @@ int cmd_sim(int argc, char **argv)
     rc = r.status == SIM_LIMIT ? CLI_LIMIT : r.status == SIM_DONE && r.correct ? CLI_OK : CLI_FAIL;
     sim_result_free(&r);
 done:
+    cli_params_free(&sp);
     prog_free(prog);
     proto_free(p);
     return rc;

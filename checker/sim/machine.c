@@ -166,7 +166,10 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                 if (dir[0] == 'm') {
                     snprintf(o->name, sizeof o->name, "%.63s", v);
                     named = true;
-                    if (word(&m, v, sizeof v, &vc, &q) > 0) {
+                    int r2 = word(&m, v, sizeof v, &vc, &q);
+                    if (r2 < 0)
+                        return -1;
+                    if (r2 > 0) {
                         if (!q) {
                             diag_set(err, file, m.line, vc, "a description is quoted");
                             return -1;
@@ -174,9 +177,7 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                         snprintf(o->desc, sizeof o->desc, "%s", v);
                     }
                 }
-                /* 'source' lines are the citation; kept in the file. */
-                while (word(&m, v, sizeof v, &vc, &q) > 0)
-                    ;
+                /* 'source "..."' is the citation: kept in the file only. */
             } else if (!strcmp(dir, "cus") || !strcmp(dir, "issue") || !strcmp(dir, "alu")) {
                 char v[64];
                 int vc;
@@ -211,12 +212,11 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                 if (pairs(&m, dir, kv, 7))
                     return -1;
             } else if (!strcmp(dir, "net")) {
-                kv_t kv[] = {{"latency", &o->net_latency, NULL, 0},
-                             {"flit", &o->flit_bytes, NULL, 0},
-                             {"bandwidth", &o->bandwidth, NULL, 0},
-                             {"header", &o->header_bytes, NULL, 0},
-                             {"field", &o->field_bytes, NULL, 0}};
-                if (pairs(&m, dir, kv, 5))
+                kv_t kv[] = {
+                    {"latency", &o->net_latency, NULL, 0}, {"flit", &o->flit_bytes, NULL, 0},
+                    {"bandwidth", &o->bandwidth, NULL, 0}, {"header", &o->header_bytes, NULL, 0},
+                    {"field", &o->field_bytes, NULL, 0},   {"buffer", &o->buffer, NULL, 0}};
+                if (pairs(&m, dir, kv, 6))
                     return -1;
             } else if (!strcmp(dir, "local")) {
                 kv_t kv[] = {{"latency", &o->local_latency, NULL, 0}};

@@ -18,8 +18,9 @@
 
 enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED };
 enum { TH_RUN, TH_WAIT, TH_DONE };
-#define SET_SLACK 4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
-                     */
+#define SET_SLACK                                                                   \
+    4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
+       */
 #define MAX_LOCAL 100000 /* local instructions between two memory operations */
 #define MAX_LAZY 8       /* internal events fired in a row before one event is handled */
 
@@ -51,7 +52,8 @@ typedef struct {
     int latency; /* cycles before this instance's sends leave and its dones complete */
     /* stalled work, in arrival order */
     item_t *stall;
-    int nstall, capstall;
+    int nstall;
+    size_t capstall;
     bool retry_set;
     uint64_t out_free, in_free; /* the link's next free cycle, each direction */
 } inst_t;
@@ -102,6 +104,8 @@ typedef struct sim {
     msg_t *msgs;
     int nmsg, capmsg, freemsg;
     int *chan_n;       /* per channel: messages sent, not yet consumed */
+    int *chan_flits;   /* per channel: their flits */
+    int *msg_flits;    /* per message type: flits */
     int *chan_blocked; /* per channel: its messages on stall lists */
     uint64_t *chan_last;
     uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
@@ -119,7 +123,8 @@ typedef struct sim {
         int net, dst;
         int32_t rec[256];
     } * ps;
-    int nps, capps;
+    int nps;
+    size_t capps;
     struct pending_done {
         int tid;
         bool has_val;
@@ -129,7 +134,8 @@ typedef struct sim {
     struct undo {
         int32_t *slot, old;
     } * undo;
-    int nundo, capundo;
+    int nundo;
+    size_t capundo;
     sys_error_t err;
     sim_result_t *r;
     lats_t lat[SIM_NOPS];
@@ -298,16 +304,23 @@ static int32_t *cb_line(rows32_ctx_t *x, int inst, int line)
 static int cb_send(rows32_ctx_t *x, int net, int dst, const int32_t *rec)
 {
     sim_t *s = x->user;
-    int bound = s->p->nets[net].capacity;
+    int bound = s->p->nets[net].capacity, buf = s->m->buffer;
     int c = (net * s->ninst + x->inst) * s->ninst + dst;
-    if (bound) {
-        int queued = s->chan_n[c];
+    if (bound || buf) {
+        int queued = s->chan_n[c], flits = s->chan_flits[c];
         for (int k = 0; k < s->nps; k++)
-            queued += s->ps[k].net == net && s->ps[k].dst == dst;
-        if (queued >= bound)
+            if (s->ps[k].net == net && s->ps[k].dst == dst) {
+                queued++;
+                flits += s->msg_flits[s->ps[k].rec[0]];
+            }
+        if (bound && queued >= bound)
             return 1; /* back-pressure: the row waits */
+        /* The machine's buffer (flits per channel); a message larger than the buffer
+           still passes through an empty channel. */
+        if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
+            return 1;
     }
-    util_grow((void **)&s->ps, (size_t *)&s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+    util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
     memcpy(s->ps[s->nps].rec, rec, sizeof(int32_t) * (size_t)s->mw);
@@ -323,7 +336,7 @@ static void cb_forall(rows32_ctx_t *x, uint64_t from, int to)
         int32_t *r = in->recs + (size_t)k * in->lw;
         if (!(from >> r[0] & 1) || r[0] == to)
             continue;
-        util_grow((void **)&s->undo, (size_t *)&s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
+        util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
         s->undo[s->nundo++] = (struct undo){r, r[0]};
         r[0] = to;
     }
@@ -375,6 +388,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
     g->chan = (net * s->ninst + src) * s->ninst + dst;
     g->banked = false;
     s->chan_n[g->chan]++;
+    s->chan_flits[g->chan] += s->msg_flits[rec[0]];
     int type = rec[0];
     s->r->messages[type]++;
     s->r->traffic[type] += (uint64_t)s->msg_bytes[type];
@@ -404,8 +418,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
 static void stall_add(sim_t *s, int i, int kind, int id)
 {
     inst_t *in = &s->inst[i];
-    util_grow((void **)&in->stall, (size_t *)&in->capstall, (size_t)in->nstall + 1,
-              sizeof *in->stall);
+    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
     in->stall[in->nstall++] = (item_t){kind, id, s->now};
     if (kind == EV_ARRIVE)
         s->chan_blocked[s->msgs[id].chan]++;
@@ -479,6 +492,29 @@ static void ctx_init(sim_t *s, rows32_ctx_t *x, int i, int line, int32_t *r)
                         .err = &s->err};
 }
 
+/* The protocol's declared invariants on LINE (as the explorer checks them: in the
+ * context of instance 0): 0, or -1 with the run stopped. */
+static int check_invariants(sim_t *s, int line)
+{
+    for (int k = 0; k < s->p->ninvs; k++) {
+        rows32_ctx_t x;
+        ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
+        int64_t v;
+        if (rows32_eval(&x, s->p->invs[k].expr, &v)) {
+            eval_error(s);
+            return -1;
+        }
+        if (!v) {
+            s->r->status = SIM_PROTOCOL;
+            snprintf(s->r->msg, sizeof s->r->msg, "cycle %llu: invariant %s fails on line of %s",
+                     (unsigned long long)s->now, s->p->invs[k].name,
+                     s->prog->locs[s->line_locs[line][0]].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
 static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 {
@@ -516,6 +552,8 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
         if (line == x->line && x->lrec)
             continue; /* the row's own line: counted below */
         moved(s, x->inst, line, s->undo[k].old, r[0]);
+        if (s->p->ninvs && check_invariants(s, line))
+            return -1;
         if (per_cu && r[0] == init)
             s->r->invalidations++;
         else if (per_cu)
@@ -535,6 +573,8 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
                 s->r->invalidations++;
         }
         in->lru[in->index[x->line]] = s->now;
+        if (s->p->ninvs && check_invariants(s, x->line))
+            return -1;
     }
     uint64_t out = s->now + (uint64_t)in->latency;
     for (int k = 0; k < s->nps; k++)
@@ -740,7 +780,8 @@ static int try_msg(sim_t *s, int id)
         return f;
     g = &s->msgs[id]; /* the row's sends may have moved the pool */
     s->chan_n[chan]--;
-    if (s->p->nets[net].capacity)
+    s->chan_flits[chan] -= s->msg_flits[s->msgs[id].rec[0]];
+    if (s->p->nets[net].capacity || s->m->buffer)
         want_retry(s, src, s->now + 1); /* room in a bounded channel */
     g->next_free = s->freemsg;
     s->freemsg = id;
@@ -822,6 +863,8 @@ static int retry(sim_t *s, int i)
                 continue;
             }
             f = try_msg(s, it.id);
+            if (f > 0)
+                s->r->stall_msg_cycles += s->now - it.since;
         } else {
             f = try_core(s, it.id);
             if (f > 0)
@@ -949,7 +992,7 @@ static int build(sim_t *s, diag_t *err)
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)
             need = prog->threads[t].cu + 1;
-    s->ncus = s->cfg.cus > 0 ? s->cfg.cus : (m->cus > need ? m->cus : need);
+    s->ncus = s->cfg.cus > 0 ? s->cfg.cus : need;
     if (s->ncus < need) {
         diag_set(err, prog->file, 0, 0,
                  "the workload places threads on %d compute units but --cus is %d", need, s->ncus);
@@ -1012,6 +1055,7 @@ static int build(sim_t *s, diag_t *err)
     }
     s->msg_foff = xcalloc((size_t)p->nmsgs + 1, sizeof(int *));
     s->msg_bytes = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
+    s->msg_flits = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
     s->mw = 2;
     for (int g = 0; g < p->nmsgs; g++) {
         s->msg_foff[g] = xcalloc((size_t)p->msgs[g].nfields + 1, sizeof(int));
@@ -1025,6 +1069,7 @@ static int build(sim_t *s, diag_t *err)
         }
         if (2 + w > s->mw)
             s->mw = 2 + w;
+        s->msg_flits[g] = (s->msg_bytes[g] + m->flit_bytes - 1) / m->flit_bytes;
     }
     if (s->mw > 256 || maxlw > 256) {
         diag_set(err, prog->file, 0, 0, "too many locations on one line for timed mode");
@@ -1166,6 +1211,7 @@ static int build(sim_t *s, diag_t *err)
     }
     s->nchan = p->nnets * s->ninst * s->ninst;
     s->chan_n = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->chan_flits = xcalloc((size_t)s->nchan + 1, sizeof(int));
     s->chan_blocked = xcalloc((size_t)s->nchan + 1, sizeof(int));
     s->chan_last = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
@@ -1231,6 +1277,8 @@ static void sim_free(sim_t *s)
         free(s->msgs[k].rec);
     free(s->msgs);
     free(s->chan_n);
+    free(s->chan_flits);
+    free(s->msg_flits);
     free(s->chan_blocked);
     free(s->chan_last);
     free(s->chan_svc);

@@ -44,6 +44,7 @@ typedef struct {
     int bandwidth;     /* flits per cycle per link */
     int header_bytes;  /* every message */
     int field_bytes;   /* every non-data field */
+    int buffer;        /* flits buffered per channel (sender, receiver, network); 0: unlimited */
     int local_latency; /* between controllers of one CU */
     int nevlat;        /* 'event NAME CYCLES': internal events that take time (memory) */
     char evlat_name[SIM_MAX_EVLAT][32];
@@ -58,7 +59,7 @@ int sim_machine_load(const char *path, sim_machine_t *out, diag_t *err);
 /* ---- runs ---- */
 
 typedef struct {
-    int cus;             /* 0: the machine's (at least as many as the workload places) */
+    int cus;             /* compute units; 0: as many as the workload places threads on */
     uint64_t seed;       /* ties between events of one cycle are broken by a PRNG seeded here */
     uint64_t max_cycles; /* 0: none */
     uint64_t max_events; /* 0: none */
@@ -95,7 +96,11 @@ typedef struct {
     const char **msg_names; /* per message type */
     uint64_t *messages;     /* per message type: sent */
     uint64_t *traffic;      /* per message type: bytes */
-    uint64_t invalidations, flushes, evictions, stall_cycles;
+    uint64_t invalidations, flushes, evictions;
+    uint64_t stall_cycles;     /* threads' core events waiting (stall rows, full channels, sets
+                                  or MSHRs) before a row took them */
+    uint64_t stall_msg_cycles; /* messages waiting on stall rows or full channels at their
+                                  receiver (e.g. a TC-Strong write until the lease expires) */
     sim_lat_t lat[SIM_NOPS];
 } sim_result_t;
 
