@@ -287,7 +287,7 @@ int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_par
             return -1;
         }
         bool proto_has = false;
-        for (int k = 0; k < p->nparams; k++)
+        for (int k = 0; p && k < p->nparams; k++)
             proto_has |= !strcmp(p->params[k].name, name);
         if (proto_has) {
             out->proto_names[out->nproto++] = name;
@@ -317,9 +317,11 @@ int cli_load_test(const char *path, const proto_t *p, const cli_params_t *sp, pr
             bad = sp->proto_names[i];
             why = "both protocol %s and this test declare %s: the setting is ambiguous";
         }
+    if (bad && !p)
+        why = "%sthis test does not declare %s";
     if (bad) {
         char msg[DIAG_MSG_MAX];
-        snprintf(msg, sizeof msg, why, p->name, bad);
+        snprintf(msg, sizeof msg, why, p ? p->name : "", bad);
         diag_set(err, path, 1, 1, "--param %s: %s", bad, msg);
         prog_free(*out);
         *out = NULL;

@@ -140,6 +140,7 @@ typedef struct {
     char *proto_names[64];
     int nproto;
 } cli_params_t;
+/* P may be NULL (cohcheck litmus): every setting is then the workload's. */
 int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_params_t *out,
                      diag_t *err);
 /* Load test PATH with the workload settings of SP: every workload setting must

@@ -1155,7 +1155,32 @@ static int parse_for(parser_t *ps)
     return 0;
 }
 
-/* STATEMENT* '}': each [LABEL ':']* [INSTRUCTION] ';', or a `for`. */
+/* if E { STATEMENTS } [else { STATEMENTS }]: the first when E is not 0. */
+static int parse_if(parser_t *ps)
+{
+    next(ps);
+    prog_val_t v;
+    if (parse_expr(ps, &v))
+        return -1;
+    for (int branch = 0; branch < 2; branch++) {
+        if (peek(ps)->kind != T_LBRACE)
+            return expected(ps, branch ? "'{' after 'else'" : "'{' after the condition");
+        bool take = branch == 0 ? v != 0 : v == 0;
+        if (take) {
+            next(ps);
+            if (parse_stmts(ps))
+                return -1;
+        } else if (skip_group(ps, T_LBRACE, T_RBRACE, "'{' of the if")) {
+            return -1;
+        }
+        if (branch == 1 || !tok_is(ps, peek(ps), "else"))
+            return 0;
+        next(ps);
+    }
+    return 0;
+}
+
+/* STATEMENT* '}': each [LABEL ':']* [INSTRUCTION] ';', a `for` or an `if`. */
 static int parse_stmts(parser_t *ps)
 {
     for (;;) {
@@ -1168,6 +1193,11 @@ static int parse_stmts(parser_t *ps)
             return expected(ps, "'}' closing the thread body");
         if (tok_is(ps, t, "for") && ps->toks[ps->pos + 1].kind == T_IDENT) {
             if (parse_for(ps))
+                return -1;
+            continue;
+        }
+        if (tok_is(ps, t, "if") && ps->toks[ps->pos + 1].kind != T_COLON) {
+            if (parse_if(ps))
                 return -1;
             continue;
         }
