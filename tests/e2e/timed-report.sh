@@ -36,6 +36,12 @@ np=$(ls protocols/*.proto | wc -l)
 census=$(sed -n '/^## Every protocol in protocols/,/^Failed runs\|^---$/p' "$A/timed.md" | grep '^| .*SPM_G |')
 nrows=$(printf '%s\n' "$census" | grep -c .)
 if [ "$nrows" -eq "$np" ]; then ok; else bad "census has $nrows rows for $np protocols"; fi
+# The reference protocols run SPM_G correctly (the workload's final count holds).
+for p in nol1 gpu-wt gpu-hrf; do
+    if printf '%s\n' "$census" | grep -q "^| SPM_G | $p | [0-9]* | .* | yes |$"; then ok; else
+        bad "census: $p on SPM_G is not a correct run"
+    fi
+done
 nred=$(printf '%s\n' "$census" | grep -c '^| 🔴')
 nno=$(printf '%s\n' "$census" | grep -c '| \*\*no: [^|]*\*\* |$')
 if [ "$nred" -eq "$nno" ]; then ok; else bad "census: $nred red rows, $nno failed runs"; fi
