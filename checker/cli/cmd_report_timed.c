@@ -92,16 +92,18 @@ static const figure_t FIGS[] = {
      "seed 002 section V-C, Fig. 4", "heterosync", "Flags HG HG-NO RC SL SC",
      "nol1 gpu-wt gpu-hrf denovo denovo-b", "CUS", NULL, NULL, "ITERS=10", "ITERS=2", "self",
      "t(1 CU) / t(N CUs): strong scaling, N is perfect", PLOT_LINES},
-    {"fermi", "TC and RCC protocols on the Fermi machine (seed 004 Figs. 7 and 10, seed 003 Fig. 9)",
+    {"fermi",
+     "TC and RCC protocols on the Fermi machine (seed 004 Figs. 7 and 10, seed 003 Fig. 9)",
      "seed 004 sections 8.1 and 8.3; seed 003 section III-C", "fermi", "mp taskqueue",
      "nol1 tcs tcw rcc rcc-wo mesi gpu-vi gpu-vini", NULL, NULL, NULL, "CUS=16", "CUS=4", "nol1",
      "t(nol1) / t: speedup over no L1, the TC paper's baseline", PLOT_BARS},
-    {"tcw-lifetime", "TC-Weak fixed-lifetime sweep (seed 004 Fig. 11)", "seed 004 section 8.4, Fig. 11",
-     "fermi", "mp taskqueue", "tcw nol1", "lifetime", "0,100,200,400,800,1600,3200,6400",
-     "0,400,3200", "CUS=16", "CUS=4", "nol1", "t(nol1) / t: speedup over no L1", PLOT_LINES},
-    {"hlrc-steal", "Task queue by steal rate (seed 001 Fig. 4 shape)", "seed 001 section V-A, Fig. 4",
-     "hlrc-apu", "taskqueue", "gpu-wt rsp hlrc denovo-b", "STEAL", "0,10,25,50,100", "0,50",
-     "CUS=16", "CUS=4", "gpu-wt",
+    {"tcw-lifetime", "TC-Weak fixed-lifetime sweep (seed 004 Fig. 11)",
+     "seed 004 section 8.4, Fig. 11", "fermi", "mp taskqueue", "tcw nol1", "lifetime",
+     "0,100,200,400,800,1600,3200,6400", "0,400,3200", "CUS=16", "CUS=4", "nol1",
+     "t(nol1) / t: speedup over no L1", PLOT_LINES},
+    {"hlrc-steal", "Task queue by steal rate (seed 001 Fig. 4 shape)",
+     "seed 001 section V-A, Fig. 4", "hlrc-apu", "taskqueue", "gpu-wt rsp hlrc denovo-b", "STEAL",
+     "0,10,25,50,100", "0,50", "CUS=16", "CUS=4", "gpu-wt",
      "t(baseline) / t; the baseline is gpu-wt (seed 001: acquire flash-invalidates the L1, "
      "release flushes the store buffer)",
      PLOT_BARS},
@@ -114,8 +116,8 @@ static const figure_t FIGS[] = {
      "CUS=8", "CUS=4", "nol1", "t(nol1) / t: speedup over no L1, the QR paper's baseline",
      PLOT_BARS},
     {"census", "Every protocol in protocols/ in timed mode",
-     "issue 10: every protocol that runs in timed mode has its rows", "heterosync", "SPM_G",
-     "*", NULL, NULL, NULL, "CUS=4,TBS=2,ITERS=4,LDST=2", "CUS=2,TBS=1,ITERS=2,LDST=1", "nol1",
+     "issue 10: every protocol that runs in timed mode has its rows", "heterosync", "SPM_G", "*",
+     NULL, NULL, NULL, "CUS=4,TBS=2,ITERS=4,LDST=2", "CUS=2,TBS=1,ITERS=2,LDST=1", "nol1",
      "t(nol1) / t", PLOT_NONE},
 };
 #define NFIGS ((int)(sizeof FIGS / sizeof FIGS[0]))
@@ -354,8 +356,7 @@ static double normed(const ctx_t *c, int fig, const job_t *j, const res_t *r)
     if (!strcmp(f->norm, "self"))
         b = find(c, fig, c->wls[fig].w[j->wl], c->protos[fig].w[j->proto], c->vals[fig].w[0]);
     else
-        b = find(c, fig, c->wls[fig].w[j->wl], f->norm,
-                 f->sweep ? c->vals[fig].w[j->val] : NULL);
+        b = find(c, fig, c->wls[fig].w[j->wl], f->norm, f->sweep ? c->vals[fig].w[j->val] : NULL);
     if (!b || !good(b))
         return 0;
     return (double)b->cycles / (double)r->cycles;
@@ -427,8 +428,7 @@ static void md_sweep(strbuf_t *b, const ctx_t *c, int fig)
             sb_init(&row);
             for (int v = 0; v < V->n; v++) {
                 job_t j = {fig, w, p, v};
-                const res_t *r =
-                    find(c, fig, c->wls[fig].w[w], c->protos[fig].w[p], V->w[v]);
+                const res_t *r = find(c, fig, c->wls[fig].w[w], c->protos[fig].w[p], V->w[v]);
                 if (!r)
                     continue;
                 if (good(r)) {
@@ -454,16 +454,17 @@ static void md_sweep(strbuf_t *b, const ctx_t *c, int fig)
 static void md_single(strbuf_t *b, const ctx_t *c, int fig)
 {
     const figure_t *f = &FIGS[fig];
-    sb_printf(b,
-              "Speedup: %s. Thread stall cycles: core events waiting before a row took them; "
-              "message stall cycles: messages waiting at their receiver (a TC-Strong write "
-              "until the lease expires); store latency: mean cycles from issue to "
-              "completion (docs/sim.md).\n\n"
-              "| workload | protocol | cycles | speedup | messages | traffic bytes | "
-              "invalidations | flushes | thread stall cycles | message stall cycles | store latency | "
-              "L1 hit rate | correct |\n"
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-              f->norm_text);
+    sb_printf(
+        b,
+        "Speedup: %s. Thread stall cycles: core events waiting before a row took them; "
+        "message stall cycles: messages waiting at their receiver (a TC-Strong write "
+        "until the lease expires); store latency: mean cycles from issue to "
+        "completion (docs/sim.md).\n\n"
+        "| workload | protocol | cycles | speedup | messages | traffic bytes | "
+        "invalidations | flushes | thread stall cycles | message stall cycles | store latency | "
+        "L1 hit rate | correct |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        f->norm_text);
     strbuf_t fails;
     sb_init(&fails);
     for (int w = 0; w < c->wls[fig].n; w++)
@@ -577,7 +578,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
 
     /* seed 002: local mutexes, GH near-perfect, GD0 suffers. */
     {
-        const char *hi = cu_point(&t, "hs-mutex-local", 15), *lo = cu_point(&t, "hs-mutex-local", 1);
+        const char *hi = cu_point(&t, "hs-mutex-local", 15),
+                   *lo = cu_point(&t, "hs-mutex-local", 1);
         static const char *const wls[] = {"SPM_L", "SPMBO_L", "FAM_L", "SLM_L"};
         double gh = 0, gd = 0, dd = 0;
         int n = 0;
@@ -599,18 +601,19 @@ static void claims(strbuf_t *b, const ctx_t *c)
         if (n == 4) {
             gh = exp(gh / n);
             gd = exp(gd / n);
-            snprintf(ours, sizeof ours,
-                     "t(%s CUs)/t(%s CU), geomean of SPM_L, SPMBO_L, FAM_L, SLM_L: GH %.2f, GD0 %.2f",
-                     hi, lo, gh, gd);
-            claim_row(&t, "Local mutexes: GH scales near perfectly while GD0 suffers from contention",
-                      "002 V-A, Fig. 2", "\"near perfect scaling\" for GH; GD0 \"suffers\"", ours,
-                      gh < gd ? (gh <= 1.25 ? AG_YES : AG_PARTLY) : AG_NO,
-                      gh < gd && gh > 1.25 ? "GH scales better than GD0, but not near perfectly"
-                                           : NULL);
+            snprintf(
+                ours, sizeof ours,
+                "t(%s CUs)/t(%s CU), geomean of SPM_L, SPMBO_L, FAM_L, SLM_L: GH %.2f, GD0 %.2f",
+                hi, lo, gh, gd);
+            claim_row(
+                &t, "Local mutexes: GH scales near perfectly while GD0 suffers from contention",
+                "002 V-A, Fig. 2", "\"near perfect scaling\" for GH; GD0 \"suffers\"", ours,
+                gh < gd ? (gh <= 1.25 ? AG_YES : AG_PARTLY) : AG_NO,
+                gh < gd && gh > 1.25 ? "GH scales better than GD0, but not near perfectly" : NULL);
         } else {
-            claim_row(&t, "Local mutexes: GH scales near perfectly while GD0 suffers from contention",
-                      "002 V-A, Fig. 2", "\"near perfect scaling\" for GH", "-", AG_NOT_MEASURED,
-                      why);
+            claim_row(
+                &t, "Local mutexes: GH scales near perfectly while GD0 suffers from contention",
+                "002 V-A, Fig. 2", "\"near perfect scaling\" for GH", "-", AG_NOT_MEASURED, why);
         }
         why[0] = '\0';
         double a = 0, d = 0;
@@ -640,13 +643,14 @@ static void claims(strbuf_t *b, const ctx_t *c)
         if (f15 && s15) {
             snprintf(ours, sizeof ours, "DD0 at %s CUs: SLM_L %.0f%% %s than FAM_L", hi,
                      fabs(100.0 * (s15 - f15) / f15), s15 >= f15 ? "slower" : "faster");
-            claim_row(&t, "Decentralised ticket lock slower than centralised on local mutexes (DD0)",
+            claim_row(&t,
+                      "Decentralised ticket lock slower than centralised on local mutexes (DD0)",
                       "002 V-A", "SLM_L 24% slower than FAM_L, DD0, 15 CUs", ours,
                       s15 > f15 ? AG_YES : AG_NO, NULL);
         } else {
-            claim_row(&t, "Decentralised ticket lock slower than centralised on local mutexes (DD0)",
-                      "002 V-A", "SLM_L 24% slower than FAM_L, DD0, 15 CUs", "-", AG_NOT_MEASURED,
-                      why);
+            claim_row(
+                &t, "Decentralised ticket lock slower than centralised on local mutexes (DD0)",
+                "002 V-A", "SLM_L 24% slower than FAM_L, DD0, 15 CUs", "-", AG_NOT_MEASURED, why);
         }
     }
     /* seed 002: global mutexes at 8 CUs, DD0 vs GH; GD0 = GH. */
@@ -707,7 +711,9 @@ static void claims(strbuf_t *b, const ctx_t *c)
                      pct_faster(dd, ddb), pct_faster(gh, ghb));
             claim_row(&t, "Backoff helps the global semaphore", "002 V-B",
                       "63% less time for DD0, 55% for GH, 15 CUs", ours,
-                      ddb < dd && ghb < gh ? AG_YES : (ddb < dd || ghb < gh) ? AG_PARTLY : AG_NO,
+                      ddb < dd && ghb < gh     ? AG_YES
+                      : (ddb < dd || ghb < gh) ? AG_PARTLY
+                                               : AG_NO,
                       NULL);
             snprintf(ours, sizeof ours, "SPS_G at %s CUs: DD0 %.0f%% %s than GH", at,
                      fabs(100.0 * (dd - gh) / gh), dd >= gh ? "worse" : "better");
@@ -754,8 +760,7 @@ static void claims(strbuf_t *b, const ctx_t *c)
             const res_t *s = res_of(&t, "fermi", wls[i], "tcs", NULL),
                         *w = res_of(&t, "fermi", wls[i], "tcw", NULL);
             char claim[160];
-            snprintf(claim, sizeof claim, "TC-Weak beats TC-Strong with less traffic (%s)",
-                     wls[i]);
+            snprintf(claim, sizeof claim, "TC-Weak beats TC-Strong with less traffic (%s)", wls[i]);
             if (s && w) {
                 snprintf(ours, sizeof ours, "TCW %.0f%% faster, %.0f%% less traffic",
                          100.0 * ((double)s->cycles / (double)w->cycles - 1.0),
@@ -763,8 +768,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
                 agree_t ag = w->cycles < s->cycles && w->bytes < s->bytes   ? AG_YES
                              : w->cycles < s->cycles || w->bytes < s->bytes ? AG_PARTLY
                                                                             : AG_NO;
-                claim_row(&t, claim, "004 8.3, Fig. 10", "TCW 28% faster, 26% less traffic",
-                          ours, ag, NULL);
+                claim_row(&t, claim, "004 8.3, Fig. 10", "TCW 28% faster, 26% less traffic", ours,
+                          ag, NULL);
             } else {
                 why[0] = '\0';
                 cyc(&t, "fermi", wls[i], "tcs", NULL, why, sizeof why);
@@ -790,7 +795,7 @@ static void claims(strbuf_t *b, const ctx_t *c)
                      m->st_lat, s->st_lat, r->st_lat);
             claim_row(&t, "Store latency: MESI > TCS > RCC", "003 I and III-C, Figs. 1 and 8",
                       "ordering (RCC stores need no lease expiry or invalidation)", ours,
-                      m->st_lat > s->st_lat && s->st_lat > r->st_lat ? AG_YES
+                      m->st_lat > s->st_lat && s->st_lat > r->st_lat   ? AG_YES
                       : r->st_lat < m->st_lat && r->st_lat < s->st_lat ? AG_PARTLY
                                                                        : AG_NO,
                       NULL);
@@ -829,7 +834,7 @@ static void claims(strbuf_t *b, const ctx_t *c)
                      a, fabs(g), g >= 0 ? "faster" : "slower");
             claim_row(&t, "RCC-WO performs neck and neck with TCW, both ahead of RCC-SC",
                       "003 III-D, Fig. 10", "RCC-WO ~ TCW, both 7% better than RCC-SC", ours,
-                      fabs(a - 1.0) <= 0.10 && r->cycles >= wo->cycles ? AG_YES
+                      fabs(a - 1.0) <= 0.10 && r->cycles >= wo->cycles   ? AG_YES
                       : fabs(a - 1.0) <= 0.10 || r->cycles >= wo->cycles ? AG_PARTLY
                                                                          : AG_NO,
                       NULL);
@@ -849,8 +854,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
         static const char *const wls[] = {"mp", "taskqueue"};
         for (int i = 0; i < 2; i++) {
             char claim[160];
-            snprintf(claim, sizeof claim, "TC-Weak fixed lifetime: performance rises then falls (%s)",
-                     wls[i]);
+            snprintf(claim, sizeof claim,
+                     "TC-Weak fixed lifetime: performance rises then falls (%s)", wls[i]);
             const list_t *V = &c->vals[fig];
             int best = -1, nv = 0;
             double bc = 0;
@@ -867,8 +872,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
             }
             if (nv == V->n && nv >= 3) {
                 double first = cyc(&t, "tcw-lifetime", wls[i], "tcw", V->w[0], why, sizeof why),
-                       last = cyc(&t, "tcw-lifetime", wls[i], "tcw", V->w[V->n - 1], why,
-                                  sizeof why);
+                       last =
+                           cyc(&t, "tcw-lifetime", wls[i], "tcw", V->w[V->n - 1], why, sizeof why);
                 snprintf(ours, sizeof ours,
                          "best lifetime %s: %.2fx over lifetime %s, %.2fx over lifetime %s",
                          V->w[best], first / bc, V->w[0], last / bc, V->w[V->n - 1]);
@@ -880,8 +885,9 @@ static void claims(strbuf_t *b, const ctx_t *c)
                                    : "the best lifetime is at an end of the sweep: no interior "
                                      "peak on this workload");
             } else {
-                claim_row(&t, claim, "004 8.4, Fig. 11", "each application peaks at its own lifetime",
-                          "-", AG_NOT_MEASURED, why[0] ? why : "fewer than 3 sweep points");
+                claim_row(&t, claim, "004 8.4, Fig. 11",
+                          "each application peaks at its own lifetime", "-", AG_NOT_MEASURED,
+                          why[0] ? why : "fewer than 3 sweep points");
             }
         }
     }
@@ -926,13 +932,12 @@ static void claims(strbuf_t *b, const ctx_t *c)
                              lo);
                     claim_row(&t, "RSP broadcasts grow as N-1 per remote operation",
                               "001 V-A, Figs. 5 and 6",
-                              "127 invalidations per remote release at 128 CUs", ours, AG_NO,
-                              NULL);
+                              "127 invalidations per remote release at 128 CUs", ours, AG_NO, NULL);
                 }
             } else {
-                claim_row(&t, "RSP broadcasts grow as N-1 per remote operation",
-                          "001 V-A, Figs. 5 and 6", "127 invalidations per remote release at 128 CUs",
-                          "-", AG_NOT_MEASURED, why);
+                claim_row(
+                    &t, "RSP broadcasts grow as N-1 per remote operation", "001 V-A, Figs. 5 and 6",
+                    "127 invalidations per remote release at 128 CUs", "-", AG_NOT_MEASURED, why);
             }
             double r8 = 0, rh = 0;
             why[0] = '\0';
@@ -969,13 +974,17 @@ static void claims(strbuf_t *b, const ctx_t *c)
                d = cyc(&t, "hlrc-steal", "taskqueue", "denovo-b", at, why, sizeof why),
                r = cyc(&t, "hlrc-steal", "taskqueue", "rsp", at, why, sizeof why);
         if (bl && h && d && r) {
-            snprintf(ours, sizeof ours,
-                     "speedup over baseline at STEAL=%s: hLRC %+.0f%%, DeNovo-B %+.0f%%, RSP %+.0f%%",
-                     at, 100.0 * (bl / h - 1), 100.0 * (bl / d - 1), 100.0 * (bl / r - 1));
+            snprintf(
+                ours, sizeof ours,
+                "speedup over baseline at STEAL=%s: hLRC %+.0f%%, DeNovo-B %+.0f%%, RSP %+.0f%%",
+                at, 100.0 * (bl / h - 1), 100.0 * (bl / d - 1), 100.0 * (bl / r - 1));
             bool full = h < d && d < bl && bl < r, order = h < d && d < r;
             claim_row(&t, "Task queue: hLRC > DeNovo-B > baseline > RSP", "001 V-A, Fig. 4",
                       "hLRC +29%, DeNovo-B +21%, RSP -4% over baseline (128 CUs)", ours,
-                      full ? AG_YES : order || (h < d && h < r) ? AG_PARTLY : AG_NO, NULL);
+                      full                        ? AG_YES
+                      : order || (h < d && h < r) ? AG_PARTLY
+                                                  : AG_NO,
+                      NULL);
         } else {
             claim_row(&t, "Task queue: hLRC > DeNovo-B > baseline > RSP", "001 V-A, Fig. 4",
                       "hLRC +29%, DeNovo-B +21%, RSP -4% over baseline (128 CUs)", "-",
@@ -994,7 +1003,10 @@ static void claims(strbuf_t *b, const ctx_t *c)
                      fabs(pct_faster(qr, rfo)), rfo <= qr ? "faster" : "slower");
             claim_row(&t, "APSP-like acquire/release: RFO > QR > WT", "000 5.1, Fig. 5",
                       "ordering RFO > QR > WT (WT's L1 hits 0%)", ours,
-                      rfo < qr && qr < wt ? AG_YES : qr < wt ? AG_PARTLY : AG_NO, NULL);
+                      rfo < qr && qr < wt ? AG_YES
+                      : qr < wt           ? AG_PARTLY
+                                          : AG_NO,
+                      NULL);
         } else {
             claim_row(&t, "APSP-like acquire/release: RFO > QR > WT", "000 5.1, Fig. 5",
                       "ordering RFO > QR > WT", "-", AG_NOT_MEASURED, why);
@@ -1164,13 +1176,15 @@ static void gp_body(strbuf_t *b, const ctx_t *c, int fig)
         for (int p = 0; p < np; p++) {
             const char *x = numx ? "1" : f->plot == PLOT_LINES ? "0" : NULL;
             if (x)
-                sb_printf(b, "%s'%s.dat' index %d using %s:%d%s with linespoints lw 2 pt %d "
-                             "lc rgb '%s' title \"%s\" noenhanced",
+                sb_printf(b,
+                          "%s'%s.dat' index %d using %s:%d%s with linespoints lw 2 pt %d "
+                          "lc rgb '%s' title \"%s\" noenhanced",
                           p ? ", " : "", f->id, w, x, p + 2, numx ? "" : ":xtic(1)", p + 4,
                           COLORS[p % 8], c->protos[fig].w[p]);
             else
-                sb_printf(b, "%s'%s.dat' index %d using %d:xtic(1) lc rgb '%s' title \"%s\" "
-                             "noenhanced",
+                sb_printf(b,
+                          "%s'%s.dat' index %d using %d:xtic(1) lc rgb '%s' title \"%s\" "
+                          "noenhanced",
                           p ? ", " : "", f->id, w, p + 2, COLORS[p % 8], c->protos[fig].w[p]);
         }
         sb_puts(b, "\n");
@@ -1231,10 +1245,11 @@ void cli_timed_index_section(strbuf_t *html, const char *outdir)
     snprintf(path, sizeof path, "%s/timed.md", outdir);
     if (access(path, R_OK))
         return;
-    sb_puts(html, IDX_BEGIN "\n<h2 id=\"timed\">Timed mode</h2>\n<p>The seed papers' performance "
-                  "claims re-run in timed mode, with the claims table and per-figure tables: "
-                  "<a href=\"timed.md\">timed.md</a> (<code>cohcheck report timed</code>).</p>\n"
-                  "<p class=\"thumbs\">");
+    sb_puts(html, IDX_BEGIN
+            "\n<h2 id=\"timed\">Timed mode</h2>\n<p>The seed papers' performance "
+            "claims re-run in timed mode, with the claims table and per-figure tables: "
+            "<a href=\"timed.md\">timed.md</a> (<code>cohcheck report timed</code>).</p>\n"
+            "<p class=\"thumbs\">");
     for (int i = 0; i < NFIGS; i++) {
         if (FIGS[i].plot == PLOT_NONE)
             continue;
@@ -1296,10 +1311,14 @@ static bool valid_list(const char *s)
 int cmd_report_timed(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"out", required_argument, 0, 'o'},   {"cus", required_argument, 0, 'c'},
-        {"quick", no_argument, 0, 'q'},       {"jobs", required_argument, 0, 'j'},
-        {"seed", required_argument, 0, 's'},  {"only", required_argument, 0, 'O'},
-        {"max-events", required_argument, 0, 'E'}, {"help", no_argument, 0, 'h'},
+        {"out", required_argument, 0, 'o'},
+        {"cus", required_argument, 0, 'c'},
+        {"quick", no_argument, 0, 'q'},
+        {"jobs", required_argument, 0, 'j'},
+        {"seed", required_argument, 0, 's'},
+        {"only", required_argument, 0, 'O'},
+        {"max-events", required_argument, 0, 'E'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     const char *outdir = "reports", *cus_arg = NULL;
@@ -1341,8 +1360,7 @@ int cmd_report_timed(int argc, char **argv)
             break;
         case 'O':
             if (fig_index(optarg) < 0) {
-                cli_error("report timed: --only: no figure '%s' (see the ids in timed.md)",
-                          optarg);
+                cli_error("report timed: --only: no figure '%s' (see the ids in timed.md)", optarg);
                 return CLI_BAD_INPUT;
             }
             if (nonly < NFIGS)
@@ -1468,8 +1486,9 @@ int cmd_report_timed(int argc, char **argv)
                   "set terminal svg size 1100,%d dynamic font 'sans,11'\nset output '%s.svg'\n",
                   FIGS[f].id, FIGS[f].id, 120 + 330 * rows, FIGS[f].id);
         gp_body(&gp, &c, f);
-        sb_printf(&gp, "set output\nset terminal pngcairo size 1100,%d font 'sans,10'\n"
-                       "set output '%s.png'\n",
+        sb_printf(&gp,
+                  "set output\nset terminal pngcairo size 1100,%d font 'sans,10'\n"
+                  "set output '%s.png'\n",
                   120 + 330 * rows, FIGS[f].id);
         gp_body(&gp, &c, f);
         sb_puts(&gp, "set output\n");
@@ -1502,8 +1521,9 @@ int cmd_report_timed(int argc, char **argv)
     if (plot_note)
         sb_printf(&md, "**Plots:** %s.\n\n", plot_note);
     /* Machines. */
-    sb_puts(&md, "## Machines\n\n| machine | description | CUs | L1 | L2 | network | memory events |\n"
-                 "|---|---|---:|---|---|---|---|\n");
+    sb_puts(&md,
+            "## Machines\n\n| machine | description | CUs | L1 | L2 | network | memory events |\n"
+            "|---|---|---:|---|---|---|---|\n");
     for (int f = 0; f < NFIGS; f++) {
         bool seen = !c.on[f];
         for (int g = 0; g < f && !seen; g++)
@@ -1518,12 +1538,13 @@ int cmd_report_timed(int argc, char **argv)
             sb_printf(&md, "| 🔴 %s | not found or not readable | | | | | |\n", FIGS[f].machine);
             continue;
         }
-        sb_printf(&md,
-                  "| %s | %s | %d | %d cycles, %dx%d, %d-byte lines, %d MSHRs | %d cycles, %d banks, "
-                  "occupancy %d, atomic %d | %d cycles one way, %d-byte flits, %d flit/cycle | ",
-                  m.name, m.desc, m.cus, m.l1_latency, m.l1_sets, m.l1_ways, m.line_bytes,
-                  m.l1_mshrs, m.l2_latency, m.l2_banks, m.l2_occupancy, m.l2_atomic,
-                  m.net_latency, m.flit_bytes, m.bandwidth);
+        sb_printf(
+            &md,
+            "| %s | %s | %d | %d cycles, %dx%d, %d-byte lines, %d MSHRs | %d cycles, %d banks, "
+            "occupancy %d, atomic %d | %d cycles one way, %d-byte flits, %d flit/cycle | ",
+            m.name, m.desc, m.cus, m.l1_latency, m.l1_sets, m.l1_ways, m.line_bytes, m.l1_mshrs,
+            m.l2_latency, m.l2_banks, m.l2_occupancy, m.l2_atomic, m.net_latency, m.flit_bytes,
+            m.bandwidth);
         for (int e = 0; e < m.nevlat; e++)
             sb_printf(&md, "%s%s %d", e ? ", " : "", m.evlat_name[e], m.evlat[e]);
         sb_puts(&md, " |\n");
@@ -1566,8 +1587,9 @@ int cmd_report_timed(int argc, char **argv)
             sb_printf(&md, "\n\n**Plot:** gnuplot failed on [timed/%s.gp](timed/%s.gp).",
                       FIGS[f].id, FIGS[f].id);
         else if (FIGS[f].plot != PLOT_NONE && !plot_note)
-            sb_printf(&md, "\n\n![%s](timed/%s.svg)\n\n[PNG](timed/%s.png) · "
-                           "[data](timed/%s.dat) · [gnuplot script](timed/%s.gp)",
+            sb_printf(&md,
+                      "\n\n![%s](timed/%s.svg)\n\n[PNG](timed/%s.png) · "
+                      "[data](timed/%s.dat) · [gnuplot script](timed/%s.gp)",
                       FIGS[f].id, FIGS[f].id, FIGS[f].id, FIGS[f].id, FIGS[f].id);
         sb_puts(&md, "\n\n");
         if (FIGS[f].sweep)
