@@ -109,7 +109,7 @@ static const figure_t FIGS[] = {
      PLOT_BARS},
     {"hlrc-cus", "Task queue by CU count (seed 001 Figs. 1, 5 and 6)",
      "seed 001 sections I and V-A, Figs. 1, 5, 6", "hlrc-apu", "taskqueue",
-     "gpu-wt rsp hlrc denovo-b", "CUS", "2,4,8,16,32", "2,4", NULL, NULL, "gpu-wt",
+     "gpu-wt rsp hlrc denovo-b", "CUS", "2,4,8,16,32", "2,4,8", NULL, NULL, "gpu-wt",
      "t(baseline) / t at the same CU count", PLOT_LINES},
     {"qr-apsp", "QuickRelease against write-through on an APSP-like workload (seed 000 Fig. 5)",
      "seed 000 section 5.1, Fig. 5", "qr-apu", "apsp", "nol1 gpu-wt qr mesi", NULL, NULL, NULL,
