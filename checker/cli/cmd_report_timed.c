@@ -666,12 +666,17 @@ static void claims(strbuf_t *b, const ctx_t *c)
             snprintf(claim, sizeof claim, "Global mutexes: DD0 outperforms GH (%s)", wls[i]);
             snprintf(paper, sizeof paper, "DD0 %d%% faster than GH at 8 CUs", pct[i]);
             if (gh && dd) {
+                const res_t *rg = res_of(&t, "hs-mutex-global", wls[i], "gpu-hrf", at),
+                            *rd = res_of(&t, "hs-mutex-global", wls[i], "denovo", at);
+                char note[200];
+                snprintf(note, sizeof note,
+                         "DD0 sent %llu messages, GH %llu (DD0 moves the lock line's "
+                         "registration between L1s; GH performs each atomic at the L2)",
+                         (unsigned long long)rd->msgs, (unsigned long long)rg->msgs);
                 snprintf(ours, sizeof ours, "DD0 %.0f%% %s than GH at %s CUs",
                          fabs(pct_faster(gh, dd)), dd <= gh ? "faster" : "slower", at);
                 claim_row(&t, claim, "002 V-B, Fig. 3", paper, ours, dd < gh ? AG_YES : AG_NO,
-                          dd < gh ? NULL
-                                  : "DD0's atomics at the L1 need the line's registration; "
-                                    "see the table for which costs dominate here");
+                          note);
             } else {
                 claim_row(&t, claim, "002 V-B, Fig. 3", paper, "-", AG_NOT_MEASURED, why);
             }
