@@ -64,7 +64,7 @@ if "$BIN" report timed --quick --out "$B" -j 1 >/dev/null 2>"$T/err"; then ok; e
 grep -v '^Wall clock' "$A/timed.md" >"$T/a.md"
 grep -v '^Wall clock' "$B/timed.md" >"$T/b.md"
 if cmp -s "$T/a.md" "$T/b.md"; then ok; else bad "timed.md differs: $(diff "$T/a.md" "$T/b.md" | head -n 4)"; fi
-for d in "$A"/timed/*.dat; do
+for d in "$A"/timed/*.dat "$A"/timed/*.svg; do
     if cmp -s "$d" "$B/timed/$(basename "$d")"; then ok; else bad "$(basename "$d") differs"; fi
 done
 if [ "$(grep -c '<!-- timed -->' "$B/index.html")" -eq 1 ] && cmp -s "$A/index.html" "$B/index.html"; then
