@@ -72,7 +72,7 @@ static const char *status_name(const sim_result_t *r)
 }
 
 static void json_out(const sim_result_t *r, const char *proto, const char *wl, const char *mach,
-                     uint64_t seed, double wall)
+                     uint64_t seed, double wall, double cpu)
 {
     strbuf_t b;
     sb_init(&b);
@@ -85,9 +85,9 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
     sb_json_str(&b, mach);
     sb_printf(&b,
               ",\"cus\":%d,\"seed\":%llu,\"cycles\":%llu,\"events\":%llu,\"wall_s\":%.6f,"
-              "\"events_per_s\":%.0f,\"correct\":%s,\"status\":\"%s\"",
+              "\"events_per_s\":%.0f,\"cpu_s\":%.6f,\"correct\":%s,\"status\":\"%s\"",
               r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
-              (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
+              (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0, cpu,
               r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r));
     if (r->status == SIM_DONE)
         sb_printf(&b, ",\"check\":%s,\"observed\":%s", r->has_check ? "true" : "false",
@@ -139,7 +139,7 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
 }
 
 static void csv_out(const sim_result_t *r, const char *proto, const char *wl, const char *mach,
-                    uint64_t seed, double wall)
+                    uint64_t seed, double wall, double cpu)
 {
     uint64_t msgs = 0, bytes = 0;
     for (int g = 0; g < r->nmsgs; g++) {
@@ -148,18 +148,19 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
     }
     printf("protocol,workload,machine,cus,seed,cycles,events,wall_s,events_per_s,correct,status,"
            "l1_hit_rate,messages,traffic_bytes,invalidations,flushes,evictions,stall_cycles,"
-           "stall_msg_cycles");
+           "stall_msg_cycles,cpu_s");
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
-    printf("\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
-           proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
-           (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
-           r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r),
-           r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,
-           (unsigned long long)bytes, (unsigned long long)r->invalidations,
-           (unsigned long long)r->flushes, (unsigned long long)r->evictions,
-           (unsigned long long)r->stall_cycles, (unsigned long long)r->stall_msg_cycles);
+    printf(
+        "\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f",
+        proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
+        (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
+        r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r),
+        r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,
+        (unsigned long long)bytes, (unsigned long long)r->invalidations,
+        (unsigned long long)r->flushes, (unsigned long long)r->evictions,
+        (unsigned long long)r->stall_cycles, (unsigned long long)r->stall_msg_cycles, cpu);
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
                (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
@@ -306,20 +307,23 @@ int cmd_sim(int argc, char **argv)
         cfg.cus = want;
     }
     sim_result_t r;
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     if (sim_run(p, prog, &mach, &cfg, &r, &d)) {
         cli_report(&d);
         sim_result_free(&r);
         goto done;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
     const char *wl = prog->name;
     if (json) {
-        json_out(&r, p->name, wl, mach.name, cfg.seed, wall);
+        json_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
     } else if (csv) {
-        csv_out(&r, p->name, wl, mach.name, cfg.seed, wall);
+        csv_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
     } else {
         uint64_t msgs = 0, bytes = 0;
         for (int g = 0; g < r.nmsgs; g++) {

@@ -1191,6 +1191,14 @@ static int parse_stmts(parser_t *ps)
         }
         if (t->kind == LEX_EOF)
             return expected(ps, "'}' closing the thread body");
+        /* Labels before a `for` or `if` name its first instruction. */
+        while (peek(ps)->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_COLON) {
+            if (add_label(ps, peek(ps)))
+                return -1;
+            next(ps);
+            next(ps);
+        }
+        t = peek(ps);
         if (tok_is(ps, t, "for") && ps->toks[ps->pos + 1].kind == T_IDENT) {
             if (parse_for(ps))
                 return -1;
@@ -1467,7 +1475,8 @@ static prog_cond_t *cond_join(prog_cond_kind_t kind, prog_cond_t **terms, size_t
     return c;
 }
 
-/* all VAR in A..B : ATOM (a conjunction), any VAR in A..B : ATOM (a disjunction). */
+/* all VAR in A..B : E (a conjunction), any VAR in A..B : E (a disjunction); E
+ * extends as far right as it can (to a ')' that closes an outer group, or the end). */
 static int parse_quant(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
 {
     const lex_tok_t *kw = next(ps);
@@ -1487,12 +1496,12 @@ static int parse_quant(parser_t *ps, const uint32_t *regs_used, prog_cond_t **ou
         return fail_at(ps, kw, "range too long (at most %s values)", "65536");
     int body = ps->pos;
     if (lo > hi) {
-        /* An empty range: skip the term (up to a '/\\', '\\/' or ')' outside
-           parentheses), keep the unit. */
+        /* An empty range: skip the body (up to a ')' closing an outer group), keep
+           the unit. */
         int depth = 0;
         for (;;) {
             int k = peek(ps)->kind;
-            if (k == LEX_EOF || (depth == 0 && (k == T_AND || k == T_OR || k == T_RPAREN)))
+            if (k == LEX_EOF || (depth == 0 && k == T_RPAREN))
                 break;
             depth += k == T_LPAREN ? 1 : k == T_RPAREN ? -1 : 0;
             next(ps);
@@ -1506,7 +1515,7 @@ static int parse_quant(parser_t *ps, const uint32_t *regs_used, prog_cond_t **ou
     for (size_t i = 0; i < n; i++) {
         ps->pos = body;
         env_push(ps, ps->src + vt->off, vt->len, lo + (prog_val_t)i, B_VAR);
-        int rc = parse_atom(ps, regs_used, &terms[i]);
+        int rc = parse_or(ps, regs_used, &terms[i]);
         env_pop(ps);
         if (rc) {
             for (size_t j = 0; j < i; j++)
@@ -1588,11 +1597,16 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
         /* LOC = VAL */
         strbuf_t nm;
         sb_init(&nm);
-        int loc = -1;
-        if (!parse_loc_name(ps, &nm))
+        int loc = -1, r;
+        if (is_reg(ps, t, &r) || !valid_loc_name(ps->src + t->off, t->len)) {
+            sb_putn(&nm, ps->src + t->off, t->len); /* not a location name: say so below */
+            next(ps);
+        } else if (parse_loc_name(ps, &nm)) {
+            sb_free(&nm);
+            return -1;
+        } else {
             loc = loc_index(ps, nm.s, nm.len, false);
-        else
-            ps->pos = (int)(t - ps->toks) + 1; /* not a location name: say so below */
+        }
         if (loc < 0) {
             char n[64];
             snprintf(n, sizeof n, "%.40s", nm.s ? nm.s : "");
