@@ -40,6 +40,11 @@ typedef struct {
     pev_t *pool;
     size_t npool, poolcap;
     int max_reads; /* most reads on one path */
+    /* Writes on paths cut by the unrolling bound: a prefix of a real execution
+       writes them, so they feed the value domains (a thread spinning on a
+       location it wrote itself would otherwise never see its own value). */
+    pev_t *cutw;
+    size_t ncutw, capcutw;
 } thread_paths_t;
 
 typedef struct {
@@ -352,6 +357,9 @@ static void gen(pathgen_t *g, int pc, const prog_val_t *regs_in)
             if (in->target <= pc) {
                 if (g->backcnt[pc] >= g->o->unroll) {
                     g->cut = true;
+                    for (int k = 0; k < g->ncur; k++)
+                        if (g->cur[k].kind == EV_W)
+                            UTIL_PUSH(g->out->cutw, g->out->ncutw, g->out->capcutw, g->cur[k]);
                     return;
                 }
                 g->backcnt[pc]++;
@@ -370,6 +378,7 @@ static void paths_free(thread_paths_t *tp)
 {
     free(tp->paths);
     free(tp->pool);
+    free(tp->cutw);
     memset(tp, 0, sizeof *tp);
 }
 
@@ -443,8 +452,9 @@ static int compute_domains(const prog_t *p, const exec_opts_t *o, domain_t *dom,
         if (round >= bound)
             return 0;
         for (int t = 0; t < p->nthreads; t++)
-            for (size_t i = 0; i < tps[t].npool; i++) {
-                const pev_t *e = &tps[t].pool[i];
+            for (size_t i = 0; i < tps[t].npool + tps[t].ncutw; i++) {
+                const pev_t *e =
+                    i < tps[t].npool ? &tps[t].pool[i] : &tps[t].cutw[i - tps[t].npool];
                 if (e->kind != EV_W)
                     continue;
                 domain_t *d = &dom[e->loc];

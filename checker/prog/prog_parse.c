@@ -626,12 +626,83 @@ static int uf_find(int *uf, int x)
     return x;
 }
 
+/* In a scale file's initial state: NAME[A..B]...[C..D] = E gives every element
+ * of the ranges (each index a range or one value) the value E. */
+static int parse_init_range(parser_t *ps)
+{
+    const lex_tok_t *lt = next(ps);
+    enum { MAXDIM = 4 };
+    prog_val_t lo[MAXDIM], hi[MAXDIM];
+    int nd = 0;
+    long long total = 1;
+    while (peek(ps)->kind == T_LBRACK) {
+        if (nd == MAXDIM)
+            return fail_at(ps, peek(ps), "at most %s indices in the initial state", "4");
+        next(ps);
+        if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &lo[nd]))
+            return -1;
+        hi[nd] = lo[nd];
+        if (peek(ps)->kind == T_DOTDOT) {
+            next(ps);
+            if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &hi[nd]))
+                return -1;
+        }
+        if (expect(ps, T_RBRACK, "']' after the index"))
+            return -1;
+        total *= hi[nd] >= lo[nd] ? hi[nd] - lo[nd] + 1 : 0;
+        if (total > PROG_MAX_SCALE_LOCS)
+            return fail_at(ps, lt, "too many locations (at most %s)", "65536");
+        nd++;
+    }
+    prog_val_t v;
+    if (expect(ps, T_EQ, "'='") || parse_expr_in(ps, 0, max_val(ps), "initial value", &v))
+        return -1;
+    prog_val_t idx[MAXDIM];
+    memcpy(idx, lo, sizeof idx);
+    for (long long n = 0; n < total; n++) {
+        strbuf_t nm;
+        sb_init(&nm);
+        sb_putn(&nm, ps->src + lt->off, lt->len);
+        for (int d = 0; d < nd; d++)
+            sb_printf(&nm, "[%lld]", (long long)idx[d]);
+        int loc = loc_index(ps, nm.s, nm.len, false);
+        if (loc < 0 && ps->p->nlocs >= PROG_MAX_SCALE_LOCS) {
+            sb_free(&nm);
+            return fail_at(ps, lt, "too many locations (at most %s)", "65536");
+        }
+        if (loc < 0)
+            loc = loc_index(ps, nm.s, nm.len, true);
+        sb_free(&nm);
+        if (ps->init_seen[loc])
+            return fail_at(ps, lt, "location %s initialised twice", ps->p->locs[loc].name);
+        ps->init_seen[loc] = true;
+        ps->p->locs[loc].init = v;
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] <= hi[d])
+                break;
+            idx[d] = lo[d];
+        }
+    }
+    return 0;
+}
+
 static int parse_init(parser_t *ps)
 {
     if (expect(ps, T_LBRACE, "'{' starting the initial state"))
         return -1;
     while (peek(ps)->kind != T_RBRACE) {
         const lex_tok_t *lt = peek(ps);
+        int r;
+        if (ps->scale && lt->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_LBRACK &&
+            !is_reg(ps, lt, &r) && valid_loc_name(ps->src + lt->off, lt->len)) {
+            if (parse_init_range(ps))
+                return -1;
+            if (peek(ps)->kind == T_SEMI)
+                next(ps);
+            else if (peek(ps)->kind != T_RBRACE)
+                return expected(ps, "';' or '}'");
+            continue;
+        }
         int loc;
         if (parse_loc(ps, &loc))
             return -1;
