@@ -110,6 +110,8 @@ typedef struct sim {
     uint64_t *chan_last;
     uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
     uint64_t fired;     /* rows fired so far */
+    bool in_periodic;   /* running a periodic controller-level event */
+    int **periodic_ev;  /* per controller: controller-level internal events the machine times */
     int nchan;
     uint64_t *bank_free;
     int home_ctrl, home_var;
@@ -581,7 +583,8 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
         net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, s->ps[k].rec, out);
     for (int k = 0; k < s->npd; k++)
         thread_step(s, s->pd[k].tid, s->pd[k].has_val, s->pd[k].val, out);
-    s->last_progress = s->now;
+    if (!s->in_periodic)
+        s->last_progress = s->now; /* a periodic event alone is no progress */
     s->fired++;
     /* Timed internal events (memory responses) of the line's new state. */
     if (x->line >= 0 && x->lrec)
@@ -596,11 +599,14 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 static int try_internal(sim_t *s, int i, int line, int ev)
 {
     inst_t *in = &s->inst[i];
-    int32_t *r = line_rec(s, i, line, false);
-    int st = r ? r[0] : s->p->ctrls[in->ctrl].init_state;
-    if (!(s->ev_states[in->ctrl * s->p->nevents + ev] >> st & 1))
-        return 0;
-    r = line_rec(s, i, line, true);
+    int32_t *r = NULL;
+    if (line >= 0) {
+        r = line_rec(s, i, line, false);
+        int st = r ? r[0] : s->p->ctrls[in->ctrl].init_state;
+        if (!(s->ev_states[in->ctrl * s->p->nevents + ev] >> st & 1))
+            return 0;
+        r = line_rec(s, i, line, true);
+    }
     rows32_ctx_t x;
     ctx_init(s, &x, i, line, r);
     const proto_row_t *row;
@@ -913,7 +919,18 @@ static int handle(sim_t *s, const event_t *e)
         return f < 0 ? -1 : 0;
     }
     case EV_RETRY: return retry(s, e->a);
-    case EV_TIMED: return try_internal(s, e->a, e->b, e->c) < 0 ? -1 : 0;
+    case EV_TIMED: {
+        if (e->b >= 0)
+            return try_internal(s, e->a, e->b, e->c) < 0 ? -1 : 0;
+        /* A controller-level event the machine times fires every so many cycles while
+           some thread runs. */
+        s->in_periodic = true;
+        int f = try_internal(s, e->a, -1, e->c);
+        s->in_periodic = false;
+        if (s->ndone < s->nthreads)
+            push(s, s->now + (uint64_t)s->ev_lat[e->c], EV_TIMED, e->a, -1, e->c);
+        return f < 0 ? -1 : 0;
+    }
     }
     return 0;
 }
@@ -1118,7 +1135,15 @@ static int build(sim_t *s, diag_t *err)
     }
     s->lazy_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->timed_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->periodic_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     for (int c = 0; c < p->nctrls; c++) {
+        s->periodic_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
+        int np = 0;
+        for (int e = 0; e < p->nevents; e++)
+            if (p->events[e].kind == PROTO_EV_INTERNAL && !p->events[e].line &&
+                s->ev_rows[c * p->nevents + e][0] >= 0 && s->ev_lat[e] > 0)
+                s->periodic_ev[c][np++] = e;
+        s->periodic_ev[c][np] = -1;
         s->lazy_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
         s->timed_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
         int nl = 0, nt = 0;
@@ -1252,12 +1277,15 @@ static void sim_free(sim_t *s)
             free(s->lazy_ev[c]);
         if (s->timed_ev)
             free(s->timed_ev[c]);
+        if (s->periodic_ev)
+            free(s->periodic_ev[c]);
     }
     free(s->lv_off);
     free(s->cv_off);
     free(s->cv_w);
     free(s->lazy_ev);
     free(s->timed_ev);
+    free(s->periodic_ev);
     if (s->ev_rows)
         for (int k = 0; k < p->nctrls * p->nevents; k++)
             free(s->ev_rows[k]);
@@ -1342,6 +1370,9 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     uint64_t max_idle = cfg->max_idle ? cfg->max_idle : 1000000;
     for (int t = 0; t < s->nthreads; t++)
         thread_advance(s, t, 0);
+    for (int i = 0; i < s->ninst; i++)
+        for (const int *e = s->periodic_ev[s->inst[i].ctrl]; *e >= 0; e++)
+            push(s, (uint64_t)s->ev_lat[*e], EV_TIMED, i, -1, *e);
     while (out->status == SIM_DONE && s->nheap) {
         event_t e = pop(s);
         s->now = e.t;
