@@ -104,7 +104,7 @@ static const figure_t FIGS[] = {
      false},
     {"fermi",
      "TC and RCC protocols on the Fermi machine (seed 004 Figs. 7 and 10, seed 003 Fig. 9)",
-     "seed 004 sections 8.1 and 8.3; seed 003 section III-C", "fermi", "mp taskqueue",
+     "seed 004 sections 8.1 and 8.3; seed 003 section III-C", "fermi", "mp mp@NDATA=2 taskqueue",
      "nol1 tcs tcw rcc rcc-wo mesi gpu-vi gpu-vini", NULL, NULL, NULL,
      "CUS=16,CONSUMERS=15,ROUNDS=8,NDATA=8,NT=8,STEAL=2," TC_LIFE,
      "CUS=4,CONSUMERS=3,ROUNDS=2,NDATA=2,NT=2,STEAL=2," TC_LIFE, "nol1",
@@ -217,9 +217,10 @@ static const char *status_word(const res_t *r)
 static void run_job(ctx_t *c, const job_t *j, res_t *r)
 {
     const figure_t *f = &FIGS[j->fig];
-    const char *entry = c->protos[j->fig].w[j->proto], *wname = c->wls[j->fig].w[j->wl];
-    char pname[128];
+    const char *entry = c->protos[j->fig].w[j->proto], *wentry = c->wls[j->fig].w[j->wl];
+    char pname[128], wname[128];
     snprintf(pname, sizeof pname, "%.*s", (int)strcspn(entry, "@"), entry);
+    snprintf(wname, sizeof wname, "%.*s", (int)strcspn(wentry, "@"), wentry);
     char path[4096];
     diag_t d;
     proto_t *p = NULL;
@@ -243,11 +244,13 @@ static void run_job(ctx_t *c, const job_t *j, res_t *r)
      * protocol declares is a protocol parameter, any other a workload parameter. */
     list_t set, extra;
     split(c->fixed[j->fig], ",", &set);
-    const char *at = strchr(entry, '@');
-    split(at ? at + 1 : NULL, ",", &extra);
-    for (int i = 0; i < extra.n && set.n < MAXL; i++)
-        set.w[set.n++] = xstrdup(extra.w[i]);
-    list_free(&extra);
+    for (int k = 0; k < 2; k++) {
+        const char *at = strchr(k ? entry : wentry, '@');
+        split(at ? at + 1 : NULL, ",", &extra);
+        for (int i = 0; i < extra.n && set.n < MAXL; i++)
+            set.w[set.n++] = xstrdup(extra.w[i]);
+        list_free(&extra);
+    }
     char sweepset[96];
     if (f->sweep && set.n < MAXL) {
         snprintf(sweepset, sizeof sweepset, "%s=%s", f->sweep, c->vals[j->fig].w[j->val]);
@@ -826,8 +829,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
     }
     /* seed 004: TCW vs TCS on the fence-bearing producer/consumer. */
     {
-        static const char *const wls[] = {"mp", "taskqueue"};
-        for (int i = 0; i < 2; i++) {
+        static const char *const wls[] = {"mp", "mp@NDATA=2", "taskqueue"};
+        for (int i = 0; i < 3; i++) {
             const res_t *s = res_of(&t, "fermi", wls[i], "tcs", NULL),
                         *w = res_of(&t, "fermi", wls[i], "tcw", NULL);
             char claim[160];
@@ -852,8 +855,9 @@ static void claims(strbuf_t *b, const ctx_t *c)
         }
     }
     /* seed 003: store latency and SC stalls, MESI > TCS > RCC; RCC-WO ~ TCW; per workload. */
-    for (int wi = 0; wi < 2; wi++) {
-        const char *wl = wi ? "taskqueue" : "mp";
+    for (int wi = 0; wi < 3; wi++) {
+        static const char *const wls3[] = {"mp", "mp@NDATA=2", "taskqueue"};
+        const char *wl = wls3[wi];
         char c1[96], c2[96], c3[96];
         snprintf(c1, sizeof c1, "Store latency: MESI > TCS > RCC (%s)", wl);
         snprintf(c2, sizeof c2, "RCC cuts SC stalls against MESI and TCS (%s)", wl);
