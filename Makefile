@@ -175,3 +175,10 @@ test-murphi: cohcheck
 	sh tests/e2e/murphi.sh ./cohcheck
 test-murphi-counts: cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
+
+# Workloads (litmus/workloads): parse, check at default parameters on their target protocols
+# with pinned counts, broken variants refuted, --param (tests/e2e/workloads.sh).
+test: test-workloads
+test-workloads: cohcheck
+	sh tests/e2e/workloads.sh ./cohcheck
+.PHONY: test-workloads

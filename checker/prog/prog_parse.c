@@ -502,7 +502,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
         o->v = r;
         return 0;
     }
-    if (t->kind == T_LPAREN || tok_bound(ps, t)) {
+    if (t->kind == T_LPAREN || (ps->scale && t->kind == T_IDENT)) {
         o->is_reg = false;
         prog_val_t v;
         if (parse_primary(ps, &v))
