@@ -1260,7 +1260,7 @@ static int parse_stmts(parser_t *ps)
             next(ps);
             return 0;
         }
-        if (t->kind == LEX_EOF)
+        if (t->kind == LEX_EOF || at_condition(ps) || at_template(ps))
             return expected(ps, "'}' closing the thread body");
         /* Labels before a `for` or `if` name its first instruction. */
         while (peek(ps)->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_COLON) {
