@@ -200,3 +200,10 @@ test-san: test-timed-report-san
 test-timed-report-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/timed-report.sh ./build-san/cohcheck
+
+# Workloads (litmus/workloads): parse, check at default parameters on their target protocols
+# with pinned counts, broken variants refuted, --param (tests/e2e/workloads.sh).
+test: test-workloads
+test-workloads: cohcheck
+	sh tests/e2e/workloads.sh ./cohcheck
+.PHONY: test-workloads
