@@ -79,6 +79,8 @@ static void usage(FILE *f)
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
           "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
+          "  --threads N         explore each test with N threads (BFS; same counts, numbering\n"
+          "                      and verdicts as one thread; default 1)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
@@ -294,6 +296,7 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
+        sb_printf(&b, ",\"threads\":%d", c->eo.threads > 1 ? c->eo.threads : 1);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");
@@ -585,6 +588,7 @@ int cmd_check(int argc, char **argv)
         {"json", no_argument, 0, 'J'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
+        {"threads", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -694,11 +698,22 @@ int cmd_check(int argc, char **argv)
         case 'J': c.json = true; break;
         case 'U': junit_path = optarg; break;
         case 'A': c.annotate = true; break;
+        case 'R':
+            if (cli_parse_count("--threads", optarg, 256, &v, &d) || v < 1) {
+                cli_error("--threads needs a number of threads from 1 to 256");
+                return CLI_BAD_INPUT;
+            }
+            c.eo.threads = (int)v;
+            break;
         case 'h': usage(stdout); return CLI_OK;
         default:
             cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
             return CLI_BAD_INPUT;
         }
+    }
+    if (c.eo.threads > 1 && c.eo.dfs) {
+        cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");
+        return CLI_BAD_INPUT;
     }
     if (!proto_arg) {
         cli_error("check: --protocol is required (see --help)");

@@ -21,6 +21,7 @@
  * in number order, and states are expanded in number order, so every state's
  * chain of parents is a shortest path. */
 #include "explore.h"
+#include "explore_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -671,6 +672,8 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
 {
+    if (o->threads > 1 && !o->dfs)
+        return explore_par_run(s, nkeys, o, r, err);
     memset(r, 0, sizeof *r);
     r->failure_id = -1;
     exec_outcomes_init(&r->reached, nkeys);
@@ -842,4 +845,9 @@ void explore_result_free(explore_result_t *r)
     free(r->failure_state);
     exec_outcomes_free(&r->reached);
     memset(r, 0, sizeof *r);
+}
+
+uint64_t explore_fingerprint(const uint8_t *p, size_t n)
+{
+    return fingerprint(p, n);
 }

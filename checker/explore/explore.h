@@ -54,6 +54,10 @@ typedef struct {
     /* Called about every 2^16 states (may be NULL): library code never prints. */
     void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes);
     void *progress_ctx;
+    /* Worker threads for one BFS (explore_par.c); 0 or 1: the serial explorer. The
+     * result is the same for every count: states, transitions, numbering (on_new),
+     * outcomes, verdict and trace. DFS is always serial. */
+    int threads;
 } explore_opts_t;
 
 typedef struct explore_resume {
