@@ -99,9 +99,20 @@ typedef struct {
 } pfail_t;
 
 enum { H_NONE, H_STOP, H_MEM, H_FULL }; /* why threads stopped taking chunks */
-enum { PH_EXPAND, PH_REHASH, PH_QUIT };
+enum { PH_EXPAND, PH_REHASH, PH_COUNT, PH_NUMBER, PH_QUIT };
+
+/* Per chunk, for a round committed by all threads (commit_fast). */
+typedef struct {
+    uint64_t trans;      /* transitions of its expanded parents */
+    uint32_t wins, base; /* its new states, and the number of the first */
+    uint32_t expanded, ncut, first_bound;
+} csum_t;
 
 struct par;
+
+struct ord_big {
+    uint32_t id, ord;
+};
 
 typedef struct {
     struct par *P;
@@ -128,6 +139,10 @@ typedef struct {
     size_t nb, bcap;
     uint64_t fresh; /* new fingerprints not yet added to P->count */
     prog_val_t *outv;
+    /* commit_fast: positions >= ORD_BIG met, and the deepest new state */
+    struct ord_big *bigs;
+    size_t nbigs, bigscap;
+    int maxdepth;
     char pad[64]; /* the next thread's fields on another cache line */
 } worker_t;
 
@@ -153,13 +168,15 @@ typedef struct par {
     uint32_t chunk;
     int cur;            /* arena set taking this round's candidates */
     uint64_t limit_new; /* new states that surely reach --max-states */
+    csum_t *csum;
+    size_t csumcap;
+    const uint64_t *losers; /* the round's, sorted */
+    size_t nlosers;
     /* committed states: parent numbers and positions (as explore.c) */
     uint32_t **parent;
     uint8_t **ord;
     size_t pchunks, pchunks_cap;
-    struct ord_big {
-        uint32_t id, ord;
-    } * big;
+    struct ord_big *big;
     size_t nbig, bigcap;
     uint64_t n, limit;
     bool full;
@@ -371,9 +388,14 @@ static const rec_t *arena_peek(arena_t *ar)
     return ar->rb ? (const rec_t *)(const void *)(ar->rb->data + ar->rpos) : NULL;
 }
 
+static size_t rec_size(const rec_t *r)
+{
+    return (sizeof(rec_t) + r->len + 7) & ~(size_t)7;
+}
+
 static void arena_skip(arena_t *ar, const rec_t *r)
 {
-    ar->rpos += (sizeof(rec_t) + r->len + 7) & ~(size_t)7;
+    ar->rpos += rec_size(r);
 }
 
 /* ---- the threads' work ---- */
@@ -577,12 +599,88 @@ static void run_rehash(worker_t *w)
     }
 }
 
+/* Whether KEY was displaced (the round's losers are sorted; *LI only moves on). */
+static bool is_loser(const par_t *P, size_t *li, uint64_t key)
+{
+    while (*li < P->nlosers && P->losers[*li] < key)
+        (*li)++;
+    return *li < P->nlosers && P->losers[*li] == key;
+}
+
+/* commit_fast, first pass: sum up thread W's chunks (their parents' records and
+ * their winning successors, all in W's arena). */
+static void run_count(worker_t *w)
+{
+    par_t *P = w->P;
+    for (size_t k = 0; k < P->nchunks; k++) {
+        if (P->owner[k] != w->idx)
+            continue;
+        csum_t *cs = &P->csum[k];
+        *cs = (csum_t){0, 0, 0, 0, 0, NONE};
+        size_t hi = (k + 1) * P->chunk < P->nfront ? (k + 1) * P->chunk : P->nfront;
+        for (size_t j = k * P->chunk; j < hi; j++) {
+            const prec_t *pr = &P->prec[j];
+            if (pr->flags & P_BOUND) {
+                if (cs->first_bound == NONE)
+                    cs->first_bound = (uint32_t)j;
+                cs->ncut += pr->n != 0;
+            } else {
+                cs->trans += (uint64_t)pr->n;
+                cs->expanded++;
+            }
+        }
+    }
+    size_t li = 0;
+    for (const block_t *b = w->ar[P->cur].head; b; b = b->next)
+        for (size_t pos = 0; pos < b->used;) {
+            const rec_t *r = (const rec_t *)(const void *)(b->data + pos);
+            pos += rec_size(r);
+            if (!is_loser(P, &li, r->key))
+                P->csum[((r->key >> 32) - 1 - P->a) / P->chunk].wins++;
+        }
+}
+
+/* commit_fast, second pass: number thread W's winners from their chunk's base. */
+static void run_number(worker_t *w)
+{
+    par_t *P = w->P;
+    size_t li = 0, k = (size_t)-1;
+    uint32_t id = 0;
+    w->nbigs = 0;
+    w->maxdepth = 0;
+    for (const block_t *b = w->ar[P->cur].head; b; b = b->next)
+        for (size_t pos = 0; pos < b->used;) {
+            const rec_t *r = (const rec_t *)(const void *)(b->data + pos);
+            pos += rec_size(r);
+            if (is_loser(P, &li, r->key))
+                continue;
+            uint32_t parent = (uint32_t)((r->key >> 32) - 1), ord = (uint32_t)r->key;
+            if ((parent - P->a) / P->chunk != k) {
+                k = (parent - P->a) / P->chunk;
+                id = P->csum[k].base;
+            }
+            P->parent[id >> PCHUNK_BITS][id & (PCHUNK - 1)] = parent;
+            P->ord[id >> PCHUNK_BITS][id & (PCHUNK - 1)] = (uint8_t)(ord < ORD_BIG ? ord : ORD_BIG);
+            if (ord >= ORD_BIG) {
+                struct ord_big g = {id, ord};
+                UTIL_PUSH(w->bigs, w->nbigs, w->bigscap, g);
+            }
+            P->next[id - P->n] = (fent_t){(const uint8_t *)(r + 1), r->len, r->depth};
+            if (r->depth > w->maxdepth)
+                w->maxdepth = r->depth;
+            id++;
+        }
+}
+
 static void run_phase(worker_t *w)
 {
-    if (w->P->phase == PH_EXPAND)
-        run_expand(w);
-    else if (w->P->phase == PH_REHASH)
-        run_rehash(w);
+    switch (w->P->phase) {
+    case PH_EXPAND: run_expand(w); break;
+    case PH_REHASH: run_rehash(w); break;
+    case PH_COUNT: run_count(w); break;
+    case PH_NUMBER: run_number(w); break;
+    default: break;
+    }
 }
 
 static void *thread_main(void *arg)
@@ -794,21 +892,113 @@ static void oom_msg(par_t *P)
              (unsigned long long)P->n, (double)atomic_load(&P->held) / 1048576.0);
 }
 
+/* The keys the threads displaced this round, sorted (P->losers). */
+static void gather_losers(par_t *P, commit_t *c)
+{
+    c->nlosers = 0;
+    for (int t = 0; t < P->nth; t++)
+        for (size_t i = 0; i < P->w[t].nlosers; i++)
+            UTIL_PUSH(c->losers, c->nlosers, c->loserscap, P->w[t].losers[i]);
+    qsort(c->losers, c->nlosers, sizeof *c->losers, cmp_u64);
+    P->losers = c->losers;
+    P->nlosers = c->nlosers;
+}
+
+/* Room for states up to number N - 1; -1 when memory ran out. */
+static int grow_to(par_t *P, uint64_t n)
+{
+    uint64_t save = P->n;
+    int rc = 0;
+    while (!rc && P->pchunks * PCHUNK < n) {
+        P->n = P->pchunks * PCHUNK;
+        rc = grow_states(P);
+    }
+    P->n = save;
+    return rc;
+}
+
+static int cmp_big(const void *a, const void *b)
+{
+    const struct ord_big *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Commit a whole round on every thread when nothing in it needs the serial
+ * re-enactment: no store hook, no failure, no limit within reach. The result is
+ * commit()'s: winners numbered in (parent, position) order, outcomes reported in
+ * parent order. -1: not possible (memory); nothing was changed. */
+static int commit_fast(par_t *P, commit_t *c)
+{
+    explore_result_t *r = P->r;
+    if (P->nchunks > P->csumcap) {
+        size_t old = P->csumcap;
+        util_grow((void **)&P->csum, &P->csumcap, P->nchunks, sizeof *P->csum);
+        account(P, (int64_t)((P->csumcap - old) * sizeof *P->csum));
+    }
+    all_run(P, PH_COUNT);
+    uint64_t total = 0;
+    for (size_t k = 0; k < P->nchunks; k++) {
+        P->csum[k].base = (uint32_t)(P->n + total);
+        total += P->csum[k].wins;
+    }
+    if (grow_to(P, P->n + total))
+        return -1;
+    if (total > P->nextcap) {
+        size_t old = P->nextcap;
+        util_grow((void **)&P->next, &P->nextcap, total, sizeof *P->next);
+        account(P, (int64_t)((P->nextcap - old) * sizeof *P->next));
+    }
+    all_run(P, PH_NUMBER);
+    for (size_t k = 0; k < P->nchunks; k++) {
+        const csum_t *cs = &P->csum[k];
+        r->transitions += cs->trans;
+        r->expanded += cs->expanded;
+        c->ncut += cs->ncut;
+        if (c->first_bound == NONE && cs->first_bound != NONE)
+            c->first_bound = P->a + cs->first_bound;
+    }
+    size_t nb0 = P->nbig;
+    for (int t = 0; t < P->nth; t++) {
+        const worker_t *w = &P->w[t];
+        for (size_t i = 0; i < w->nbigs; i++)
+            UTIL_PUSH(P->big, P->nbig, P->bigcap, w->bigs[i]);
+        if (w->maxdepth > r->max_depth)
+            r->max_depth = w->maxdepth;
+    }
+    qsort(P->big + nb0, P->nbig - nb0, sizeof *P->big, cmp_big);
+    /* outcomes in parent order: merge the threads' lists (each in that order) */
+    size_t k1 = (size_t)P->nkeys + 1;
+    for (int t = 0; t < P->nth; t++)
+        c->oi[t] = 0;
+    for (;;) {
+        int best = -1;
+        for (int t = 0; t < P->nth; t++)
+            if (c->oi[t] < P->w[t].nouts &&
+                (best < 0 || P->w[t].outs[c->oi[t] * k1] < P->w[best].outs[c->oi[best] * k1]))
+                best = t;
+        if (best < 0)
+            break;
+        const int64_t *o = P->w[best].outs + c->oi[best]++ * k1;
+        exec_outcomes_add(&r->reached, o + 1);
+        if (P->o->on_outcome)
+            P->o->on_outcome(P->o->on_outcome_ctx, o + 1, P->front[o[0]].depth);
+    }
+    P->n += total;
+    P->nnext = total;
+    return 0;
+}
+
 /* Commit the round's processed parents [0, UPTO) in number order. Returns the
  * serial explorer's queue cursor relative to a: past a failing parent, at a cut one. */
 static uint32_t commit(par_t *P, commit_t *c, size_t upto)
 {
     explore_result_t *r = P->r;
-    c->nlosers = 0;
     for (int t = 0; t < P->nth; t++) {
         worker_t *w = &P->w[t];
-        for (size_t i = 0; i < w->nlosers; i++)
-            UTIL_PUSH(c->losers, c->nlosers, c->loserscap, w->losers[i]);
         w->ar[P->cur].rb = w->ar[P->cur].head;
         w->ar[P->cur].rpos = 0;
         c->oi[t] = 0;
     }
-    qsort(c->losers, c->nlosers, sizeof *c->losers, cmp_u64);
     c->li = 0;
     P->nnext = 0;
     uint32_t j = 0;
@@ -1020,6 +1210,7 @@ static void par_free(par_t *P)
         free(w->blab);
         free(w->bbuf);
         free(w->outv);
+        free(w->bigs);
     }
     free(P->w);
     free(P->tab);
@@ -1034,6 +1225,7 @@ static void par_free(par_t *P)
     free(P->next);
     free(P->prec);
     free(P->owner);
+    free(P->csum);
 }
 
 /* A complete search that reached no terminal state: as explore.c's no_terminal. */
@@ -1152,7 +1344,14 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         }
         uint64_t k = atomic_load(&P->next_chunk);
         size_t upto = k >= P->nchunks ? P->nfront : (size_t)k * P->chunk;
-        uint32_t did = commit(P, &c, upto);
+        gather_losers(P, &c);
+        uint32_t did;
+        if (!o->on_new && upto == P->nfront && atomic_load(&P->fail_min) == NONE &&
+            !atomic_load(&P->oom) && atomic_load(&P->halt) == H_NONE && !P->full &&
+            P->n + atomic_load(&P->round_new) < P->limit && !commit_fast(P, &c))
+            did = (uint32_t)P->nfront;
+        else
+            did = commit(P, &c, upto);
         qnext = P->a + did;
         /* the parents' records are no longer needed */
         for (int t = 0; t < P->nth; t++)
