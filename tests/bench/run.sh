@@ -167,3 +167,4 @@ lall=$(best "$BIN" litmus --json $latargs "$SUITE")
 lptx=$(best "$BIN" litmus --json --model ptx "$SUITE")
 echo "| $SUITE, every lattice model | $ntests | $nlat | $cands | $lall |"
 echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
+sh "$HERE/threads.sh" "$BIN"
