@@ -122,7 +122,7 @@ for a in "--threads 0" "--threads x" "--threads 257" "--threads 2 --dfs"; do
     [ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] && ok || bad "check $a: $(cat "$T/e")"
 done
 "$BIN" check --help | grep -q -- '--threads N' && ok || bad "check --help lacks --threads"
-grep -q -- '--threads' docs/cohcheck.1 && ok || bad "the man page lacks --threads"
+grep -qF -- '\-\-threads' docs/cohcheck.1 && ok || bad "the man page lacks --threads"
 if command -v bash >/dev/null 2>&1; then
     bash -c '. docs/cohcheck.bash-completion; COMP_WORDS=(cohcheck check --thr); COMP_CWORD=2
         _cohcheck; printf "%s\n" "${COMPREPLY[@]}"' | grep -qx -- --threads && ok ||
