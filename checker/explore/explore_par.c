@@ -11,13 +11,17 @@
  * position) order. A thread that lowers a claim records the key it displaced
  * (a loser), so the winners are known without a second look at the table.
  *
- * At the end of a round the first thread commits it: it walks the parents in
- * number order, numbers each one's winning successors in order (on_new), and
- * re-enacts the serial explorer's checks and limits (--max-states cuts at the
- * same transition) from what the threads recorded per parent. States,
- * transitions, numbering, outcomes, verdicts and traces equal one thread's; the
- * round's new states are the next round's queue. Threads meet at barriers only:
- * at round ends, and when the table must grow (the threads rehash it together).
+ * At the end of a round the round is committed. When a store hook, a failure or
+ * a limit is involved, the first thread walks the parents in number order,
+ * numbers each one's winning successors in order (on_new), and re-enacts the
+ * serial explorer's checks and limits (--max-states cuts at the same
+ * transition) from what the threads recorded per parent (commit). Otherwise
+ * every thread counts the winners of its own chunks and numbers them from the
+ * chunk's prefix sum (commit_fast): the same numbers, without one thread
+ * reading what the others wrote. States, transitions, numbering, outcomes,
+ * verdicts and traces equal one thread's; the round's new states are the next
+ * round's queue. Threads meet at barriers only: at round ends, and when the
+ * table must grow (at 70 % load; the threads rehash it together).
  *
  * Invariant: states [0, a) are committed; the round's parents are [a, b); a
  * processed prefix [a, c) of them is complete when a round stops early. */
@@ -98,7 +102,9 @@ typedef struct {
     sys_error_t e;
 } pfail_t;
 
-enum { H_NONE, H_STOP, H_MEM, H_FULL }; /* why threads stopped taking chunks */
+/* why threads stopped taking chunks: SIGINT, --max-memory, enough new states for
+ * --max-states (or no memory to grow the table) */
+enum { H_NONE, H_STOP, H_MEM, H_FULL };
 enum { PH_EXPAND, PH_REHASH, PH_COUNT, PH_NUMBER, PH_QUIT };
 
 /* Per chunk, for a round committed by all threads (commit_fast). */
@@ -862,13 +868,11 @@ typedef struct {
     bool done; /* the search ended (a failure or a limit) */
 } commit_t;
 
-static void outcome(par_t *P, commit_t *c, const worker_t *w, uint32_t j, uint32_t id,
-                    const fent_t *f)
+static void outcome(par_t *P, commit_t *c, const worker_t *w, uint32_t id, const fent_t *f)
 {
     size_t k = (size_t)P->nkeys + 1;
     const int64_t *o = w->outs + c->oi[w->idx] * k;
     c->oi[w->idx]++;
-    (void)j;
     exec_outcomes_add(&P->r->reached, o + 1);
     if (P->o->on_outcome)
         P->o->on_outcome(P->o->on_outcome_ctx, o + 1, f->depth);
@@ -1020,7 +1024,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
                 c->first_bound = id;
             c->ncut += pr->n != 0;
             if (pr->flags & P_TERM) {
-                outcome(P, c, w, j, id, f);
+                outcome(P, c, w, id, f);
                 if (c->done)
                     return j + 1;
             } else if (pr->n == 0) {
@@ -1083,7 +1087,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
             return j;
         }
         if (pr->flags & P_TERM) {
-            outcome(P, c, w, j, id, f);
+            outcome(P, c, w, id, f);
             if (c->done)
                 return j + 1;
         } else if (pr->n == 0) {
