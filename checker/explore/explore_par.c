@@ -903,7 +903,8 @@ static void gather_losers(par_t *P, commit_t *c)
     for (int t = 0; t < P->nth; t++)
         for (size_t i = 0; i < P->w[t].nlosers; i++)
             UTIL_PUSH(c->losers, c->nlosers, c->loserscap, P->w[t].losers[i]);
-    qsort(c->losers, c->nlosers, sizeof *c->losers, cmp_u64);
+    if (c->nlosers > 1)
+        qsort(c->losers, c->nlosers, sizeof *c->losers, cmp_u64);
     P->losers = c->losers;
     P->nlosers = c->nlosers;
 }
@@ -969,7 +970,8 @@ static int commit_fast(par_t *P, commit_t *c)
         if (w->maxdepth > r->max_depth)
             r->max_depth = w->maxdepth;
     }
-    qsort(P->big + nb0, P->nbig - nb0, sizeof *P->big, cmp_big);
+    if (P->nbig - nb0 > 1)
+        qsort(P->big + nb0, P->nbig - nb0, sizeof *P->big, cmp_big);
     /* outcomes in parent order: merge the threads' lists (each in that order) */
     size_t k1 = (size_t)P->nkeys + 1;
     for (int t = 0; t < P->nth; t++)
