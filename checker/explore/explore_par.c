@@ -16,10 +16,10 @@
  * numbers each one's winning successors in order (on_new), and re-enacts the
  * serial explorer's checks and limits (--max-states cuts at the same
  * transition) from what the threads recorded per parent (commit). Otherwise
- * every thread counts the winners of its own chunks and numbers them from the
- * chunk's prefix sum (commit_fast): the same numbers, without one thread
- * reading what the others wrote. States, transitions, numbering, outcomes,
- * verdicts and traces equal one thread's; the round's new states are the next
+ * every thread numbers the winners of its own chunks from the chunk's prefix
+ * sum (commit_fast; a chunk's claims are counted as it is expanded, less the
+ * losers): the same numbers, without one thread reading what the others wrote. States, transitions,
+ * numbering, outcomes, verdicts and traces equal one thread's; the round's new states are the next
  * round's queue. Threads meet at barriers only: at round ends, and when the
  * table must grow (at 70 % load; the threads rehash it together).
  *
@@ -105,12 +105,12 @@ typedef struct {
 /* why threads stopped taking chunks: SIGINT, --max-memory, enough new states for
  * --max-states (or no memory to grow the table) */
 enum { H_NONE, H_STOP, H_MEM, H_FULL };
-enum { PH_EXPAND, PH_REHASH, PH_COUNT, PH_NUMBER, PH_QUIT };
+enum { PH_EXPAND, PH_REHASH, PH_NUMBER, PH_QUIT };
 
-/* Per chunk, for a round committed by all threads (commit_fast). */
+/* Per chunk, summed up by the thread that expands it, for commit_fast. */
 typedef struct {
     uint64_t trans;      /* transitions of its expanded parents */
-    uint32_t wins, base; /* its new states, and the number of the first */
+    uint32_t wins, base; /* its claims less losers (its new states), the first's number */
     uint32_t expanded, ncut, first_bound;
 } csum_t;
 
@@ -135,6 +135,7 @@ typedef struct {
     /* the chunk in hand [pos, end); mid: pos's successors are in the batch, the
        first bi inserted (a pause for the table to grow can come between two) */
     uint32_t pos, end;
+    csum_t *cs; /* the chunk in hand's summary */
     bool mid;
     uint8_t pflags;
     size_t bi;
@@ -494,6 +495,9 @@ static int expand(worker_t *w, uint32_t j)
         if (P->o->max_depth > 0 && f->depth >= P->o->max_depth) {
             int nb = sys_successors(w->s, f->st, f->len, count_succ, NULL, &e);
             uint8_t fl = P_DONE | P_BOUND;
+            if (w->cs->first_bound == NONE)
+                w->cs->first_bound = j;
+            w->cs->ncut += nb != 0;
             if (sys_terminal(w->s, f->st, f->len)) {
                 fl |= P_TERM;
                 keep_outcome(w, j, f);
@@ -545,8 +549,11 @@ static int expand(worker_t *w, uint32_t j)
         }
         *r = (rec_t){key, w->bfp[w->bi], len, f->depth + 1, w->blab[w->bi]};
         memcpy(r + 1, w->bbuf + w->bi * P->maxst, len);
+        w->cs->wins++;
     }
     w->mid = false;
+    w->cs->trans += w->nb;
+    w->cs->expanded++;
     P->prec[j] = (prec_t){(int32_t)w->nb, w->pflags};
     return 0;
 }
@@ -586,6 +593,8 @@ static void run_expand(worker_t *w)
         if (k >= P->nchunks)
             return;
         P->owner[k] = (uint16_t)w->idx;
+        w->cs = &P->csum[k];
+        *w->cs = (csum_t){0, 0, 0, 0, 0, NONE};
         w->pos = (uint32_t)(k * P->chunk);
         w->end = (uint32_t)(w->pos + P->chunk < P->nfront ? w->pos + P->chunk : P->nfront);
     }
@@ -613,40 +622,7 @@ static bool is_loser(const par_t *P, size_t *li, uint64_t key)
     return *li < P->nlosers && P->losers[*li] == key;
 }
 
-/* commit_fast, first pass: sum up thread W's chunks (their parents' records and
- * their winning successors, all in W's arena). */
-static void run_count(worker_t *w)
-{
-    par_t *P = w->P;
-    for (size_t k = 0; k < P->nchunks; k++) {
-        if (P->owner[k] != w->idx)
-            continue;
-        csum_t *cs = &P->csum[k];
-        *cs = (csum_t){0, 0, 0, 0, 0, NONE};
-        size_t hi = (k + 1) * P->chunk < P->nfront ? (k + 1) * P->chunk : P->nfront;
-        for (size_t j = k * P->chunk; j < hi; j++) {
-            const prec_t *pr = &P->prec[j];
-            if (pr->flags & P_BOUND) {
-                if (cs->first_bound == NONE)
-                    cs->first_bound = (uint32_t)j;
-                cs->ncut += pr->n != 0;
-            } else {
-                cs->trans += (uint64_t)pr->n;
-                cs->expanded++;
-            }
-        }
-    }
-    size_t li = 0;
-    for (const block_t *b = w->ar[P->cur].head; b; b = b->next)
-        for (size_t pos = 0; pos < b->used;) {
-            const rec_t *r = (const rec_t *)(const void *)(b->data + pos);
-            pos += rec_size(r);
-            if (!is_loser(P, &li, r->key))
-                P->csum[((r->key >> 32) - 1 - P->a) / P->chunk].wins++;
-        }
-}
-
-/* commit_fast, second pass: number thread W's winners from their chunk's base. */
+/* commit_fast: number thread W's winners from their chunk's base. */
 static void run_number(worker_t *w)
 {
     par_t *P = w->P;
@@ -683,7 +659,6 @@ static void run_phase(worker_t *w)
     switch (w->P->phase) {
     case PH_EXPAND: run_expand(w); break;
     case PH_REHASH: run_rehash(w); break;
-    case PH_COUNT: run_count(w); break;
     case PH_NUMBER: run_number(w); break;
     default: break;
     }
@@ -935,12 +910,8 @@ static int cmp_big(const void *a, const void *b)
 static int commit_fast(par_t *P, commit_t *c)
 {
     explore_result_t *r = P->r;
-    if (P->nchunks > P->csumcap) {
-        size_t old = P->csumcap;
-        util_grow((void **)&P->csum, &P->csumcap, P->nchunks, sizeof *P->csum);
-        account(P, (int64_t)((P->csumcap - old) * sizeof *P->csum));
-    }
-    all_run(P, PH_COUNT);
+    for (size_t i = 0; i < P->nlosers; i++)
+        P->csum[((P->losers[i] >> 32) - 1 - P->a) / P->chunk].wins--;
     uint64_t total = 0;
     for (size_t k = 0; k < P->nchunks; k++) {
         P->csum[k].base = (uint32_t)(P->n + total);
@@ -1333,6 +1304,11 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         P->chunk = (uint32_t)(ch < 1 ? 1 : ch > 128 ? 128 : ch);
         P->nchunks = (P->nfront + P->chunk - 1) / P->chunk;
         util_grow((void **)&P->owner, &P->ownercap, P->nchunks, sizeof *P->owner);
+        if (P->nchunks > P->csumcap) {
+            size_t old = P->csumcap;
+            util_grow((void **)&P->csum, &P->csumcap, P->nchunks, sizeof *P->csum);
+            account(P, (int64_t)((P->csumcap - old) * sizeof *P->csum));
+        }
         atomic_store(&P->next_chunk, 0);
         atomic_store(&P->round_new, 0);
         P->limit_new = P->limit - P->n + 1; /* the round holds the cut */
