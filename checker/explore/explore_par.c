@@ -135,7 +135,8 @@ typedef struct {
     /* the chunk in hand [pos, end); mid: pos's successors are in the batch, the
        first bi inserted (a pause for the table to grow can come between two) */
     uint32_t pos, end;
-    csum_t *cs; /* the chunk in hand's summary */
+    csum_t cs; /* the chunk in hand's summary, stored at P->csum[ck] when done */
+    size_t ck; /* (size_t)-1: none */
     bool mid;
     uint8_t pflags;
     size_t bi;
@@ -495,9 +496,9 @@ static int expand(worker_t *w, uint32_t j)
         if (P->o->max_depth > 0 && f->depth >= P->o->max_depth) {
             int nb = sys_successors(w->s, f->st, f->len, count_succ, NULL, &e);
             uint8_t fl = P_DONE | P_BOUND;
-            if (w->cs->first_bound == NONE)
-                w->cs->first_bound = j;
-            w->cs->ncut += nb != 0;
+            if (w->cs.first_bound == NONE)
+                w->cs.first_bound = j;
+            w->cs.ncut += nb != 0;
             if (sys_terminal(w->s, f->st, f->len)) {
                 fl |= P_TERM;
                 keep_outcome(w, j, f);
@@ -549,11 +550,11 @@ static int expand(worker_t *w, uint32_t j)
         }
         *r = (rec_t){key, w->bfp[w->bi], len, f->depth + 1, w->blab[w->bi]};
         memcpy(r + 1, w->bbuf + w->bi * P->maxst, len);
-        w->cs->wins++;
+        w->cs.wins++;
     }
     w->mid = false;
-    w->cs->trans += w->nb;
-    w->cs->expanded++;
+    w->cs.trans += w->nb;
+    w->cs.expanded++;
     P->prec[j] = (prec_t){(int32_t)w->nb, w->pflags};
     return 0;
 }
@@ -576,6 +577,10 @@ static void run_expand(worker_t *w)
                 return;
             continue;
         }
+        if (w->ck != (size_t)-1) {
+            P->csum[w->ck] = w->cs;
+            w->ck = (size_t)-1;
+        }
         publish(w);
         if (w->idx == 0 && o->stop && *o->stop)
             atomic_store_explicit(&P->halt, H_STOP, memory_order_relaxed);
@@ -593,8 +598,8 @@ static void run_expand(worker_t *w)
         if (k >= P->nchunks)
             return;
         P->owner[k] = (uint16_t)w->idx;
-        w->cs = &P->csum[k];
-        *w->cs = (csum_t){0, 0, 0, 0, 0, NONE};
+        w->ck = k;
+        w->cs = (csum_t){0, 0, 0, 0, 0, NONE};
         w->pos = (uint32_t)(k * P->chunk);
         w->end = (uint32_t)(w->pos + P->chunk < P->nfront ? w->pos + P->chunk : P->nfront);
     }
@@ -1293,6 +1298,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             arena_clear(P, &w->ar[P->cur]);
             w->nouts = w->nfails = w->nlosers = 0;
             w->pos = w->end = 0;
+            w->ck = (size_t)-1;
         }
         if (P->nfront > P->preccap) {
             size_t old = P->preccap;
