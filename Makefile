@@ -227,3 +227,23 @@ test: test-workloads
 test-workloads: cohcheck
 	sh tests/e2e/workloads.sh ./cohcheck
 .PHONY: test-workloads
+# One test on several threads (check --threads N, explore_par.c): tests/e2e/threads.sh in
+# `make test` and under ASan/UBSan in `make test-san`; `make test-tsan` builds with
+# ThreadSanitizer into build-tsan and runs the e2e tests (criterion's unit-test runner
+# cannot start under TSan, so tests/unit/test_par.c runs in the other builds).
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+.PHONY: test-threads test-san-threads test-tsan clean-tsan
+test: test-threads
+test-threads: cohcheck
+	sh tests/e2e/threads.sh ./cohcheck
+test-san: test-san-threads
+test-san-threads:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 THREADS_MAX_STATES=20000 sh tests/e2e/threads.sh ./build-san/cohcheck
+test-tsan:
+	$(MAKE) BUILD=build-tsan SAN="$(TSAN_FLAGS)" OPT="-O1 -g" cohcheck-san
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" THREADS_MAX_STATES=20000 \
+	    sh tests/e2e/threads.sh ./build-tsan/cohcheck
+clean: clean-tsan
+clean-tsan:
+	rm -rf build-tsan

@@ -65,6 +65,10 @@ typedef struct {
      * and traces are those of a run without spilling. */
     uint64_t queue_memory;
     const char *spill_dir;
+    /* Worker threads for one BFS (explore_par.c); 0 or 1: the serial explorer. The
+     * result is the same for every count: states, transitions, numbering (on_new),
+     * outcomes, verdict and trace. DFS is always serial. */
+    int threads;
 } explore_opts_t;
 
 typedef struct explore_resume {

@@ -171,3 +171,4 @@ echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
 # ---- SPIN, Rumur and cohcheck side by side on the benchmark graph (issue 11 part 5).
 sh "$HERE/spin.sh" "$BIN"
 sh tests/bench/sim.sh "$BIN"
+sh "$HERE/threads.sh" "$BIN"
