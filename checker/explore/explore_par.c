@@ -1227,6 +1227,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
 {
     memset(r, 0, sizeof *r);
     r->failure_id = -1;
+    r->fp_bits = 64; /* the shared table keeps 64-bit fingerprints */
     exec_outcomes_init(&r->reached, nkeys);
     par_t *P = xcalloc(1, sizeof *P);
     P->s = s;
