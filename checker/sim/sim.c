@@ -1143,8 +1143,7 @@ static int build(sim_t *s, diag_t *err)
         int np = 0;
         for (int e = 0; e < p->nevents; e++)
             if ((p->events[e].kind == PROTO_EV_INTERNAL || p->events[e].kind == PROTO_EV_ENV) &&
-                !p->events[e].line &&
-                s->ev_rows[c * p->nevents + e][0] >= 0 && s->ev_lat[e] > 0)
+                !p->events[e].line && s->ev_rows[c * p->nevents + e][0] >= 0 && s->ev_lat[e] > 0)
                 s->periodic_ev[c][np++] = e;
         s->periodic_ev[c][np] = -1;
         s->lazy_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
