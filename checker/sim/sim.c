@@ -1137,11 +1137,13 @@ static int build(sim_t *s, diag_t *err)
     s->timed_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->periodic_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     for (int c = 0; c < p->nctrls; c++) {
+        /* Controller-level events the machine times, internal or environment (the machine
+           naming an environment event enables it, as --env does in the explorer). */
         s->periodic_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
         int np = 0;
         for (int e = 0; e < p->nevents; e++)
-            if (p->events[e].kind == PROTO_EV_INTERNAL && !p->events[e].line &&
-                s->ev_rows[c * p->nevents + e][0] >= 0 && s->ev_lat[e] > 0)
+            if ((p->events[e].kind == PROTO_EV_INTERNAL || p->events[e].kind == PROTO_EV_ENV) &&
+                !p->events[e].line && s->ev_rows[c * p->nevents + e][0] >= 0 && s->ev_lat[e] > 0)
                 s->periodic_ev[c][np++] = e;
         s->periodic_ev[c][np] = -1;
         s->lazy_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));

@@ -15,7 +15,7 @@ expect() { # PROTOCOL CONTROLLER "stable transient coherent transitions branches
         echo "FAIL count $1 $2: got '$got', want '$3'"
     fi
 }
-expect rcc L1 "2 3 0 25 33"
+expect rcc L1 "2 3 0 26 33"
 expect rcc L2 "2 2 0 11 14"
 expect tcw L1 "2 3 1 31 41"
 expect tcw L2 "4 3 1 24 34"

@@ -99,5 +99,23 @@ for args in "--protocol gpu-wt" "--protocol gpu-wt --workload nosuch" \
 done
 expect_rc 0 "sim --help" "$BIN" sim --help
 
+# RCC's livelock remedy (seed 003 II-D): the machine's `event tick 10000` advances each L1's
+# logical time, so a read-only spin ends. Producer/consumer and task queue on rcc and rcc-wo
+# (fermi, small parameters): pinned; without the tick the spin never ends (exit 3).
+pin "rcc mp fermi" 151060,49255,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
+    --param CONSUMERS=2 --param ROUNDS=2
+pin "rcc-wo mp fermi" 90728,39468,48,2792 --protocol rcc-wo --workload mp --machine fermi \
+    --cus 3 --param CONSUMERS=2 --param ROUNDS=2
+pin "rcc taskqueue fermi" 1422,52,32,2976 --protocol rcc --workload taskqueue --machine fermi \
+    --cus 4
+pin "rcc-wo taskqueue fermi" 1446,76,32,2976 --protocol rcc-wo --workload taskqueue \
+    --machine fermi --cus 4
+for p in rcc rcc-wo; do
+    expect_rc 3 "$p mp without a tick" "$BIN" sim --protocol $p --workload mp \
+        --machine $D/notick.machine --max-cycles 200000
+    expect_rc 0 "$p MP+rel+acq+spin fermi" "$BIN" sim --protocol $p \
+        --workload litmus/core/MP+rel+acq+spin.litmus --machine fermi
+done
+
 echo "sim: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -265,3 +265,35 @@ Test(sim, periodic_controller_event)
     prog_free(t);
     proto_free(p);
 }
+
+/* A controller-level environment event ('event tick env', the explorer's --env tick) fires
+ * periodically when the machine times it, exactly as an internal one; without the machine
+ * line it never fires (timed mode enables no other environment event). */
+Test(sim, periodic_environment_event)
+{
+    char psrc[1024], msrc[512];
+    const char *at = strstr(tick_src, "  event tick\n");
+    cr_assert(at);
+    snprintf(psrc, sizeof psrc, "%.*s  event tick env\n%s", (int)(at - tick_src), tick_src,
+             at + strlen("  event tick\n"));
+    snprintf(msrc, sizeof msrc, "%sevent tick 10\n", mach_src);
+    proto_t *p;
+    prog_t *t;
+    sim_machine_t m;
+    load(psrc, "GPU k\n{ x = 0; }\n P0 ;\n ld r0 x ;\nforall (0:r0 = 3)\n", msrc, &p, &t, &m);
+    sim_config_t cfg = {.seed = 1};
+    sim_result_t r;
+    diag_t d;
+    cr_assert_eq(sim_run(p, t, &m, &cfg, &r, &d), 0, "%s", d.msg);
+    cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+    cr_assert(r.correct);
+    cr_assert_eq(r.cycles, 33);
+    sim_result_free(&r);
+    cr_assert_eq(sim_machine_parse("m.machine", mach_src, strlen(mach_src), &m, &d), 0);
+    cfg.max_idle = 100;
+    cr_assert_eq(sim_run(p, t, &m, &cfg, &r, &d), 0);
+    cr_assert_eq(r.status, SIM_DEADLOCK, "%s", r.msg);
+    sim_result_free(&r);
+    prog_free(t);
+    proto_free(p);
+}
