@@ -117,5 +117,45 @@ for p in rcc rcc-wo; do
         --workload litmus/core/MP+rel+acq+spin.litmus --machine fermi
 done
 
+
+# Ranges at scale (branch ranges): these runs stopped with "variable pending out of its range"
+# (denovo, denovo-b: 4 TBs x 10 words per CU pending registration, over int(0..15)) and
+# "variable acks / locks out of its range" (rsp: one ack per L1, one lock per remote writer,
+# over int(0..15) / int(0..7)) before the ranges were widened to 0..255.
+pin "denovo TB_LG heterosync 2 CUs x 4 TBs" 2961,2934,1000,40000 --protocol denovo \
+    --workload TB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
+pin "denovo-b TB_LG heterosync 2 CUs x 4 TBs" 2961,2934,1000,40000 --protocol denovo-b \
+    --workload TB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
+pin "denovo LFTB_LG heterosync 2 CUs x 4 TBs" 2872,3232,1008,40320 --protocol denovo \
+    --workload LFTB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
+pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 3123,4665,3792,53216 --protocol rsp \
+    --workload taskqueue --machine hlrc-apu --cus 8 --param NT=8 --param STEAL=2 --param SCOPED=1
+pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 3998,14368,12352,178560 --protocol rsp \
+    --workload taskqueue --machine hlrc-apu --cus 32 --param NT=8 --param STEAL=8 --param SCOPED=1
+for s in 0 8 4 2 1; do
+    expect_rc 0 "rsp taskqueue hlrc-apu 32 CUs steal $s" "$BIN" sim --protocol rsp \
+        --workload taskqueue --machine hlrc-apu --cus 32 --param NT=8 --param STEAL=$s \
+        --param SCOPED=1
+done
+
+# tcs livelocks on mp (docs/protocol-notes.md, "tcs: a delayed write starves"): the round-1
+# flag write (the 6th GETX) waits at the L2 while the two spinning consumers' GETS keep
+# raising gts; at 300,000 and 600,000 cycles the same 6 GETX and 5 ACK, the GETS growing.
+# tcs-inorder holds the write at the L2 and finishes correct.
+for mc in 300000 600000; do
+    expect_rc 3 "tcs mp livelock at $mc cycles" "$BIN" sim --json --protocol tcs --workload mp \
+        --machine fermi --param CUS=3 --param CONSUMERS=2 --param ROUNDS=2 --param NDATA=1 \
+        --param lifetime=800 --max-cycles $mc
+    if grep -q '"status":"incomplete".*"GETX":6,"DATA":[0-9]*,"ACK":5}' "$T/out"; then ok; else
+        bad "tcs mp livelock at $mc cycles: $(cat "$T/out")"
+    fi
+done
+pin "tcs-inorder mp fermi 2 consumers" 5039,905,48,3008 --protocol tcs-inorder --workload mp \
+    --machine fermi --param CUS=3 --param CONSUMERS=2 --param ROUNDS=2 --param NDATA=1 \
+    --param lifetime=800
+pin "tcs-inorder mp fermi 15 consumers 8 words" 92606,111933,4718,371736 --protocol tcs-inorder \
+    --workload mp --machine fermi --param CUS=16 --param CONSUMERS=15 --param ROUNDS=8 \
+    --param NDATA=8 --param lifetime=800
+
 echo "sim: $pass passed, $fail failed"
 [ "$fail" = 0 ]
