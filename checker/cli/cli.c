@@ -273,3 +273,11 @@ int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg)
     default: return 0;
     }
 }
+
+int cli_por_opt(int ch, bool *por)
+{
+    if (ch != CLI_OPT_POR && ch != CLI_OPT_NO_POR)
+        return 0;
+    *por = ch == CLI_OPT_POR;
+    return 1;
+}

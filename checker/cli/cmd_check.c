@@ -79,7 +79,7 @@ static void usage(FILE *f)
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
           "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
-          "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
+          "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n" CLI_POR_HELP
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
@@ -201,7 +201,7 @@ static void config_json(const check_t *c, strbuf_t *b)
         sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
     sb_puts(b, "\",\"params\":");
     sb_json_str(b, c->params ? c->params : "");
-    sb_putc(b, '}');
+    sb_printf(b, ",\"por\":%s}", c->eo.por ? "true" : "false");
 }
 
 /* Record the end of a run: outcomes, counts, verdict, trace. */
@@ -294,6 +294,14 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
+        sb_printf(&b, ",\"por\":%s", r->por ? "true" : "false");
+        if (r->por)
+            sb_printf(&b, ",\"por_reduced\":%llu,\"por_full\":%llu",
+                      (unsigned long long)r->por_reduced, (unsigned long long)r->por_full);
+        else if (r->por_off[0]) {
+            sb_puts(&b, ",\"por_off\":");
+            sb_json_str(&b, r->por_off);
+        }
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");
@@ -586,6 +594,7 @@ int cmd_check(int argc, char **argv)
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
+        CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     const char *junit_path = NULL;
@@ -594,6 +603,7 @@ int cmd_check(int argc, char **argv)
     c.argv0 = argv[0];
     c.unroll = 2;
     c.jobs = 1;
+    c.eo.por = CLI_POR_DEFAULT;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     c.cfg.chan_capacity = 8;
@@ -667,6 +677,8 @@ int cmd_check(int argc, char **argv)
             break;
         case 'b': c.eo.dfs = false; break;
         case 'd': c.eo.dfs = true; break;
+        case CLI_OPT_POR:
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &c.eo.por); break;
         case 'u':
             if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
                 cli_report(&d);

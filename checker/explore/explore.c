@@ -22,6 +22,8 @@
  * chain of parents is a shortest path. */
 #include "explore.h"
 
+#include "../sys/sys_por.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,16 @@ typedef struct {
     succ_t *batch;
     uint8_t *bbuf; /* their encodings, maxst bytes apart */
     size_t nb, bcap;
+    /* partial-order reduction (docs/por.md): NULL when off */
+    sys_por_t *por;
+    const uint8_t *cur_st; /* the state being expanded */
+    size_t cur_len;
+    sys_label_t *plab; /* its successors' labels, and which a stubborn set keeps */
+    bool *pkeep;
+    size_t pcap;
+    /* With --por the lowest bit of a stored fingerprint marks an expanded state (the
+       cycle proviso needs it), and fingerprints are compared without it: FPMASK ~1. */
+    uint64_t fpmask;
     bool full, oom;
     uint64_t held, peak; /* bytes allocated now, and at most */
 } ex_t;
@@ -191,7 +203,8 @@ static int shard_resize(ex_t *x, shard_t *sh, uint32_t cap)
     return 0;
 }
 
-/* Insert FP: 1 when new, 0 when present, -1 out of memory. */
+/* Insert FP: 1 when new, 0 when present, 2 when present and marked expanded (--por),
+ * -1 out of memory. */
 static int fp_insert(ex_t *x, uint64_t fp)
 {
     shard_t *sh = &x->sh[fp >> 56];
@@ -202,10 +215,10 @@ static int fp_insert(ex_t *x, uint64_t fp)
         }
         uint64_t *t = sh->fp;
         uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
-        while (i < end && t[i] && t[i] < fp)
+        while (i < end && t[i] && (t[i] & x->fpmask) < fp)
             i++;
-        if (i < end && t[i] == fp)
-            return 0;
+        if (i < end && (t[i] & x->fpmask) == fp)
+            return t[i] & ~x->fpmask ? 2 : 0;
         uint32_t j = i;
         while (j < end && t[j])
             j++;
@@ -219,6 +232,39 @@ static int fp_insert(ex_t *x, uint64_t fp)
         sh->n++;
         return 1;
     }
+}
+
+/* Look FP up: 0 absent, 1 present, 2 present and marked expanded (--por). */
+static int fp_find(const ex_t *x, uint64_t fp)
+{
+    const shard_t *sh = &x->sh[fp >> 56];
+    const uint64_t *t = sh->fp;
+    uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
+    while (i < end && t[i] && (t[i] & x->fpmask) < fp)
+        i++;
+    if (i < end && (t[i] & x->fpmask) == fp)
+        return t[i] & ~x->fpmask ? 2 : 1;
+    return 0;
+}
+
+/* Mark the stored FP expanded (--por). Setting the low bit keeps the shard sorted:
+ * the next stored fingerprint is at least FP + 2. */
+static void fp_mark(ex_t *x, uint64_t fp)
+{
+    shard_t *sh = &x->sh[fp >> 56];
+    uint64_t *t = sh->fp;
+    uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
+    while (i < end && t[i] && (t[i] & x->fpmask) < fp)
+        i++;
+    if (i < end && (t[i] & x->fpmask) == fp)
+        t[i] |= ~x->fpmask;
+}
+
+/* The fingerprint of a state as the set stores it. */
+static uint64_t state_fp(const ex_t *x, const uint8_t *p, size_t n)
+{
+    uint64_t fp = fingerprint(p, n) & x->fpmask;
+    return fp ? fp : 2;
 }
 
 /* ---- per-state arrays ---- */
@@ -425,7 +471,7 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
 {
     ex_t *x = ctx;
     x->r->transitions++;
-    uint64_t fp = fingerprint(st, len);
+    uint64_t fp = state_fp(x, st, len);
     const shard_t *sh = &x->sh[fp >> 56];
     const uint64_t *slot = &sh->fp[home(fp, sh->cap)];
     __builtin_prefetch(slot);
@@ -442,18 +488,68 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
     x->nb++;
 }
 
-/* Insert the collected successors of x->cur in the order they were emitted. */
-static void flush_batch(ex_t *x)
+/* Insert the collected successors of x->cur that KEEP selects (NULL: all), in the
+ * order they were emitted. Returns whether one of them was already expanded (or is
+ * x->cur itself: it is marked before its successors are computed). */
+static bool insert_batch(ex_t *x, const bool *keep, bool want)
 {
+    bool seen = false;
     for (size_t i = 0; i < x->nb && !x->full && !x->oom; i++) {
+        if (keep && keep[i] != want)
+            continue;
         const succ_t *b = &x->batch[i];
         if ((x->o->max_states && x->n >= x->o->max_states) || x->n >= EMPTY - 1) {
             x->full = true;
             break;
         }
-        if (fp_insert(x, b->fp) > 0)
+        int fresh = fp_insert(x, b->fp);
+        if (fresh == 1)
             add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, x->cur, (uint32_t)i,
                       x->cur_depth + 1, &b->lab);
+        else if (fresh == 2)
+            seen = true;
+    }
+    return seen;
+}
+
+/* Insert the collected successors of x->cur in the order they were emitted. With
+ * --por, first only those of a stubborn set; the rest too when one of those was
+ * already expanded (the cycle proviso: on every cycle of the reduced graph, the
+ * state expanded last sees its successor on the cycle already expanded, so it is
+ * fully expanded, whatever the search order; docs/por.md). The positions
+ * (ord) stay those among all successors, so traces replay as without --por. */
+static void flush_batch(ex_t *x)
+{
+    size_t keep = x->nb;
+    if (x->por && x->cur != EMPTY && x->nb > 1) {
+        if (x->nb > x->pcap) {
+            x->pcap = x->nb * 2;
+            x->plab = xrealloc(x->plab, x->pcap * sizeof *x->plab);
+            x->pkeep = xrealloc(x->pkeep, x->pcap * sizeof *x->pkeep);
+        }
+        for (size_t i = 0; i < x->nb; i++)
+            x->plab[i] = x->batch[i].lab;
+        /* The best stubborn set none of whose successors was already expanded. */
+        for (int rank = 0;; rank++) {
+            keep = sys_por_select(x->por, x->cur_st, x->cur_len, x->plab, x->nb, rank, x->pkeep);
+            if (keep == x->nb)
+                break;
+            bool closes = false;
+            for (size_t i = 0; i < x->nb && !closes; i++)
+                closes = x->pkeep[i] && fp_find(x, x->batch[i].fp) == 2;
+            if (!closes)
+                break;
+            if (rank == 0)
+                x->r->por_full++; /* counted once: the proviso changed the choice */
+        }
+    }
+    if (keep == x->nb) {
+        insert_batch(x, NULL, true);
+    } else if (insert_batch(x, x->pkeep, true)) {
+        insert_batch(x, x->pkeep, false); /* not reached: checked above; kept for safety */
+    } else {
+        x->r->transitions -= x->nb - keep;
+        x->r->por_reduced++;
     }
     x->nb = 0;
 }
@@ -630,17 +726,22 @@ static void ex_free(ex_t *x)
     free(x->stack);
     free(x->batch);
     free(x->bbuf);
+    free(x->plab);
+    free(x->pkeep);
+    sys_por_free(x->por);
 }
 
 /* Load a stopped run (explore_opts_t.resume). 0, or -1 with ERR. */
 static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 {
     for (uint64_t i = 0; i < rs->n; i++) {
-        uint64_t fp = fingerprint(rs->states[i], rs->lens[i]);
+        uint64_t fp = state_fp(x, rs->states[i], rs->lens[i]);
         int fresh = fp_insert(x, fp);
+        if (fresh > 0 && x->por && i < rs->expanded)
+            fp_mark(x, fp);
         if (fresh < 0 || grow_states(x))
             break;
-        if (!fresh || rs->parents[i] >= (int64_t)i) {
+        if (fresh != 1 || rs->parents[i] >= (int64_t)i) {
             diag_set(err, "", 0, 0, "resume: stored state %llu is a duplicate or out of order",
                      (unsigned long long)i);
             return -1;
@@ -681,9 +782,22 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     x.r = r;
     x.cur = EMPTY;
     x.cur_depth = -1;
+    x.fpmask = ~0ull;
     x.maxst = sys_max_state(s);
     x.qin = xcalloc(x.maxst + 16, 1); /* whole words are read */
     x.qout = xcalloc(x.maxst + 16, 1);
+    if (o->por) {
+        x.por = sys_por_new(s);
+        const char *why = NULL;
+        r->por = sys_por_active(x.por, &why);
+        if (!r->por) {
+            snprintf(r->por_off, sizeof r->por_off, "%s", why);
+            sys_por_free(x.por);
+            x.por = NULL;
+        } else {
+            x.fpmask = ~1ull;
+        }
+    }
     for (int i = 0; i < NSHARD; i++)
         shard_resize(&x, &x.sh[i], 8);
     sys_error_t e;
@@ -760,6 +874,10 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             continue;
         }
         uint64_t before = r->transitions;
+        x.cur_st = st;
+        x.cur_len = len;
+        if (x.por)
+            fp_mark(&x, state_fp(&x, st, len));
         int ns = sys_successors(s, st, len, on_state, &x, &e);
         flush_batch(&x);
         if (ns < 0) {

@@ -54,6 +54,11 @@ typedef struct {
     /* Called about every 2^16 states (may be NULL): library code never prints. */
     void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes);
     void *progress_ctx;
+    /* Partial-order reduction (docs/por.md): expand a stubborn set of each state's
+     * transitions (sys_por.h) with the cycle proviso. Preserves every reachable
+     * terminal state, deadlock, unexpected event and transition error; state and
+     * transition counts are those of the reduced graph. */
+    bool por;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -80,6 +85,10 @@ typedef struct {
     char **trace;        /* steps from an initial state to the failure */
     char *failure_state; /* a readable dump of the state where it failed, or NULL */
     int64_t failure_id;  /* that state's number (discovery order, as on_new), -1: none */
+    bool por;            /* the reduction was on (asked for and applicable) */
+    char por_off[160];   /* asked for but not applicable: why (else empty) */
+    uint64_t por_reduced; /* states expanded with a proper stubborn set */
+    uint64_t por_full;    /* states fully expanded by the cycle proviso */
 } explore_result_t;
 
 /* Explore S. LAYOUT_KEYS is the outcome width (exec_layout_t.nkeys). Returns 0
