@@ -167,3 +167,6 @@ lall=$(best "$BIN" litmus --json $latargs "$SUITE")
 lptx=$(best "$BIN" litmus --json --model ptx "$SUITE")
 echo "| $SUITE, every lattice model | $ntests | $nlat | $cands | $lall |"
 echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
+
+# ---- Partial-order reduction (issue 11): the --por reduction factor on MP, SB, IRIW.
+sh tests/bench/por.sh "$BIN"
