@@ -489,34 +489,29 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
 }
 
 /* Insert the collected successors of x->cur that KEEP selects (NULL: all), in the
- * order they were emitted. Returns whether one of them was already expanded (or is
- * x->cur itself: it is marked before its successors are computed). */
-static bool insert_batch(ex_t *x, const bool *keep, bool want)
+ * order they were emitted. */
+static void insert_batch(ex_t *x, const bool *keep)
 {
-    bool seen = false;
     for (size_t i = 0; i < x->nb && !x->full && !x->oom; i++) {
-        if (keep && keep[i] != want)
+        if (keep && !keep[i])
             continue;
         const succ_t *b = &x->batch[i];
         if ((x->o->max_states && x->n >= x->o->max_states) || x->n >= EMPTY - 1) {
             x->full = true;
             break;
         }
-        int fresh = fp_insert(x, b->fp);
-        if (fresh == 1)
+        if (fp_insert(x, b->fp) == 1)
             add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, x->cur, (uint32_t)i,
                       x->cur_depth + 1, &b->lab);
-        else if (fresh == 2)
-            seen = true;
     }
-    return seen;
 }
 
 /* Insert the collected successors of x->cur in the order they were emitted. With
- * --por, first only those of a stubborn set; the rest too when one of those was
- * already expanded (the cycle proviso: on every cycle of the reduced graph, the
+ * --por, only those of the best stubborn set none of whose progress steps (core
+ * events, messages) leads to an already expanded state; all when there is none.
+ * The cycle proviso: on every cycle of progress steps in the reduced graph, the
  * state expanded last sees its successor on the cycle already expanded, so it is
- * fully expanded, whatever the search order; docs/por.md). The positions
+ * fully expanded, whatever the search order (docs/por.md). The positions
  * (ord) stay those among all successors, so traces replay as without --por. */
 static void flush_batch(ex_t *x)
 {
@@ -532,11 +527,12 @@ static void flush_batch(ex_t *x)
         /* The best stubborn set none of whose successors was already expanded. */
         for (int rank = 0;; rank++) {
             keep = sys_por_select(x->por, x->cur_st, x->cur_len, x->plab, x->nb, rank, x->pkeep);
-            if (keep == x->nb)
+            if (keep == x->nb || !sys_por_proviso(x->por))
                 break;
             bool closes = false;
             for (size_t i = 0; i < x->nb && !closes; i++)
-                closes = x->pkeep[i] && fp_find(x, x->batch[i].fp) == 2;
+                closes = x->pkeep[i] && sys_por_progress(&x->plab[i]) &&
+                         fp_find(x, x->batch[i].fp) == 2;
             if (!closes)
                 break;
             if (rank == 0)
@@ -544,10 +540,9 @@ static void flush_batch(ex_t *x)
         }
     }
     if (keep == x->nb) {
-        insert_batch(x, NULL, true);
-    } else if (insert_batch(x, x->pkeep, true)) {
-        insert_batch(x, x->pkeep, false); /* not reached: checked above; kept for safety */
+        insert_batch(x, NULL);
     } else {
+        insert_batch(x, x->pkeep);
         x->r->transitions -= x->nb - keep;
         x->r->por_reduced++;
     }

@@ -2284,6 +2284,13 @@ void sys_topo(const sys_t *s, sys_topo_t *out)
         out->thread_cu[t] = s->prog->threads[t].cu;
     out->clock = s->clock_slot >= 0;
     out->proto = s->p;
+    for (int t = 0; t < s->nthreads; t++)
+        for (int i = 0; i < s->prog->threads[t].ninstr; i++) {
+            const prog_instr_t *in = &s->prog->threads[t].instr[i];
+            if ((in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
+                in->target <= i)
+                out->loops = true;
+        }
 }
 
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen)

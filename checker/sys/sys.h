@@ -174,6 +174,7 @@ typedef struct {
     int thread_cu[PROG_MAX_THREADS]; /* per thread: its compute unit */
     bool clock;          /* the protocol has a global clock (tick steps) */
     const proto_t *proto;
+    bool loops; /* some thread has a backward branch (a loop) */
 } sys_topo_t;
 /* Channel c joins network c / (ninst*ninst), sender c / ninst % ninst, receiver c % ninst. */
 void sys_topo(const sys_t *s, sys_topo_t *out);

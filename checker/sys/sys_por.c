@@ -23,12 +23,14 @@ struct sys_por {
     sys_topo_t tp;
     const proto_t *p;
     bool active;
+    bool proviso; /* cycles of progress steps are possible: the explorer checks them */
     const char *why;
     int group[64];        /* per instance: its CU, or ncus + instance for a shared one */
     bool reply_only[64];  /* per instance: sends to other CUs' instances only to msg.src */
     int replies[64];      /* per instance: the most messages one row sends to msg.src */
     uint8_t *done, *clen; /* scratch: sys_por_view */
     int *egroup;          /* scratch: enabled transitions per group */
+    int *pgroup;          /* scratch: enabled progress steps (core, message) per group */
     int cand[64], ncand;  /* the qualifying groups at the last state, best first */
 };
 
@@ -143,6 +145,26 @@ static const char *analyse(sys_por_t *por)
                     return "a done(tid) may complete a thread of another compute unit";
             }
         }
+    /* Progress steps can cycle only through a loop of a thread, a core row that can
+       fire again, or a per-cu instance that receives a message and sends one to a
+       per-cu instance (docs/por.md). */
+    por->proviso = por->tp.loops;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            /* A core row that neither completes nor waits can fire again and again. */
+            if (row->event >= 0 && row->event < p->nevents &&
+                p->events[row->event].kind == PROTO_EV_CORE && row->kind == PROTO_ROW_NORMAL &&
+                !row->has_done && !row->has_wait)
+                por->proviso = true;
+            if (row->event < 0 || row->event >= p->nmsgs)
+                continue;
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                if (a->kind == PROTO_A_SEND && a->dest != PROTO_DEST_SHARED)
+                    por->proviso = true;
+            }
+        }
     /* Groups, and which instances may send into another group other than by a reply. */
     for (int i = 0; i < por->tp.ninst; i++) {
         int cu = por->tp.inst_cu[i];
@@ -177,6 +199,7 @@ sys_por_t *sys_por_new(sys_t *s)
     por->done = xcalloc((size_t)por->tp.nthreads + 1, 1);
     por->clen = xcalloc((size_t)por->tp.nchan + 1, 1);
     por->egroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->pgroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->why = analyse(por);
     por->active = !por->why;
     return por;
@@ -189,7 +212,13 @@ void sys_por_free(sys_por_t *por)
     free(por->done);
     free(por->clen);
     free(por->egroup);
+    free(por->pgroup);
     free(por);
+}
+
+bool sys_por_proviso(const sys_por_t *por)
+{
+    return por->proviso;
 }
 
 bool sys_por_active(const sys_por_t *por, const char **why)
@@ -200,6 +229,11 @@ bool sys_por_active(const sys_por_t *por, const char **why)
 }
 
 /* ---- per state ---- */
+
+bool sys_por_progress(const sys_label_t *l)
+{
+    return l->kind == SYS_STEP_CORE || l->kind == SYS_STEP_MSG;
+}
 
 static int label_group(const sys_por_t *por, const sys_label_t *l)
 {
@@ -273,6 +307,7 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
     if (rank == 0) {
         sys_por_view(por->s, state, len, por->done, por->clen);
         memset(por->egroup, 0, sizeof(int) * (size_t)ng);
+        memset(por->pgroup, 0, sizeof(int) * (size_t)ng);
         for (size_t i = 0; i < n; i++) {
             int g = label_group(por, &labs[i]);
             if (g < 0) {
@@ -280,11 +315,12 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
                 return n; /* a step of no group (a tick): expand fully */
             }
             por->egroup[g]++;
+            por->pgroup[g] += sys_por_progress(&labs[i]);
         }
         /* The qualifying groups, fewest enabled transitions first (ties: lower CU). */
         por->ncand = 0;
         for (int g = 0; g < tp->ncus; g++) {
-            if (!por->egroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g))
+            if (!por->pgroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g))
                 continue;
             int k = por->ncand++;
             while (k > 0 && por->egroup[por->cand[k - 1]] > por->egroup[g]) {

@@ -33,6 +33,17 @@ void sys_por_free(sys_por_t *por);
 /* Whether the reduction applies to this system; when not, *WHY (may be NULL) says why. */
 bool sys_por_active(const sys_por_t *por, const char **why);
 
+/* Whether cycles of progress steps are possible (a thread loops, or a per-cu
+ * instance answers a message with a message to a per-cu instance): then the
+ * explorer applies the cycle proviso; else no reduced path of progress steps is
+ * infinite and none is needed (docs/por.md). */
+bool sys_por_proviso(const sys_por_t *por);
+
+/* A progress step: a thread's core event or a message received (not an internal or
+ * environment event). A chosen set always holds an enabled one, and only cycles of
+ * progress steps need the cycle proviso (docs/por.md). */
+bool sys_por_progress(const sys_label_t *l);
+
 /* STATE's enabled transitions are LABS[0..N) (as sys_successors emitted them).
  * Set KEEP[i] for the ones of the RANK-th best stubborn set (0: the smallest;
  * call with 0 first, then 1, 2, ... on the same state and labels) and return
