@@ -139,8 +139,8 @@ enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
     "  --por | --no-por    partial-order reduction (docs/por.md): expand a stubborn set\n"       \
     "                      of each state's steps; same outcomes and verdicts, fewer\n"           \
     "                      states (default: " CLI_POR_DEFAULT_NAME ")\n"
-#define CLI_POR_DEFAULT false
-#define CLI_POR_DEFAULT_NAME "--no-por"
+#define CLI_POR_DEFAULT true
+#define CLI_POR_DEFAULT_NAME "--por"
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);
 

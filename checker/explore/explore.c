@@ -732,7 +732,7 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
     for (uint64_t i = 0; i < rs->n; i++) {
         uint64_t fp = state_fp(x, rs->states[i], rs->lens[i]);
         int fresh = fp_insert(x, fp);
-        if (fresh > 0 && x->por && i < rs->expanded)
+        if (fresh > 0 && x->fpmask != ~0ull && i < rs->expanded)
             fp_mark(x, fp);
         if (fresh < 0 || grow_states(x))
             break;
@@ -789,7 +789,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             snprintf(r->por_off, sizeof r->por_off, "%s", why);
             sys_por_free(x.por);
             x.por = NULL;
-        } else {
+        } else if (sys_por_proviso(x.por)) {
             x.fpmask = ~1ull;
         }
     }
@@ -871,7 +871,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         uint64_t before = r->transitions;
         x.cur_st = st;
         x.cur_len = len;
-        if (x.por)
+        if (x.fpmask != ~0ull)
             fp_mark(&x, state_fp(&x, st, len));
         int ns = sys_successors(s, st, len, on_state, &x, &e);
         flush_batch(&x);
@@ -941,6 +941,8 @@ done:
     r->bytes = x.peak;
     double n = (double)x.n;
     r->omission = n * (n - 1) / 36893488147419103232.0; /* n(n-1)/2 pairs, 2^-64 each */
+    if (x.fpmask != ~0ull)
+        r->omission *= 2; /* --por's mark bit: 63-bit fingerprints */
     free(sbuf);
     free(outv);
     ex_free(&x);

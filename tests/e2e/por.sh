@@ -25,7 +25,16 @@ pin() {
     [ "$gs" = "$s" ] && [ "$gt" = "$tr" ] && printf '%s' "$out" | grep -q '"por":true' && ok ||
         ko "pin $p $t $*: got $gs/$gt, want $s/$tr"
 }
-PINS
+pin gpu-wt MP 44 54
+pin gpu-wt IRIW 295 355
+pin nol1 IRIW 295 355
+pin gpu-hrf SB 620 984 --init warm
+pin gpu-wt MP 32258 81944 --init warm --env all
+pin gpu-wt SB 52399 137656 --init warm --env all
+pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all
+# --por is the default: the same counts without the flag.
+[ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 295 ] && ok ||
+    ko "--por is not the default"
 
 # Not applicable: full expansion, and the JSON says why.
 out=$("$BIN" check --no-db --json --por --protocol mesi "$L/MP.litmus")
