@@ -129,18 +129,15 @@ void cli_label_read(const void *blob, size_t len, sys_label_t *label, uint32_t *
 void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
                       const exec_model_result_t *mr, double secs);
 
-
 /* --por / --no-por (partial-order reduction, docs/por.md): getopt codes for the long
- * options every exploring subcommand takes, their help lines, and the default. */
+ * options every exploring subcommand takes, and the default. */
 enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
-#define CLI_POR_LONGOPTS                                                                          \
-    {"por", no_argument, 0, CLI_OPT_POR}, { "no-por", no_argument, 0, CLI_OPT_NO_POR }
-#define CLI_POR_HELP                                                                              \
-    "  --por | --no-por    partial-order reduction (docs/por.md): expand a stubborn set\n"       \
-    "                      of each state's steps; same outcomes and verdicts, fewer\n"           \
-    "                      states (default: " CLI_POR_DEFAULT_NAME ")\n"
+#define CLI_POR_LONGOPTS                         \
+    {"por", no_argument, 0, CLI_OPT_POR},        \
+    {                                            \
+        "no-por", no_argument, 0, CLI_OPT_NO_POR \
+    }
 #define CLI_POR_DEFAULT true
-#define CLI_POR_DEFAULT_NAME "--por"
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);
 

@@ -79,7 +79,10 @@ static void usage(FILE *f)
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
           "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
-          "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n" CLI_POR_HELP
+          "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
+          "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+          "                      a stubborn set of each state's steps; same outcomes and\n"
+          "                      verdicts; --no-por: the full graph's counts\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"

@@ -38,7 +38,9 @@ static const char USAGE[] =
     "  --lattice FILE      the lattice (default: models/lattice beside the models)\n"
     "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
     "                      settings, as for check (default cold, no env)\n"
-    CLI_POR_HELP
+    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+    "                      a stubborn set of each state's steps; same outcomes and\n"
+    "                      verdicts; --no-por: the full graph's counts\n"
     "  --max-states N      per exploration (default none); a test stopped by it is\n"
     "                      incomplete: it fails models by the outcomes it reached,\n"
     "                      and keeps every other model from passing\n"

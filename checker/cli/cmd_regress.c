@@ -29,7 +29,9 @@ static const char USAGE[] =
     "  --model M           a model (repeatable; default: NEW's target)\n"
     "  --cus N, --init cold|warm, --env LIST, --lines N\n"
     "                      settings, as for check (default cold, no env)\n"
-    CLI_POR_HELP
+    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+    "                      a stubborn set of each state's steps; same outcomes and\n"
+    "                      verdicts; --no-por: the full graph's counts\n"
     "  --max-states N      per exploration (default 2000000; bounded runs are\n"
     "                      'incomplete')\n"
     "  --unroll N          loop bound for the models' allowed outcomes (2)\n"

@@ -531,8 +531,8 @@ static void flush_batch(ex_t *x)
                 break;
             bool closes = false;
             for (size_t i = 0; i < x->nb && !closes; i++)
-                closes = x->pkeep[i] && sys_por_progress(&x->plab[i]) &&
-                         fp_find(x, x->batch[i].fp) == 2;
+                closes =
+                    x->pkeep[i] && sys_por_progress(&x->plab[i]) && fp_find(x, x->batch[i].fp) == 2;
             if (!closes)
                 break;
             if (rank == 0)

@@ -82,11 +82,11 @@ typedef struct {
     exec_outcomes_t reached;
     char msg[320]; /* what failed */
     int ntrace;
-    char **trace;        /* steps from an initial state to the failure */
-    char *failure_state; /* a readable dump of the state where it failed, or NULL */
-    int64_t failure_id;  /* that state's number (discovery order, as on_new), -1: none */
-    bool por;            /* the reduction was on (asked for and applicable) */
-    char por_off[160];   /* asked for but not applicable: why (else empty) */
+    char **trace;         /* steps from an initial state to the failure */
+    char *failure_state;  /* a readable dump of the state where it failed, or NULL */
+    int64_t failure_id;   /* that state's number (discovery order, as on_new), -1: none */
+    bool por;             /* the reduction was on (asked for and applicable) */
+    char por_off[160];    /* asked for but not applicable: why (else empty) */
     uint64_t por_reduced; /* states expanded with a proper stubborn set */
     uint64_t por_full;    /* states fully expanded by the cycle proviso */
 } explore_result_t;

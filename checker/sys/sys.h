@@ -162,17 +162,16 @@ void sys_step_info(sys_t *s, const sys_label_t *label, const uint8_t *before, si
 void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, const uint8_t *after,
                        size_t alen, strbuf_t *out);
 
-
 /* ---- a structural view for partial-order reduction (sys_por.h) ---- */
 typedef struct {
     int nthreads, ninst, nchan, ncus;
-    int cap;             /* messages a channel holds before an overflow */
-    const int *lchan;    /* channels some row can send into (the others stay empty) */
-    int nlchan;          /* ... how many */
-    int inst_ctrl[64];   /* per instance: its controller */
-    int inst_cu[64];     /* per instance: its compute unit, -1: shared */
+    int cap;                         /* messages a channel holds before an overflow */
+    const int *lchan;                /* channels some row can send into (the others stay empty) */
+    int nlchan;                      /* ... how many */
+    int inst_ctrl[64];               /* per instance: its controller */
+    int inst_cu[64];                 /* per instance: its compute unit, -1: shared */
     int thread_cu[PROG_MAX_THREADS]; /* per thread: its compute unit */
-    bool clock;          /* the protocol has a global clock (tick steps) */
+    bool clock;                      /* the protocol has a global clock (tick steps) */
     const proto_t *proto;
     bool loops; /* some thread has a backward branch (a loop) */
 } sys_topo_t;

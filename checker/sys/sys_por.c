@@ -49,8 +49,7 @@ static bool expr_reads_others(const proto_expr_t *e)
 static bool action_reads_others(const proto_action_t *a, int nfields)
 {
     if (expr_reads_others(a->index) || expr_reads_others(a->value) ||
-        expr_reads_others(a->dest_node) || expr_reads_others(a->tid) ||
-        expr_reads_others(a->dval))
+        expr_reads_others(a->dest_node) || expr_reads_others(a->tid) || expr_reads_others(a->dval))
         return true;
     if (a->kind == PROTO_A_SEND && a->fields)
         for (int f = 0; f < nfields; f++)
