@@ -64,7 +64,9 @@ run=$(num run <"$T/stop")
 "$BIN" resume --db "$DB" --json "$run" >"$T/res"
 [ "$(num states <"$T/res")" = "$rs" ] && [ "$(num transitions <"$T/res")" = "$rt" ] && ok ||
     ko "resumed --por run: $(cat "$T/res") != $rs/$rt"
-"$BIN" trace --db "$DB" "$run" 1500 | grep -q 'replay failed\|another state' && ko "trace to a state of a resumed --por run" || ok
+"$BIN" trace --db "$DB" "$run" 1500 >"$T/tr2"
+head -n 1 "$T/tr2" | grep -q '^   1  initial state' && ! grep -q 'replay failed\|another state' "$T/tr2" && ok ||
+    ko "trace to a state of a resumed --por run: $(head -3 "$T/tr2")"
 
 # Bad input: --por takes no value.
 "$BIN" check --no-db --por=yes --protocol gpu-wt "$L/MP.litmus" >/dev/null 2>"$T/err"
