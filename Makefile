@@ -176,6 +176,57 @@ test-murphi: cohcheck
 test-murphi-counts: cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
 
+# Memory beyond RAM (issue 11 part 4, docs/memory.md): the BFS queue spilled to disk gives
+# identical counts, verdicts and traces; --fingerprint 64|96|128; disk errors exit 3.
+test-spill: cohcheck
+	sh tests/e2e/spill.sh ./cohcheck
+test: test-spill
+
+# The SPIN twin of the benchmark graph (tests/bench/gpu-wt-sb.pml): SPIN stores exactly
+# cohcheck's states (make test-full; skipped without spin).
+test-spin: cohcheck
+	sh tests/e2e/spin.sh ./cohcheck
+test-full: test-spin
+# check.tab with 128-bit fingerprints and a spilled queue: identical verdicts and counts.
+test-spill-check: cohcheck
+	sh tests/e2e/spill-check.sh ./cohcheck
+test-full: test-spill-check
+# tests/e2e/spill.sh under the address and undefined-behaviour sanitizers.
+test-spill-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/spill.sh ./build-san/cohcheck
+test-san: test-spill-san
+# `cohcheck report timed` (issue 10 part 5; docs/report-timed.md): the --quick sweep's files,
+# claims table, red rows, well-formed SVG and same-seed determinism (tests/e2e/timed-report.sh).
+# `make report-timed` regenerates reports/timed.md and reports/timed/ with the full sweep.
+test: test-timed-report
+test-timed-report: cohcheck
+	sh tests/e2e/timed-report.sh ./cohcheck
+report-timed: cohcheck
+	nice -n 10 ./cohcheck report timed -j 2
+.PHONY: test-timed-report report-timed
+
+# ---- Timed mode (cohcheck sim, docs/sim.md): pinned runs, broken variants, limits, bad input.
+test: test-sim
+test-san: test-sim-san
+.PHONY: test-sim test-sim-san
+test-sim: cohcheck
+	sh tests/e2e/sim.sh ./cohcheck
+test-sim-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sim.sh ./build-san/cohcheck
+test-san: test-timed-report-san
+.PHONY: test-timed-report-san
+test-timed-report-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/timed-report.sh ./build-san/cohcheck
+
+# Workloads (litmus/workloads): parse, check at default parameters on their target protocols
+# with pinned counts, broken variants refuted, --param (tests/e2e/workloads.sh).
+test: test-workloads
+test-workloads: cohcheck
+	sh tests/e2e/workloads.sh ./cohcheck
+.PHONY: test-workloads
 # Partial-order reduction (docs/por.md): --por keeps every outcome, verdict and failure
 # kind of --no-por on litmus/core x every protocol, cold and warm with every environment
 # action (tests/e2e/por.sh; POR_FULL=1: the larger sweep of test-full).

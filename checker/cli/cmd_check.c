@@ -25,7 +25,8 @@ typedef struct {
     const char *argv0;
     const char *proto_path;
     char *command;
-    char *params; /* "a=1,b=2" as given, for the store */
+    char *params;    /* "a=1,b=2" as given, for the store */
+    cli_params_t sp; /* --param split between protocol and workload */
     store_t *db;
     int jobs;             /* -j: tests checked at once */
     pthread_mutex_t lock; /* serialises store calls other than store_state, and job hand-out */
@@ -70,11 +71,16 @@ static void usage(FILE *f)
           "                      fetch, evict, writeback, or any other environment event\n"
           "                      the protocol declares (e.g. l2evict); all: every one\n"
           "                      (comma-separated; default none)\n"
-          "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
+          "  --param NAME=VALUE  override a protocol or workload parameter (repeatable)\n"
           "  --max-states N      stop after N states (exit 3)\n"
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
           "  --max-depth N       check states N steps deep but expand none of them; if any\n"
           "                      has a successor, the verdict is incomplete (exit 3)\n"
+          "  --queue-memory SIZE keep at most about SIZE of the BFS queue in RAM; the rest\n"
+          "                      goes to a temporary file in $TMPDIR (also done past 3/4\n"
+          "                      of --max-memory; a disk error stops the search: exit 3)\n"
+          "  --fingerprint BITS  64 (default), 96 or 128 bits per visited state: collisions\n"
+          "                      may hide a state with probability <= states^2 / 2^(BITS+1)\n"
           "  --time abstract|raw timestamps (type time): abstract (default) normalizes them so\n"
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
@@ -153,15 +159,18 @@ int cli_parse_env(const char *s, sys_config_t *cfg)
     return 0;
 }
 
-static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes)
+static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled)
 {
     double *t0 = ctx;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
-    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB   ",
+    char sp[64] = "";
+    if (spilled)
+        snprintf(sp, sizeof sp, ", %.1f MiB spilled", (double)spilled / 1048576.0);
+    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB%s   ",
             (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
-            (unsigned long long)queued, (double)bytes / 1048576.0);
+            (unsigned long long)queued, (double)bytes / 1048576.0, sp);
 }
 
 /* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
@@ -297,6 +306,8 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
+        sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
+                  r->fp_bits);
         sb_printf(&b, ",\"por\":%s", r->por ? "true" : "false");
         if (r->por)
             sb_printf(&b, ",\"por_reduced\":%llu,\"por_full\":%llu",
@@ -383,7 +394,7 @@ static int check_file(job_t *job)
     const char *path = job->path;
     diag_t d;
     prog_t *p;
-    if (prog_load(path, &p, &d)) {
+    if (cli_load_test(path, c->proto, &c->sp, &p, &d)) {
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
@@ -572,6 +583,9 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
     return proto_load(path, out, err);
 }
 
+/* Long options with no short letter (issue 11: memory beyond RAM). */
+enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT };
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -596,6 +610,8 @@ int cmd_check(int argc, char **argv)
         {"json", no_argument, 0, 'J'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
+        {"queue-memory", required_argument, 0, OPT_QUEUE_MEMORY},
+        {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
         {"help", no_argument, 0, 'h'},
         CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
@@ -710,6 +726,19 @@ int cmd_check(int argc, char **argv)
         case 'U': junit_path = optarg; break;
         case 'A': c.annotate = true; break;
         case 'h': usage(stdout); return CLI_OK;
+        case OPT_QUEUE_MEMORY:
+            if (parse_size(optarg, &c.eo.queue_memory)) {
+                cli_error("--queue-memory takes a size such as 64M or 1G, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        case OPT_FINGERPRINT:
+            if (strcmp(optarg, "64") && strcmp(optarg, "96") && strcmp(optarg, "128")) {
+                cli_error("--fingerprint takes 64, 96 or 128 (bits), not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            c.eo.fp_bits = atoi(optarg);
+            break;
         default:
             cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
             return CLI_BAD_INPUT;
@@ -727,7 +756,7 @@ int cmd_check(int argc, char **argv)
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
-    if (cli_apply_params(c.proto, params, nparams, &d)) {
+    if (cli_split_params(c.proto, params, nparams, &c.sp, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
         goto out;
@@ -745,6 +774,7 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     c.progress = !c.json && isatty(2) && c.jobs == 1;
+    c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
         sb_init(&cmd);
@@ -794,6 +824,7 @@ out:
         rc = worst(rc, CLI_LIMIT);
     free(c.command);
     free(c.params);
+    cli_params_free(&c.sp);
     cat_free(c.model);
     proto_free(c.proto);
     return rc;

@@ -168,5 +168,8 @@ lptx=$(best "$BIN" litmus --json --model ptx "$SUITE")
 echo "| $SUITE, every lattice model | $ntests | $nlat | $cands | $lall |"
 echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
 
+# ---- SPIN, Rumur and cohcheck side by side on the benchmark graph (issue 11 part 5).
+sh "$HERE/spin.sh" "$BIN"
+sh tests/bench/sim.sh "$BIN"
 # ---- Partial-order reduction (issue 11): the --por reduction factor on MP, SB, IRIW.
 sh tests/bench/por.sh "$BIN"
