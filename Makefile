@@ -247,3 +247,13 @@ test-tsan:
 clean: clean-tsan
 clean-tsan:
 	rm -rf build-tsan
+# Partial-order reduction (docs/por.md): --por keeps every outcome, verdict and failure
+# kind of --no-por on litmus/core x every protocol, cold and warm with every environment
+# action (tests/e2e/por.sh; POR_FULL=1: the larger sweep of test-full).
+.PHONY: test-por test-por-full
+test: test-por
+test-full: test-por-full
+test-por: cohcheck
+	sh tests/e2e/por.sh ./cohcheck
+test-por-full: cohcheck
+	POR_FULL=1 sh tests/e2e/por.sh ./cohcheck

@@ -88,6 +88,9 @@ static void usage(FILE *f)
           "  --threads N         explore each test with N threads (BFS; same counts, numbering\n"
           "                      and verdicts as one thread; default 1)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
+          "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+          "                      a stubborn set of each state's steps; same outcomes and\n"
+          "                      verdicts; --no-por: the full graph's counts\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
@@ -212,7 +215,7 @@ static void config_json(const check_t *c, strbuf_t *b)
         sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
     sb_puts(b, "\",\"params\":");
     sb_json_str(b, c->params ? c->params : "");
-    sb_putc(b, '}');
+    sb_printf(b, ",\"por\":%s}", c->eo.por ? "true" : "false");
 }
 
 /* Record the end of a run: outcomes, counts, verdict, trace. */
@@ -308,6 +311,14 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
                   r->fp_bits);
         sb_printf(&b, ",\"threads\":%d", c->eo.threads > 1 ? c->eo.threads : 1);
+        sb_printf(&b, ",\"por\":%s", r->por ? "true" : "false");
+        if (r->por)
+            sb_printf(&b, ",\"por_reduced\":%llu,\"por_full\":%llu",
+                      (unsigned long long)r->por_reduced, (unsigned long long)r->por_full);
+        else if (r->por_off[0]) {
+            sb_puts(&b, ",\"por_off\":");
+            sb_json_str(&b, r->por_off);
+        }
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         sb_puts(&b, "}\n");
@@ -606,6 +617,7 @@ int cmd_check(int argc, char **argv)
         {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
         {"threads", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},
+        CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     const char *junit_path = NULL;
@@ -614,6 +626,7 @@ int cmd_check(int argc, char **argv)
     c.argv0 = argv[0];
     c.unroll = 2;
     c.jobs = 1;
+    c.eo.por = CLI_POR_DEFAULT;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     c.cfg.chan_capacity = 8;
@@ -687,6 +700,8 @@ int cmd_check(int argc, char **argv)
             break;
         case 'b': c.eo.dfs = false; break;
         case 'd': c.eo.dfs = true; break;
+        case CLI_OPT_POR:
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &c.eo.por); break;
         case 'u':
             if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
                 cli_report(&d);
