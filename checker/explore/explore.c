@@ -843,3 +843,8 @@ void explore_result_free(explore_result_t *r)
     exec_outcomes_free(&r->reached);
     memset(r, 0, sizeof *r);
 }
+
+uint64_t explore_fingerprint(const uint8_t *state, size_t len)
+{
+    return fingerprint(state, len);
+}

@@ -90,4 +90,9 @@ int explore_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_resu
 
 void explore_result_free(explore_result_t *r);
 
+/* The 64-bit fingerprint the explorer's visited set keys states by (never 0):
+ * the distributed explorer (explore_mpi.h) partitions states by it and must
+ * merge exactly the states one process merges. */
+uint64_t explore_fingerprint(const uint8_t *state, size_t len);
+
 #endif
