@@ -37,10 +37,10 @@ void explore_mpi_finalize(void);
  * here: dfs, resume, on_new and on_outcome (rejected: -1 with ERR). OUT gets
  * the verdict and counts on every rank; the outcomes, message, trace and failure
  * state on rank 0 only. STATS (may be NULL) gets the communication, on every
- * rank. --max-memory applies to the ranks' memory together; like a stop
- * request (o->stop, on any rank), it is honoured once per level, and the run is
- * then incomplete with what was explored. Returns 0, or -1 with ERR (the same
- * on every rank). */
+ * rank. o->max_memory is shared out: each rank gets max_memory / ranks, and a
+ * rank past it, or one whose o->stop is set, stops expanding; the search then
+ * ends with that level, incomplete, with the counts of what was explored.
+ * Returns 0, or -1 with ERR (the same on every rank). */
 int explore_mpi_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_result_t *out,
                     explore_mpi_stats_t *stats, diag_t *err);
 
