@@ -307,10 +307,12 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         if (job->mpi)
             sb_printf(&b,
                       ",\"mpi\":{\"ranks\":%d,\"levels\":%d,\"messages\":%llu,\"bytes_sent\":%llu,"
-                      "\"successors_sent\":%llu,\"control_bytes\":%llu,\"bytes_per_state\":%.2f}",
+                      "\"successors_sent\":%llu,\"successors_skipped\":%llu,\"control_bytes\":%llu,"
+                      "\"bytes_per_state\":%.2f}",
                       job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
                       (unsigned long long)job->mpi->bytes_sent,
                       (unsigned long long)job->mpi->successors,
+                      (unsigned long long)job->mpi->skipped,
                       (unsigned long long)job->mpi->control_bytes,
                       r->states ? (double)(job->mpi->bytes_sent + job->mpi->control_bytes) /
                                       (double)r->states

@@ -71,6 +71,7 @@ int explore_mpi_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_
 #define BUF_BYTES ((size_t)64 << 10)
 #define NONE UINT32_MAX         /* no parent: an initial state */
 #define NOPOS UINT64_MAX
+#define SENT_BITS 20 /* the cache of fingerprints already sent: 2^20 entries */
 
 enum { EV_INV, EV_UNEXP, EV_VIOL, EV_DEAD };
 
@@ -137,7 +138,8 @@ typedef struct {
     uint8_t *rbuf, *rbase;
     size_t rcap;
     int lasts;
-    uint64_t messages, bytes_sent, sent_succ, control;
+    uint64_t *sent; /* fingerprints this rank already sent, direct-mapped */
+    uint64_t messages, bytes_sent, sent_succ, control, skipped;
     uint64_t held, peak;
     /* outcomes: all levels so far; this level's new ones, with their first position */
     exec_outcomes_t acc, lvl;
@@ -174,7 +176,7 @@ static uint64_t mem_now(const mx_t *x)
 {
     return x->tcap * sizeof(slot_t) + x->ncap * 12 + (x->cur.cap + x->next.cap) * sizeof(ent_t) +
            x->cur.bcap + x->next.bcap + x->fnscap * 4 + (uint64_t)(x->P - 1) * NSEND * x->bufsz +
-           x->rcap;
+           x->rcap + (x->sent ? ((uint64_t)8 << SENT_BITS) : 0);
 }
 
 static void note_mem(mx_t *x)
@@ -388,10 +390,20 @@ static void on_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t 
     uint64_t key = (x->cur_pos << 32) | x->cur_ns++;
     uint64_t fp = explore_fingerprint(st, len);
     int d = owner_of(x, fp);
-    if (d == x->rank)
+    if (d == x->rank) {
         take(x, d, fp, key, x->cur_lid, st, len);
-    else
-        put(x, d, fp, key, x->cur_lid, st, len);
+        return;
+    }
+    /* A state this rank sent before needs no second message: sent in an earlier
+     * level, its owner has it; sent in this one, it went with a smaller key (a
+     * rank expands in position order), which is the one that counts. */
+    uint64_t *c = &x->sent[fp & (((size_t)1 << SENT_BITS) - 1)];
+    if (*c == fp) {
+        x->skipped++;
+        return;
+    }
+    *c = fp;
+    put(x, d, fp, key, x->cur_lid, st, len);
 }
 
 static void count_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
@@ -690,6 +702,7 @@ static void mx_free(mx_t *x)
     free(x->dst);
     free(x->rbuf);
     free(x->rbase);
+    free(x->sent);
     exec_outcomes_free(&x->acc);
     exec_outcomes_free(&x->lvl);
     free(x->lvl_pos);
@@ -866,6 +879,8 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         x.dst[d].used = 1;
     }
     x.rbase = xcalloc(x.maxst + 16, 1);
+    if (x.P > 1)
+        x.sent = xcalloc((size_t)1 << SENT_BITS, sizeof *x.sent);
     exec_outcomes_init(&x.acc, nkeys);
     exec_outcomes_init(&x.lvl, nkeys);
     prog_val_t *outv = xcalloc((size_t)nkeys + 1, sizeof *outv);
@@ -1009,6 +1024,7 @@ out:
         stats->messages = sum64(x.messages);
         stats->bytes_sent = sum64(x.bytes_sent);
         stats->successors = sum64(x.sent_succ);
+        stats->skipped = sum64(x.skipped);
         stats->control_bytes = sum64(x.control);
     }
     free(outv);

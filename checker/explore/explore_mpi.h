@@ -23,6 +23,7 @@ typedef struct {
     uint64_t messages;       /* point-to-point messages carrying successors */
     uint64_t bytes_sent;     /* their payload bytes */
     uint64_t successors;     /* successors sent to another rank (the rest stay local) */
+    uint64_t skipped;        /* successors for another rank not sent: sent before */
     uint64_t control_bytes;  /* bytes of the per-level numbering exchange (Alltoallv) */
 } explore_mpi_stats_t;
 
