@@ -167,3 +167,6 @@ lall=$(best "$BIN" litmus --json $latargs "$SUITE")
 lptx=$(best "$BIN" litmus --json --model ptx "$SUITE")
 echo "| $SUITE, every lattice model | $ntests | $nlat | $cands | $lall |"
 echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
+
+# ---- Distributed search on MPI (issue 11): 1 process, -np 1, 2 and 4 on the graph above.
+sh "$HERE/mpi.sh" "$BIN"
