@@ -39,7 +39,7 @@ typedef struct {
     int unroll;
     cli_junit_t *junit; /* --junit FILE, or NULL */
     int nok, nfail, nlimit;
-    bool mpi;            /* --mpi: every rank explores each test together */
+    bool mpi; /* --mpi: every rank explores each test together */
     int rank, ranks;
 } check_t;
 
@@ -305,18 +305,17 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         if (job->mpi)
-            sb_printf(&b,
-                      ",\"mpi\":{\"ranks\":%d,\"levels\":%d,\"messages\":%llu,\"bytes_sent\":%llu,"
-                      "\"successors_sent\":%llu,\"successors_skipped\":%llu,\"control_bytes\":%llu,"
-                      "\"bytes_per_state\":%.2f}",
-                      job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
-                      (unsigned long long)job->mpi->bytes_sent,
-                      (unsigned long long)job->mpi->successors,
-                      (unsigned long long)job->mpi->skipped,
-                      (unsigned long long)job->mpi->control_bytes,
-                      r->states ? (double)(job->mpi->bytes_sent + job->mpi->control_bytes) /
-                                      (double)r->states
-                                : 0.0);
+            sb_printf(
+                &b,
+                ",\"mpi\":{\"ranks\":%d,\"levels\":%d,\"messages\":%llu,\"bytes_sent\":%llu,"
+                "\"successors_sent\":%llu,\"successors_skipped\":%llu,\"control_bytes\":%llu,"
+                "\"bytes_per_state\":%.2f}",
+                job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
+                (unsigned long long)job->mpi->bytes_sent, (unsigned long long)job->mpi->successors,
+                (unsigned long long)job->mpi->skipped, (unsigned long long)job->mpi->control_bytes,
+                r->states
+                    ? (double)(job->mpi->bytes_sent + job->mpi->control_bytes) / (double)r->states
+                    : 0.0);
         sb_puts(&b, "}\n");
     } else {
         sb_printf(&b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
@@ -740,7 +739,8 @@ int cmd_check(int argc, char **argv)
             cli_report(&d);
             return CLI_BAD_INPUT;
         }
-        if (c.rank != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+        if (c.rank != 0 &&
+            (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
             rc = CLI_BAD_INPUT;
         if (c.rank != 0)
             junit_path = NULL;

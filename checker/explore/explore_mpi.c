@@ -30,6 +30,8 @@
  * reductions after it, are the termination detection. */
 #include "explore_mpi.h"
 
+#include <string.h>
+
 #ifndef COHCHECK_MPI
 
 int explore_mpi_init(int *rank, int *ranks, diag_t *err)
@@ -41,9 +43,7 @@ int explore_mpi_init(int *rank, int *ranks, diag_t *err)
     return -1;
 }
 
-void explore_mpi_finalize(void)
-{
-}
+void explore_mpi_finalize(void) {}
 
 int explore_mpi_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_result_t *out,
                     explore_mpi_stats_t *stats, diag_t *err)
@@ -62,14 +62,13 @@ int explore_mpi_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../base/util.h"
 
 #define TAG 17
-#define NSEND 4                 /* buffers in flight per destination */
+#define NSEND 4 /* buffers in flight per destination */
 #define BUF_BYTES ((size_t)64 << 10)
-#define NONE UINT32_MAX         /* no parent: an initial state */
+#define NONE UINT32_MAX /* no parent: an initial state */
 #define NOPOS UINT64_MAX
 #define SENT_BITS 20 /* the cache of fingerprints already sent: 2^20 entries */
 
@@ -849,8 +848,9 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     r->failure_id = -1;
     exec_outcomes_init(&r->reached, nkeys);
     if (o->dfs || o->resume || o->on_new || o->on_outcome) {
-        diag_set(err, "", 0, 0, "--mpi: the distributed search is breadth-first only, without "
-                                "the store (--dfs, resume and --db are not supported)");
+        diag_set(err, "", 0, 0,
+                 "--mpi: the distributed search is breadth-first only, without "
+                 "the store (--dfs, resume and --db are not supported)");
         return -1;
     }
     sys_error_t e;
@@ -964,8 +964,8 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
                 t += x.fns[i];
         }
         trans += sum64(t);
-        keep_outcomes(&x, full || E == NOPOS ? (full ? X : NOPOS)
-                                             : (win.type == EV_VIOL ? X + 1 : X));
+        keep_outcomes(&x,
+                      full || E == NOPOS ? (full ? X : NOPOS) : (win.type == EV_VIOL ? X + 1 : X));
         r->max_depth = states > T ? depth + 1 : (depth < 0 ? 0 : depth);
         r->states = states;
         if (full) {

@@ -19,12 +19,12 @@
 /* Communication of one run, summed over the ranks. */
 typedef struct {
     int ranks;
-    int levels;              /* BFS levels run (synchronisation rounds) */
-    uint64_t messages;       /* point-to-point messages carrying successors */
-    uint64_t bytes_sent;     /* their payload bytes */
-    uint64_t successors;     /* successors sent to another rank (the rest stay local) */
-    uint64_t skipped;        /* successors for another rank not sent: sent before */
-    uint64_t control_bytes;  /* bytes of the per-level numbering exchange (Alltoallv) */
+    int levels;             /* BFS levels run (synchronisation rounds) */
+    uint64_t messages;      /* point-to-point messages carrying successors */
+    uint64_t bytes_sent;    /* their payload bytes */
+    uint64_t successors;    /* successors sent to another rank (the rest stay local) */
+    uint64_t skipped;       /* successors for another rank not sent: sent before */
+    uint64_t control_bytes; /* bytes of the per-level numbering exchange (Alltoallv) */
 } explore_mpi_stats_t;
 
 /* Start MPI (once per process; under mpirun, or alone as a single rank).
