@@ -900,7 +900,8 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         finish_level(&x);
         note_mem(&x);
         uint64_t M = sum64(x.next.n);
-        qsort(x.next.e, x.next.n, sizeof *x.next.e, cmp_ent);
+        if (x.next.n)
+            qsort(x.next.e, x.next.n, sizeof *x.next.e, cmp_ent);
         if (M)
             number(&x, nparent);
         /* The first failure in level order, and where --max-states cuts. */
