@@ -136,6 +136,17 @@ if [ -n "$MPI_FULL" ]; then
     same max-states-viol --protocol gpu-wt-noinv --env fetch --max-states 20000 \
         $G/MP+rel+acq+guard.litmus
     expect max-states-viol '"states":20000,.*"verdict":"incomplete"'
+    # --max-states at the edges: below the initial states (warm caches), and one state
+    # either side of where the violation is found.
+    same max-states-init --protocol gpu-wt-noinv --init warm --max-states 3 \
+        $G/MP+rel+acq+guard.litmus
+    expect max-states-init '"states":3,.*"verdict":"incomplete"'
+    same max-states-edge --protocol gpu-wt-noinv --env fetch --max-states 24660 \
+        $G/MP+rel+acq+guard.litmus
+    expect max-states-edge '"states":24660,.*"verdict":"incomplete"'
+    same max-states-at --protocol gpu-wt-noinv --env fetch --max-states 24661 \
+        $G/MP+rel+acq+guard.litmus
+    expect max-states-at '"states":24661,.*"verdict":"violation"'
     same several --protocol gpu-wt --init warm $G/MP.litmus $G/SB+sc.litmus $G/IRIW+sc.litmus
     expect several 'IRIW\+sc'
     same tcw-wrc --protocol tcw --init warm $G/WRC+rel+acqs+guards.litmus
