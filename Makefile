@@ -176,6 +176,27 @@ test-murphi: cohcheck
 test-murphi-counts: cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
 
+# Memory beyond RAM (issue 11 part 4, docs/memory.md): the BFS queue spilled to disk gives
+# identical counts, verdicts and traces; --fingerprint 64|96|128; disk errors exit 3.
+test-spill: cohcheck
+	sh tests/e2e/spill.sh ./cohcheck
+test: test-spill
+
+# The SPIN twin of the benchmark graph (tests/bench/gpu-wt-sb.pml): SPIN stores exactly
+# cohcheck's states (make test-full; skipped without spin).
+test-spin: cohcheck
+	sh tests/e2e/spin.sh ./cohcheck
+test-full: test-spin
+# check.tab with 128-bit fingerprints and a spilled queue: identical verdicts and counts.
+test-spill-check: cohcheck
+	sh tests/e2e/spill-check.sh ./cohcheck
+test-full: test-spill-check
+# tests/e2e/spill.sh under the address and undefined-behaviour sanitizers.
+test-spill-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/spill.sh ./build-san/cohcheck
+test-san: test-spill-san
+
 # Distributed search on MPI (issue 11, docs/distributed.md): when Open MPI (or another MPI
 # with mpicc) is installed, checker/explore/explore_mpi.c is built with COHCHECK_MPI and
 # cohcheck links libmpi; `check --mpi` then runs under mpirun. MPI=0 builds without it.

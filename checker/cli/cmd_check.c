@@ -79,6 +79,11 @@ static void usage(FILE *f)
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
           "  --max-depth N       check states N steps deep but expand none of them; if any\n"
           "                      has a successor, the verdict is incomplete (exit 3)\n"
+          "  --queue-memory SIZE keep at most about SIZE of the BFS queue in RAM; the rest\n"
+          "                      goes to a temporary file in $TMPDIR (also done past 3/4\n"
+          "                      of --max-memory; a disk error stops the search: exit 3)\n"
+          "  --fingerprint BITS  64 (default), 96 or 128 bits per visited state: collisions\n"
+          "                      may hide a state with probability <= states^2 / 2^(BITS+1)\n"
           "  --time abstract|raw timestamps (type time): abstract (default) normalizes them so\n"
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
@@ -158,15 +163,18 @@ int cli_parse_env(const char *s, sys_config_t *cfg)
     return 0;
 }
 
-static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes)
+static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled)
 {
     double *t0 = ctx;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
-    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB   ",
+    char sp[64] = "";
+    if (spilled)
+        snprintf(sp, sizeof sp, ", %.1f MiB spilled", (double)spilled / 1048576.0);
+    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB%s   ",
             (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
-            (unsigned long long)queued, (double)bytes / 1048576.0);
+            (unsigned long long)queued, (double)bytes / 1048576.0, sp);
 }
 
 /* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
@@ -302,6 +310,8 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
+        sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
+                  r->fp_bits);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         if (job->mpi)
@@ -589,6 +599,9 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
     return proto_load(path, out, err);
 }
 
+/* Long options with no short letter (issue 11: memory beyond RAM). */
+enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT };
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -613,6 +626,8 @@ int cmd_check(int argc, char **argv)
         {"json", no_argument, 0, 'J'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
+        {"queue-memory", required_argument, 0, OPT_QUEUE_MEMORY},
+        {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
         {"mpi", no_argument, 0, 'I'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -728,6 +743,19 @@ int cmd_check(int argc, char **argv)
         case 'A': c.annotate = true; break;
         case 'I': c.mpi = true; break;
         case 'h': usage(stdout); return CLI_OK;
+        case OPT_QUEUE_MEMORY:
+            if (parse_size(optarg, &c.eo.queue_memory)) {
+                cli_error("--queue-memory takes a size such as 64M or 1G, not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        case OPT_FINGERPRINT:
+            if (strcmp(optarg, "64") && strcmp(optarg, "96") && strcmp(optarg, "128")) {
+                cli_error("--fingerprint takes 64, 96 or 128 (bits), not '%s'", optarg);
+                return CLI_BAD_INPUT;
+            }
+            c.eo.fp_bits = atoi(optarg);
+            break;
         default:
             cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
             return CLI_BAD_INPUT;
@@ -753,7 +781,12 @@ int cmd_check(int argc, char **argv)
         else if (db_given)
             cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
                       "store could not resume or trace the run; use --no-db or drop --mpi");
-        if (c.jobs != 1 || c.eo.dfs || db_given || rc) {
+        else if ((c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory)
+            cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
+                      "--mpi: the ranks key states by 64-bit fingerprints and keep their "
+                      "levels in RAM (more ranks give more memory)");
+        if (c.jobs != 1 || c.eo.dfs || db_given || (c.eo.fp_bits && c.eo.fp_bits != 64) ||
+            c.eo.queue_memory || rc) {
             rc = CLI_BAD_INPUT;
             goto out;
         }
@@ -792,6 +825,7 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     c.progress = !c.json && isatty(2) && c.jobs == 1 && c.rank == 0;
+    c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
         sb_init(&cmd);

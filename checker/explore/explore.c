@@ -1,30 +1,41 @@
 /* explore.c - BFS/DFS over encoded states with hash compaction (see explore.h).
  *
- * The visited set keeps only a 64-bit fingerprint per state (Stern and Dill,
- * "Improved probabilistic verification by hash compaction", 1995): two states
- * with the same fingerprint count as one, so a state may be missed with the
+ * The visited set keeps only a 64-, 96- or 128-bit fingerprint per state (Stern
+ * and Dill, "Improved probabilistic verification by hash compaction", 1995): two
+ * states with the same fingerprint count as one, so a state may be missed with the
  * probability bounded in explore_result_t.omission. States are numbered in
  * discovery order; per state the explorer keeps its parent's number and its
  * position among the parent's successors (5 bytes), which is enough to rebuild
  * any trace by replaying sys_initial/sys_successors from an initial state.
  * Full encodings are kept only for states not yet expanded: the BFS queue
  * (each entry stored as a difference from the previous one) or the DFS stack.
+ * The queue is a list of chunks; past its RAM budget, each chunk filled in the
+ * queue's middle is written to an unlinked temporary file and read back when the
+ * reader reaches it, so the entries, and the order, are those of an all-RAM queue.
  *
  * The fingerprint set is 256 shards chosen by the top 8 bits, each an ordered
  * linear-probing table (Amble and Knuth, "Ordered hash tables", 1974): the
  * home slot grows monotonically with the fingerprint and no probe wraps, so
  * every shard is sorted, a lookup stops at the first larger fingerprint, and
  * growing a shard is one sequential merge. Shards grow by 1/4 at 90 % load,
- * one at a time, so the set stays 72-90 % full with no doubling spike.
+ * one at a time, so the set stays 72-90 % full with no doubling spike. Wider
+ * fingerprints keep their low 32 or 64 bits in a parallel array, in the same
+ * (high, low) order.
  *
  * Invariant: in BFS the queue holds exactly the states numbered [qnext, n),
  * in number order, and states are expanded in number order, so every state's
  * chain of parents is a shortest path. */
+#define _GNU_SOURCE /* fallocate: punch the spill file's read-back chunks */
 #include "explore.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const explore_verdict_names[6] = {"ok",        "violation",  "deadlock",
                                               "invariant", "unexpected", "incomplete"};
@@ -39,20 +50,22 @@ const char *const explore_verdict_names[6] = {"ok",        "violation",  "deadlo
 #define ORD_BIG 255                /* ord byte meaning "look in the overflow list" */
 
 typedef struct {
-    uint64_t *fp; /* cap + tail slots, 0 = empty, sorted */
+    uint64_t *fp; /* cap + tail slots, 0 = empty, sorted by (fp, lo) */
+    uint8_t *lo;  /* wide fingerprints: the low bits, ex_t.lob bytes per slot */
     uint32_t cap, tail, n;
 } shard_t;
 
 typedef struct {
-    uint64_t fp;
+    uint64_t fp, lo;
     size_t len;
     sys_label_t lab;
 } succ_t;
 
 typedef struct qchunk {
     struct qchunk *next;
+    uint8_t *data; /* cap bytes; NULL while the chunk lies in the spill file */
     size_t cap, used, rd;
-    uint8_t data[];
+    uint64_t off, sum; /* where its used bytes lie in the spill file, and their hash */
 } qchunk_t;
 
 typedef struct {
@@ -60,6 +73,7 @@ typedef struct {
     const explore_opts_t *o;
     explore_result_t *r;
     shard_t sh[NSHARD];
+    int lob; /* bytes of fingerprint beyond the first 64 bits: 0, 4 or 8 */
     /* per state, in chunks: parent number and position among its parent's successors */
     uint32_t **parent;
     uint8_t **ord;
@@ -70,7 +84,13 @@ typedef struct {
     size_t nbig, bigcap;
     size_t n;
     /* BFS queue: entries (depth delta, length, bytes that differ from the previous entry) */
-    qchunk_t *qhead, *qtail, *qspare;
+    qchunk_t *qhead, *qtail;
+    uint8_t *qspare;     /* a free QCHUNK-byte chunk buffer, kept for reuse */
+    size_t qram;         /* bytes of chunk buffers in RAM, the spare included */
+    int qfd;             /* the spill file (unlinked), -1: none yet */
+    uint64_t qwoff;      /* where the next spilled chunk goes */
+    size_t qdisk;        /* chunks in the spill file */
+    uint64_t spilled;    /* bytes written to it in all */
     size_t qlen;         /* entries queued */
     uint8_t *qin, *qout; /* last state pushed / popped (the delta bases) */
     size_t qinlen, qoutlen;
@@ -86,7 +106,8 @@ typedef struct {
     succ_t *batch;
     uint8_t *bbuf; /* their encodings, maxst bytes apart */
     size_t nb, bcap;
-    bool full, oom;
+    bool full, oom, ioerr;
+    char iomsg[200];     /* what failed on the spill file */
     uint64_t held, peak; /* bytes allocated now, and at most */
 } ex_t;
 
@@ -133,12 +154,12 @@ static uint64_t mum(uint64_t a, uint64_t b)
     return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
-/* A 64-bit hash of the encoding (wyhash's mixing, Wang Yi 2019). Never 0. */
-static uint64_t fingerprint(const uint8_t *p, size_t n)
+/* A 64-bit hash of the encoding under SEED (wyhash's mixing, Wang Yi 2019). Never 0. */
+static uint64_t hash_seeded(const uint8_t *p, size_t n, uint64_t seed0)
 {
     const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
                    k2 = 0x8ebc6af09c88c6e3ull;
-    uint64_t seed = mum(0x5eed ^ k0, k1), a = 0, b = 0;
+    uint64_t seed = mum(seed0 ^ k0, k1), a = 0, b = 0;
     size_t i = n;
     for (; i > 16; i -= 16, p += 16)
         seed = mum(rd64(p) ^ k1, rd64(p + 8) ^ seed);
@@ -150,6 +171,40 @@ static uint64_t fingerprint(const uint8_t *p, size_t n)
     }
     uint64_t h = mum(k1 ^ n, mum(a ^ k1, b ^ seed ^ k2));
     return h ? h : 1;
+}
+
+/* The first 64 bits of a state's fingerprint (shard, home slot, the store's copy). */
+static uint64_t fingerprint(const uint8_t *p, size_t n)
+{
+    return hash_seeded(p, n, 0x5eed);
+}
+
+/* The rest of a wide fingerprint: LOB bytes of a hash under an unrelated seed. */
+static uint64_t fingerprint_lo(int lob, const uint8_t *p, size_t n)
+{
+    if (!lob)
+        return 0;
+    uint64_t h = hash_seeded(p, n, 0x9e3779b97f4a7c15ull);
+    return lob == 4 ? (uint32_t)h : h;
+}
+
+static uint64_t lo_get(int lob, const uint8_t *lo, uint32_t i)
+{
+    if (lob == 8)
+        return rd64(lo + (size_t)i * 8);
+    uint32_t v;
+    memcpy(&v, lo + (size_t)i * 4, 4);
+    return v;
+}
+
+static void lo_put(int lob, uint8_t *lo, uint32_t i, uint64_t v)
+{
+    if (lob == 8) {
+        memcpy(lo + (size_t)i * 8, &v, 8);
+    } else {
+        uint32_t w = (uint32_t)v;
+        memcpy(lo + (size_t)i * 4, &w, 4);
+    }
 }
 
 static uint32_t home(uint64_t fp, uint32_t cap)
@@ -167,9 +222,15 @@ static int shard_resize(ex_t *x, shard_t *sh, uint32_t cap)
 {
     uint32_t tail = tail_for(cap);
     size_t bytes = ((size_t)cap + tail) * sizeof(uint64_t);
+    size_t lbytes = ((size_t)cap + tail) * (size_t)x->lob;
     uint64_t *fp = big_alloc(x, bytes);
     if (!fp)
         return -1;
+    uint8_t *lo = NULL;
+    if (x->lob && !(lo = big_alloc(x, lbytes))) {
+        big_free(x, fp, bytes);
+        return -1;
+    }
     memset(fp, 0, bytes);
     uint32_t next = 0;
     for (uint32_t i = 0; sh->fp && i < sh->cap + sh->tail; i++) {
@@ -179,20 +240,25 @@ static int shard_resize(ex_t *x, shard_t *sh, uint32_t cap)
         uint32_t at = h > next ? h : next;
         if (at >= cap + tail) { /* the overflow area is full: retry larger */
             big_free(x, fp, bytes);
+            big_free(x, lo, lbytes);
             return shard_resize(x, sh, cap + cap / 4 + 8);
         }
         fp[at] = sh->fp[i];
+        if (x->lob)
+            lo_put(x->lob, lo, at, lo_get(x->lob, sh->lo, i));
         next = at + 1;
     }
     big_free(x, sh->fp, ((size_t)sh->cap + sh->tail) * sizeof(uint64_t));
+    big_free(x, sh->lo, ((size_t)sh->cap + sh->tail) * (size_t)x->lob);
     sh->fp = fp;
+    sh->lo = lo;
     sh->cap = cap;
     sh->tail = tail;
     return 0;
 }
 
-/* Insert FP: 1 when new, 0 when present, -1 out of memory. */
-static int fp_insert(ex_t *x, uint64_t fp)
+/* Insert the fingerprint (FP, LO): 1 when new, 0 when present, -1 out of memory. */
+static int fp_insert(ex_t *x, uint64_t fp, uint64_t lo)
 {
     shard_t *sh = &x->sh[fp >> 56];
     for (;;) {
@@ -202,9 +268,10 @@ static int fp_insert(ex_t *x, uint64_t fp)
         }
         uint64_t *t = sh->fp;
         uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
-        while (i < end && t[i] && t[i] < fp)
+        int lob = x->lob;
+        while (i < end && t[i] && (t[i] < fp || (t[i] == fp && lob && lo_get(lob, sh->lo, i) < lo)))
             i++;
-        if (i < end && t[i] == fp)
+        if (i < end && t[i] == fp && (!lob || lo_get(lob, sh->lo, i) == lo))
             return 0;
         uint32_t j = i;
         while (j < end && t[j])
@@ -216,6 +283,11 @@ static int fp_insert(ex_t *x, uint64_t fp)
         }
         memmove(t + i + 1, t + i, (size_t)(j - i) * sizeof *t);
         t[i] = fp;
+        if (lob) {
+            memmove(sh->lo + (size_t)(i + 1) * lob, sh->lo + (size_t)i * lob,
+                    (size_t)(j - i) * lob);
+            lo_put(lob, sh->lo, i, lo);
+        }
         sh->n++;
         return 1;
     }
@@ -289,28 +361,143 @@ static void set_base(uint8_t *base, size_t oldlen, const uint8_t *st, size_t len
         memset(base + len, 0, oldlen - len);
 }
 
+/* A spill-file failure: the search stops as incomplete with MSG. Returns -1. */
+static int io_fail(ex_t *x, const char *what, int err)
+{
+    x->ioerr = true;
+    snprintf(x->iomsg, sizeof x->iomsg, "%.150s: %s", what, strerror(err));
+    return -1;
+}
+
+/* A buffer of at least NEED bytes for a chunk (its size in *CAP): the spare, or a new one. */
+static uint8_t *q_buf(ex_t *x, size_t need, size_t *cap)
+{
+    if (x->qspare && need <= QCHUNK) {
+        uint8_t *b = x->qspare;
+        x->qspare = NULL;
+        *cap = QCHUNK;
+        return b;
+    }
+    *cap = QCHUNK > need ? QCHUNK : need;
+    uint8_t *b = big_alloc(x, *cap);
+    if (b)
+        x->qram += *cap;
+    return b;
+}
+
+/* Give back a chunk buffer: it becomes the spare, or is freed. */
+static void q_unbuf(ex_t *x, uint8_t *b, size_t cap)
+{
+    if (!x->qspare && cap == QCHUNK) {
+        x->qspare = b;
+    } else {
+        big_free(x, b, cap);
+        x->qram -= cap;
+    }
+}
+
+/* Is the queue over its RAM budget (explore_opts_t.queue_memory, max_memory)? */
+static bool q_spill_due(const ex_t *x)
+{
+    const explore_opts_t *o = x->o;
+    return (o->queue_memory && x->qram > o->queue_memory) ||
+           (o->max_memory && x->held > o->max_memory / 4 * 3);
+}
+
+/* Write chunk C (full, neither head nor tail) to the spill file and free its buffer.
+ * 0, or -1 (x->ioerr) with C unchanged. */
+static int q_spill(ex_t *x, qchunk_t *c)
+{
+    if (x->qfd < 0) {
+        const char *dir = x->o->spill_dir ? x->o->spill_dir : "/tmp";
+        char path[PATH_MAX];
+        if ((size_t)snprintf(path, sizeof path, "%s/cohcheck-queue.XXXXXX", dir) >= sizeof path)
+            return io_fail(x, "spill folder", ENAMETOOLONG);
+        int fd = mkstemp(path);
+        if (fd < 0) {
+            char what[PATH_MAX + 40];
+            snprintf(what, sizeof what, "cannot create a spill file in %s", dir);
+            return io_fail(x, what, errno);
+        }
+        unlink(path); /* gone when the file is closed, or the process dies */
+        x->qfd = fd;
+        x->qwoff = 0;
+    }
+    for (size_t put = 0; put < c->used;) {
+        ssize_t k = pwrite(x->qfd, c->data + put, c->used - put, (off_t)(x->qwoff + put));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return io_fail(x, "writing the queue's spill file", k < 0 ? errno : ENOSPC);
+        put += (size_t)k;
+    }
+    c->sum = hash_seeded(c->data, c->used, 0x5b111);
+    q_unbuf(x, c->data, c->cap);
+    c->data = NULL;
+    c->cap = 0;
+    c->off = x->qwoff;
+    x->qwoff += c->used;
+    x->spilled += c->used;
+    x->qdisk++;
+    return 0;
+}
+
+/* Read spilled chunk C back into RAM. 0, or -1 (x->ioerr or x->oom). */
+static int q_load(ex_t *x, qchunk_t *c)
+{
+    size_t cap;
+    uint8_t *b = q_buf(x, c->used, &cap);
+    if (!b)
+        return -1;
+    for (size_t got = 0; got < c->used;) {
+        ssize_t k = pread(x->qfd, b + got, c->used - got, (off_t)(c->off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            q_unbuf(x, b, cap);
+            return io_fail(x, "reading the queue's spill file", k < 0 ? errno : EIO);
+        }
+        got += (size_t)k;
+    }
+    if (hash_seeded(b, c->used, 0x5b111) != c->sum) {
+        q_unbuf(x, b, cap);
+        return io_fail(x, "reading the queue's spill file: a chunk changed on disk", EIO);
+    }
+    c->data = b;
+    c->cap = cap;
+    /* Give the disk space back: the chunk's blocks now (where the file system can),
+     * the whole file once no chunk is left in it. */
+#ifdef FALLOC_FL_PUNCH_HOLE
+    (void)fallocate(x->qfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)c->off,
+                    (off_t)c->used);
+#endif
+    if (!--x->qdisk && !ftruncate(x->qfd, 0))
+        x->qwoff = 0;
+    return 0;
+}
+
 static int q_push(ex_t *x, const uint8_t *st, size_t len, int depth)
 {
     size_t need = len + len / 8 + 24;
     qchunk_t *c = x->qtail;
-    if (!c || c->cap - c->used < need) {
-        if (x->qspare && x->qspare->cap >= need) {
-            c = x->qspare;
-            x->qspare = NULL;
-        } else {
-            size_t cap = QCHUNK > need ? QCHUNK : need;
-            c = big_alloc(x, sizeof *c + cap);
-            if (!c)
-                return -1;
-            c->cap = cap;
+    if (!c || !c->data || c->cap - c->used < need) {
+        /* C is full: past the budget it goes to disk, unless the reader is in it. */
+        if (c && c != x->qhead && c->data && q_spill_due(x) && q_spill(x, c))
+            return -1;
+        qchunk_t *n = big_alloc(x, sizeof *n);
+        if (!n)
+            return -1;
+        memset(n, 0, sizeof *n);
+        n->data = q_buf(x, need, &n->cap);
+        if (!n->data) {
+            big_free(x, n, sizeof *n);
+            return -1;
         }
-        c->next = NULL;
-        c->used = c->rd = 0;
-        if (x->qtail)
-            x->qtail->next = c;
+        if (c)
+            c->next = n;
         else
-            x->qhead = c;
-        x->qtail = c;
+            x->qhead = n;
+        x->qtail = c = n;
     }
     uint8_t *p = c->data + c->used;
     size_t o = util_varint_put(p, (uint64_t)(depth - x->qindepth));
@@ -324,24 +511,33 @@ static int q_push(ex_t *x, const uint8_t *st, size_t len, int depth)
     return 0;
 }
 
-/* Pop the oldest entry into x->qout; returns its length. */
-static size_t q_pop(ex_t *x, int *depth)
+/* Free chunk C, read to its end (or never to be read). */
+static void q_drop(ex_t *x, qchunk_t *c)
+{
+    if (c->data)
+        q_unbuf(x, c->data, c->cap);
+    big_free(x, c, sizeof *c);
+}
+
+/* Pop the oldest entry into x->qout, its length into *LEN. 0, or -1 when a spilled
+ * chunk cannot be read back (x->ioerr or x->oom; the entry stays queued). */
+static int q_pop(ex_t *x, size_t *lenp, int *depth)
 {
     qchunk_t *c = x->qhead;
     while (c->rd == c->used) {
         x->qhead = c->next;
-        if (!x->qspare && c->cap == QCHUNK)
-            x->qspare = c;
-        else
-            big_free(x, c, sizeof *c + c->cap);
+        q_drop(x, c);
         c = x->qhead;
     }
+    if (!c->data && q_load(x, c))
+        return -1;
     const uint8_t *p = c->data + c->rd, *p0 = p, *end = c->data + c->used;
     uint64_t dd = 0, len = 0;
-    util_varint_get(&p, end, &dd);
-    util_varint_get(&p, end, &len);
+    /* Our own bytes, but they may have been through the disk: check them. */
+    if (util_varint_get(&p, end, &dd) || util_varint_get(&p, end, &len) || len > x->maxst ||
+        !(p = util_delta_get(p, end, x->qout, len)))
+        return io_fail(x, "reading the queue's spill file", EILSEQ);
     x->qoutdepth += (int)dd;
-    p = util_delta_get(p, end, x->qout, len); /* our own bytes: never NULL */
     if (x->qoutlen > len)
         memset(x->qout + len, 0, x->qoutlen - len);
     c->rd += (size_t)(p - p0);
@@ -349,13 +545,11 @@ static size_t q_pop(ex_t *x, int *depth)
     x->qlen--;
     if (!x->qlen) { /* empty: start the tail chunk afresh */
         x->qtail = x->qhead = NULL;
-        if (!x->qspare && c->cap == QCHUNK)
-            x->qspare = c;
-        else
-            big_free(x, c, sizeof *c + c->cap);
+        q_drop(x, c);
     }
     *depth = x->qoutdepth;
-    return len;
+    *lenp = len;
+    return 0;
 }
 
 /* ---- the DFS stack ---- */
@@ -436,6 +630,7 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
     }
     succ_t *b = &x->batch[x->nb];
     b->fp = fp;
+    b->lo = fingerprint_lo(x->lob, st, len);
     b->len = len;
     b->lab = *lab;
     memcpy(x->bbuf + x->nb * x->maxst, st, len);
@@ -445,13 +640,13 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
 /* Insert the collected successors of x->cur in the order they were emitted. */
 static void flush_batch(ex_t *x)
 {
-    for (size_t i = 0; i < x->nb && !x->full && !x->oom; i++) {
+    for (size_t i = 0; i < x->nb && !x->full && !x->oom && !x->ioerr; i++) {
         const succ_t *b = &x->batch[i];
         if ((x->o->max_states && x->n >= x->o->max_states) || x->n >= EMPTY - 1) {
             x->full = true;
             break;
         }
-        if (fp_insert(x, b->fp) > 0)
+        if (fp_insert(x, b->fp, b->lo) > 0)
             add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, x->cur, (uint32_t)i,
                       x->cur_depth + 1, &b->lab);
     }
@@ -611,8 +806,10 @@ static void no_terminal(ex_t *x)
 
 static void ex_free(ex_t *x)
 {
-    for (int i = 0; i < NSHARD; i++)
+    for (int i = 0; i < NSHARD; i++) {
         free(x->sh[i].fp);
+        free(x->sh[i].lo);
+    }
     for (size_t i = 0; i < x->nchunks; i++) {
         free(x->parent[i]);
         free(x->ord[i]);
@@ -622,9 +819,12 @@ static void ex_free(ex_t *x)
     free(x->big);
     for (qchunk_t *c = x->qhead, *nx; c; c = nx) {
         nx = c->next;
+        free(c->data);
         free(c);
     }
     free(x->qspare);
+    if (x->qfd >= 0)
+        close(x->qfd);
     free(x->qin);
     free(x->qout);
     free(x->stack);
@@ -637,7 +837,7 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 {
     for (uint64_t i = 0; i < rs->n; i++) {
         uint64_t fp = fingerprint(rs->states[i], rs->lens[i]);
-        int fresh = fp_insert(x, fp);
+        int fresh = fp_insert(x, fp, fingerprint_lo(x->lob, rs->states[i], rs->lens[i]));
         if (fresh < 0 || grow_states(x))
             break;
         if (!fresh || rs->parents[i] >= (int64_t)i) {
@@ -659,6 +859,10 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
                  (unsigned long long)rs->n);
         return -1;
     }
+    if (x->ioerr) {
+        diag_set(err, "", 0, 0, "resume: %s", x->iomsg);
+        return -1;
+    }
     x->qnext = (uint32_t)rs->expanded;
     x->r->transitions = rs->transitions;
     if (!rs->expanded) { /* from the start: the initial states count as transitions */
@@ -672,10 +876,17 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
 {
     memset(r, 0, sizeof *r);
+    if (o->fp_bits && o->fp_bits != 64 && o->fp_bits != 96 && o->fp_bits != 128) {
+        diag_set(err, "", 0, 0, "fingerprints are 64, 96 or 128 bits wide, not %d", o->fp_bits);
+        return -1;
+    }
     r->failure_id = -1;
+    r->fp_bits = o->fp_bits ? o->fp_bits : 64;
     exec_outcomes_init(&r->reached, nkeys);
     ex_t x;
     memset(&x, 0, sizeof x);
+    x.qfd = -1;
+    x.lob = (r->fp_bits - 64) / 8;
     x.s = s;
     x.o = o;
     x.r = r;
@@ -725,7 +936,12 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         } else {
             if (!x.qlen)
                 break;
-            len = q_pop(&x, &depth);
+            if (q_pop(&x, &len, &depth)) {
+                r->verdict = EXPLORE_INCOMPLETE;
+                snprintf(r->msg, sizeof r->msg, "stopped after %zu states: %s", x.n,
+                         x.ioerr ? x.iomsg : "out of memory reading the queue back");
+                goto done;
+            }
             st = x.qout;
             id = x.qnext++;
         }
@@ -767,13 +983,15 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
                  len, &e.label, e.msg);
             goto done;
         }
-        if (x.full || x.oom) {
+        if (x.full || x.oom || x.ioerr) {
             /* Some successors of this state were dropped: it is not expanded. A resumed
              * run re-expands it, so the final counts equal an uninterrupted run's. */
             r->transitions = before;
             x.qnext = id;
             r->verdict = EXPLORE_INCOMPLETE;
-            if (x.oom)
+            if (x.ioerr)
+                snprintf(r->msg, sizeof r->msg, "stopped after %zu states: %s", x.n, x.iomsg);
+            else if (x.oom)
                 snprintf(r->msg, sizeof r->msg,
                          "out of memory after %zu states (%.0f MiB held): the search needs more",
                          x.n, (double)x.held / 1048576.0);
@@ -806,7 +1024,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         }
         if (o->progress && x.n - last_progress >= 65536) {
             last_progress = x.n;
-            o->progress(o->progress_ctx, x.n, o->dfs ? x.sn : x.qlen, x.held);
+            o->progress(o->progress_ctx, x.n, o->dfs ? x.sn : x.qlen, x.held, x.spilled);
         }
     }
     r->verdict = EXPLORE_OK;
@@ -826,8 +1044,9 @@ done:
     if (!o->dfs) /* BFS: states below the cursor (and above the depth bound) are expanded */
         r->expanded = x.qnext < first_bound ? x.qnext : first_bound;
     r->bytes = x.peak;
-    double n = (double)x.n;
-    r->omission = n * (n - 1) / 36893488147419103232.0; /* n(n-1)/2 pairs, 2^-64 each */
+    r->spilled = x.spilled;
+    double n = (double)x.n; /* n(n-1)/2 pairs, each colliding with probability 2^-bits */
+    r->omission = ldexp(n * (n - 1), -(r->fp_bits + 1));
     free(sbuf);
     free(outv);
     ex_free(&x);

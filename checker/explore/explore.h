@@ -1,6 +1,7 @@
 /* explore.h - exhaustive exploration of a system's state space (DESIGN.md
  * section 5): BFS by default (shortest counterexamples), DFS on request, over
- * an in-memory set of 64-bit state fingerprints (hash compaction). Finds deadlocks,
+ * an in-memory set of 64-, 96- or 128-bit state fingerprints (hash compaction).
+ * The BFS queue may spill to a temporary file (docs/memory.md). Finds deadlocks,
  * unexpected events, invariant failures and outcomes a model forbids. The
  * explorer only calls the sys.h interface: it never knows the protocol. */
 #ifndef COHCHECK_EXPLORE_H
@@ -51,9 +52,19 @@ typedef struct {
      * (may be NULL). Under BFS the first call for an outcome has its least depth. */
     void (*on_outcome)(void *ctx, const prog_val_t *outcome, int depth);
     void *on_outcome_ctx;
-    /* Called about every 2^16 states (may be NULL): library code never prints. */
-    void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes);
+    /* Called about every 2^16 states (may be NULL): library code never prints.
+     * SPILLED: bytes of the BFS queue written to disk so far. */
+    void (*progress)(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled);
     void *progress_ctx;
+    /* Bits per fingerprint in the visited set: 64 (also when 0), 96 or 128. */
+    int fp_bits;
+    /* BFS queue spilling: when the queue's chunks in RAM exceed queue_memory bytes
+     * (0: no such bound), or all the explorer holds exceeds 3/4 of max_memory, each
+     * newly filled chunk in the queue's middle goes to a temporary file in spill_dir
+     * (NULL: /tmp), unlinked at once, and is read back in FIFO order. Counts, order
+     * and traces are those of a run without spilling. */
+    uint64_t queue_memory;
+    const char *spill_dir;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -71,9 +82,11 @@ typedef struct {
     uint64_t states, transitions;
     uint64_t expanded; /* states whose successors were computed (BFS: a prefix) */
     int max_depth;
-    uint64_t bytes;  /* most memory the explorer held at once (visited set, queue) */
-    double omission; /* bound on the probability that a fingerprint collision hid a
-                        state: states^2 / 2^65, for a hash that behaves randomly */
+    uint64_t bytes;   /* most memory the explorer held at once (visited set, queue) */
+    uint64_t spilled; /* bytes of the BFS queue written to the spill file in all */
+    int fp_bits;      /* fingerprint width used */
+    double omission;  /* bound on the probability that a fingerprint collision hid a
+                         state: states^2 / 2^(fp_bits+1), for a hash that behaves randomly */
     exec_outcomes_t reached;
     char msg[320]; /* what failed */
     int ntrace;

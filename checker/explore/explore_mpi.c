@@ -847,10 +847,13 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     memset(r, 0, sizeof *r);
     r->failure_id = -1;
     exec_outcomes_init(&r->reached, nkeys);
-    if (o->dfs || o->resume || o->on_new || o->on_outcome) {
+    r->fp_bits = 64;
+    if (o->dfs || o->resume || o->on_new || o->on_outcome || (o->fp_bits && o->fp_bits != 64) ||
+        o->queue_memory) {
         diag_set(err, "", 0, 0,
-                 "--mpi: the distributed search is breadth-first only, without "
-                 "the store (--dfs, resume and --db are not supported)");
+                 "--mpi: the distributed search is breadth-first only, with 64-bit "
+                 "fingerprints, its levels in RAM and without the store (--dfs, resume, "
+                 "--fingerprint 96|128, --queue-memory and --db are not supported)");
         return -1;
     }
     sys_error_t e;
@@ -941,7 +944,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             x.next = tmp;
             if (o->progress && x.rank == 0 && T - last_progress >= 65536) {
                 last_progress = T;
-                o->progress(o->progress_ctx, T, M, x.held);
+                o->progress(o->progress_ctx, T, M, x.held, 0);
             }
             continue;
         }

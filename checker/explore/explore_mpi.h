@@ -35,7 +35,8 @@ int explore_mpi_init(int *rank, int *ranks, diag_t *err);
 void explore_mpi_finalize(void);
 
 /* Explore S on every rank together, as explore_run with BFS. Not supported
- * here: dfs, resume, on_new and on_outcome (rejected: -1 with ERR). OUT gets
+ * here: dfs, resume, on_new, on_outcome, fp_bits other than 64 and
+ * queue_memory (rejected: -1 with ERR); the levels stay in RAM. OUT gets
  * the verdict and counts on every rank; the outcomes, message, trace and failure
  * state on rank 0 only. STATS (may be NULL) gets the communication, on every
  * rank. o->max_memory is shared out: each rank gets max_memory / ranks, and a
