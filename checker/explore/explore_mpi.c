@@ -62,6 +62,7 @@ int explore_mpi_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "../base/util.h"
 
@@ -303,15 +304,17 @@ static void parse(mx_t *x, int src, const uint8_t *p, size_t n)
     }
 }
 
-/* Receive every message that has arrived. */
-static void poll_recv(mx_t *x)
+/* Receive every message that has arrived; false if there was none. */
+static bool poll_recv(mx_t *x)
 {
+    bool any = false;
     for (;;) {
         int flag = 0, cnt = 0;
         MPI_Status st;
         MPI_Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, &st);
         if (!flag)
-            return;
+            return any;
+        any = true;
         MPI_Get_count(&st, MPI_BYTE, &cnt);
         if ((size_t)cnt > x->rcap) {
             x->rcap = (size_t)cnt;
@@ -322,6 +325,14 @@ static void poll_recv(mx_t *x)
             x->lasts++;
         parse(x, st.MPI_SOURCE, x->rbuf, (size_t)cnt);
     }
+}
+
+/* Nothing to receive yet: give the core away briefly rather than spin (ranks may
+ * share cores; 20 us is small beside a level). */
+static void idle(void)
+{
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
 }
 
 /* Send destination D's buffer (flagged LAST or not) and make the next one ready. */
@@ -338,7 +349,8 @@ static void send_buf(mx_t *x, int d, bool last)
         MPI_Test(&b->req[b->cur], &done, MPI_STATUS_IGNORE);
         if (done)
             break;
-        poll_recv(x);
+        if (!poll_recv(x))
+            idle();
     }
     b->used = 1;
     memset(b->base, 0, round8(b->baselen));
@@ -371,11 +383,9 @@ static void finish_level(mx_t *x)
     for (int d = 0; d < x->P; d++)
         if (d != x->rank)
             send_buf(x, d, true);
-    while (x->lasts < x->P - 1) {
-        MPI_Status st;
-        MPI_Probe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &st);
-        poll_recv(x);
-    }
+    while (x->lasts < x->P - 1)
+        if (!poll_recv(x))
+            idle();
     x->lasts = 0;
     for (int d = 0; d < x->P; d++)
         if (d != x->rank)
