@@ -196,6 +196,15 @@ test-spill-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/spill.sh ./build-san/cohcheck
 test-san: test-spill-san
+# ---- Timed mode (cohcheck sim, docs/sim.md): pinned runs, broken variants, limits, bad input.
+test: test-sim
+test-san: test-sim-san
+.PHONY: test-sim test-sim-san
+test-sim: cohcheck
+	sh tests/e2e/sim.sh ./cohcheck
+test-sim-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sim.sh ./build-san/cohcheck
 
 # Distributed search on MPI (issue 11, docs/distributed.md): when Open MPI (or another MPI
 # with mpicc) is installed, checker/explore/explore_mpi.c is built with COHCHECK_MPI and

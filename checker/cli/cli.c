@@ -273,3 +273,68 @@ int cli_config_opt(const char *cmd, int ch, const char *arg, sys_config_t *cfg)
     default: return 0;
     }
 }
+
+int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_params_t *out,
+                     diag_t *err)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < nparams && i < 64; i++) {
+        const char *eq = strchr(params[i], '=');
+        char *name = xstrndup(params[i], (size_t)(eq - params[i]));
+        long long v;
+        if (cli_parse_count("--param", eq + 1, 32767, &v, err)) {
+            free(name);
+            return -1;
+        }
+        bool proto_has = false;
+        for (int k = 0; p && k < p->nparams; k++)
+            proto_has |= !strcmp(p->params[k].name, name);
+        if (proto_has) {
+            out->proto_names[out->nproto++] = name;
+            if (proto_set_param(p, name, (int)v, err))
+                return -1;
+        } else {
+            out->wl[out->nwl].name = name;
+            out->wl[out->nwl++].value = v;
+        }
+    }
+    return 0;
+}
+
+int cli_load_test(const char *path, const proto_t *p, const cli_params_t *sp, prog_t **out,
+                  diag_t *err)
+{
+    if (prog_load_params(path, sp->wl, sp->nwl, 0, out, err))
+        return -1;
+    const char *bad = NULL, *why = NULL;
+    for (int i = 0; i < sp->nwl && !bad; i++)
+        if (!prog_param_find(*out, sp->wl[i].name)) {
+            bad = sp->wl[i].name;
+            why = "neither protocol %s nor this test declares %s";
+        }
+    for (int i = 0; i < sp->nproto && !bad; i++)
+        if (prog_param_find(*out, sp->proto_names[i])) {
+            bad = sp->proto_names[i];
+            why = "both protocol %s and this test declare %s: the setting is ambiguous";
+        }
+    if (bad && !p)
+        why = "%sthis test does not declare %s";
+    if (bad) {
+        char msg[DIAG_MSG_MAX];
+        snprintf(msg, sizeof msg, why, p ? p->name : "", bad);
+        diag_set(err, path, 1, 1, "--param %s: %s", bad, msg);
+        prog_free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void cli_params_free(cli_params_t *sp)
+{
+    for (int i = 0; i < sp->nwl; i++)
+        free((char *)sp->wl[i].name);
+    for (int i = 0; i < sp->nproto; i++)
+        free(sp->proto_names[i]);
+    memset(sp, 0, sizeof *sp);
+}

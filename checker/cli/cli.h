@@ -128,4 +128,25 @@ void cli_label_read(const void *blob, size_t len, sys_label_t *label, uint32_t *
 void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
                       const exec_model_result_t *mr, double secs);
 
+/* Timed mode (cmd_sim.c). */
+int cmd_sim(int argc, char **argv);
+
+/* --param settings split between a protocol and a workload (docs/litmus.md,
+ * "Workloads at scale"): names PROTO declares are applied to it (recorded in
+ * proto_names); the others become workload settings for prog_load_params. */
+typedef struct {
+    prog_setting_t wl[64];
+    int nwl;
+    char *proto_names[64];
+    int nproto;
+} cli_params_t;
+/* P may be NULL (cohcheck litmus): every setting is then the workload's. */
+int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_params_t *out,
+                     diag_t *err);
+/* Load test PATH with the workload settings of SP: every workload setting must
+ * be a parameter the test declares, and no protocol setting may name one. */
+int cli_load_test(const char *path, const proto_t *p, const cli_params_t *sp, prog_t **out,
+                  diag_t *err);
+void cli_params_free(cli_params_t *sp);
+
 #endif

@@ -26,7 +26,8 @@ typedef struct {
     const char *argv0;
     const char *proto_path;
     char *command;
-    char *params; /* "a=1,b=2" as given, for the store */
+    char *params;    /* "a=1,b=2" as given, for the store */
+    cli_params_t sp; /* --param split between protocol and workload */
     store_t *db;
     int jobs;             /* -j: tests checked at once */
     pthread_mutex_t lock; /* serialises store calls other than store_state, and job hand-out */
@@ -74,7 +75,7 @@ static void usage(FILE *f)
           "                      fetch, evict, writeback, or any other environment event\n"
           "                      the protocol declares (e.g. l2evict); all: every one\n"
           "                      (comma-separated; default none)\n"
-          "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
+          "  --param NAME=VALUE  override a protocol or workload parameter (repeatable)\n"
           "  --max-states N      stop after N states (exit 3)\n"
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
           "  --max-depth N       check states N steps deep but expand none of them; if any\n"
@@ -406,7 +407,7 @@ static int check_file(job_t *job)
     const char *path = job->path;
     diag_t d;
     prog_t *p;
-    if (prog_load(path, &p, &d)) {
+    if (cli_load_test(path, c->proto, &c->sp, &p, &d)) {
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
@@ -807,7 +808,7 @@ int cmd_check(int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto out;
     }
-    if (cli_apply_params(c.proto, params, nparams, &d)) {
+    if (cli_split_params(c.proto, params, nparams, &c.sp, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
         goto out;
@@ -875,6 +876,7 @@ out:
         rc = worst(rc, CLI_LIMIT);
     free(c.command);
     free(c.params);
+    cli_params_free(&c.sp);
     cat_free(c.model);
     proto_free(c.proto);
     if (c.mpi)

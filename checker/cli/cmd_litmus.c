@@ -56,6 +56,9 @@ typedef struct {
         char name[64];
         int obs[3], racy;
     } sum[MAX_MODELS];
+    const char *params[64]; /* --param NAME=VALUE: workload parameters */
+    int nparams;
+    cli_params_t sp;
 } litmus_opts_t;
 
 static const char *const obs_names[] = {"Never", "Sometimes", "Always"};
@@ -74,6 +77,7 @@ static void usage(FILE *f)
           "                     NAME.cat in ./models or $COHCHECK_MODELS) or a .cat file;\n"
           "                     repeatable; default: the six models above\n"
           "  --filter REGEX     only tests whose name matches (PCRE2)\n"
+          "  --param NAME=VALUE set a workload parameter (repeatable; docs/litmus.md)\n"
           "  --unroll N         take each backward branch at most N times (default 2);\n"
           "                     longer executions are cut off and the output says so\n"
           "  --max-candidates N stop a test after N candidate executions (exit 3)\n"
@@ -388,7 +392,7 @@ static int run_file(litmus_opts_t *o, const char *path)
 {
     diag_t d;
     prog_t *p;
-    if (prog_load(path, &p, &d)) {
+    if (cli_load_test(path, NULL, &o->sp, &p, &d)) {
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
@@ -564,6 +568,7 @@ int cmd_litmus(int argc, char **argv)
         {"model", required_argument, 0, 'm'},
         {"filter", required_argument, 0, 'f'},
         {"unroll", required_argument, 0, 'u'},
+        {"param", required_argument, 0, 'P'},
         {"max-candidates", required_argument, 0, 'c'},
         {"json", no_argument, 0, 'J'},
         {"expect", no_argument, 0, 'E'},
@@ -628,6 +633,12 @@ int cmd_litmus(int argc, char **argv)
             }
             o.eo.max_candidates = (uint64_t)v;
             break;
+        case 'P':
+            if (cli_param_opt("litmus", optarg, o.params, &o.nparams)) {
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            break;
         case 'J': o.json = true; break;
         case 'E': o.expect = true; break;
         case 'q': o.quiet = true; break;
@@ -671,6 +682,11 @@ int cmd_litmus(int argc, char **argv)
     for (int i = 0; i < o.nmodel_args; i++)
         if (!get_model(&o.cache, o.model_args[i], &rc))
             goto out;
+    if (cli_split_params(NULL, o.params, o.nparams, &o.sp, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
     char **files;
     int nfiles;
     if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
@@ -719,6 +735,7 @@ int cmd_litmus(int argc, char **argv)
         printf("; %.2f s\n", now_s() - t0);
     }
 out:
+    cli_params_free(&o.sp);
     if (o.filter)
         pcre2_code_free(o.filter);
     for (int i = 0; i < o.cache.n; i++) {

@@ -32,6 +32,7 @@ static void usage(FILE *f)
           "                                  counterexamples, index.html) from fresh runs\n"
           "  export --murphi --protocol P TEST -o FILE.m\n"
           "                                  the whole system as a Murphi model for Rumur\n"
+          "  sim --protocol P --workload W   timed mode: the tables simulated in cycles\n"
           "\n"
           "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
           "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
@@ -82,6 +83,8 @@ int main(int argc, char **argv)
         return cmd_classify(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return cmd_export(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sim"))
+        return cmd_sim(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'cohcheck --help')", cmd);
     return CLI_BAD_INPUT;
 }

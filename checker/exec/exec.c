@@ -40,6 +40,11 @@ typedef struct {
     pev_t *pool;
     size_t npool, poolcap;
     int max_reads; /* most reads on one path */
+    /* Writes on paths cut by the unrolling bound: a prefix of a real execution
+       writes them, so they feed the value domains (a thread spinning on a
+       location it wrote itself would otherwise never see its own value). */
+    pev_t *cutw;
+    size_t ncutw, capcutw;
 } thread_paths_t;
 
 typedef struct {
@@ -144,7 +149,7 @@ void exec_result_free(exec_model_result_t *r)
 void exec_layout_init(exec_layout_t *l, const prog_t *p)
 {
     int n = 0;
-    uint32_t written[PROG_MAX_THREADS] = {0};
+    uint32_t *written = xcalloc((size_t)p->nthreads + 1, sizeof *written);
     for (int t = 0; t < p->nthreads; t++) {
         for (int i = 0; i < p->threads[t].ninstr; i++) {
             const prog_instr_t *in = &p->threads[t].instr[i];
@@ -177,6 +182,7 @@ void exec_layout_init(exec_layout_t *l, const prog_t *p)
         l->loc[k] = i;
         l->names[k++] = xstrdup(p->locs[i].name);
     }
+    free(written);
 }
 
 void exec_layout_free(exec_layout_t *l)
@@ -192,9 +198,13 @@ void exec_layout_free(exec_layout_t *l)
 
 bool exec_outcome_sat(const prog_t *p, const exec_layout_t *l, const prog_val_t *v)
 {
-    prog_val_t regs[PROG_MAX_THREADS][PROG_MAX_REGS];
+    prog_val_t stack_regs[PROG_MAX_THREADS][PROG_MAX_REGS];
     prog_val_t mem[256];
-    memset(regs, 0, sizeof regs);
+    memset(stack_regs, 0, sizeof stack_regs);
+    /* Scale programs (more threads than the explorer takes) get heap arrays. */
+    prog_val_t(*regs)[PROG_MAX_REGS] = p->nthreads <= PROG_MAX_THREADS
+                                           ? stack_regs
+                                           : xcalloc((size_t)p->nthreads, sizeof *stack_regs);
     prog_val_t *m = p->nlocs <= 256 ? mem : xcalloc((size_t)p->nlocs, sizeof *m);
     for (int k = 0; k < l->nregkeys; k++)
         regs[l->thread[k]][l->reg[k]] = v[k];
@@ -203,6 +213,8 @@ bool exec_outcome_sat(const prog_t *p, const exec_layout_t *l, const prog_val_t 
     bool r = prog_cond_eval(p->cond, (const prog_val_t(*)[PROG_MAX_REGS])regs, m);
     if (m != mem)
         free(m);
+    if (regs != stack_regs)
+        free(regs);
     return r;
 }
 
@@ -345,6 +357,9 @@ static void gen(pathgen_t *g, int pc, const prog_val_t *regs_in)
             if (in->target <= pc) {
                 if (g->backcnt[pc] >= g->o->unroll) {
                     g->cut = true;
+                    for (int k = 0; k < g->ncur; k++)
+                        if (g->cur[k].kind == EV_W)
+                            UTIL_PUSH(g->out->cutw, g->out->ncutw, g->out->capcutw, g->cur[k]);
                     return;
                 }
                 g->backcnt[pc]++;
@@ -363,6 +378,7 @@ static void paths_free(thread_paths_t *tp)
 {
     free(tp->paths);
     free(tp->pool);
+    free(tp->cutw);
     memset(tp, 0, sizeof *tp);
 }
 
@@ -436,8 +452,9 @@ static int compute_domains(const prog_t *p, const exec_opts_t *o, domain_t *dom,
         if (round >= bound)
             return 0;
         for (int t = 0; t < p->nthreads; t++)
-            for (size_t i = 0; i < tps[t].npool; i++) {
-                const pev_t *e = &tps[t].pool[i];
+            for (size_t i = 0; i < tps[t].npool + tps[t].ncutw; i++) {
+                const pev_t *e =
+                    i < tps[t].npool ? &tps[t].pool[i] : &tps[t].cutw[i - tps[t].npool];
                 if (e->kind != EV_W)
                     continue;
                 domain_t *d = &dom[e->loc];
@@ -729,6 +746,13 @@ int exec_eval(const prog_t *p, cat_model_t *const *models, int nmodels, const ex
     domain_t *dom = xcalloc((size_t)p->nlocs + 1, sizeof *dom);
     thread_paths_t *tps = xcalloc((size_t)p->nthreads, sizeof *tps);
     comb_t *c = NULL;
+    if (p->nthreads > PROG_MAX_THREADS) {
+        diag_set(err, p->file, 0, 0,
+                 "too many threads for the model evaluator (%d; at most %d): lower the "
+                 "workload's parameters (--param)",
+                 p->nthreads, PROG_MAX_THREADS);
+        goto out;
+    }
     if (p->nlocs > CAT_MAX_EVENTS) {
         diag_set(err, p->file, 0, 0, "too many locations (%d; at most %d)", p->nlocs,
                  CAT_MAX_EVENTS);

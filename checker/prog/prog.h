@@ -13,8 +13,14 @@
 #include "../base/util.h"
 
 #define PROG_MAX_REGS 16
-#define PROG_MAX_VAL 256 /* literal values are below this */
-#define PROG_MAX_THREADS 16
+#define PROG_MAX_VAL 256    /* literal values are below this (a scale file: PROG_MAX_SCALE_VAL) */
+#define PROG_MAX_THREADS 16 /* the table's limit, and the explorer's and model evaluator's */
+/* Scale files (docs/litmus.md, "Workloads at scale": params, thread templates,
+ * location arrays) are parsed to these limits; the explorer and the model
+ * evaluator still refuse more than PROG_MAX_THREADS threads with an error. */
+#define PROG_MAX_SCALE_THREADS 4096
+#define PROG_MAX_SCALE_LOCS 65536
+#define PROG_MAX_SCALE_VAL 32768 /* the explorer's values are 16-bit */
 
 typedef int64_t prog_val_t;
 
@@ -102,6 +108,20 @@ typedef struct prog_cond {
 
 typedef enum { PROG_EXISTS, PROG_NOT_EXISTS, PROG_FORALL } prog_quant_t;
 
+/* A parameter a scale file declares (`param NAME = E`) or derives (`let NAME = E`). */
+typedef struct {
+    char *name;
+    prog_val_t value; /* after overrides */
+    bool derived;     /* `let`: computed, cannot be set */
+    bool set;         /* overridden by a prog_setting_t */
+} prog_param_t;
+
+/* A parameter setting given to the parser (--param NAME=VALUE). */
+typedef struct {
+    const char *name;
+    prog_val_t value;
+} prog_setting_t;
+
 typedef struct {
     char *file;   /* path given to the parser */
     char *name;   /* test name from line 1 */
@@ -115,6 +135,8 @@ typedef struct {
     int nlines; /* distinct cache lines */
     prog_quant_t quant;
     prog_cond_t *cond;
+    int nparams; /* declared parameters and lets, in file order */
+    prog_param_t *params;
 } prog_t;
 
 /* Parse SRC[0..LEN) (FILE names it in diagnostics). Returns 0 and *OUT, or -1
@@ -123,6 +145,19 @@ int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag
 
 /* Read and parse PATH. An unreadable file is an error at line 0. */
 int prog_load(const char *path, prog_t **out, diag_t *err);
+
+/* prog_parse with parameter settings SET[0..NSET) applied before expansion.
+ * Setting a `let` is an error at its line; with PROG_PARAMS_STRICT, setting a
+ * name the file does not declare is an error at 1:1 (otherwise it is ignored:
+ * see prog_param_find). Values must lie in 0..PROG_MAX_SCALE_VAL-1. */
+#define PROG_PARAMS_STRICT 1u
+int prog_parse_params(const char *file, const char *src, size_t len, const prog_setting_t *set,
+                      int nset, unsigned flags, prog_t **out, diag_t *err);
+int prog_load_params(const char *path, const prog_setting_t *set, int nset, unsigned flags,
+                     prog_t **out, diag_t *err);
+
+/* The parameter or let NAME of P, or NULL. */
+const prog_param_t *prog_param_find(const prog_t *p, const char *name);
 
 void prog_free(prog_t *p);
 

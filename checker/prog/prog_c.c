@@ -1256,7 +1256,11 @@ static int write_range(wr_t *w, int i, int j, int depth)
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
 {
     wr_t w = {p, 0, false, out, why, whylen};
+    if (p->nthreads > PROG_MAX_THREADS)
+        return no_c_form(&w, "more than 16 threads");
     for (int l = 0; l < p->nlocs; l++) {
+        if (strchr(p->locs[l].name, '['))
+            return no_c_form(&w, "a location array element");
         ctok_t t = {C_ID, p->locs[l].name, strlen(p->locs[l].name), 0, 0};
         if (is_type_word(&t))
             return no_c_form(&w, "a location named like a C type word");

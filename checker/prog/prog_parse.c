@@ -32,6 +32,15 @@ enum {
     T_NOT,
     T_BAD_COMMENT,
     T_BAD_STRING,
+    /* scale files (params, templates, arrays; docs/litmus.md) */
+    T_LBRACK,
+    T_RBRACK,
+    T_PLUS,
+    T_MINUS,
+    T_STAR,
+    T_SLASH,
+    T_PERCENT,
+    T_DOTDOT,
 };
 
 static const lex_rule_t rules[] = {
@@ -54,6 +63,14 @@ static const lex_rule_t rules[] = {
     {T_AND, "/\\\\"},
     {T_OR, "\\\\/"},
     {T_NOT, "~"},
+    {T_LBRACK, "\\["},
+    {T_RBRACK, "\\]"},
+    {T_PLUS, "\\+"},
+    {T_MINUS, "-"},
+    {T_STAR, "\\*"},
+    {T_SLASH, "/"},
+    {T_PERCENT, "%"},
+    {T_DOTDOT, "\\.\\."},
 };
 
 #define MAX_COND_DEPTH 200
@@ -82,6 +99,16 @@ typedef struct {
     uint32_t regs_used;
 } thread_build_t;
 
+/* A name bound while expanding a scale file: a param or let, a template's
+ * first thread, tid/wg/cu inside a template, a `for` or quantifier variable. */
+typedef enum { B_PARAM, B_LET, B_TEMPLATE, B_VAR } bind_kind_t;
+
+typedef struct {
+    char *name;
+    prog_val_t v;
+    bind_kind_t kind;
+} bind_t;
+
 typedef struct {
     const char *file;
     const char *src;
@@ -97,6 +124,24 @@ typedef struct {
     /* Parallel to p->locs: initialised yet, union-find parent for sameline. */
     bool *init_seen;
     int *uf;
+    /* Location names by hash: slot holds index + 1, 0 when empty. */
+    int *lhash;
+    size_t lhcap;
+    /* Scale files: literal limit PROG_MAX_SCALE_VAL; bound names, innermost last. */
+    bool scale;
+    bind_t *env;
+    size_t nenv, capenv;
+    const prog_setting_t *set;
+    int nset;
+    bool *set_used;
+    bool strict;   /* PROG_PARAMS_STRICT */
+    strbuf_t lsfx; /* label suffix of the `for` iterations being expanded */
+    int expr_depth;
+    size_t threadcap;
+    int *wgcu; /* per work-group: its compute unit, -1 unplaced */
+    size_t capwgcu;
+    uint32_t *regs_used; /* per thread: registers it names */
+    size_t capregs;
 } parser_t;
 
 /* ---- helpers ---- */
@@ -197,15 +242,186 @@ static bool is_reg(parser_t *ps, const lex_tok_t *t, int *r)
     return true;
 }
 
+static long long max_val(const parser_t *ps)
+{
+    return ps->scale ? PROG_MAX_SCALE_VAL : PROG_MAX_VAL;
+}
+
+/* ---- names and expressions (scale files) ---- */
+
+static bind_t *env_find(parser_t *ps, const char *s, size_t n)
+{
+    for (size_t i = ps->nenv; i-- > 0;)
+        if (strlen(ps->env[i].name) == n && !memcmp(ps->env[i].name, s, n))
+            return &ps->env[i];
+    return NULL;
+}
+
+static void env_push(parser_t *ps, const char *s, size_t n, prog_val_t v, bind_kind_t k)
+{
+    bind_t b = {xstrndup(s, n), v, k};
+    UTIL_PUSH(ps->env, ps->nenv, ps->capenv, b);
+}
+
+static void env_pop(parser_t *ps)
+{
+    free(ps->env[--ps->nenv].name);
+}
+
+/* Is T a name bound in the environment? */
+static bool tok_bound(parser_t *ps, const lex_tok_t *t)
+{
+    return t->kind == T_IDENT && env_find(ps, ps->src + t->off, t->len) != NULL;
+}
+
+#define EXPR_LIMIT (1LL << 40) /* intermediate results stay within +-2^40 */
+
+static int parse_expr(parser_t *ps, prog_val_t *v);
+
+static int parse_primary(parser_t *ps, prog_val_t *v)
+{
+    const lex_tok_t *t = peek(ps);
+    if (t->kind == T_NUM) {
+        next(ps);
+        return number(ps, t, EXPR_LIMIT, v);
+    }
+    if (t->kind == T_LPAREN || t->kind == T_MINUS) {
+        if (++ps->expr_depth > MAX_COND_DEPTH)
+            return fail_at(ps, t, "expression nested too deeply (more than %s levels)", "200");
+        next(ps);
+        int rc = t->kind == T_LPAREN ? parse_expr(ps, v) : parse_primary(ps, v);
+        ps->expr_depth--;
+        if (rc)
+            return -1;
+        if (t->kind == T_MINUS) {
+            *v = -*v;
+            return 0;
+        }
+        return expect(ps, T_RPAREN, "')' closing the expression");
+    }
+    if (t->kind == T_IDENT) {
+        const bind_t *b = env_find(ps, ps->src + t->off, t->len);
+        if (!b) {
+            char n[64];
+            snprintf(n, sizeof n, "%.*s", (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+            return fail_at(
+                ps, t, "unknown name '%s' (not a parameter, let, template or loop variable)", n);
+        }
+        next(ps);
+        *v = b->v;
+        return 0;
+    }
+    return expected(ps, "a number, a parameter or '('");
+}
+
+static int arith(parser_t *ps, const lex_tok_t *op, prog_val_t a, prog_val_t b, prog_val_t *r)
+{
+    long long x;
+    switch (op->kind) {
+    case T_PLUS: x = a + b; break;
+    case T_MINUS: x = a - b; break;
+    case T_STAR:
+        if (__builtin_mul_overflow(a, b, &x))
+            x = EXPR_LIMIT;
+        break;
+    default:
+        if (b == 0)
+            return fail_at(ps, op, "division by zero%s", "");
+        /* Both round down, so (tid - 1) % N is in 0..N-1 for N > 0. */
+        x = op->kind == T_SLASH ? a / b : a % b;
+        if (op->kind == T_PERCENT && x != 0 && (x < 0) != (b < 0))
+            x += b;
+        else if (op->kind == T_SLASH && (a % b != 0) && ((a < 0) != (b < 0)))
+            x -= 1;
+        break;
+    }
+    if (x >= EXPR_LIMIT || x <= -EXPR_LIMIT)
+        return fail_at(ps, op, "arithmetic overflow (beyond 2^40)%s", "");
+    *r = x;
+    return 0;
+}
+
+static int parse_term(parser_t *ps, prog_val_t *v)
+{
+    if (parse_primary(ps, v))
+        return -1;
+    while (peek(ps)->kind == T_STAR || peek(ps)->kind == T_SLASH || peek(ps)->kind == T_PERCENT) {
+        const lex_tok_t *op = next(ps);
+        prog_val_t b;
+        if (parse_primary(ps, &b) || arith(ps, op, *v, b, v))
+            return -1;
+    }
+    return 0;
+}
+
+/* E := T (('+'|'-') T)*, T := P (('*'|'/'|'%') P)*, P := NUM | NAME | '(' E ')' | '-' P */
+static int parse_expr(parser_t *ps, prog_val_t *v)
+{
+    if (parse_term(ps, v))
+        return -1;
+    while (peek(ps)->kind == T_PLUS || peek(ps)->kind == T_MINUS) {
+        const lex_tok_t *op = next(ps);
+        prog_val_t b;
+        if (parse_term(ps, &b) || arith(ps, op, *v, b, v))
+            return -1;
+    }
+    return 0;
+}
+
+/* An expression whose value must lie in LO..HI-1 (WHAT names it in the error). */
+static int parse_expr_in(parser_t *ps, long long lo, long long hi, const char *what, prog_val_t *v)
+{
+    const lex_tok_t *t = peek(ps);
+    if (parse_expr(ps, v))
+        return -1;
+    if (*v < lo || *v >= hi) {
+        diag_set(ps->err, ps->file, t->line, t->col, "%s %lld out of range (%lld..%lld)", what,
+                 (long long)*v, lo, hi - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void lhash_insert(parser_t *ps, int idx)
+{
+    const char *nm = ps->p->locs[idx].name;
+    size_t m = ps->lhcap - 1;
+    for (size_t h = name_hash(nm, strlen(nm)) & m;; h = (h + 1) & m)
+        if (!ps->lhash[h]) {
+            ps->lhash[h] = idx + 1;
+            return;
+        }
+}
+
 /* Find or (when CREATE) add location NAME; returns its index or -1. */
 static int loc_index(parser_t *ps, const char *s, size_t n, bool create)
 {
     prog_t *p = ps->p;
-    for (int i = 0; i < p->nlocs; i++)
-        if (strlen(p->locs[i].name) == n && !memcmp(p->locs[i].name, s, n))
-            return i;
+    if (ps->lhcap) {
+        size_t m = ps->lhcap - 1;
+        for (size_t h = name_hash(s, n) & m; ps->lhash[h]; h = (h + 1) & m) {
+            int i = ps->lhash[h] - 1;
+            if (strlen(p->locs[i].name) == n && !memcmp(p->locs[i].name, s, n))
+                return i;
+        }
+    }
     if (!create)
         return -1;
+    if ((size_t)(p->nlocs + 1) * 2 > ps->lhcap) {
+        free(ps->lhash);
+        ps->lhcap = ps->lhcap ? ps->lhcap * 2 : 64;
+        ps->lhash = xcalloc(ps->lhcap, sizeof *ps->lhash);
+        for (int i = 0; i < p->nlocs; i++)
+            lhash_insert(ps, i);
+    }
     size_t cap = ps->loccap;
     util_grow((void **)&p->locs, &ps->loccap, (size_t)p->nlocs + 1, sizeof *p->locs);
     if (ps->loccap != cap) {
@@ -216,19 +432,47 @@ static int loc_index(parser_t *ps, const char *s, size_t n, bool create)
     p->locs[p->nlocs] = l;
     ps->init_seen[p->nlocs] = false;
     ps->uf[p->nlocs] = p->nlocs;
+    lhash_insert(ps, p->nlocs);
     return p->nlocs++;
 }
 
-/* A location operand: an identifier [a-z][a-z0-9_]* that is not a register. */
-static int parse_loc(parser_t *ps, int *loc)
+/* A location's name: an identifier [a-z][a-z0-9_]* that is not a register,
+ * then in a scale file any number of indices [E] ("data[3]", "lock[1][0]"). */
+static int parse_loc_name(parser_t *ps, strbuf_t *name)
 {
     const lex_tok_t *t = peek(ps);
     int r;
     if (t->kind != T_IDENT || is_reg(ps, t, &r) || !valid_loc_name(ps->src + t->off, t->len))
         return expected(ps, "a location name ([a-z][a-z0-9_]*)");
     next(ps);
-    *loc = loc_index(ps, ps->src + t->off, t->len, true);
+    sb_putn(name, ps->src + t->off, t->len);
+    while (peek(ps)->kind == T_LBRACK) {
+        next(ps);
+        prog_val_t v;
+        if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &v) ||
+            expect(ps, T_RBRACK, "']' after the index"))
+            return -1;
+        sb_printf(name, "[%lld]", (long long)v);
+    }
     return 0;
+}
+
+/* A location operand, created on first use. */
+static int parse_loc(parser_t *ps, int *loc)
+{
+    const lex_tok_t *t = peek(ps);
+    strbuf_t name;
+    sb_init(&name);
+    int rc = parse_loc_name(ps, &name);
+    if (!rc) {
+        *loc = loc_index(ps, name.s, name.len, false);
+        if (*loc < 0 && ps->p->nlocs >= PROG_MAX_SCALE_LOCS)
+            rc = fail_at(ps, t, "too many locations (at most %s)", "65536");
+        else if (*loc < 0)
+            *loc = loc_index(ps, name.s, name.len, true);
+    }
+    sb_free(&name);
+    return rc;
 }
 
 static int parse_reg(parser_t *ps, int *reg)
@@ -249,7 +493,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
     if (t->kind == T_NUM) {
         next(ps);
         o->is_reg = false;
-        return number(ps, t, PROG_MAX_VAL, &o->v);
+        return number(ps, t, max_val(ps), &o->v);
     }
     if (is_reg(ps, t, &r)) {
         next(ps);
@@ -258,6 +502,21 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
         o->v = r;
         return 0;
     }
+    if (t->kind == T_LPAREN || tok_bound(ps, t)) {
+        o->is_reg = false;
+        prog_val_t v;
+        if (parse_primary(ps, &v))
+            return -1;
+        if (v < 0 || v >= max_val(ps)) {
+            diag_set(ps->err, ps->file, t->line, t->col, "value %lld out of range (0..%lld)",
+                     (long long)v, max_val(ps) - 1);
+            return -1;
+        }
+        o->v = v;
+        return 0;
+    }
+    if (ps->scale)
+        return expected(ps, "a value, a register, a parameter or '(' EXPRESSION ')'");
     return expected(ps, "a value (0..255) or a register");
 }
 
@@ -367,12 +626,83 @@ static int uf_find(int *uf, int x)
     return x;
 }
 
+/* In a scale file's initial state: NAME[A..B]...[C..D] = E gives every element
+ * of the ranges (each index a range or one value) the value E. */
+static int parse_init_range(parser_t *ps)
+{
+    const lex_tok_t *lt = next(ps);
+    enum { MAXDIM = 4 };
+    prog_val_t lo[MAXDIM], hi[MAXDIM];
+    int nd = 0;
+    long long total = 1;
+    while (peek(ps)->kind == T_LBRACK) {
+        if (nd == MAXDIM)
+            return fail_at(ps, peek(ps), "at most %s indices in the initial state", "4");
+        next(ps);
+        if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &lo[nd]))
+            return -1;
+        hi[nd] = lo[nd];
+        if (peek(ps)->kind == T_DOTDOT) {
+            next(ps);
+            if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &hi[nd]))
+                return -1;
+        }
+        if (expect(ps, T_RBRACK, "']' after the index"))
+            return -1;
+        total *= hi[nd] >= lo[nd] ? hi[nd] - lo[nd] + 1 : 0;
+        if (total > PROG_MAX_SCALE_LOCS)
+            return fail_at(ps, lt, "too many locations (at most %s)", "65536");
+        nd++;
+    }
+    prog_val_t v;
+    if (expect(ps, T_EQ, "'='") || parse_expr_in(ps, 0, max_val(ps), "initial value", &v))
+        return -1;
+    prog_val_t idx[MAXDIM];
+    memcpy(idx, lo, sizeof idx);
+    for (long long n = 0; n < total; n++) {
+        strbuf_t nm;
+        sb_init(&nm);
+        sb_putn(&nm, ps->src + lt->off, lt->len);
+        for (int d = 0; d < nd; d++)
+            sb_printf(&nm, "[%lld]", (long long)idx[d]);
+        int loc = loc_index(ps, nm.s, nm.len, false);
+        if (loc < 0 && ps->p->nlocs >= PROG_MAX_SCALE_LOCS) {
+            sb_free(&nm);
+            return fail_at(ps, lt, "too many locations (at most %s)", "65536");
+        }
+        if (loc < 0)
+            loc = loc_index(ps, nm.s, nm.len, true);
+        sb_free(&nm);
+        if (ps->init_seen[loc])
+            return fail_at(ps, lt, "location %s initialised twice", ps->p->locs[loc].name);
+        ps->init_seen[loc] = true;
+        ps->p->locs[loc].init = v;
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] <= hi[d])
+                break;
+            idx[d] = lo[d];
+        }
+    }
+    return 0;
+}
+
 static int parse_init(parser_t *ps)
 {
     if (expect(ps, T_LBRACE, "'{' starting the initial state"))
         return -1;
     while (peek(ps)->kind != T_RBRACE) {
         const lex_tok_t *lt = peek(ps);
+        int r;
+        if (ps->scale && lt->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_LBRACK &&
+            !is_reg(ps, lt, &r) && valid_loc_name(ps->src + lt->off, lt->len)) {
+            if (parse_init_range(ps))
+                return -1;
+            if (peek(ps)->kind == T_SEMI)
+                next(ps);
+            else if (peek(ps)->kind != T_RBRACE)
+                return expected(ps, "';' or '}'");
+            continue;
+        }
         int loc;
         if (parse_loc(ps, &loc))
             return -1;
@@ -382,11 +712,16 @@ static int parse_init(parser_t *ps)
         if (expect(ps, T_EQ, "'='"))
             return -1;
         const lex_tok_t *vt = peek(ps);
-        if (vt->kind != T_NUM)
-            return expected(ps, "an initial value (0..255)");
-        next(ps);
-        if (number(ps, vt, PROG_MAX_VAL, &ps->p->locs[loc].init))
-            return -1;
+        if (ps->scale) {
+            if (parse_expr_in(ps, 0, max_val(ps), "initial value", &ps->p->locs[loc].init))
+                return -1;
+        } else {
+            if (vt->kind != T_NUM)
+                return expected(ps, "an initial value (0..255)");
+            next(ps);
+            if (number(ps, vt, PROG_MAX_VAL, &ps->p->locs[loc].init))
+                return -1;
+        }
         if (peek(ps)->kind == T_SEMI)
             next(ps);
         else if (peek(ps)->kind != T_RBRACE)
@@ -441,7 +776,7 @@ static int placement_num(parser_t *ps, const char *prefix, const char *what, lon
 }
 
 /* "P<n>[@wg<k>[:cu<m>]]" */
-static int parse_thread_head(parser_t *ps, int n, int *wgcu)
+static int parse_thread_head(parser_t *ps, int n)
 {
     const lex_tok_t *t = peek(ps);
     char want[16];
@@ -468,12 +803,12 @@ static int parse_thread_head(parser_t *ps, int n, int *wgcu)
             if (placement_num(ps, "cu", "a compute unit 'cu<m>' after ':'", &m))
                 return -1;
             th->cu = (int)m;
-            if (wgcu[k] >= 0 && wgcu[k] != m) {
+            if (ps->wgcu[k] >= 0 && ps->wgcu[k] != m) {
                 diag_set(ps->err, ps->file, c->line, c->col,
-                         "work-group wg%ld placed on cu%d and cu%ld", k, wgcu[k], m);
+                         "work-group wg%ld placed on cu%d and cu%ld", k, ps->wgcu[k], m);
                 return -1;
             }
-            wgcu[k] = (int)m;
+            ps->wgcu[k] = (int)m;
         }
     }
     return 0;
@@ -619,7 +954,12 @@ static int parse_label_ref(parser_t *ps, int instr_index)
     if (t->kind != T_IDENT)
         return expected(ps, "a label");
     next(ps);
-    fixup_t f = {xstrndup(ps->src + t->off, t->len), instr_index, t->line, t->col};
+    strbuf_t nm;
+    sb_init(&nm);
+    sb_putn(&nm, ps->src + t->off, t->len);
+    sb_puts(&nm, ps->lsfx.s ? ps->lsfx.s : "");
+    fixup_t f = {xstrdup(nm.s), instr_index, t->line, t->col};
+    sb_free(&nm);
     UTIL_PUSH(ps->tb->fix, ps->tb->nfix, ps->tb->capfix, f);
     return 0;
 }
@@ -686,21 +1026,34 @@ static int parse_instr(parser_t *ps)
     return 0;
 }
 
+/* A label's name within its thread: inside an unrolled `for`, suffixed with the
+ * iteration ("L#12.3"), so each iteration has its own. */
+static char *label_name(parser_t *ps, const lex_tok_t *t)
+{
+    strbuf_t nm;
+    sb_init(&nm);
+    sb_putn(&nm, ps->src + t->off, t->len);
+    sb_puts(&nm, ps->lsfx.s ? ps->lsfx.s : "");
+    char *r = xstrdup(nm.s);
+    sb_free(&nm);
+    return r;
+}
+
 static int add_label(parser_t *ps, const lex_tok_t *t)
 {
     thread_build_t *tb = ps->tb;
+    char *nm = label_name(ps, t);
     for (size_t i = 0; i < tb->nlabels; i++)
-        if (strlen(tb->labels[i].name) == t->len &&
-            !memcmp(tb->labels[i].name, ps->src + t->off, t->len))
+        if (!strcmp(tb->labels[i].name, nm))
             goto dup;
     for (size_t i = 0; i < tb->npending; i++)
-        if (strlen(tb->pending[i].name) == t->len &&
-            !memcmp(tb->pending[i].name, ps->src + t->off, t->len))
+        if (!strcmp(tb->pending[i].name, nm))
             goto dup;
-    label_t l = {xstrndup(ps->src + t->off, t->len), -1, t->line, t->col};
+    label_t l = {nm, -1, t->line, t->col};
     UTIL_PUSH(tb->pending, tb->npending, tb->cappending, l);
     return 0;
 dup:
+    free(nm);
     diag_set(ps->err, ps->file, t->line, t->col, "label '%.*s' defined twice in this thread",
              (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
     return -1;
@@ -729,10 +1082,17 @@ static bool at_condition(parser_t *ps)
     return tok_is(ps, t, "exists") || tok_is(ps, t, "forall") || t->kind == T_NOT;
 }
 
+/* "threads NAME [": a thread template starts here. */
+static bool at_template(parser_t *ps)
+{
+    return tok_is(ps, peek(ps), "threads") && ps->pos + 2 < ps->ntoks &&
+           ps->toks[ps->pos + 1].kind == T_IDENT && ps->toks[ps->pos + 2].kind == T_LBRACK;
+}
+
 static int parse_rows(parser_t *ps, thread_build_t *tbs)
 {
     int nth = ps->p->nthreads;
-    while (!at_condition(ps)) {
+    while (!at_condition(ps) && !at_template(ps)) {
         if (peek(ps)->kind == LEX_EOF)
             return expected(ps,
                             "an instruction row or the final condition (exists, ~exists, forall)");
@@ -770,9 +1130,16 @@ static int finish_thread(parser_t *ps, thread_build_t *tb, prog_thread_t *th)
     for (size_t i = 0; i < tb->nfix; i++) {
         fixup_t *f = &tb->fix[i];
         int target = -1;
-        for (size_t j = 0; j < tb->nlabels; j++)
-            if (!strcmp(tb->labels[j].name, f->name))
-                target = tb->labels[j].index;
+        /* Innermost first: "L#4.1" then "L" (a branch out of an unrolled `for`). */
+        for (;;) {
+            for (size_t j = 0; j < tb->nlabels; j++)
+                if (!strcmp(tb->labels[j].name, f->name))
+                    target = tb->labels[j].index;
+            char *hash = strrchr(f->name, '#');
+            if (target >= 0 || !hash)
+                break;
+            *hash = '\0';
+        }
         if (target < 0) {
             diag_set(ps->err, ps->file, f->line, f->col, "branch to undefined label '%s'", f->name);
             return -1;
@@ -800,6 +1167,341 @@ static void free_builder(thread_build_t *tb)
     free(tb->fix);
 }
 
+/* ---- thread templates (scale files) ---- */
+
+/* Skip a balanced group opened by the current token (OPEN) up to its CLOSE. */
+static int skip_group(parser_t *ps, int open, int close, const char *what)
+{
+    const lex_tok_t *t = peek(ps);
+    int depth = 0;
+    for (;;) {
+        const lex_tok_t *u = next(ps);
+        if (u->kind == LEX_EOF)
+            return fail_at(ps, t, "unclosed %s", what);
+        if (u->kind == open)
+            depth++;
+        else if (u->kind == close && --depth == 0)
+            return 0;
+    }
+}
+
+static int parse_stmts(parser_t *ps);
+
+/* for VAR in A..B { STATEMENTS }: the body, once per value, VAR bound. */
+static int parse_for(parser_t *ps)
+{
+    const lex_tok_t *kw = next(ps);
+    const lex_tok_t *vt = next(ps);
+    int r;
+    if (is_reg(ps, vt, &r) || !valid_loc_name(ps->src + vt->off, vt->len) || tok_bound(ps, vt)) {
+        ps->pos--;
+        return expected(ps, "a new loop variable ([a-z][a-z0-9_]*, not a register or bound name)");
+    }
+    if (!tok_is(ps, peek(ps), "in"))
+        return expected(ps, "'in' after the loop variable");
+    next(ps);
+    prog_val_t lo, hi;
+    if (parse_expr(ps, &lo) || expect(ps, T_DOTDOT, "'..' in the range A..B") ||
+        parse_expr(ps, &hi))
+        return -1;
+    if (hi - lo >= PROG_MAX_SCALE_LOCS)
+        return fail_at(ps, kw, "loop range too long (at most %s values)", "65536");
+    if (peek(ps)->kind != T_LBRACE)
+        return expected(ps, "'{' starting the loop body");
+    int body = ps->pos + 1;
+    if (lo > hi)
+        return skip_group(ps, T_LBRACE, T_RBRACE, "'{' of the loop body");
+    size_t keep = ps->lsfx.len;
+    for (prog_val_t v = lo; v <= hi; v++) {
+        ps->pos = body;
+        env_push(ps, ps->src + vt->off, vt->len, v, B_VAR);
+        sb_printf(&ps->lsfx, "#%d.%lld", (int)(kw - ps->toks), (long long)v);
+        int rc = parse_stmts(ps);
+        env_pop(ps);
+        ps->lsfx.len = keep;
+        ps->lsfx.s[keep] = '\0';
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* if E { STATEMENTS } [else { STATEMENTS }]: the first when E is not 0. */
+static int parse_if(parser_t *ps)
+{
+    next(ps);
+    prog_val_t v;
+    if (parse_expr(ps, &v))
+        return -1;
+    for (int branch = 0; branch < 2; branch++) {
+        if (peek(ps)->kind != T_LBRACE)
+            return expected(ps, branch ? "'{' after 'else'" : "'{' after the condition");
+        bool take = branch == 0 ? v != 0 : v == 0;
+        if (take) {
+            next(ps);
+            if (parse_stmts(ps))
+                return -1;
+        } else if (skip_group(ps, T_LBRACE, T_RBRACE, "'{' of the if")) {
+            return -1;
+        }
+        if (branch == 1 || !tok_is(ps, peek(ps), "else"))
+            return 0;
+        next(ps);
+    }
+    return 0;
+}
+
+/* STATEMENT* '}': each [LABEL ':']* [INSTRUCTION] ';', a `for` or an `if`. */
+static int parse_stmts(parser_t *ps)
+{
+    for (;;) {
+        const lex_tok_t *t = peek(ps);
+        if (t->kind == T_RBRACE) {
+            next(ps);
+            return 0;
+        }
+        if (t->kind == LEX_EOF)
+            return expected(ps, "'}' closing the thread body");
+        /* Labels before a `for` or `if` name its first instruction. */
+        while (peek(ps)->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_COLON) {
+            if (add_label(ps, peek(ps)))
+                return -1;
+            next(ps);
+            next(ps);
+        }
+        t = peek(ps);
+        if (tok_is(ps, t, "for") && ps->toks[ps->pos + 1].kind == T_IDENT) {
+            if (parse_for(ps))
+                return -1;
+            continue;
+        }
+        if (tok_is(ps, t, "if") && ps->toks[ps->pos + 1].kind != T_COLON) {
+            if (parse_if(ps))
+                return -1;
+            continue;
+        }
+        if (parse_cell(ps) || expect(ps, T_SEMI, "';' after the instruction"))
+            return -1;
+    }
+}
+
+static void grow_threads(parser_t *ps, int n)
+{
+    prog_t *p = ps->p;
+    size_t cap = ps->threadcap;
+    util_grow((void **)&p->threads, &ps->threadcap, (size_t)n, sizeof *p->threads);
+    if (ps->threadcap != cap)
+        memset(p->threads + cap, 0, (ps->threadcap - cap) * sizeof *p->threads);
+    size_t rc = ps->capregs;
+    util_grow((void **)&ps->regs_used, &ps->capregs, (size_t)n, sizeof *ps->regs_used);
+    if (ps->capregs != rc)
+        memset(ps->regs_used + rc, 0, (ps->capregs - rc) * sizeof *ps->regs_used);
+}
+
+/* The compute unit of work-group WG, or -1 (ps->wgcu grows on demand). */
+static int *wgcu_slot(parser_t *ps, long wg)
+{
+    size_t cap = ps->capwgcu;
+    util_grow((void **)&ps->wgcu, &ps->capwgcu, (size_t)wg + 1, sizeof *ps->wgcu);
+    for (size_t i = cap; i < ps->capwgcu; i++)
+        ps->wgcu[i] = -1;
+    return &ps->wgcu[wg];
+}
+
+/* A template placement: "wg<k>" / "cu<m>" (a number), or "wg(E)" / "cu(E)"
+ * (evaluated per thread; *POS is the '(' token, else -1). */
+static int template_place(parser_t *ps, const char *word, long *fixed, int *pos)
+{
+    const lex_tok_t *t = peek(ps);
+    *pos = -1;
+    if (tok_is(ps, t, word) && ps->toks[ps->pos + 1].kind == T_LPAREN) {
+        next(ps);
+        *pos = ps->pos;
+        return skip_group(ps, T_LPAREN, T_RPAREN, "'(' of the placement");
+    }
+    const lex_tok_t *u = peek(ps);
+    const char *s = ps->src + u->off;
+    char what[48];
+    snprintf(what, sizeof what, "'%s<n>' or '%s(EXPRESSION)'", word, word);
+    if (u->kind != T_IDENT || u->len < 3 || memcmp(s, word, 2))
+        return expected(ps, what);
+    long k = 0;
+    for (size_t i = 2; i < u->len; i++) {
+        if (!isdigit((unsigned char)s[i]) || k >= PROG_MAX_SCALE_THREADS)
+            return expected(ps, what);
+        k = k * 10 + (s[i] - '0');
+    }
+    if (k >= PROG_MAX_SCALE_THREADS)
+        return expected(ps, what);
+    next(ps);
+    *fixed = k;
+    return 0;
+}
+
+/* Evaluate the placement expression at POS (a '(' token). */
+static int place_eval(parser_t *ps, int pos, const char *what, long *out)
+{
+    int save = ps->pos;
+    ps->pos = pos;
+    prog_val_t v;
+    int rc = parse_expr_in(ps, 0, PROG_MAX_SCALE_THREADS, what, &v);
+    ps->pos = save;
+    *out = (long)v;
+    return rc;
+}
+
+/* threads NAME[COUNT] [@wg..[:cu..]] { BODY }: COUNT threads from one body,
+ * with tid (0..COUNT-1), wg and cu bound; NAME is then the first's number. */
+static int parse_template(parser_t *ps)
+{
+    prog_t *p = ps->p;
+    const lex_tok_t *kw = next(ps);
+    const lex_tok_t *nt = next(ps);
+    if (!isupper((unsigned char)ps->src[nt->off]) || tok_bound(ps, nt)) {
+        ps->pos--;
+        return expected(ps, "a new template name ([A-Z][A-Za-z0-9_]*)");
+    }
+    next(ps); /* '[' */
+    prog_val_t count;
+    if (parse_expr_in(ps, 0, PROG_MAX_SCALE_THREADS + 1, "thread count", &count) ||
+        expect(ps, T_RBRACK, "']' after the thread count"))
+        return -1;
+    long wgfix = -1, cufix = -1;
+    int wgpos = -1, cupos = -1;
+    if (peek(ps)->kind == T_AT) {
+        next(ps);
+        if (template_place(ps, "wg", &wgfix, &wgpos))
+            return -1;
+        if (peek(ps)->kind == T_COLON) {
+            next(ps);
+            if (template_place(ps, "cu", &cufix, &cupos))
+                return -1;
+        }
+    }
+    if (peek(ps)->kind != T_LBRACE)
+        return expected(ps, "'{' starting the thread body");
+    int body = ps->pos + 1;
+    if (count == 0 && skip_group(ps, T_LBRACE, T_RBRACE, "'{' of the thread body"))
+        return -1;
+    int first = p->nthreads;
+    for (prog_val_t i = 0; i < count; i++) {
+        int g = p->nthreads;
+        if (g >= PROG_MAX_SCALE_THREADS)
+            return fail_at(ps, kw, "too many threads (at most %s)", "4096");
+        grow_threads(ps, g + 1);
+        prog_thread_t *th = &p->threads[g];
+        env_push(ps, "tid", 3, i, B_VAR);
+        long wg = g, cu;
+        int rc = wgpos >= 0 ? place_eval(ps, wgpos, "work-group", &wg) : 0;
+        if (wgfix >= 0)
+            wg = wgfix;
+        env_push(ps, "wg", 2, wg, B_VAR);
+        int *slot = rc ? NULL : wgcu_slot(ps, wg);
+        cu = slot && *slot >= 0 ? *slot : wg;
+        if (!rc && cupos >= 0)
+            rc = place_eval(ps, cupos, "compute unit", &cu);
+        if (cufix >= 0)
+            cu = cufix;
+        if (!rc) {
+            slot = wgcu_slot(ps, wg);
+            if (*slot >= 0 && *slot != cu) {
+                diag_set(ps->err, ps->file, nt->line, nt->col,
+                         "work-group wg%ld placed on cu%d and cu%ld (thread %d)", wg, *slot, cu, g);
+                rc = -1;
+            }
+            *slot = (int)cu;
+        }
+        env_push(ps, "cu", 2, cu, B_VAR);
+        th->wg = (int)wg;
+        th->cu = (int)cu;
+        thread_build_t tb;
+        memset(&tb, 0, sizeof tb);
+        if (!rc) {
+            ps->tb = &tb;
+            ps->pos = body;
+            rc = parse_stmts(ps);
+            p->nthreads++;
+            if (!rc)
+                rc = finish_thread(ps, &tb, th);
+            ps->regs_used[g] = tb.regs_used;
+        }
+        free_builder(&tb);
+        env_pop(ps);
+        env_pop(ps);
+        env_pop(ps);
+        if (rc)
+            return -1;
+    }
+    env_push(ps, ps->src + nt->off, nt->len, first, B_TEMPLATE);
+    return 0;
+}
+
+/* ---- parameters (scale files) ---- */
+
+static bool param_name(const char *s, size_t n)
+{
+    if (!n || !isupper((unsigned char)s[0]))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!(isupper((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_'))
+            return false;
+    return true;
+}
+
+/* (param | let) NAME = E [;] ... : settings replace a param's default. */
+static int parse_params(parser_t *ps)
+{
+    prog_t *p = ps->p;
+    size_t cap = 0;
+    while ((tok_is(ps, peek(ps), "param") || tok_is(ps, peek(ps), "let")) &&
+           ps->toks[ps->pos + 1].kind == T_IDENT) {
+        bool derived = tok_is(ps, next(ps), "let");
+        const lex_tok_t *nt = next(ps);
+        const char *nm = ps->src + nt->off;
+        if (!param_name(nm, nt->len)) {
+            ps->pos--;
+            return expected(ps, "a parameter name ([A-Z][A-Z0-9_]*)");
+        }
+        if (tok_bound(ps, nt)) {
+            diag_set(ps->err, ps->file, nt->line, nt->col, "parameter %.*s defined twice",
+                     (int)nt->len, nm);
+            return -1;
+        }
+        if (expect(ps, T_EQ, "'=' after the parameter name"))
+            return -1;
+        const lex_tok_t *vt = peek(ps);
+        prog_val_t v;
+        if (parse_expr(ps, &v))
+            return -1;
+        bool set = false;
+        for (int k = 0; k < ps->nset; k++)
+            if (strlen(ps->set[k].name) == nt->len && !memcmp(ps->set[k].name, nm, nt->len)) {
+                if (derived) {
+                    diag_set(ps->err, ps->file, nt->line, nt->col,
+                             "%.*s is a let (derived from parameters); it cannot be set",
+                             (int)nt->len, nm);
+                    return -1;
+                }
+                v = ps->set[k].value;
+                ps->set_used[k] = true;
+                set = true;
+            }
+        if (v < 0 || v >= PROG_MAX_SCALE_VAL) {
+            diag_set(ps->err, ps->file, vt->line, vt->col, "%.*s = %lld%s out of range (0..%d)",
+                     (int)nt->len, nm, (long long)v, set ? " (as set)" : "",
+                     PROG_MAX_SCALE_VAL - 1);
+            return -1;
+        }
+        env_push(ps, nm, nt->len, v, derived ? B_LET : B_PARAM);
+        prog_param_t d = {xstrndup(nm, nt->len), v, derived, set};
+        util_grow((void **)&p->params, &cap, (size_t)p->nparams + 1, sizeof *p->params);
+        p->params[p->nparams++] = d;
+        if (peek(ps)->kind == T_SEMI)
+            next(ps);
+    }
+    return 0;
+}
+
 /* ---- final condition ---- */
 
 static prog_cond_t *cond_new(prog_cond_kind_t k)
@@ -819,6 +1521,86 @@ static void cond_free(prog_cond_t *c)
 }
 
 static int parse_or(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out);
+static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out);
+
+/* The value of a condition term: a number, or in a scale file an expression. */
+static int cond_value(parser_t *ps, prog_val_t *v)
+{
+    const lex_tok_t *vt = peek(ps);
+    if (ps->scale)
+        return parse_expr_in(ps, 0, (long long)INT_MAX + 1, "value", v);
+    if (vt->kind != T_NUM)
+        return expected(ps, "a value");
+    next(ps);
+    return number(ps, vt, INT_MAX, v);
+}
+
+/* Join TERMS[0..N) with KIND into a balanced tree (N > 0). */
+static prog_cond_t *cond_join(prog_cond_kind_t kind, prog_cond_t **terms, size_t n)
+{
+    if (n == 1)
+        return terms[0];
+    prog_cond_t *c = cond_new(kind);
+    c->a = cond_join(kind, terms, n / 2);
+    c->b = cond_join(kind, terms + n / 2, n - n / 2);
+    return c;
+}
+
+/* all VAR in A..B : E (a conjunction), any VAR in A..B : E (a disjunction); E
+ * extends as far right as it can (to a ')' that closes an outer group, or the end). */
+static int parse_quant(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
+{
+    const lex_tok_t *kw = next(ps);
+    bool all = tok_is(ps, kw, "all");
+    const lex_tok_t *vt = next(ps);
+    int r;
+    if (is_reg(ps, vt, &r) || !valid_loc_name(ps->src + vt->off, vt->len) || tok_bound(ps, vt)) {
+        ps->pos--;
+        return expected(ps, "a new variable ([a-z][a-z0-9_]*, not a register or bound name)");
+    }
+    next(ps); /* 'in' */
+    prog_val_t lo, hi;
+    if (parse_expr(ps, &lo) || expect(ps, T_DOTDOT, "'..' in the range A..B") ||
+        parse_expr(ps, &hi) || expect(ps, T_COLON, "':' after the range"))
+        return -1;
+    if (hi - lo >= PROG_MAX_SCALE_LOCS)
+        return fail_at(ps, kw, "range too long (at most %s values)", "65536");
+    int body = ps->pos;
+    if (lo > hi) {
+        /* An empty range: skip the body (up to a ')' closing an outer group), keep
+           the unit. */
+        int depth = 0;
+        for (;;) {
+            int k = peek(ps)->kind;
+            if (k == LEX_EOF || (depth == 0 && k == T_RPAREN))
+                break;
+            depth += k == T_LPAREN ? 1 : k == T_RPAREN ? -1 : 0;
+            next(ps);
+        }
+        *out = cond_new(all ? PROG_COND_TRUE : PROG_COND_FALSE);
+        return 0;
+    }
+    size_t n = (size_t)(hi - lo + 1);
+    prog_cond_t **terms = xcalloc(n, sizeof *terms);
+    int end = body;
+    for (size_t i = 0; i < n; i++) {
+        ps->pos = body;
+        env_push(ps, ps->src + vt->off, vt->len, lo + (prog_val_t)i, B_VAR);
+        int rc = parse_or(ps, regs_used, &terms[i]);
+        env_pop(ps);
+        if (rc) {
+            for (size_t j = 0; j < i; j++)
+                cond_free(terms[j]);
+            free(terms);
+            return -1;
+        }
+        end = ps->pos;
+    }
+    ps->pos = end;
+    *out = cond_join(all ? PROG_COND_AND : PROG_COND_OR, terms, n);
+    free(terms);
+    return 0;
+}
 
 static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out)
 {
@@ -846,13 +1628,15 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
         next(ps);
         *out = cond_new(tok_is(ps, t, "true") ? PROG_COND_TRUE : PROG_COND_FALSE);
         rc = 0;
-    } else if (t->kind == T_NUM) {
+    } else if ((tok_is(ps, t, "all") || tok_is(ps, t, "any")) &&
+               ps->toks[ps->pos + 1].kind == T_IDENT && tok_is(ps, &ps->toks[ps->pos + 2], "in")) {
+        rc = parse_quant(ps, regs_used, out);
+    } else if (t->kind == T_NUM || tok_bound(ps, t)) {
         /* T:REG = VAL */
-        next(ps);
         prog_val_t th;
-        if (number(ps, t, PROG_MAX_THREADS * 100, &th))
+        if (parse_expr(ps, &th))
             return -1;
-        if (th >= ps->p->nthreads) {
+        if (th < 0 || th >= ps->p->nthreads) {
             char n[24];
             snprintf(n, sizeof n, "%lld", (long long)th);
             return fail_at(ps, t, "condition names thread %s, which the test does not have", n);
@@ -871,14 +1655,10 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
         }
         if (expect(ps, T_EQ, "'='"))
             return -1;
-        const lex_tok_t *vt = peek(ps);
-        if (vt->kind != T_NUM)
-            return expected(ps, "a value");
-        next(ps);
         prog_cond_t *c = cond_new(PROG_COND_REG);
         c->thread = (int)th;
         c->reg = reg;
-        if (number(ps, vt, INT_MAX, &c->val)) {
+        if (cond_value(ps, &c->val)) {
             free(c);
             return -1;
         }
@@ -886,22 +1666,30 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
         rc = 0;
     } else if (t->kind == T_IDENT) {
         /* LOC = VAL */
-        int loc = loc_index(ps, ps->src + t->off, t->len, false);
+        strbuf_t nm;
+        sb_init(&nm);
+        int loc = -1, r;
+        if (is_reg(ps, t, &r) || !valid_loc_name(ps->src + t->off, t->len)) {
+            sb_putn(&nm, ps->src + t->off, t->len); /* not a location name: say so below */
+            next(ps);
+        } else if (parse_loc_name(ps, &nm)) {
+            sb_free(&nm);
+            return -1;
+        } else {
+            loc = loc_index(ps, nm.s, nm.len, false);
+        }
         if (loc < 0) {
             char n[64];
-            snprintf(n, sizeof n, "%.*s", (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+            snprintf(n, sizeof n, "%.40s", nm.s ? nm.s : "");
+            sb_free(&nm);
             return fail_at(ps, t, "condition names location '%s', which the test does not have", n);
         }
-        next(ps);
+        sb_free(&nm);
         if (expect(ps, T_EQ, "'='"))
             return -1;
-        const lex_tok_t *vt = peek(ps);
-        if (vt->kind != T_NUM)
-            return expected(ps, "a value");
-        next(ps);
         prog_cond_t *c = cond_new(PROG_COND_LOC);
         c->loc = loc;
-        if (number(ps, vt, INT_MAX, &c->val)) {
+        if (cond_value(ps, &c->val)) {
             free(c);
             return -1;
         }
@@ -990,27 +1778,16 @@ static int check_bad_tokens(parser_t *ps)
     return 0;
 }
 
-static int parse_body(parser_t *ps)
+/* The thread table: header row, then instruction rows. */
+static int parse_table(parser_t *ps)
 {
     prog_t *p = ps->p;
-    if (peek(ps)->kind == T_STRING) {
-        const lex_tok_t *t = next(ps);
-        p->desc = xstrndup(ps->src + t->off + 1, t->len - 2);
-    }
-    if (parse_init(ps))
-        return -1;
-    while (tok_is(ps, peek(ps), "sameline"))
-        if (parse_sameline(ps))
-            return -1;
-    /* Thread header row. */
-    int wgcu[PROG_MAX_THREADS];
-    for (int i = 0; i < PROG_MAX_THREADS; i++)
-        wgcu[i] = -1;
-    p->threads = xcalloc(PROG_MAX_THREADS, sizeof *p->threads);
+    grow_threads(ps, PROG_MAX_THREADS);
+    wgcu_slot(ps, PROG_MAX_THREADS);
     for (;;) {
         if (p->nthreads >= PROG_MAX_THREADS)
             return fail_at(ps, peek(ps), "too many threads (at most %s)", "16");
-        if (parse_thread_head(ps, p->nthreads, wgcu))
+        if (parse_thread_head(ps, p->nthreads))
             return -1;
         p->nthreads++;
         const lex_tok_t *sep = next(ps);
@@ -1021,21 +1798,51 @@ static int parse_body(parser_t *ps)
             return expected(ps, "'|' or ';' in the thread header");
         }
     }
-    for (int i = 0; i < p->nthreads; i++)
-        p->threads[i].cu = wgcu[p->threads[i].wg] >= 0 ? wgcu[p->threads[i].wg] : p->threads[i].wg;
+    for (int i = 0; i < p->nthreads; i++) {
+        int *slot = wgcu_slot(ps, p->threads[i].wg);
+        p->threads[i].cu = *slot >= 0 ? *slot : p->threads[i].wg;
+        *slot = p->threads[i].cu; /* templates that follow see the table's placement */
+    }
     thread_build_t *tbs = xcalloc((size_t)p->nthreads, sizeof *tbs);
     int rc = parse_rows(ps, tbs);
     for (int i = 0; !rc && i < p->nthreads; i++)
         rc = finish_thread(ps, &tbs[i], &p->threads[i]);
-    uint32_t regs_used[PROG_MAX_THREADS];
     for (int i = 0; i < p->nthreads; i++)
-        regs_used[i] = tbs[i].regs_used;
+        ps->regs_used[i] = tbs[i].regs_used;
     for (int i = 0; i < p->nthreads; i++)
         free_builder(&tbs[i]);
     free(tbs);
-    if (rc)
+    return rc;
+}
+
+static int parse_body(parser_t *ps)
+{
+    prog_t *p = ps->p;
+    if (peek(ps)->kind == T_STRING) {
+        const lex_tok_t *t = next(ps);
+        p->desc = xstrndup(ps->src + t->off + 1, t->len - 2);
+    }
+    if (parse_params(ps))
         return -1;
-    if (parse_condition(ps, regs_used))
+    for (int k = 0; k < ps->nset; k++)
+        if (!ps->set_used[k] && ps->strict) {
+            diag_set(ps->err, ps->file, 1, 1, "--param %.64s: the test declares no such parameter",
+                     ps->set[k].name);
+            return -1;
+        }
+    if (parse_init(ps))
+        return -1;
+    while (tok_is(ps, peek(ps), "sameline"))
+        if (parse_sameline(ps))
+            return -1;
+    if (!at_template(ps) && parse_table(ps))
+        return -1;
+    while (at_template(ps))
+        if (parse_template(ps))
+            return -1;
+    if (p->nthreads == 0)
+        return expected(ps, "a thread template (threads NAME[COUNT] { ... })");
+    if (parse_condition(ps, ps->regs_used))
         return -1;
     /* Cache lines: one per location unless grouped by sameline. */
     int nl = 0;
@@ -1050,7 +1857,8 @@ static int parse_body(parser_t *ps)
     return 0;
 }
 
-static int parse_native(const char *file, const char *src, size_t len, prog_t **out, diag_t *err)
+static int parse_native(const char *file, const char *src, size_t len, const prog_setting_t *set,
+                        int nset, unsigned flags, prog_t **out, diag_t *err)
 {
     prog_t *p = xcalloc(1, sizeof *p);
     p->file = xstrdup(file);
@@ -1063,6 +1871,12 @@ static int parse_native(const char *file, const char *src, size_t len, prog_t **
     ps.len = len;
     ps.err = err;
     ps.p = p;
+    ps.set = set;
+    ps.nset = nset;
+    ps.set_used = xcalloc((size_t)nset + 1, sizeof *ps.set_used);
+    ps.strict = flags & PROG_PARAMS_STRICT;
+    sb_init(&ps.lsfx);
+    sb_puts(&ps.lsfx, "");
     int rc = -1;
     size_t start;
     int line, col;
@@ -1085,6 +1899,13 @@ static int parse_native(const char *file, const char *src, size_t len, prog_t **
     }
     ps.toks = toks;
     ps.ntoks = ntoks;
+    /* A scale file (params, templates, arrays: only they use '[' or declare
+       parameters) takes literal values up to PROG_MAX_SCALE_VAL. */
+    for (int i = 0; i < ntoks; i++)
+        if (toks[i].kind == T_LBRACK ||
+            ((tok_is(&ps, &toks[i], "param") || tok_is(&ps, &toks[i], "let")) && i + 1 < ntoks &&
+             toks[i + 1].kind == T_IDENT && i + 2 < ntoks && toks[i + 2].kind == T_EQ))
+            ps.scale = true;
     rc = check_bad_tokens(&ps);
     if (!rc)
         rc = parse_body(&ps);
@@ -1101,6 +1922,14 @@ out:
     lex_spec_free(spec);
     free(ps.init_seen);
     free(ps.uf);
+    free(ps.lhash);
+    while (ps.nenv)
+        env_pop(&ps);
+    free(ps.env);
+    free(ps.set_used);
+    sb_free(&ps.lsfx);
+    free(ps.wgcu);
+    free(ps.regs_used);
     if (rc) {
         prog_free(p);
         return -1;
@@ -1111,14 +1940,25 @@ out:
 
 int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag_t *err)
 {
+    return prog_parse_params(file, src, len, NULL, 0, 0, out, err);
+}
+
+int prog_parse_params(const char *file, const char *src, size_t len, const prog_setting_t *set,
+                      int nset, unsigned flags, prog_t **out, diag_t *err)
+{
     if (!prog_is_c(src, len))
-        return parse_native(file, src, len, out, err);
+        return parse_native(file, src, len, set, nset, flags, out, err);
     /* herd7's C dialect: translated to the native format and read as such. */
+    if (nset > 0 && (flags & PROG_PARAMS_STRICT)) {
+        diag_set(err, file, 1, 1, "--param %.64s: the test declares no such parameter",
+                 set[0].name);
+        return -1;
+    }
     char *native;
     int *map, nmap;
     if (prog_c_translate(file, src, len, &native, &map, &nmap, err))
         return -1;
-    int rc = parse_native(file, native, strlen(native), out, err);
+    int rc = parse_native(file, native, strlen(native), NULL, 0, 0, out, err);
     if (rc) {
         /* A mistake only the native reader sees: report it at the C line. */
         if (err->line > 0 && err->line < nmap)
@@ -1143,15 +1983,29 @@ int prog_parse(const char *file, const char *src, size_t len, prog_t **out, diag
 
 int prog_load(const char *path, prog_t **out, diag_t *err)
 {
+    return prog_load_params(path, NULL, 0, 0, out, err);
+}
+
+int prog_load_params(const char *path, const prog_setting_t *set, int nset, unsigned flags,
+                     prog_t **out, diag_t *err)
+{
     char *data;
     size_t len;
     if (util_read_file(path, &data, &len)) {
         diag_set(err, path, 0, 0, "cannot read file");
         return -1;
     }
-    int rc = prog_parse(path, data, len, out, err);
+    int rc = prog_parse_params(path, data, len, set, nset, flags, out, err);
     free(data);
     return rc;
+}
+
+const prog_param_t *prog_param_find(const prog_t *p, const char *name)
+{
+    for (int i = 0; i < p->nparams; i++)
+        if (!strcmp(p->params[i].name, name))
+            return &p->params[i];
+    return NULL;
 }
 
 void prog_free(prog_t *p)
@@ -1164,6 +2018,9 @@ void prog_free(prog_t *p)
     for (int i = 0; i < p->nlocs; i++)
         free(p->locs[i].name);
     free(p->locs);
+    for (int i = 0; i < p->nparams; i++)
+        free(p->params[i].name);
+    free(p->params);
     cond_free(p->cond);
     free(p->file);
     free(p->name);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rows.h"
+
 #define TH_PC 0
 #define TH_STEP 1
 #define TH_STATUS 2
@@ -33,7 +35,9 @@ struct sys {
     sys_config_t cfg;
     int nthreads, ncus, ninst, nlines, maxlocs;
     inst_t inst[MAX_INST];
-    int *line_w;  /* per controller: slots per line (1 + line vars) */
+    int inst_ctrl[MAX_INST], inst_cu[MAX_INST]; /* the same, for the evaluator */
+    rows_layout_t L;                            /* the evaluator's view of this layout */
+    int *line_w;                                /* per controller: slots per line (1 + line vars) */
     int **lv_off; /* per controller, per line var: offset within the line record */
     int **cv_off; /* per controller, per ctrl var: offset after the lines */
     int *inst_w;  /* per controller: slots per instance */
@@ -280,28 +284,22 @@ static int16_t *thread_slot(work_t *w, int t)
     return w->fixed + t * TH_W;
 }
 
-/* ---- expression evaluation ---- */
+/* ---- the row evaluator's storage (rows.h) ---- */
 
 typedef struct {
+    rows16_ctx_t r; /* first: the evaluator's callbacks cast back to this */
     sys_t *s;
-    work_t *w;
-    int inst;
-    int line;           /* -1: controller-level */
-    const int16_t *msg; /* the message record being received, or NULL */
-    int msg_src;
-    int tid; /* the requesting thread of a core event, or -1 */
-    const prog_instr_t *instr;
-    bool did_done, did_wait;
-    sys_error_t *err;
+    work_t *w; /* the state the row reads and writes */
 } ectx_t;
 
 static int fail(ectx_t *x, sys_err_kind_t k, const char *fmt, const char *a, const char *b)
 {
-    if (x->err->kind == SYS_ERR_NONE) {
-        x->err->kind = k;
-        snprintf(x->err->msg, sizeof x->err->msg, fmt, a, b);
-    }
-    return -1;
+    return rows16_fail(&x->r, k, fmt, a, b);
+}
+
+static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v)
+{
+    return rows16_eval(&x->r, e, v);
 }
 
 static const char *ctrl_name(const sys_t *s, int i)
@@ -309,249 +307,16 @@ static const char *ctrl_name(const sys_t *s, int i)
     return s->p->ctrls[s->inst[i].ctrl].name;
 }
 
-/* Slot pointer of a data-typed (or any) variable expression; NULL if not addressable. */
-static int16_t *var_ptr(ectx_t *x, const proto_expr_t *e)
+/* Point X's storage at state W (its line, variables, thread registers, clock). */
+static inline void bind(ectx_t *x, work_t *w)
 {
     sys_t *s = x->s;
-    int c = s->inst[x->inst].ctrl;
-    switch (e->kind) {
-    case PROTO_E_LINEVAR:
-        if (x->line < 0)
-            return NULL;
-        return inst_line(s, x->w, x->inst, x->line) + s->lv_off[c][e->index];
-    case PROTO_E_CTRLVAR: return inst_cvar(s, x->w, x->inst, e->index);
-    case PROTO_E_MSGF:
-        return x->msg ? (int16_t *)x->msg + 2 + s->msg_foff[x->msg[0]][e->index] : NULL;
-    default: return NULL;
-    }
-}
-
-static int64_t req_field(ectx_t *x, int f)
-{
-    const prog_instr_t *in = x->instr;
-    const int16_t *regs = thread_slot(x->w, x->tid) + TH_REGS;
-#define OPV(o) ((o).is_reg ? regs[(o).v] : (int64_t)(o).v)
-    switch (f) {
-    case PROTO_REQ_LOC: return in->loc;
-    case PROTO_REQ_VAL: return in->op == PROG_OP_CAS ? OPV(in->b) : OPV(in->a);
-    case PROTO_REQ_EXP: return in->op == PROG_OP_CAS ? OPV(in->a) : 0;
-    case PROTO_REQ_OP:
-        return in->op == PROG_OP_CAS                               ? 2
-               : in->op == PROG_OP_RMW && in->rmw == PROG_RMW_EXCH ? 1
-                                                                   : 0;
-    case PROTO_REQ_ORD: return in->ord;
-    case PROTO_REQ_SCOPE: return in->scope;
-    case PROTO_REQ_TID: return x->tid;
-    }
-#undef OPV
-    return 0;
-}
-
-/* Element TID of per-thread controller variable V of this instance. */
-static int16_t *telem_ptr(ectx_t *x, int v, int64_t tid)
-{
-    sys_t *s = x->s;
-    const inst_t *in = &s->inst[x->inst];
-    if (tid < 0 || tid >= s->nthreads || (in->cu >= 0 && s->prog->threads[tid].cu != in->cu)) {
-        fail(x, SYS_ERR_INVARIANT, "per-thread variable %s indexed by a thread not on this %s",
-             s->p->ctrls[in->ctrl].ctrlvars[v].name, "compute unit");
-        return NULL;
-    }
-    return inst_cvar(s, x->w, x->inst, v) + tid;
-}
-
-static int line_of_loc(ectx_t *x, int64_t loc, int *pos)
-{
-    const prog_t *prog = x->s->prog;
-    if (loc < 0 || loc >= prog->nlocs)
-        return fail(x, SYS_ERR_INVARIANT, "location index out of range%s%s", "", "");
-    *pos = x->s->locpos[loc];
-    return x->s->loc_line[loc];
-}
-
-static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v);
-static int16_t *var_ptr(ectx_t *x, const proto_expr_t *e);
-
-static int eval_index(ectx_t *x, const proto_expr_t *e, int64_t *v)
-{
-    int64_t loc;
-    if (eval(x, e->b, &loc))
-        return -1;
-    int pos;
-    if (line_of_loc(x, loc, &pos) < 0)
-        return -1;
-    int16_t *p = var_ptr(x, e->a);
-    if (!p)
-        return fail(x, SYS_ERR_INVARIANT, "data indexed outside a line context%s%s", "", "");
-    *v = p[pos];
-    return 0;
-}
-
-static int64_t apply_rmw(int64_t op, int64_t old, int64_t val, int64_t exp)
-{
-    switch (op) {
-    case 0: return old + val;
-    case 1: return val;
-    default: return old == exp ? val : old;
-    }
-}
-
-/* The bit of element V in a set of kind KIND (nodeset: a node's compute
- * unit; mask: a location's position in the current line). *BIT is -1 for a
- * node that no nodeset can hold (a shared controller's). */
-static int set_bit(ectx_t *x, proto_type_kind_t kind, int64_t v, int *bit)
-{
-    sys_t *s = x->s;
-    if (kind == PROTO_T_NODESET) {
-        if (v < 0 || v >= s->ninst)
-            return fail(x, SYS_ERR_INVARIANT, "a node that does not exist in a nodeset%s%s", "",
-                        "");
-        *bit = s->inst[v].cu;
-        if (*bit >= 15)
-            return fail(x, SYS_ERR_INVARIANT, "nodesets hold at most 15 compute units%s%s", "", "");
-        return 0;
-    }
-    int pos;
-    if (line_of_loc(x, v, &pos) < 0)
-        return -1;
-    if (x->line < 0 || s->loc_line[v] != x->line)
-        return fail(x, SYS_ERR_INVARIANT, "a mask holds locations of its own line only%s%s", "",
-                    "");
-    if (pos >= 15)
-        return fail(x, SYS_ERR_INVARIANT, "masks hold at most 15 locations per line%s%s", "", "");
-    *bit = pos;
-    return 0;
-}
-
-/* The data value E names (a data variable or field, or merge(...) computed
- * into BUF, which holds maxlocs slots); NULL with an error when it has none. */
-static const int16_t *data_of(ectx_t *x, const proto_expr_t *e, int16_t *buf)
-{
-    if (e->kind != PROTO_E_MERGE)
-        return var_ptr(x, e);
-    const int16_t *a = var_ptr(x, e->a), *b = var_ptr(x, e->b);
-    int64_t m;
-    if (!a || !b || eval(x, e->c, &m))
-        return NULL;
-    for (int k = 0; k < x->s->maxlocs; k++)
-        buf[k] = m >> k & 1 ? b[k] : a[k];
-    return buf;
-}
-
-static int eval(ectx_t *x, const proto_expr_t *e, int64_t *v)
-{
-    sys_t *s = x->s;
-    int64_t a, b, c, d;
-    int bit;
-    switch (e->kind) {
-    case PROTO_E_NONE: *v = 0; return 0;
-    case PROTO_E_IN:
-        if (eval(x, e->a, &a) || eval(x, e->b, &b) || set_bit(x, e->b->type.kind, a, &bit))
-            return -1;
-        *v = bit >= 0 && (b >> bit & 1);
-        return 0;
-    case PROTO_E_SETOP:
-        if (eval(x, e->a, &a) || eval(x, e->b, &b) || set_bit(x, e->type.kind, b, &bit))
-            return -1;
-        if (bit < 0)
-            return fail(x, SYS_ERR_INVARIANT, "a nodeset holds per-cu instances only%s%s", "", "");
-        *v = e->op == '+' ? (a | (int64_t)1 << bit) : (a & ~((int64_t)1 << bit));
-        return 0;
-    case PROTO_E_SIZE:
-        if (eval(x, e->a, &a))
-            return -1;
-        *v = __builtin_popcountll((uint64_t)a & 0x7fff);
-        return 0;
-    case PROTO_E_MERGE:
-        return fail(x, SYS_ERR_INVARIANT, "merge() is data, not a value%s%s", "", "");
-    case PROTO_E_INT: *v = e->index; return 0;
-    case PROTO_E_PARAM: *v = s->p->params[e->index].value; return 0;
-    case PROTO_E_LINEVAR:
-    case PROTO_E_CTRLVAR:
-    case PROTO_E_MSGF: {
-        int16_t *p = var_ptr(x, e);
-        if (!p)
-            return fail(x, SYS_ERR_INVARIANT, "variable used outside its context%s%s", "", "");
-        *v = *p;
-        return 0;
-    }
-    case PROTO_E_INDEX: return eval_index(x, e, v);
-    case PROTO_E_MSGSRC: *v = x->msg_src; return 0;
-    case PROTO_E_REQF:
-        if (!x->instr)
-            return fail(x, SYS_ERR_INVARIANT, "req used outside a core event%s%s", "", "");
-        *v = req_field(x, e->index);
-        return 0;
-    case PROTO_E_SELF: *v = x->inst; return 0;
-    case PROTO_E_LINE: *v = x->line; return 0;
-    case PROTO_E_NOT:
-        if (eval(x, e->a, &a))
-            return -1;
-        *v = !a;
-        return 0;
-    case PROTO_E_NEG:
-        if (eval(x, e->a, &a))
-            return -1;
-        *v = -a;
-        return 0;
-    case PROTO_E_BIN:
-        if (eval(x, e->a, &a))
-            return -1;
-        if (e->op == '&' && !a) {
-            *v = 0;
-            return 0;
-        }
-        if (e->op == '|' && a) {
-            *v = 1;
-            return 0;
-        }
-        if (eval(x, e->b, &b))
-            return -1;
-        switch (e->op) {
-        case '+': *v = a + b; break;
-        case '-': *v = a - b; break;
-        case '<': *v = a < b; break;
-        case 'l': *v = a <= b; break;
-        case '>': *v = a > b; break;
-        case 'g': *v = a >= b; break;
-        case '=': *v = a == b; break;
-        case '!': *v = a != b; break;
-        case '&': *v = b != 0; break;
-        case '|': *v = b != 0; break;
-        default: return fail(x, SYS_ERR_INVARIANT, "bad operator%s%s", "", "");
-        }
-        return 0;
-    case PROTO_E_MAX:
-    case PROTO_E_MIN:
-        if (eval(x, e->a, &a) || eval(x, e->b, &b))
-            return -1;
-        *v = (e->kind == PROTO_E_MAX) == (a > b) ? a : b;
-        return 0;
-    case PROTO_E_COUNT: {
-        if (x->line < 0)
-            return fail(x, SYS_ERR_INVARIANT, "count() needs a line context%s%s", "", "");
-        int n = 0;
-        for (int i = 0; i < s->ninst; i++)
-            if (s->inst[i].ctrl == e->index && (e->states >> inst_line(s, x->w, i, x->line)[0] & 1))
-                n++;
-        *v = n;
-        return 0;
-    }
-    case PROTO_E_APPLY:
-        if (eval(x, e->a, &a) || eval(x, e->b, &b) || eval(x, e->c, &c) || eval(x, e->d, &d))
-            return -1;
-        *v = apply_rmw(a, b, c, d);
-        return 0;
-    case PROTO_E_CLOCK: *v = x->w->fixed[s->clock_slot]; return 0;
-    case PROTO_E_TELEM: {
-        int16_t *p;
-        if (eval(x, e->b, &a) || !(p = telem_ptr(x, e->a->index, a)))
-            return -1;
-        *v = *p;
-        return 0;
-    }
-    }
-    return fail(x, SYS_ERR_INVARIANT, "unknown expression%s%s", "", "");
+    const inst_t *in = &s->inst[x->r.inst];
+    x->w = w;
+    x->r.lrec = x->r.line >= 0 && w->fixed ? inst_line(s, w, x->r.inst, x->r.line) : NULL;
+    x->r.cvars = w->fixed ? w->fixed + in->base + s->nlines * s->line_w[in->ctrl] : NULL;
+    x->r.regs = x->r.tid >= 0 ? thread_slot(w, x->r.tid) + TH_REGS : NULL;
+    x->r.clock = s->clock_slot >= 0 && w->fixed ? w->fixed[s->clock_slot] : 0;
 }
 
 /* ---- threads ---- */
@@ -642,231 +407,63 @@ static int thread_done(ectx_t *x, int t, bool has_val, int64_t val)
     th[TH_STATUS] = ST_RUN;
     if (th[TH_STEP] >= m->nevents) {
         th[TH_PC]++;
-        if (advance(s, x->w, t, x->err))
+        if (advance(s, x->w, t, x->r.err))
             return -1;
     }
     return 0;
 }
 
-/* ---- actions ---- */
+/* ---- the evaluator's callbacks ---- */
 
-static int check_range(ectx_t *x, const proto_type_t *ty, int64_t v, const char *name)
+static int16_t *cb_line(rows16_ctx_t *r, int inst, int line)
 {
-    int64_t lo = -VAL_MAX, hi = VAL_MAX;
-    if (ty->kind == PROTO_T_INT) {
-        lo = ty->lo;
-        hi = ty->hi;
-    } else if (ty->kind == PROTO_T_BOOL) {
-        lo = 0;
-        hi = 1;
-    } else if (ty->kind == PROTO_T_NODESET || ty->kind == PROTO_T_MASK) {
-        lo = 0;
-        hi = 0x7fff;
-    }
-    if (v < lo || v > hi)
-        return fail(x, SYS_ERR_INVARIANT, "variable %s out of its range%s", name, "");
-    return 0;
+    ectx_t *x = (ectx_t *)r;
+    return inst_line(x->s, x->w, inst, line);
 }
 
-static int do_send(ectx_t *x, const proto_action_t *a)
+static int cb_send(rows16_ctx_t *r, int net, int dst, const int16_t *rec)
 {
+    ectx_t *x = (ectx_t *)r;
     sys_t *s = x->s;
-    const proto_msg_t *m = &s->p->msgs[a->msg];
-    int16_t rec[256];
-    memset(rec, 0, sizeof(int16_t) * (size_t)s->mw);
-    rec[0] = (int16_t)a->msg;
-    rec[1] = (int16_t)(m->noline ? -1 : x->line);
-    for (int f = 0; f < m->nfields; f++) {
-        const proto_expr_t *fe = a->fields[f];
-        if (!fe)
-            continue;
-        int16_t *dst = rec + 2 + s->msg_foff[a->msg][f];
-        if (m->fields[f].type.kind == PROTO_T_DATA) {
-            int16_t buf[256];
-            const int16_t *src = data_of(x, fe, buf);
-            if (!src)
-                return fail(x, SYS_ERR_INVARIANT, "message %s: data field needs a data variable%s",
-                            m->name, "");
-            memcpy(dst, src, sizeof(int16_t) * (size_t)s->maxlocs);
-        } else {
-            int64_t v;
-            if (eval(x, fe, &v) || check_range(x, &m->fields[f].type, v, m->fields[f].name))
-                return -1;
-            *dst = (int16_t)v;
-        }
-    }
-    int dsts[MAX_INST], nd = 0;
-    switch (a->dest) {
-    case PROTO_DEST_SHARED:
-    case PROTO_DEST_SAMECU:
-    case PROTO_DEST_ALL:
-        for (int i = 0; i < s->ninst; i++)
-            if (s->inst[i].ctrl == a->dest_ctrl &&
-                (a->dest != PROTO_DEST_SAMECU || s->inst[i].cu == s->inst[x->inst].cu))
-                dsts[nd++] = i;
-        break;
-    case PROTO_DEST_SRC:
-        if (x->msg_src < 0)
-            return fail(x, SYS_ERR_INVARIANT, "reply to msg.src outside a message row%s%s", "", "");
-        dsts[nd++] = x->msg_src;
-        break;
-    case PROTO_DEST_EACH: {
-        int64_t set;
-        if (eval(x, a->dest_node, &set))
-            return -1;
-        for (int i = 0; i < s->ninst; i++)
-            if (s->inst[i].ctrl == a->dest_ctrl && s->inst[i].cu >= 0 && s->inst[i].cu < 15 &&
-                (set >> s->inst[i].cu & 1))
-                dsts[nd++] = i;
-        break;
-    }
-    case PROTO_DEST_NODE: {
-        int64_t v;
-        if (eval(x, a->dest_node, &v))
-            return -1;
-        if (v < 0 || v >= s->ninst)
-            return fail(x, SYS_ERR_INVARIANT, "message %s sent to a node that does not exist%s",
-                        m->name, "");
-        dsts[nd++] = (int)v;
-        break;
-    }
-    }
-    int bound = s->p->nets[m->net].capacity;
-    for (int k = 0; k < nd; k++) {
-        int c = (m->net * s->ninst + x->inst) * s->ninst + dsts[k];
-        if (bound && x->w->clen[c] >= bound)
-            return 1; /* back-pressure: the row waits until the channel has room */
-        if (x->w->clen[c] >= s->cap)
-            return fail(x, SYS_ERR_INVARIANT,
-                        "channel overflow sending %s (raise --param or the capacity)%s", m->name,
-                        "");
-        memcpy(x->w->chan + ((size_t)c * s->cap + x->w->clen[c]) * s->mw, rec,
-               sizeof(int16_t) * (size_t)s->mw);
-        x->w->clen[c]++;
-    }
+    const proto_msg_t *m = &s->p->msgs[rec[0]];
+    int bound = s->p->nets[net].capacity;
+    int c = (net * s->ninst + r->inst) * s->ninst + dst;
+    if (bound && x->w->clen[c] >= bound)
+        return 1; /* back-pressure: the row waits until the channel has room */
+    if (x->w->clen[c] >= s->cap)
+        return fail(x, SYS_ERR_INVARIANT,
+                    "channel overflow sending %s (raise --param or the capacity)%s", m->name, "");
+    memcpy(x->w->chan + ((size_t)c * s->cap + x->w->clen[c]) * s->mw, rec,
+           sizeof(int16_t) * (size_t)s->mw);
+    x->w->clen[c]++;
     return 0;
 }
 
-static int do_assign(ectx_t *x, const proto_action_t *a)
+static void cb_forall(rows16_ctx_t *r, uint64_t from, int to)
 {
-    sys_t *s = x->s;
-    int c = s->inst[x->inst].ctrl;
-    const proto_var_t *var =
-        a->line_var ? &s->p->ctrls[c].linevars[a->var] : &s->p->ctrls[c].ctrlvars[a->var];
-    int16_t *p;
-    if (a->line_var) {
-        if (x->line < 0)
-            return fail(x, SYS_ERR_INVARIANT, "line variable %s assigned outside a line row%s",
-                        var->name, "");
-        p = inst_line(s, x->w, x->inst, x->line) + s->lv_off[c][a->var];
-    } else if (var->per_thread) {
-        int64_t tid;
-        if (eval(x, a->index, &tid) || !(p = telem_ptr(x, a->var, tid)))
-            return -1;
-    } else {
-        p = inst_cvar(s, x->w, x->inst, a->var);
+    ectx_t *x = (ectx_t *)r;
+    for (int l = 0; l < x->s->nlines; l++) {
+        int16_t *ln = inst_line(x->s, x->w, r->inst, l);
+        if (from >> ln[0] & 1)
+            ln[0] = (int16_t)to;
     }
-    if (a->index && !var->per_thread) {
-        int64_t loc, v;
-        int pos;
-        if (eval(x, a->index, &loc) || line_of_loc(x, loc, &pos) < 0 || eval(x, a->value, &v))
-            return -1;
-        if (v > VAL_MAX || v < -VAL_MAX)
-            return fail(x, SYS_ERR_INVARIANT, "value written to %s out of range%s", var->name, "");
-        p[pos] = (int16_t)v;
-        return 0;
-    }
-    if (var->type.kind == PROTO_T_DATA) {
-        int16_t buf[256];
-        const int16_t *src = data_of(x, a->value, buf);
-        if (!src)
-            return fail(x, SYS_ERR_INVARIANT, "data assignment to %s needs a data variable%s",
-                        var->name, "");
-        memmove(p, src, sizeof(int16_t) * (size_t)s->maxlocs);
-        return 0;
-    }
-    int64_t v;
-    if (eval(x, a->value, &v) || check_range(x, &var->type, v, var->name))
-        return -1;
-    *p = (int16_t)v;
-    return 0;
 }
 
-/* Run ROW's actions on X->w. Returns 0; 1 when a send finds its bounded
- * channel full (the row is not enabled: the caller drops the step); -1 on
- * an error. */
+static int cb_done(rows16_ctx_t *r, int64_t tid, bool has_val, int64_t val)
+{
+    return thread_done((ectx_t *)r, (int)tid, has_val, val);
+}
+
+static const rows16_ops_t sys_ops = {cb_line, cb_send, cb_forall, cb_done};
+
 static int run_actions(ectx_t *x, const proto_row_t *row)
 {
-    sys_t *s = x->s;
-    for (int i = 0; i < row->nactions; i++) {
-        const proto_action_t *a = &row->actions[i];
-        int64_t tid, v = 0;
-        switch (a->kind) {
-        case PROTO_A_ASSIGN:
-            if (do_assign(x, a))
-                return -1;
-            break;
-        case PROTO_A_SEND: {
-            int rc = do_send(x, a);
-            if (rc)
-                return rc;
-            break;
-        }
-        case PROTO_A_DONE:
-            if (a->dval && eval(x, a->dval, &v))
-                return -1;
-            if (a->tid) {
-                if (eval(x, a->tid, &tid) || thread_done(x, (int)tid, a->dval != NULL, v))
-                    return -1;
-            } else {
-                x->did_done = true;
-                if (a->dval) {
-                    int16_t *th = thread_slot(x->w, x->tid);
-                    const prog_instr_t *in = x->instr;
-                    if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS)
-                        th[TH_REGS + in->reg] = (int16_t)v;
-                }
-            }
-            break;
-        case PROTO_A_WAIT: x->did_wait = true; break;
-        case PROTO_A_FORALL:
-            for (int l = 0; l < s->nlines; l++) {
-                int16_t *ln = inst_line(s, x->w, x->inst, l);
-                if (a->from >> ln[0] & 1)
-                    ln[0] = (int16_t)a->to;
-            }
-            break;
-        }
-    }
-    if (row->next >= 0 && x->line >= 0)
-        inst_line(s, x->w, x->inst, x->line)[0] = (int16_t)row->next;
-    return 0;
+    return rows16_run_actions(&x->r, row);
 }
 
-/* The first row of instance X->inst for EVENT that matches the line state and
- * whose guard holds; NULL if none. -1 on an evaluation error. */
 static int find_row(ectx_t *x, int event, const proto_row_t **out)
 {
-    sys_t *s = x->s;
-    int ci = s->inst[x->inst].ctrl;
-    const proto_ctrl_t *c = &s->p->ctrls[ci];
-    int st = x->line >= 0 ? inst_line(s, x->w, x->inst, x->line)[0] : -1;
-    *out = NULL;
-    for (const int *rp = s->ev_rows[ci * s->p->nevents + event]; *rp >= 0; rp++) {
-        const proto_row_t *row = &c->rows[*rp];
-        if (st >= 0 ? !(row->states >> st & 1) : row->states != 0)
-            continue;
-        if (row->guard) {
-            int64_t g;
-            if (eval(x, row->guard, &g))
-                return -1;
-            if (!g)
-                continue;
-        }
-        *out = row;
-        return 0;
-    }
-    return 0;
+    return rows16_find_row(&x->r, event, out);
 }
 
 /* ---- successors ---- */
@@ -971,14 +568,16 @@ static void emit(succ_t *g, const sys_label_t *lab)
 
 static void init_ctx(ectx_t *x, sys_t *s, work_t *w, int inst, int line, sys_error_t *err)
 {
-    memset(x, 0, sizeof *x);
     x->s = s;
     x->w = w;
-    x->inst = inst;
-    x->line = line;
-    x->msg_src = -1;
-    x->tid = -1;
-    x->err = err;
+    x->r = (rows16_ctx_t){.L = &s->L,
+                          .ops = &sys_ops,
+                          .inst = inst,
+                          .line = line,
+                          .msg_src = -1,
+                          .tid = -1,
+                          .err = err};
+    bind(x, w);
 }
 
 static void unexpected(sys_error_t *err, const sys_label_t *lab, const char *what, const char *ev,
@@ -1007,7 +606,7 @@ static int choose_row(succ_t *g, ectx_t *x, int event, const sys_label_t *lab, c
 {
     sys_t *s = g->s;
     if (find_row(x, event, row)) {
-        x->err->label = *lab;
+        x->r.err->label = *lab;
         return -1;
     }
     if (!*row && optional)
@@ -1015,8 +614,8 @@ static int choose_row(succ_t *g, ectx_t *x, int event, const sys_label_t *lab, c
     if (!*row || (*row)->kind == PROTO_ROW_IMPOSSIBLE) {
         char kind[64];
         snprintf(kind, sizeof kind, "%s %s", *row ? "impossible" : "unhandled", what);
-        unexpected(x->err, lab, kind, s->p->events[event].name, ctrl_name(s, x->inst),
-                   state_name(s, x->inst, g->cur, x->line));
+        unexpected(x->r.err, lab, kind, s->p->events[event].name, ctrl_name(s, x->r.inst),
+                   state_name(s, x->r.inst, g->cur, x->r.line));
         return -1;
     }
     return (*row)->kind != PROTO_ROW_STALL;
@@ -1039,8 +638,9 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     int line = s->p->events[ev].line ? s->loc_line[in->loc] : -1;
     ectx_t x;
     init_ctx(&x, s, g->cur, inst, line, err); /* rows are chosen on the unchanged state */
-    x.tid = t;
-    x.instr = in;
+    x.r.tid = t;
+    x.r.instr = in;
+    x.r.regs = thread_slot(g->cur, t) + TH_REGS;
     const proto_row_t *row;
     sys_label_t lab = {SYS_STEP_CORE, (uint8_t)t, (uint16_t)ev,
                        (uint16_t)(line < 0 ? 0xffff : line)};
@@ -1048,7 +648,7 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     if (fire <= 0)
         return fire;
     copy_work(s, g->cur, g->next);
-    x.w = g->next;
+    bind(&x, g->next);
     int ran = run_actions(&x, row);
     if (ran < 0) {
         err->label = lab;
@@ -1057,7 +657,7 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     if (ran > 0)
         return 0; /* a bounded channel is full: the event waits */
     int16_t *nth = thread_slot(g->next, t);
-    if (x.did_done) {
+    if (x.r.did_done) {
         nth[TH_STEP]++;
         if (nth[TH_STEP] >= m->nevents) {
             nth[TH_PC]++;
@@ -1066,7 +666,7 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
                 return -1;
             }
         }
-    } else if (x.did_wait) {
+    } else if (x.r.did_wait) {
         nth[TH_STATUS] = ST_WAIT;
     }
     emit(g, &lab);
@@ -1083,8 +683,8 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
     int line = rec[1];
     ectx_t x;
     init_ctx(&x, s, g->cur, dst, line, err); /* rows are chosen on the unchanged state */
-    x.msg = rec;                             /* the source state's copy stays valid */
-    x.msg_src = chan_src(s, c);
+    x.r.msg = rec;                           /* the source state's copy stays valid */
+    x.r.msg_src = chan_src(s, c);
     sys_label_t lab = {SYS_STEP_MSG, (uint8_t)dst, (uint16_t)c, (uint16_t)pos};
     const proto_row_t *row;
     int fire = choose_row(g, &x, msg, &lab, "message", false, &row);
@@ -1096,7 +696,7 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
     memmove(m + pos * s->mw, m + (pos + 1) * s->mw,
             sizeof(int16_t) * (size_t)(g->next->clen[c] - pos - 1) * (size_t)s->mw);
     g->next->clen[c]--;
-    x.w = g->next;
+    bind(&x, g->next);
     int ran = run_actions(&x, row);
     if (ran < 0) {
         err->label = lab;
@@ -1136,7 +736,7 @@ static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
     if (fire <= 0)
         return fire;
     copy_work(s, g->cur, g->next); /* only now: most attempted events take no row */
-    x.w = g->next;
+    bind(&x, g->next);
     int ran = run_actions(&x, row);
     if (ran < 0) {
         err->label = lab;
@@ -1337,6 +937,13 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     s->prog = prog;
     s->cfg = *cfg;
     s->nthreads = prog->nthreads;
+    if (prog->nthreads > PROG_MAX_THREADS) {
+        diag_set(err, prog->file, 0, 0,
+                 "too many threads for the explorer (%d; at most %d): lower the workload's "
+                 "parameters (--param)",
+                 prog->nthreads, PROG_MAX_THREADS);
+        goto fail;
+    }
     int need = 0;
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)
@@ -1498,6 +1105,13 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             for (int k = 0; k < n; k++)
                 s->ev_states[c * p->nevents + e] |= p->ctrls[c].rows[list[k]].states;
         }
+    for (int i = 0; i < s->ninst; i++) {
+        s->inst_ctrl[i] = s->inst[i].ctrl;
+        s->inst_cu[i] = s->inst[i].cu;
+    }
+    s->L = (rows_layout_t){p,         prog,         s->ninst,    s->nthreads, s->maxlocs,
+                           s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line, s->locpos,
+                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows};
     /* Encoding widths: pc/step/status and line states in a byte, registers a thread
      * never names skipped, small bounded variables in a byte, the rest 16 bits. */
     s->fw = xcalloc((size_t)s->nfixed + 1, 1);

@@ -1,0 +1,355 @@
+/* cmd_sim.c - `cohcheck sim --protocol P --workload W [options]` (DESIGN.md
+ * section 8): timed mode (checker/sim/sim.h, docs/sim.md). Prints one line, one
+ * JSON object (--json) or a CSV header and row (--csv). Exit: 0 done and correct,
+ * 1 a wrong final state, a deadlock or a protocol error, 2 bad input, 3 a limit. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/util.h"
+#include "../prog/prog.h"
+#include "../proto/proto.h"
+#include "../sim/sim.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: cohcheck sim --protocol P --workload W [OPTIONS]\n"
+          "\n"
+          "Timed mode: simulate the protocol's own tables, in cycles, running a workload on a\n"
+          "machine description, and check the workload's final state (docs/sim.md).\n"
+          "\n"
+          "options:\n"
+          "  --protocol P        a name in ./protocols ($COHCHECK_PROTOCOLS) or a .proto file\n"
+          "  --workload W        a name in ./litmus/workloads ($COHCHECK_WORKLOADS) or a\n"
+          "                      .litmus file (any litmus test runs)\n"
+          "  --machine M         a name in ./protocols/machines ($COHCHECK_MACHINES) or a\n"
+          "                      .machine file (default: heterosync)\n"
+          "  --cus N             compute units; a workload declaring parameter CUS gets N\n"
+          "                      (default: the machine's); any other workload gets the CUs\n"
+          "                      its threads are placed on (default) or N\n"
+          "  --param NAME=VALUE  override a protocol parameter (a lease, in cycles) or a\n"
+          "                      workload parameter (repeatable)\n"
+          "  --seed S            seed of the PRNG that orders events of one cycle (default 1);\n"
+          "                      the same seed gives the same run, to the cycle\n"
+          "  --max-cycles N      stop (exit 3) past cycle N\n"
+          "  --max-events N      stop (exit 3) after N events\n"
+          "  --max-idle N        cycles without any row firing before a deadlock is declared\n"
+          "                      (default 1000000)\n"
+          "  --json              one JSON object (DESIGN.md section 8 fields, plus latency)\n"
+          "  --csv               a CSV header line and one row\n"
+          "  -h, --help          this help\n"
+          "\n"
+          "exit: 0 done and correct, 1 wrong final state, deadlock or protocol error,\n"
+          "      2 bad input, 3 a limit stopped the run\n",
+          f);
+}
+
+static int parse_u64(const char *opt, const char *arg, uint64_t *out)
+{
+    long long v;
+    diag_t d;
+    if (cli_parse_count(opt, arg, LLONG_MAX, &v, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static const char *status_name(const sim_result_t *r)
+{
+    switch (r->status) {
+    case SIM_DONE: return r->correct ? "correct" : "wrong";
+    case SIM_DEADLOCK: return "deadlock";
+    case SIM_PROTOCOL: return "protocol-error";
+    case SIM_LIMIT: return "incomplete";
+    }
+    return "?";
+}
+
+static void json_out(const sim_result_t *r, const char *proto, const char *wl, const char *mach,
+                     uint64_t seed, double wall, double cpu)
+{
+    strbuf_t b;
+    sb_init(&b);
+    uint64_t msgs = 0, bytes = 0;
+    sb_puts(&b, "{\"protocol\":");
+    sb_json_str(&b, proto);
+    sb_puts(&b, ",\"workload\":");
+    sb_json_str(&b, wl);
+    sb_puts(&b, ",\"machine\":");
+    sb_json_str(&b, mach);
+    sb_printf(&b,
+              ",\"cus\":%d,\"seed\":%llu,\"cycles\":%llu,\"events\":%llu,\"wall_s\":%.6f,"
+              "\"events_per_s\":%.0f,\"cpu_s\":%.6f,\"correct\":%s,\"status\":\"%s\"",
+              r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
+              (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0, cpu,
+              r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r));
+    if (r->status == SIM_DONE)
+        sb_printf(&b, ",\"check\":%s,\"observed\":%s", r->has_check ? "true" : "false",
+                  r->observed ? "true" : "false");
+    if (r->status != SIM_DONE) {
+        sb_puts(&b, ",\"message\":");
+        sb_json_str(&b, r->msg);
+    }
+    sb_printf(&b, ",\"l1_hit_rate\":%.6f,\"loads\":%llu",
+              r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)r->loads);
+    sb_puts(&b, ",\"messages\":{");
+    for (int g = 0, first = 1; g < r->nmsgs; g++) {
+        if (!r->messages[g])
+            continue;
+        sb_printf(&b, "%s", first ? "" : ",");
+        sb_json_str(&b, r->msg_names[g]);
+        sb_printf(&b, ":%llu", (unsigned long long)r->messages[g]);
+        first = 0;
+        msgs += r->messages[g];
+    }
+    sb_puts(&b, "},\"traffic_bytes\":{");
+    for (int g = 0, first = 1; g < r->nmsgs; g++) {
+        if (!r->messages[g])
+            continue;
+        sb_printf(&b, "%s", first ? "" : ",");
+        sb_json_str(&b, r->msg_names[g]);
+        sb_printf(&b, ":%llu", (unsigned long long)r->traffic[g]);
+        first = 0;
+        bytes += r->traffic[g];
+    }
+    sb_printf(&b,
+              "},\"messages_total\":%llu,\"traffic_bytes_total\":%llu,\"invalidations\":%llu,"
+              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,"
+              "\"stall_msg_cycles\":%llu,\"latency\":{",
+              (unsigned long long)msgs, (unsigned long long)bytes,
+              (unsigned long long)r->invalidations, (unsigned long long)r->flushes,
+              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles,
+              (unsigned long long)r->stall_msg_cycles);
+    for (int k = 0; k < SIM_NOPS; k++)
+        sb_printf(&b,
+                  "%s\"%s\":{\"count\":%llu,\"mean\":%.2f,\"p50\":%llu,\"p90\":%llu,"
+                  "\"p99\":%llu,\"max\":%llu}",
+                  k ? "," : "", sim_op_name(k), (unsigned long long)r->lat[k].count, r->lat[k].mean,
+                  (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
+                  (unsigned long long)r->lat[k].p99, (unsigned long long)r->lat[k].max);
+    sb_puts(&b, "}}\n");
+    fputs(b.s, stdout);
+    sb_free(&b);
+}
+
+static void csv_out(const sim_result_t *r, const char *proto, const char *wl, const char *mach,
+                    uint64_t seed, double wall, double cpu)
+{
+    uint64_t msgs = 0, bytes = 0;
+    for (int g = 0; g < r->nmsgs; g++) {
+        msgs += r->messages[g];
+        bytes += r->traffic[g];
+    }
+    printf("protocol,workload,machine,cus,seed,cycles,events,wall_s,events_per_s,correct,status,"
+           "l1_hit_rate,messages,traffic_bytes,invalidations,flushes,evictions,stall_cycles,"
+           "stall_msg_cycles,cpu_s");
+    for (int k = 0; k < SIM_NOPS; k++)
+        printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
+               sim_op_name(k));
+    printf(
+        "\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f",
+        proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
+        (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0,
+        r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r),
+        r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,
+        (unsigned long long)bytes, (unsigned long long)r->invalidations,
+        (unsigned long long)r->flushes, (unsigned long long)r->evictions,
+        (unsigned long long)r->stall_cycles, (unsigned long long)r->stall_msg_cycles, cpu);
+    for (int k = 0; k < SIM_NOPS; k++)
+        printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
+               (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
+               (unsigned long long)r->lat[k].p99);
+    printf("\n");
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"protocol", required_argument, 0, 'p'},
+        {"workload", required_argument, 0, 'w'},
+        {"machine", required_argument, 0, 'M'},
+        {"cus", required_argument, 0, 'c'},
+        {"param", required_argument, 0, 'P'},
+        {"seed", required_argument, 0, 's'},
+        {"max-cycles", required_argument, 0, 'C'},
+        {"max-events", required_argument, 0, 'E'},
+        {"max-idle", required_argument, 0, 'I'},
+        {"json", no_argument, 0, 'j'},
+        {"csv", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *proto_arg = NULL, *wl_arg = NULL, *mach_arg = "heterosync";
+    const char *params[64];
+    int nparams = 0;
+    bool json = false, csv = false;
+    sim_config_t cfg = {.seed = 1};
+    uint64_t v;
+    opterr = 0;
+    optind = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'p': proto_arg = optarg; break;
+        case 'w': wl_arg = optarg; break;
+        case 'M': mach_arg = optarg; break;
+        case 'c':
+            if (parse_u64("--cus", optarg, &v))
+                return CLI_BAD_INPUT;
+            if (v < 1 || v > 64) {
+                cli_error("sim: --cus must be 1..64");
+                return CLI_BAD_INPUT;
+            }
+            cfg.cus = (int)v;
+            break;
+        case 'P':
+            if (cli_param_opt("sim", optarg, params, &nparams))
+                return CLI_BAD_INPUT;
+            break;
+        case 's':
+            if (parse_u64("--seed", optarg, &cfg.seed))
+                return CLI_BAD_INPUT;
+            break;
+        case 'C':
+            if (parse_u64("--max-cycles", optarg, &cfg.max_cycles))
+                return CLI_BAD_INPUT;
+            break;
+        case 'E':
+            if (parse_u64("--max-events", optarg, &cfg.max_events))
+                return CLI_BAD_INPUT;
+            break;
+        case 'I':
+            if (parse_u64("--max-idle", optarg, &cfg.max_idle))
+                return CLI_BAD_INPUT;
+            break;
+        case 'j': json = true; break;
+        case 'v': csv = true; break;
+        case 'h': usage(stdout); return CLI_OK;
+        default:
+            cli_error("sim: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (!proto_arg || !wl_arg) {
+        cli_error("sim: --protocol and --workload are required (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (optind != argc) {
+        cli_error("sim: unexpected argument '%s' (see --help)", argv[optind]);
+        return CLI_BAD_INPUT;
+    }
+    if (json && csv) {
+        cli_error("sim: --json and --csv exclude each other");
+        return CLI_BAD_INPUT;
+    }
+    diag_t d;
+    proto_t *p = NULL;
+    prog_t *prog = NULL;
+    sim_machine_t mach;
+    int rc = CLI_BAD_INPUT;
+    char path[PATH_MAX + 400];
+    cli_params_t sp;
+    memset(&sp, 0, sizeof sp);
+    if (cli_load_protocol(proto_arg, argv[0], &p, &d) ||
+        cli_split_params(p, params, nparams, &sp, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    if (cli_find_data(mach_arg, "protocols/machines", ".machine", "COHCHECK_MACHINES", argv[0],
+                      path, sizeof path)) {
+        cli_error("sim: unknown machine '%s' (a name in ./protocols/machines or "
+                  "$COHCHECK_MACHINES, or a .machine file)",
+                  mach_arg);
+        goto done;
+    }
+    if (sim_machine_load(path, &mach, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    char wpath[PATH_MAX + 400];
+    if (cli_find_data(wl_arg, "litmus/workloads", ".litmus", "COHCHECK_WORKLOADS", argv[0], wpath,
+                      sizeof wpath)) {
+        cli_error("sim: unknown workload '%s' (a name in ./litmus/workloads or "
+                  "$COHCHECK_WORKLOADS, or a .litmus file)",
+                  wl_arg);
+        goto done;
+    }
+    if (cli_load_test(wpath, p, &sp, &prog, &d)) {
+        cli_report(&d);
+        goto done;
+    }
+    /* A workload declaring parameter CUS gets the machine's compute units (--cus, or the
+       machine file's), unless --param sets it. */
+    const prog_param_t *pc = prog_param_find(prog, "CUS");
+    bool user_cus = false;
+    for (int k = 0; k < sp.nwl; k++)
+        user_cus |= !strcmp(sp.wl[k].name, "CUS");
+    if (pc && !pc->derived && !user_cus) {
+        int want = cfg.cus ? cfg.cus : mach.cus;
+        if (sp.nwl >= 64) {
+            cli_error("sim: too many --param settings");
+            goto done;
+        }
+        sp.wl[sp.nwl].name = xstrdup("CUS");
+        sp.wl[sp.nwl++].value = want;
+        prog_free(prog);
+        prog = NULL;
+        if (cli_load_test(wpath, p, &sp, &prog, &d)) {
+            cli_report(&d);
+            goto done;
+        }
+        cfg.cus = want;
+    }
+    sim_result_t r;
+    struct timespec t0, t1, c0, c1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+    if (sim_run(p, prog, &mach, &cfg, &r, &d)) {
+        cli_report(&d);
+        sim_result_free(&r);
+        goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+    const char *wl = prog->name;
+    if (json) {
+        json_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
+    } else if (csv) {
+        csv_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
+    } else {
+        uint64_t msgs = 0, bytes = 0;
+        for (int g = 0; g < r.nmsgs; g++) {
+            msgs += r.messages[g];
+            bytes += r.traffic[g];
+        }
+        printf("%s %s on %s (%d CUs, seed %llu): %s, %llu cycles, %llu events (%.0f events/s), "
+               "L1 hit rate %.3f, %llu messages, %llu bytes, %llu invalidations, %llu flushes, "
+               "%llu stall cycles\n",
+               p->name, wl, mach.name, r.cus, (unsigned long long)cfg.seed, status_name(&r),
+               (unsigned long long)r.cycles, (unsigned long long)r.events,
+               wall > 0 ? (double)r.events / wall : 0.0,
+               r.loads ? (double)r.l1_hits / (double)r.loads : 0.0, (unsigned long long)msgs,
+               (unsigned long long)bytes, (unsigned long long)r.invalidations,
+               (unsigned long long)r.flushes, (unsigned long long)r.stall_cycles);
+    }
+    if (r.status != SIM_DONE)
+        cli_error("sim: %s %s: %s", p->name, wl, r.msg);
+    else if (!r.correct)
+        cli_error("sim: %s %s: wrong final state (the condition %s)", p->name, wl,
+                  prog->quant == PROG_FORALL ? "'forall' does not hold" : "'~exists' holds");
+    rc = r.status == SIM_LIMIT ? CLI_LIMIT : r.status == SIM_DONE && r.correct ? CLI_OK : CLI_FAIL;
+    sim_result_free(&r);
+done:
+    cli_params_free(&sp);
+    prog_free(prog);
+    proto_free(p);
+    return rc;
+}

@@ -1,0 +1,295 @@
+/* machine.c - the machine file parser (sim.h; format in docs/sim.md).
+ * A file is lines of directives: a keyword, then NAME VALUE pairs; '#' starts
+ * a comment. Every value is a non-negative integer unless said otherwise. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/util.h"
+#include "sim.h"
+
+typedef struct {
+    const char *file, *src;
+    size_t len, pos;
+    int line, col;
+    diag_t *err;
+} mp_t;
+
+static void skip_blank(mp_t *m)
+{
+    while (m->pos < m->len &&
+           (m->src[m->pos] == ' ' || m->src[m->pos] == '\t' || m->src[m->pos] == '\r')) {
+        m->pos++;
+        m->col++;
+    }
+    if (m->pos < m->len && m->src[m->pos] == '#')
+        while (m->pos < m->len && m->src[m->pos] != '\n') {
+            m->pos++;
+            m->col++;
+        }
+}
+
+/* The next word on this line into BUF (a quoted string without its quotes when
+ * QUOTED is allowed); 0 when the line ends, 1 with a word, -1 on an error. */
+static int word(mp_t *m, char *buf, size_t n, int *wcol, bool *quoted)
+{
+    skip_blank(m);
+    *wcol = m->col;
+    *quoted = false;
+    if (m->pos >= m->len || m->src[m->pos] == '\n')
+        return 0;
+    size_t k = 0;
+    if (m->src[m->pos] == '"') {
+        *quoted = true;
+        m->pos++;
+        m->col++;
+        while (m->pos < m->len && m->src[m->pos] != '"' && m->src[m->pos] != '\n') {
+            if (k + 1 < n)
+                buf[k++] = m->src[m->pos];
+            m->pos++;
+            m->col++;
+        }
+        if (m->pos >= m->len || m->src[m->pos] != '"') {
+            diag_set(m->err, m->file, m->line, *wcol, "unterminated string");
+            return -1;
+        }
+        m->pos++;
+        m->col++;
+        buf[k] = 0;
+        return 1;
+    }
+    while (m->pos < m->len && !isspace((unsigned char)m->src[m->pos]) && m->src[m->pos] != '#') {
+        if (k + 1 >= n) {
+            diag_set(m->err, m->file, m->line, *wcol, "word too long");
+            return -1;
+        }
+        buf[k++] = m->src[m->pos++];
+        m->col++;
+    }
+    buf[k] = 0;
+    return 1;
+}
+
+static int number(mp_t *m, const char *w, int col, int *out)
+{
+    char *end;
+    long v = strtol(w, &end, 10);
+    if (!*w || *end || !isdigit((unsigned char)w[0]) || v > 100000000) {
+        diag_set(m->err, m->file, m->line, col, "expected a non-negative integer, got '%s'", w);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+typedef struct {
+    const char *key;
+    int *val;  /* an integer, or */
+    char *str; /* a name (an event of the protocol) */
+    size_t strlen;
+} kv_t;
+
+/* The NAME VALUE pairs of a directive's line, into KV. */
+static int pairs(mp_t *m, const char *dir, kv_t *kv, int nkv)
+{
+    char key[64], val[64];
+    int kc, vc;
+    bool q;
+    for (;;) {
+        int r = word(m, key, sizeof key, &kc, &q);
+        if (r <= 0)
+            return r;
+        int k = 0;
+        while (k < nkv && strcmp(kv[k].key, key))
+            k++;
+        if (k == nkv || q) {
+            diag_set(m->err, m->file, m->line, kc, "unknown setting '%s' of '%s'", key, dir);
+            return -1;
+        }
+        r = word(m, val, sizeof val, &vc, &q);
+        if (r < 0)
+            return -1;
+        if (r == 0) {
+            diag_set(m->err, m->file, m->line, vc, "'%s %s' needs a value", dir, key);
+            return -1;
+        }
+        if (kv[k].val) {
+            if (number(m, val, vc, kv[k].val))
+                return -1;
+        } else {
+            snprintf(kv[k].str, kv[k].strlen, "%s", val);
+        }
+    }
+}
+
+int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine_t *o, diag_t *err)
+{
+    memset(o, 0, sizeof *o);
+    /* Defaults: a small machine; every shipped file sets what its paper gives. */
+    o->cus = 4;
+    o->issue = 1;
+    o->alu = 1;
+    o->l1_latency = 1;
+    o->line_bytes = 64;
+    o->l2_latency = 10;
+    o->l2_banks = 1;
+    o->l2_occupancy = 1;
+    o->l2_atomic = 1;
+    o->net_latency = 10;
+    o->flit_bytes = 32;
+    o->bandwidth = 1;
+    o->header_bytes = 8;
+    o->field_bytes = 4;
+    o->local_latency = 1;
+    snprintf(o->l1_evict, sizeof o->l1_evict, "evict");
+    snprintf(o->l2_evict, sizeof o->l2_evict, "l2evict");
+    mp_t m = {file, src, len, 0, 1, 1, err};
+    bool named = false;
+    while (m.pos < m.len) {
+        char dir[64];
+        int dc;
+        bool q;
+        int r = word(&m, dir, sizeof dir, &dc, &q);
+        if (r < 0)
+            return -1;
+        if (r > 0) {
+            int lc = dc;
+            if (!strcmp(dir, "machine") || !strcmp(dir, "source")) {
+                char v[256];
+                int vc;
+                if (word(&m, v, sizeof v, &vc, &q) <= 0) {
+                    diag_set(err, file, m.line, vc, "'%s' needs a %s", dir,
+                             dir[0] == 'm' ? "name" : "quoted text");
+                    return -1;
+                }
+                if (dir[0] == 'm') {
+                    snprintf(o->name, sizeof o->name, "%.63s", v);
+                    named = true;
+                    int r2 = word(&m, v, sizeof v, &vc, &q);
+                    if (r2 < 0)
+                        return -1;
+                    if (r2 > 0) {
+                        if (!q) {
+                            diag_set(err, file, m.line, vc, "a description is quoted");
+                            return -1;
+                        }
+                        snprintf(o->desc, sizeof o->desc, "%s", v);
+                    }
+                }
+                /* 'source "..."' is the citation: kept in the file only. */
+            } else if (!strcmp(dir, "cus") || !strcmp(dir, "issue") || !strcmp(dir, "alu")) {
+                char v[64];
+                int vc;
+                if (word(&m, v, sizeof v, &vc, &q) <= 0) {
+                    diag_set(err, file, m.line, vc, "'%s' needs a value", dir);
+                    return -1;
+                }
+                int *dst = dir[0] == 'c' ? &o->cus : dir[0] == 'i' ? &o->issue : &o->alu;
+                if (number(&m, v, vc, dst))
+                    return -1;
+                if (dir[0] == 'c' && (o->cus < 1 || o->cus > 64)) {
+                    diag_set(err, file, m.line, vc, "cus must be 1..64");
+                    return -1;
+                }
+            } else if (!strcmp(dir, "l1")) {
+                kv_t kv[] = {{"latency", &o->l1_latency, NULL, 0},
+                             {"sets", &o->l1_sets, NULL, 0},
+                             {"ways", &o->l1_ways, NULL, 0},
+                             {"mshrs", &o->l1_mshrs, NULL, 0},
+                             {"line", &o->line_bytes, NULL, 0},
+                             {"evict", NULL, o->l1_evict, sizeof o->l1_evict}};
+                if (pairs(&m, dir, kv, 6))
+                    return -1;
+            } else if (!strcmp(dir, "l2")) {
+                kv_t kv[] = {{"latency", &o->l2_latency, NULL, 0},
+                             {"banks", &o->l2_banks, NULL, 0},
+                             {"occupancy", &o->l2_occupancy, NULL, 0},
+                             {"atomic", &o->l2_atomic, NULL, 0},
+                             {"sets", &o->l2_sets, NULL, 0},
+                             {"ways", &o->l2_ways, NULL, 0},
+                             {"evict", NULL, o->l2_evict, sizeof o->l2_evict}};
+                if (pairs(&m, dir, kv, 7))
+                    return -1;
+            } else if (!strcmp(dir, "net")) {
+                kv_t kv[] = {
+                    {"latency", &o->net_latency, NULL, 0}, {"flit", &o->flit_bytes, NULL, 0},
+                    {"bandwidth", &o->bandwidth, NULL, 0}, {"header", &o->header_bytes, NULL, 0},
+                    {"field", &o->field_bytes, NULL, 0},   {"buffer", &o->buffer, NULL, 0}};
+                if (pairs(&m, dir, kv, 6))
+                    return -1;
+            } else if (!strcmp(dir, "local")) {
+                kv_t kv[] = {{"latency", &o->local_latency, NULL, 0}};
+                if (pairs(&m, dir, kv, 1))
+                    return -1;
+            } else if (!strcmp(dir, "event")) {
+                char name[32], v[64];
+                int nc, vc;
+                if (word(&m, name, sizeof name, &nc, &q) <= 0 ||
+                    word(&m, v, sizeof v, &vc, &q) <= 0) {
+                    diag_set(err, file, m.line, dc, "'event' needs an event name and cycles");
+                    return -1;
+                }
+                if (o->nevlat >= SIM_MAX_EVLAT) {
+                    diag_set(err, file, m.line, dc, "too many 'event' lines (at most %d)",
+                             SIM_MAX_EVLAT);
+                    return -1;
+                }
+                snprintf(o->evlat_name[o->nevlat], sizeof o->evlat_name[0], "%s", name);
+                if (number(&m, v, vc, &o->evlat[o->nevlat]))
+                    return -1;
+                o->nevlat++;
+            } else {
+                diag_set(err, file, m.line, dc, "unknown directive '%s'", dir);
+                return -1;
+            }
+            char extra[64];
+            int ec;
+            if (word(&m, extra, sizeof extra, &ec, &q) > 0) {
+                diag_set(err, file, m.line, ec, "unexpected '%s' after '%s'", extra, dir);
+                return -1;
+            }
+            (void)lc;
+        }
+        /* end of line */
+        if (m.pos < m.len) {
+            if (m.src[m.pos] != '\n') {
+                diag_set(err, file, m.line, m.col, "unexpected character");
+                return -1;
+            }
+            m.pos++;
+            m.line++;
+            m.col = 1;
+        }
+    }
+    if (!named) {
+        diag_set(err, file, 1, 1, "a machine file starts with 'machine NAME'");
+        return -1;
+    }
+    if (o->l1_sets && !o->l1_ways) {
+        diag_set(err, file, 1, 1, "l1: sets without ways");
+        return -1;
+    }
+    if (o->l2_sets && !o->l2_ways) {
+        diag_set(err, file, 1, 1, "l2: sets without ways");
+        return -1;
+    }
+    if (o->l2_banks < 1 || o->flit_bytes < 1 || o->bandwidth < 1) {
+        diag_set(err, file, 1, 1, "l2 banks, net flit and net bandwidth must be at least 1");
+        return -1;
+    }
+    return 0;
+}
+
+int sim_machine_load(const char *path, sim_machine_t *out, diag_t *err)
+{
+    char *data;
+    size_t len;
+    if (util_read_file(path, &data, &len)) {
+        diag_set(err, path, 0, 0, "cannot read machine file");
+        return -1;
+    }
+    int rc = sim_machine_parse(path, data, len, out, err);
+    free(data);
+    return rc;
+}

@@ -1,0 +1,1439 @@
+/* sim.c - the timed-mode simulator (sim.h; the model is docs/sim.md).
+ * Controller instances keep line records only for the lines they touched
+ * (a per-instance index line -> record, records allocated on first use); the
+ * rows run through the shared evaluator (rows32_*), with sends, dones and bulk
+ * line moves buffered until the row commits (a full bounded channel undoes it).
+ * Events (a thread's next core event, a message's arrival, a retry of stalled
+ * work, a timed internal event) sit in a binary heap ordered by cycle, then by
+ * a key drawn from a PRNG seeded with --seed: same seed, same run. */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/util.h"
+#include "../sys/rows.h"
+
+enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED };
+enum { TH_RUN, TH_WAIT, TH_DONE };
+#define SET_SLACK                                                                   \
+    4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
+       */
+#define MAX_LOCAL 100000 /* local instructions between two memory operations */
+#define MAX_LAZY 8       /* internal events fired in a row before one event is handled */
+
+typedef struct {
+    uint64_t t, key;
+    int kind, a, b, c;
+} event_t;
+
+typedef struct {
+    int kind; /* EV_ISSUE (a thread's core event) or EV_ARRIVE (a message) */
+    int id;
+    uint64_t since;
+} item_t;
+
+typedef struct {
+    int ctrl, cu;
+    int lw;         /* slots per line record */
+    int32_t *index; /* per line: its record, -1: none yet (the line is in its initial state) */
+    int32_t *recs;  /* records, lw slots each */
+    uint64_t *lru;  /* per record: last use */
+    int32_t *rline; /* per record: its line */
+    int nrec, caprec;
+    int32_t *cvars;
+    /* capacity */
+    int sets, ways, evict_ev;
+    int *set_n;        /* per set: resident lines */
+    int32_t *set_line; /* per set: (ways + SET_SLACK) lines */
+    int mshrs, ntrans;
+    int latency; /* cycles before this instance's sends leave and its dones complete */
+    /* stalled work, in arrival order */
+    item_t *stall;
+    int nstall;
+    size_t capstall;
+    bool retry_set;
+    uint64_t out_free, in_free; /* the link's next free cycle, each direction */
+} inst_t;
+
+typedef struct {
+    int32_t *rec;
+    int src, dst, net, chan;
+    bool banked; /* already waited for its L2 bank */
+    int next_free;
+} msg_t;
+
+typedef struct {
+    int pc, step, status;
+    int32_t regs[PROG_MAX_REGS];
+    int cu, inst;
+    uint64_t op_start;
+    bool op_clean; /* no stall and no wait so far: an L1 hit */
+} thread_t;
+
+typedef struct {
+    uint64_t *v;
+    size_t n, cap;
+} lats_t;
+
+typedef struct sim {
+    const proto_t *p;
+    const prog_t *prog;
+    const sim_machine_t *m;
+    sim_config_t cfg;
+    rows_layout_t L;
+    int ncus, ninst, nthreads, nlines, maxlocs, mw;
+    int *inst_ctrl, *inst_cu;
+    int *loc_line, *locpos, *line_nlocs, **line_locs;
+    int **lv_off, **cv_off, **msg_foff, **ev_rows;
+    uint64_t *ev_states;
+    int *cv_w;       /* per controller: slots of its variables */
+    int **lazy_ev;   /* per controller: internal line events fired on access, -1 ended */
+    int **timed_ev;  /* per controller: internal events with a machine latency, -1 ended */
+    int *ev_lat;     /* per event: machine latency, -1: none */
+    bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
+    int maxrows;
+    int *msg_bytes; /* per message type */
+    inst_t *inst;
+    thread_t *th;
+    const proto_map_t **maps;
+    int *map_base;
+    /* network */
+    msg_t *msgs;
+    int nmsg, capmsg, freemsg;
+    int *chan_n;       /* per channel: messages sent, not yet consumed */
+    int *chan_flits;   /* per channel: their flits */
+    int *msg_flits;    /* per message type: flits */
+    int *chan_blocked; /* per channel: its messages on stall lists */
+    uint64_t *chan_last;
+    uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
+    uint64_t fired;     /* rows fired so far */
+    bool in_periodic;   /* running a periodic controller-level event */
+    int **periodic_ev;  /* per controller: controller-level internal events the machine times */
+    int nchan;
+    uint64_t *bank_free;
+    int home_ctrl, home_var;
+    /* events */
+    event_t *heap;
+    size_t nheap, capheap;
+    uint64_t now, rng, last_progress, last_done;
+    int ndone;
+    /* the row being run */
+    struct pending_send {
+        int net, dst;
+        int32_t rec[256];
+    } * ps;
+    int nps;
+    size_t capps;
+    struct pending_done {
+        int tid;
+        bool has_val;
+        int64_t val;
+    } pd[64];
+    int npd;
+    struct undo {
+        int32_t *slot, old;
+    } * undo;
+    int nundo;
+    size_t capundo;
+    sys_error_t err;
+    sim_result_t *r;
+    lats_t lat[SIM_NOPS];
+} sim_t;
+
+/* ---- small helpers ---- */
+
+static uint64_t rnd(sim_t *s)
+{
+    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static bool ev_less(const event_t *a, const event_t *b)
+{
+    return a->t != b->t ? a->t < b->t : a->key < b->key;
+}
+
+static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
+{
+    if (s->nheap == s->capheap) {
+        s->capheap = s->capheap ? s->capheap * 2 : 1024;
+        s->heap = xrealloc(s->heap, s->capheap * sizeof *s->heap);
+    }
+    event_t e = {t, rnd(s), kind, a, b, c};
+    size_t i = s->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!ev_less(&e, &s->heap[up]))
+            break;
+        s->heap[i] = s->heap[up];
+        i = up;
+    }
+    s->heap[i] = e;
+}
+
+static event_t pop(sim_t *s)
+{
+    event_t top = s->heap[0], last = s->heap[--s->nheap];
+    size_t i = 0, n = s->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!ev_less(&s->heap[c], &last))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n)
+        s->heap[i] = last;
+    return top;
+}
+
+static bool is_mem(const prog_instr_t *in)
+{
+    return in->op == PROG_OP_LD || in->op == PROG_OP_ST || in->op == PROG_OP_RMW ||
+           in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE;
+}
+
+static int op_class(const prog_instr_t *in)
+{
+    switch (in->op) {
+    case PROG_OP_LD: return SIM_OP_LOAD;
+    case PROG_OP_ST: return SIM_OP_STORE;
+    case PROG_OP_FENCE: return SIM_OP_FENCE;
+    default: return SIM_OP_ATOMIC;
+    }
+}
+
+static void lat_add(lats_t *l, uint64_t v)
+{
+    util_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = v;
+}
+
+static const rows32_ops_t sim_ops;
+
+/* ---- line records ---- */
+
+static bool is_transient(const sim_t *s, int ctrl, int st)
+{
+    return st >= 0 && st < s->p->ctrls[ctrl].nstates && s->p->ctrls[ctrl].transient[st];
+}
+
+/* Instance I's record of LINE, created in the initial state when CREATE. */
+static int32_t *line_rec(sim_t *s, int i, int line, bool create)
+{
+    inst_t *in = &s->inst[i];
+    int32_t k = in->index[line];
+    if (k >= 0)
+        return in->recs + (size_t)k * in->lw;
+    if (!create)
+        return NULL;
+    if (in->nrec == in->caprec) {
+        in->caprec = in->caprec ? in->caprec * 2 : 16;
+        in->recs = xrealloc(in->recs, (size_t)in->caprec * in->lw * sizeof(int32_t));
+        in->lru = xrealloc(in->lru, (size_t)in->caprec * sizeof(uint64_t));
+        in->rline = xrealloc(in->rline, (size_t)in->caprec * sizeof(int32_t));
+    }
+    k = in->nrec++;
+    in->index[line] = k;
+    in->lru[k] = 0;
+    in->rline[k] = line;
+    int32_t *r = in->recs + (size_t)k * in->lw;
+    memset(r, 0, (size_t)in->lw * sizeof(int32_t));
+    const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
+    r[0] = c->init_state;
+    for (int v = 0; v < c->nlinevars; v++) {
+        const proto_var_t *var = &c->linevars[v];
+        int32_t *p = r + s->lv_off[in->ctrl][v];
+        if (var->init_initial) {
+            for (int q = 0; q < s->line_nlocs[line]; q++)
+                p[q] = (int32_t)s->prog->locs[s->line_locs[line][q]].init;
+        } else if (var->init && var->type.kind != PROTO_T_DATA) {
+            rows32_ctx_t x = {.L = &s->L,
+                              .ops = &sim_ops,
+                              .user = s,
+                              .inst = i,
+                              .line = -1,
+                              .tid = -1,
+                              .msg_src = -1,
+                              .cvars = in->cvars,
+                              .err = &s->err};
+            int64_t val;
+            if (!rows32_eval(&x, var->init, &val))
+                *p = (int32_t)val;
+        }
+    }
+    return r;
+}
+
+/* Residency bookkeeping after LINE of instance I moved from state A to B. */
+static void moved(sim_t *s, int i, int line, int a, int b)
+{
+    inst_t *in = &s->inst[i];
+    int init = s->p->ctrls[in->ctrl].init_state;
+    in->ntrans += is_transient(s, in->ctrl, b) - is_transient(s, in->ctrl, a);
+    if (!in->sets || (a == init) == (b == init))
+        return;
+    int set = line % in->sets, w = in->ways + SET_SLACK;
+    int32_t *sl = in->set_line + (size_t)set * w;
+    if (a == init) {
+        if (in->set_n[set] < w)
+            sl[in->set_n[set]++] = line;
+        return;
+    }
+    for (int k = 0; k < in->set_n[set]; k++)
+        if (sl[k] == line) {
+            sl[k] = sl[--in->set_n[set]];
+            return;
+        }
+}
+
+/* ---- the evaluator's callbacks ---- */
+
+static int32_t *cb_line(rows32_ctx_t *x, int inst, int line)
+{
+    return line_rec(x->user, inst, line, false);
+}
+
+static int cb_send(rows32_ctx_t *x, int net, int dst, const int32_t *rec)
+{
+    sim_t *s = x->user;
+    int bound = s->p->nets[net].capacity, buf = s->m->buffer;
+    int c = (net * s->ninst + x->inst) * s->ninst + dst;
+    if (bound || buf) {
+        int queued = s->chan_n[c], flits = s->chan_flits[c];
+        for (int k = 0; k < s->nps; k++)
+            if (s->ps[k].net == net && s->ps[k].dst == dst) {
+                queued++;
+                flits += s->msg_flits[s->ps[k].rec[0]];
+            }
+        if (bound && queued >= bound)
+            return 1; /* back-pressure: the row waits */
+        /* The machine's buffer (flits per channel); a message larger than the buffer
+           still passes through an empty channel. */
+        if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
+            return 1;
+    }
+    util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+    s->ps[s->nps].net = net;
+    s->ps[s->nps].dst = dst;
+    memcpy(s->ps[s->nps].rec, rec, sizeof(int32_t) * (size_t)s->mw);
+    s->nps++;
+    return 0;
+}
+
+static void cb_forall(rows32_ctx_t *x, uint64_t from, int to)
+{
+    sim_t *s = x->user;
+    inst_t *in = &s->inst[x->inst];
+    for (int k = 0; k < in->nrec; k++) {
+        int32_t *r = in->recs + (size_t)k * in->lw;
+        if (!(from >> r[0] & 1) || r[0] == to)
+            continue;
+        util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
+        s->undo[s->nundo++] = (struct undo){r, r[0]};
+        r[0] = to;
+    }
+}
+
+static int cb_done(rows32_ctx_t *x, int64_t tid, bool has_val, int64_t val)
+{
+    sim_t *s = x->user;
+    if (tid < 0 || tid >= s->nthreads || s->th[tid].status != TH_WAIT)
+        return rows32_fail(x, SYS_ERR_UNEXPECTED, "done for a thread with no request in flight%s%s",
+                           "", "");
+    if (s->npd >= 64)
+        return rows32_fail(x, SYS_ERR_INVARIANT, "too many dones in one row%s%s", "", "");
+    s->pd[s->npd++] = (struct pending_done){(int)tid, has_val, val};
+    return 0;
+}
+
+static const rows32_ops_t sim_ops = {cb_line, cb_send, cb_forall, cb_done};
+
+/* ---- the network ---- */
+
+static int msg_new(sim_t *s)
+{
+    int id;
+    if (s->freemsg >= 0) {
+        id = s->freemsg;
+        s->freemsg = s->msgs[id].next_free;
+    } else {
+        if (s->nmsg == s->capmsg) {
+            s->capmsg = s->capmsg ? s->capmsg * 2 : 256;
+            s->msgs = xrealloc(s->msgs, (size_t)s->capmsg * sizeof *s->msgs);
+        }
+        id = s->nmsg++;
+        s->msgs[id].rec = xmalloc(sizeof(int32_t) * (size_t)s->mw);
+    }
+    return id;
+}
+
+/* Put a message on the network at cycle T (its sender's row committed). */
+static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, uint64_t t)
+{
+    const sim_machine_t *m = s->m;
+    int id = msg_new(s);
+    msg_t *g = &s->msgs[id];
+    memcpy(g->rec, rec, sizeof(int32_t) * (size_t)s->mw);
+    g->src = src;
+    g->dst = dst;
+    g->net = net;
+    g->chan = (net * s->ninst + src) * s->ninst + dst;
+    g->banked = false;
+    s->chan_n[g->chan]++;
+    s->chan_flits[g->chan] += s->msg_flits[rec[0]];
+    int type = rec[0];
+    s->r->messages[type]++;
+    s->r->traffic[type] += (uint64_t)s->msg_bytes[type];
+    uint64_t arrive;
+    if (s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu) {
+        arrive = t + (uint64_t)m->local_latency;
+    } else {
+        /* Serialization on the sender's outgoing link and the receiver's incoming one. */
+        uint64_t flits =
+            ((uint64_t)s->msg_bytes[type] + (uint64_t)m->flit_bytes - 1) / (uint64_t)m->flit_bytes;
+        uint64_t ser = (flits + (uint64_t)m->bandwidth - 1) / (uint64_t)m->bandwidth;
+        uint64_t dep = t > s->inst[src].out_free ? t : s->inst[src].out_free;
+        s->inst[src].out_free = dep + ser;
+        arrive = dep + ser + (uint64_t)m->net_latency;
+        if (arrive < s->inst[dst].in_free + ser)
+            arrive = s->inst[dst].in_free + ser;
+        s->inst[dst].in_free = arrive;
+    }
+    if (s->p->nets[net].ordered && arrive <= s->chan_last[g->chan])
+        arrive = s->chan_last[g->chan] + 1; /* point-to-point order */
+    s->chan_last[g->chan] = arrive;
+    push(s, arrive, EV_ARRIVE, id, 0, 0);
+}
+
+/* ---- running one row ---- */
+
+static void stall_add(sim_t *s, int i, int kind, int id)
+{
+    inst_t *in = &s->inst[i];
+    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
+    in->stall[in->nstall++] = (item_t){kind, id, s->now};
+    if (kind == EV_ARRIVE)
+        s->chan_blocked[s->msgs[id].chan]++;
+}
+
+static void want_retry(sim_t *s, int i, uint64_t t)
+{
+    inst_t *in = &s->inst[i];
+    if (in->nstall && !in->retry_set) {
+        in->retry_set = true;
+        push(s, t, EV_RETRY, i, 0, 0);
+    }
+}
+
+static void protocol_error(sim_t *s, const char *what, int event, int i, int line)
+{
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+    int32_t *r = line >= 0 ? line_rec(s, i, line, false) : NULL;
+    int st = line < 0 ? -1 : r ? r[0] : c->init_state;
+    s->r->status = SIM_PROTOCOL;
+    snprintf(s->r->msg, sizeof s->r->msg, "cycle %llu: %s %s at %s[%d] in state %s%s%s",
+             (unsigned long long)s->now, what, s->p->events[event].name, c->name,
+             s->inst[i].cu >= 0 ? s->inst[i].cu : 0, st >= 0 ? c->state_names[st] : "-",
+             s->err.msg[0] ? ": " : "", s->err.msg);
+}
+
+static void eval_error(sim_t *s)
+{
+    s->r->status = SIM_PROTOCOL;
+    snprintf(s->r->msg, sizeof s->r->msg, "cycle %llu: %s", (unsigned long long)s->now, s->err.msg);
+}
+
+static void thread_advance(sim_t *s, int t, uint64_t at);
+
+/* Thread T's current core event completed at cycle AT (with VAL for its register). */
+static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
+{
+    thread_t *th = &s->th[t];
+    const prog_instr_t *in = &s->prog->threads[t].instr[th->pc];
+    if (has_val && (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS))
+        th->regs[in->reg] = (int32_t)val;
+    const proto_map_t *m = s->maps[s->map_base[t] + th->pc];
+    th->status = TH_RUN;
+    if (++th->step < m->nevents) {
+        push(s, at, EV_ISSUE, t, 0, 0);
+        return;
+    }
+    int cls = op_class(in);
+    lat_add(&s->lat[cls], at - th->op_start);
+    if (in->op == PROG_OP_LD) {
+        s->r->loads++;
+        s->r->l1_hits += th->op_clean;
+    }
+    th->pc++;
+    thread_advance(s, t, at);
+}
+
+/* Set up X for instance I, LINE (record R), and the thread or message. */
+static void ctx_init(sim_t *s, rows32_ctx_t *x, int i, int line, int32_t *r)
+{
+    *x = (rows32_ctx_t){.L = &s->L,
+                        .ops = &sim_ops,
+                        .user = s,
+                        .inst = i,
+                        .line = line,
+                        .lrec = r,
+                        .cvars = s->inst[i].cvars,
+                        .msg_src = -1,
+                        .tid = -1,
+                        .clock = (int64_t)s->now,
+                        .err = &s->err};
+}
+
+/* The protocol's declared invariants on LINE (as the explorer checks them: in the
+ * context of instance 0): 0, or -1 with the run stopped. */
+static int check_invariants(sim_t *s, int line)
+{
+    for (int k = 0; k < s->p->ninvs; k++) {
+        rows32_ctx_t x;
+        ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
+        int64_t v;
+        if (rows32_eval(&x, s->p->invs[k].expr, &v)) {
+            eval_error(s);
+            return -1;
+        }
+        if (!v) {
+            s->r->status = SIM_PROTOCOL;
+            snprintf(s->r->msg, sizeof s->r->msg, "cycle %llu: invariant %s fails on line of %s",
+                     (unsigned long long)s->now, s->p->invs[k].name,
+                     s->prog->locs[s->line_locs[line][0]].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
+static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
+{
+    inst_t *in = &s->inst[x->inst];
+    int32_t save_line[256], save_cv[512], save_regs[PROG_MAX_REGS];
+    int cvw = s->cv_w[in->ctrl];
+    if (x->lrec)
+        memcpy(save_line, x->lrec, sizeof(int32_t) * (size_t)in->lw);
+    memcpy(save_cv, in->cvars, sizeof(int32_t) * (size_t)cvw);
+    if (x->regs)
+        memcpy(save_regs, x->regs, sizeof save_regs);
+    s->nps = s->npd = s->nundo = 0;
+    int before = x->lrec ? x->lrec[0] : -1;
+    int rc = rows32_run_actions(x, row);
+    if (rc < 0) {
+        eval_error(s);
+        return -1;
+    }
+    if (rc > 0) {
+        for (int k = s->nundo - 1; k >= 0; k--)
+            *s->undo[k].slot = s->undo[k].old;
+        if (x->lrec)
+            memcpy(x->lrec, save_line, sizeof(int32_t) * (size_t)in->lw);
+        memcpy(in->cvars, save_cv, sizeof(int32_t) * (size_t)cvw);
+        if (x->regs)
+            memcpy(x->regs, save_regs, sizeof save_regs);
+        return 0;
+    }
+    /* Commit: residency, statistics, sends, dones. */
+    int init = s->p->ctrls[in->ctrl].init_state;
+    bool per_cu = in->cu >= 0;
+    for (int k = 0; k < s->nundo; k++) {
+        int32_t *r = s->undo[k].slot;
+        int line = in->rline[(r - in->recs) / in->lw];
+        if (line == x->line && x->lrec)
+            continue; /* the row's own line: counted below */
+        moved(s, x->inst, line, s->undo[k].old, r[0]);
+        if (s->p->ninvs && check_invariants(s, line))
+            return -1;
+        if (per_cu && r[0] == init)
+            s->r->invalidations++;
+        else if (per_cu)
+            s->r->flushes++;
+    }
+    if (x->lrec) {
+        int after = x->lrec[0];
+        bool fa = false;
+        for (int k = 0; k < s->nundo; k++)
+            if (s->undo[k].slot == x->lrec) {
+                before = s->undo[k].old;
+                fa = true;
+            }
+        if (before != after) {
+            moved(s, x->inst, x->line, before, after);
+            if (per_cu && after == init && (x->msg || fa))
+                s->r->invalidations++;
+        }
+        in->lru[in->index[x->line]] = s->now;
+        if (s->p->ninvs && check_invariants(s, x->line))
+            return -1;
+    }
+    uint64_t out = s->now + (uint64_t)in->latency;
+    for (int k = 0; k < s->nps; k++)
+        net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, s->ps[k].rec, out);
+    for (int k = 0; k < s->npd; k++)
+        thread_step(s, s->pd[k].tid, s->pd[k].has_val, s->pd[k].val, out);
+    if (!s->in_periodic)
+        s->last_progress = s->now; /* a periodic event alone is no progress */
+    s->fired++;
+    /* Timed internal events (memory responses) of the line's new state. */
+    if (x->line >= 0 && x->lrec)
+        for (const int *e = s->timed_ev[in->ctrl]; *e >= 0; e++)
+            if (s->ev_states[in->ctrl * s->p->nevents + *e] >> x->lrec[0] & 1)
+                push(s, s->now + (uint64_t)s->ev_lat[*e], EV_TIMED, x->inst, x->line, *e);
+    want_retry(s, x->inst, s->now + 1);
+    return 1;
+}
+
+/* Try internal event EV of instance I on LINE: 1 fired, 0 not enabled, -1 error. */
+static int try_internal(sim_t *s, int i, int line, int ev)
+{
+    inst_t *in = &s->inst[i];
+    int32_t *r = NULL;
+    if (line >= 0) {
+        r = line_rec(s, i, line, false);
+        int st = r ? r[0] : s->p->ctrls[in->ctrl].init_state;
+        if (!(s->ev_states[in->ctrl * s->p->nevents + ev] >> st & 1))
+            return 0;
+        r = line_rec(s, i, line, true);
+    }
+    rows32_ctx_t x;
+    ctx_init(s, &x, i, line, r);
+    const proto_row_t *row;
+    if (rows32_find_row(&x, ev, &row)) {
+        eval_error(s);
+        return -1;
+    }
+    if (!row || row->kind == PROTO_ROW_STALL)
+        return 0;
+    if (row->kind == PROTO_ROW_IMPOSSIBLE) {
+        protocol_error(s, "impossible event", ev, i, line);
+        return -1;
+    }
+    return fire(s, &x, row);
+}
+
+/* Fire the internal events the machine gives no latency (lease expiry, ...) that are
+ * enabled on LINE of instance I, before an event is handled there. */
+static int lazy_internal(sim_t *s, int i, int line)
+{
+    if (line < 0)
+        return 0;
+    for (int n = 0; n < MAX_LAZY; n++) {
+        int fired = 0;
+        for (const int *e = s->lazy_ev[s->inst[i].ctrl]; *e >= 0 && !fired; e++) {
+            fired = try_internal(s, i, line, *e);
+            if (fired < 0)
+                return -1;
+        }
+        if (!fired)
+            return 0;
+    }
+    return 0;
+}
+
+/* Free a way in LINE's set of instance I through the protocol's eviction rows:
+ * 1 when the set has room, 0 when it stays full (the access waits), -1 on an error. */
+static int make_room(sim_t *s, int i, int line)
+{
+    inst_t *in = &s->inst[i];
+    int set = line % in->sets, w = in->ways + SET_SLACK;
+    for (int tries = 0; in->set_n[set] >= in->ways && tries < w; tries++) {
+        int32_t *sl = in->set_line + (size_t)set * w;
+        int best = -1;
+        uint64_t bl = UINT64_MAX;
+        for (int k = 0; k < in->set_n[set]; k++) {
+            int32_t *r = line_rec(s, i, sl[k], false);
+            if (!r || in->evict_ev < 0 ||
+                !(s->ev_states[in->ctrl * s->p->nevents + in->evict_ev] >> r[0] & 1))
+                continue;
+            uint64_t u = in->lru[in->index[sl[k]]];
+            if (u < bl) {
+                bl = u;
+                best = sl[k];
+            }
+        }
+        if (best < 0)
+            return 0;
+        int32_t *r = line_rec(s, i, best, false);
+        rows32_ctx_t x;
+        ctx_init(s, &x, i, best, r);
+        const proto_row_t *row;
+        if (rows32_find_row(&x, in->evict_ev, &row)) {
+            eval_error(s);
+            return -1;
+        }
+        if (!row || row->kind != PROTO_ROW_NORMAL)
+            return 0;
+        int f = fire(s, &x, row);
+        if (f <= 0)
+            return f;
+        s->r->evictions++;
+    }
+    return in->set_n[set] < in->ways;
+}
+
+/* Thread T delivers its current core event: 1 taken, 0 stalled, -1 error. */
+static int try_core(sim_t *s, int t)
+{
+    thread_t *th = &s->th[t];
+    const prog_instr_t *in = &s->prog->threads[t].instr[th->pc];
+    const proto_map_t *m = s->maps[s->map_base[t] + th->pc];
+    int ev = m->events[th->step];
+    int i = th->inst;
+    inst_t *ci = &s->inst[i];
+    int line = s->p->events[ev].line ? s->loc_line[in->loc] : -1;
+    if (lazy_internal(s, i, line))
+        return -1;
+    int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
+    int init = s->p->ctrls[ci->ctrl].init_state;
+    if (r && r[0] == init && ci->sets) {
+        int room = make_room(s, i, line);
+        if (room <= 0)
+            return room;
+        r = line_rec(s, i, line, true);
+    }
+    if (r && ci->mshrs && !is_transient(s, ci->ctrl, r[0]) && ci->ntrans >= ci->mshrs)
+        return 0;
+    rows32_ctx_t x;
+    ctx_init(s, &x, i, line, r);
+    x.tid = t;
+    x.instr = in;
+    x.regs = th->regs;
+    const proto_row_t *row;
+    if (rows32_find_row(&x, ev, &row)) {
+        eval_error(s);
+        return -1;
+    }
+    if (!row || row->kind == PROTO_ROW_IMPOSSIBLE) {
+        protocol_error(s, row ? "impossible core event" : "unhandled core event", ev, i, line);
+        return -1;
+    }
+    if (row->kind == PROTO_ROW_STALL)
+        return 0;
+    int f = fire(s, &x, row);
+    if (f <= 0)
+        return f;
+    if (x.did_done) {
+        thread_step(s, t, false, 0, s->now + (uint64_t)ci->latency);
+    } else if (x.did_wait) {
+        th->status = TH_WAIT;
+        th->op_clean = false;
+    } else {
+        push(s, s->now + (uint64_t)ci->latency, EV_ISSUE, t, 0, 0);
+    }
+    return 1;
+}
+
+/* Message ID is received: 1 taken, 0 stalled, 2 deferred (bank busy), -1 error. */
+static int try_msg(sim_t *s, int id)
+{
+    msg_t *g = &s->msgs[id];
+    int i = g->dst;
+    inst_t *in = &s->inst[i];
+    int line = g->rec[1];
+    int chan = g->chan, src = g->src, net = g->net;
+    if (in->cu < 0 && !g->banked) {
+        /* L2 bank contention: one message per bank every 'occupancy' cycles; an
+           ordered channel's messages keep their order through the banks. */
+        int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
+        uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
+        if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
+            start = s->chan_svc[chan] + 1;
+        s->chan_svc[chan] = start;
+        s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
+        g->banked = true;
+        if (start > s->now) {
+            push(s, start, EV_ARRIVE, id, 0, 0);
+            return 2;
+        }
+    }
+    if (lazy_internal(s, i, line))
+        return -1;
+    int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
+    rows32_ctx_t x;
+    ctx_init(s, &x, i, line, r);
+    x.msg = g->rec;
+    x.msg_src = g->src;
+    const proto_row_t *row;
+    if (rows32_find_row(&x, g->rec[0], &row)) {
+        eval_error(s);
+        return -1;
+    }
+    if (!row || row->kind == PROTO_ROW_IMPOSSIBLE) {
+        protocol_error(s, row ? "impossible message" : "unhandled message", g->rec[0], i, line);
+        return -1;
+    }
+    if (row->kind == PROTO_ROW_STALL)
+        return 0;
+    if (in->cu < 0 &&
+        s->row_apply[in->ctrl * s->maxrows + (int)(row - s->p->ctrls[in->ctrl].rows)]) {
+        int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
+        s->bank_free[bank] += (uint64_t)s->m->l2_atomic; /* the atomic unit */
+    }
+    int f = fire(s, &x, row);
+    if (f <= 0)
+        return f;
+    g = &s->msgs[id]; /* the row's sends may have moved the pool */
+    s->chan_n[chan]--;
+    s->chan_flits[chan] -= s->msg_flits[s->msgs[id].rec[0]];
+    if (s->p->nets[net].capacity || s->m->buffer)
+        want_retry(s, src, s->now + 1); /* room in a bounded channel */
+    g->next_free = s->freemsg;
+    s->freemsg = id;
+    return 1;
+}
+
+/* ---- threads ---- */
+
+/* Run thread T's local instructions from cycle AT up to its next memory operation. */
+static void thread_advance(sim_t *s, int t, uint64_t at)
+{
+    thread_t *th = &s->th[t];
+    const prog_thread_t *pt = &s->prog->threads[t];
+    int32_t *r = th->regs;
+    for (int steps = 0;; steps++) {
+        if (th->pc >= pt->ninstr) {
+            th->status = TH_DONE;
+            s->ndone++;
+            if (at > s->last_done)
+                s->last_done = at;
+            return;
+        }
+        const prog_instr_t *in = &pt->instr[th->pc];
+        if (is_mem(in)) {
+            th->status = TH_RUN;
+            th->step = 0;
+            th->op_start = at + (uint64_t)s->m->issue;
+            th->op_clean = true;
+            push(s, th->op_start, EV_ISSUE, t, 0, 0);
+            return;
+        }
+        if (steps > MAX_LOCAL) {
+            s->r->status = SIM_PROTOCOL;
+            snprintf(s->r->msg, sizeof s->r->msg, "thread P%d loops without memory operations", t);
+            th->status = TH_DONE;
+            s->ndone++;
+            return;
+        }
+#define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
+        switch (in->op) {
+        case PROG_OP_MOV: r[in->reg] = (int32_t)OPV(in->a); break;
+        case PROG_OP_ADD: r[in->reg] = (int32_t)(OPV(in->a) + OPV(in->b)); break;
+        default: break;
+        }
+        if (in->op == PROG_OP_B || ((in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
+                                    (r[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ)))
+            th->pc = in->target;
+        else
+            th->pc++;
+#undef OPV
+        if (in->op != PROG_OP_NOP)
+            at += (uint64_t)s->m->alu;
+    }
+}
+
+/* ---- events ---- */
+
+static int retry(sim_t *s, int i)
+{
+    inst_t *in = &s->inst[i];
+    in->retry_set = false;
+    int n = in->nstall;
+    item_t *items = xmalloc(sizeof *items * (size_t)(n + 1));
+    memcpy(items, in->stall, sizeof *items * (size_t)n);
+    in->nstall = 0;
+    for (int k = 0; k < n; k++)
+        if (items[k].kind == EV_ARRIVE)
+            s->chan_blocked[s->msgs[items[k].id].chan]--;
+    int rc = 0;
+    uint64_t fired = s->fired;
+    for (int k = 0; k < n && !rc; k++) {
+        item_t it = items[k];
+        int f;
+        if (it.kind == EV_ARRIVE) {
+            msg_t *g = &s->msgs[it.id];
+            if (s->p->nets[g->net].ordered && s->chan_blocked[g->chan]) {
+                stall_add(s, i, EV_ARRIVE, it.id); /* behind an earlier message of its channel */
+                in->stall[in->nstall - 1].since = it.since;
+                continue;
+            }
+            f = try_msg(s, it.id);
+            if (f > 0)
+                s->r->stall_msg_cycles += s->now - it.since;
+        } else {
+            f = try_core(s, it.id);
+            if (f > 0)
+                s->r->stall_cycles += s->now - it.since;
+        }
+        if (f < 0)
+            rc = -1;
+        else if (f == 0) {
+            stall_add(s, i, it.kind, it.id);
+            in->stall[in->nstall - 1].since = it.since;
+        }
+    }
+    free(items);
+    /* A row fired in this pass may have unblocked an item tried before it; with a
+       clock, guards change with time alone: try again next cycle. */
+    if (!rc && in->nstall && (s->p->clock || s->fired != fired))
+        want_retry(s, i, s->now + 1);
+    return rc;
+}
+
+static int handle(sim_t *s, const event_t *e)
+{
+    switch (e->kind) {
+    case EV_ISSUE: {
+        int f = try_core(s, e->a);
+        if (f == 0) {
+            s->th[e->a].op_clean = false;
+            stall_add(s, s->th[e->a].inst, EV_ISSUE, e->a);
+            if (s->p->clock)
+                want_retry(s, s->th[e->a].inst, s->now + 1);
+        }
+        return f < 0 ? -1 : 0;
+    }
+    case EV_ARRIVE: {
+        msg_t *g = &s->msgs[e->a];
+        if (s->p->nets[g->net].ordered && s->chan_blocked[g->chan]) {
+            stall_add(s, g->dst, EV_ARRIVE, e->a);
+            return 0;
+        }
+        int f = try_msg(s, e->a);
+        if (f == 0) {
+            stall_add(s, g->dst, EV_ARRIVE, e->a);
+            if (s->p->clock)
+                want_retry(s, g->dst, s->now + 1);
+        }
+        return f < 0 ? -1 : 0;
+    }
+    case EV_RETRY: return retry(s, e->a);
+    case EV_TIMED: {
+        if (e->b >= 0)
+            return try_internal(s, e->a, e->b, e->c) < 0 ? -1 : 0;
+        /* A controller-level event the machine times fires every so many cycles while
+           some thread runs. */
+        s->in_periodic = true;
+        int f = try_internal(s, e->a, -1, e->c);
+        s->in_periodic = false;
+        if (s->ndone < s->nthreads)
+            push(s, s->now + (uint64_t)s->ev_lat[e->c], EV_TIMED, e->a, -1, e->c);
+        return f < 0 ? -1 : 0;
+    }
+    }
+    return 0;
+}
+
+/* ---- final state ---- */
+
+static int64_t final_mem(sim_t *s, int l)
+{
+    const proto_t *p = s->p;
+    int line = s->loc_line[l];
+    for (int f = 0; f < p->nfinals; f++) {
+        const proto_final_t *fd = &p->finals[f];
+        for (int i = 0; i < s->ninst; i++) {
+            if (s->inst[i].ctrl != fd->ctrl)
+                continue;
+            const int32_t *ln = line_rec(s, i, line, true);
+            if (fd->states && !(fd->states >> ln[0] & 1))
+                continue;
+            if (fd->mask >= 0 && !(ln[s->lv_off[fd->ctrl][fd->mask]] >> s->locpos[l] & 1))
+                continue;
+            return ln[s->lv_off[fd->ctrl][fd->var] + s->locpos[l]];
+        }
+    }
+    for (int i = 0; i < s->ninst; i++)
+        if (s->inst[i].ctrl == s->home_ctrl)
+            return line_rec(s, i, line, true)[s->lv_off[s->home_ctrl][s->home_var] + s->locpos[l]];
+    return s->prog->locs[l].init;
+}
+
+static void final_check(sim_t *s)
+{
+    prog_val_t(*regs)[PROG_MAX_REGS] = xcalloc((size_t)s->nthreads + 1, sizeof *regs);
+    prog_val_t *mem = xcalloc((size_t)s->prog->nlocs + 1, sizeof *mem);
+    for (int t = 0; t < s->nthreads; t++)
+        for (int k = 0; k < PROG_MAX_REGS; k++)
+            regs[t][k] = s->th[t].regs[k];
+    for (int l = 0; l < s->prog->nlocs; l++)
+        mem[l] = final_mem(s, l);
+    bool v = prog_cond_eval(s->prog->cond, (const prog_val_t(*)[PROG_MAX_REGS])regs, mem);
+    s->r->observed = v;
+    s->r->has_check = s->prog->quant != PROG_EXISTS;
+    s->r->correct = s->prog->quant == PROG_FORALL       ? v
+                    : s->prog->quant == PROG_NOT_EXISTS ? !v
+                                                        : true;
+    free(regs);
+    free(mem);
+}
+
+/* ---- construction ---- */
+
+static int type_width(const sim_t *s, const proto_type_t *t)
+{
+    return t->kind == PROTO_T_DATA ? s->maxlocs : 1;
+}
+
+static bool expr_has_apply(const proto_expr_t *e)
+{
+    return e && (e->kind == PROTO_E_APPLY || expr_has_apply(e->a) || expr_has_apply(e->b) ||
+                 expr_has_apply(e->c) || expr_has_apply(e->d));
+}
+
+static int event_by_name(const proto_t *p, const char *name)
+{
+    for (int e = 0; e < p->nevents; e++)
+        if (!strcmp(p->events[e].name, name))
+            return e;
+    return -1;
+}
+
+static int build(sim_t *s, diag_t *err)
+{
+    const proto_t *p = s->p;
+    const prog_t *prog = s->prog;
+    const sim_machine_t *m = s->m;
+    int need = 0;
+    for (int t = 0; t < prog->nthreads; t++)
+        if (prog->threads[t].cu + 1 > need)
+            need = prog->threads[t].cu + 1;
+    s->ncus = s->cfg.cus > 0 ? s->cfg.cus : need;
+    if (s->ncus < need) {
+        diag_set(err, prog->file, 0, 0,
+                 "the workload places threads on %d compute units but --cus is %d", need, s->ncus);
+        return -1;
+    }
+    if (p->outstanding > 1) {
+        diag_set(err, p->file, 0, 0,
+                 "protocol %s: 'outstanding %d' is not supported by timed mode yet (a thread "
+                 "waits for each instruction)",
+                 p->name, p->outstanding);
+        return -1;
+    }
+    for (int c = 0; c < p->nctrls; c++)
+        s->ninst += p->ctrls[c].per_cu ? s->ncus : 1;
+    s->inst = xcalloc((size_t)s->ninst, sizeof *s->inst);
+    s->inst_ctrl = xcalloc((size_t)s->ninst, sizeof(int));
+    s->inst_cu = xcalloc((size_t)s->ninst, sizeof(int));
+    int n = 0;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int k = 0; k < (p->ctrls[c].per_cu ? s->ncus : 1); k++, n++) {
+            s->inst[n].ctrl = s->inst_ctrl[n] = c;
+            s->inst[n].cu = s->inst_cu[n] = p->ctrls[c].per_cu ? k : -1;
+        }
+    /* Lines, as the explorer lays them out. */
+    sys_lines_t ln;
+    sys_lines_build(p, prog, &ln);
+    s->loc_line = ln.loc_line;
+    s->locpos = ln.locpos;
+    s->line_nlocs = ln.line_nlocs;
+    s->line_locs = ln.line_locs;
+    s->nlines = ln.nlines;
+    s->maxlocs = ln.maxlocs;
+    /* Record layouts. */
+    s->lv_off = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->cv_off = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->cv_w = xcalloc((size_t)p->nctrls, sizeof(int));
+    s->home_ctrl = -1;
+    int maxlw = 0;
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        s->lv_off[c] = xcalloc((size_t)pc->nlinevars + 1, sizeof(int));
+        s->cv_off[c] = xcalloc((size_t)pc->nctrlvars + 1, sizeof(int));
+        int w = 1;
+        for (int v = 0; v < pc->nlinevars; v++) {
+            s->lv_off[c][v] = w;
+            w += type_width(s, &pc->linevars[v].type);
+            if (s->home_ctrl < 0 && !pc->per_cu && pc->linevars[v].type.kind == PROTO_T_DATA &&
+                pc->linevars[v].init_initial) {
+                s->home_ctrl = c;
+                s->home_var = v;
+            }
+        }
+        if (w > maxlw)
+            maxlw = w;
+        for (int v = 0; v < pc->nctrlvars; v++) {
+            s->cv_off[c][v] = s->cv_w[c];
+            s->cv_w[c] +=
+                pc->ctrlvars[v].per_thread ? prog->nthreads : type_width(s, &pc->ctrlvars[v].type);
+        }
+    }
+    s->msg_foff = xcalloc((size_t)p->nmsgs + 1, sizeof(int *));
+    s->msg_bytes = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
+    s->msg_flits = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
+    s->mw = 2;
+    for (int g = 0; g < p->nmsgs; g++) {
+        s->msg_foff[g] = xcalloc((size_t)p->msgs[g].nfields + 1, sizeof(int));
+        int w = 0;
+        s->msg_bytes[g] = m->header_bytes;
+        for (int f = 0; f < p->msgs[g].nfields; f++) {
+            s->msg_foff[g][f] = w;
+            w += type_width(s, &p->msgs[g].fields[f].type);
+            s->msg_bytes[g] +=
+                p->msgs[g].fields[f].type.kind == PROTO_T_DATA ? m->line_bytes : m->field_bytes;
+        }
+        if (2 + w > s->mw)
+            s->mw = 2 + w;
+        s->msg_flits[g] = (s->msg_bytes[g] + m->flit_bytes - 1) / m->flit_bytes;
+    }
+    if (s->mw > 256 || maxlw > 256) {
+        diag_set(err, prog->file, 0, 0, "too many locations on one line for timed mode");
+        return -1;
+    }
+    for (int c = 0; c < p->nctrls; c++)
+        if (s->cv_w[c] > 512) {
+            diag_set(err, prog->file, 0, 0, "controller %s has too many variables for timed mode",
+                     p->ctrls[c].name);
+            return -1;
+        }
+    /* Rows by (controller, event). */
+    s->ev_rows = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(int *));
+    s->ev_states = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(uint64_t));
+    for (int c = 0; c < p->nctrls; c++) {
+        if (p->ctrls[c].nrows > s->maxrows)
+            s->maxrows = p->ctrls[c].nrows;
+        for (int e = 0; e < p->nevents; e++) {
+            int *list = xmalloc(sizeof(int) * (size_t)(p->ctrls[c].nrows + 1));
+            int k = 0;
+            for (int r = 0; r < p->ctrls[c].nrows; r++)
+                if (p->ctrls[c].rows[r].event == e) {
+                    list[k++] = r;
+                    s->ev_states[c * p->nevents + e] |= p->ctrls[c].rows[r].states;
+                }
+            list[k] = -1;
+            s->ev_rows[c * p->nevents + e] = list;
+        }
+    }
+    s->row_apply = xcalloc((size_t)p->nctrls * (size_t)s->maxrows + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            bool ap = false;
+            for (int a = 0; a < row->nactions; a++)
+                ap |= expr_has_apply(row->actions[a].value);
+            s->row_apply[c * s->maxrows + r] = ap;
+        }
+    /* Internal events: timed by the machine, or fired lazily on access. */
+    s->ev_lat = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
+    for (int e = 0; e < p->nevents; e++) {
+        s->ev_lat[e] = -1;
+        for (int k = 0; k < m->nevlat; k++)
+            if (!strcmp(m->evlat_name[k], p->events[e].name))
+                s->ev_lat[e] = m->evlat[k];
+    }
+    s->lazy_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->timed_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->periodic_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
+    for (int c = 0; c < p->nctrls; c++) {
+        s->periodic_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
+        int np = 0;
+        for (int e = 0; e < p->nevents; e++)
+            if (p->events[e].kind == PROTO_EV_INTERNAL && !p->events[e].line &&
+                s->ev_rows[c * p->nevents + e][0] >= 0 && s->ev_lat[e] > 0)
+                s->periodic_ev[c][np++] = e;
+        s->periodic_ev[c][np] = -1;
+        s->lazy_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
+        s->timed_ev[c] = xmalloc(sizeof(int) * (size_t)(p->nevents + 1));
+        int nl = 0, nt = 0;
+        for (int e = 0; e < p->nevents; e++) {
+            const proto_event_t *ev = &p->events[e];
+            if (ev->kind != PROTO_EV_INTERNAL || !ev->line || s->ev_rows[c * p->nevents + e][0] < 0)
+                continue;
+            if (s->ev_lat[e] >= 0)
+                s->timed_ev[c][nt++] = e;
+            else
+                s->lazy_ev[c][nl++] = e;
+        }
+        s->lazy_ev[c][nl] = s->timed_ev[c][nt] = -1;
+    }
+    /* Instances: variables, capacity, latency. */
+    for (int i = 0; i < s->ninst; i++) {
+        inst_t *in = &s->inst[i];
+        const proto_ctrl_t *pc = &p->ctrls[in->ctrl];
+        in->lw = 1;
+        for (int v = 0; v < pc->nlinevars; v++)
+            in->lw += type_width(s, &pc->linevars[v].type);
+        in->index = xmalloc(sizeof(int32_t) * (size_t)(s->nlines + 1));
+        for (int l = 0; l <= s->nlines; l++)
+            in->index[l] = -1;
+        in->cvars = xcalloc((size_t)s->cv_w[in->ctrl] + 1, sizeof(int32_t));
+        bool core = in->ctrl == p->core_ctrl;
+        in->latency = core ? m->l1_latency : in->cu >= 0 ? m->local_latency : m->l2_latency;
+        in->sets = core ? m->l1_sets : in->cu < 0 ? m->l2_sets : 0;
+        in->ways = core ? m->l1_ways : m->l2_ways;
+        in->mshrs = core ? m->l1_mshrs : 0;
+        in->evict_ev = event_by_name(p, core ? m->l1_evict : m->l2_evict);
+        if (in->evict_ev < 0 || p->events[in->evict_ev].kind != PROTO_EV_ENV)
+            in->sets = 0; /* the protocol cannot evict here: no capacity limit */
+        if (in->sets) {
+            in->set_n = xcalloc((size_t)in->sets, sizeof(int));
+            in->set_line =
+                xcalloc((size_t)in->sets * (size_t)(in->ways + SET_SLACK), sizeof(int32_t));
+        }
+    }
+    s->L = (rows_layout_t){p,         prog,         s->ninst,    prog->nthreads, s->maxlocs,
+                           s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line,    s->locpos,
+                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows};
+    for (int i = 0; i < s->ninst; i++) {
+        const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
+        for (int v = 0; v < pc->nctrlvars; v++) {
+            const proto_var_t *var = &pc->ctrlvars[v];
+            if (!var->init || var->type.kind == PROTO_T_DATA)
+                continue;
+            rows32_ctx_t x;
+            ctx_init(s, &x, i, -1, NULL);
+            int64_t val;
+            if (rows32_eval(&x, var->init, &val)) {
+                diag_set(err, p->file, 0, 0, "initial value of %s: %s", var->name, s->err.msg);
+                return -1;
+            }
+            for (int k = 0; k < (var->per_thread ? prog->nthreads : 1); k++)
+                s->inst[i].cvars[s->cv_off[s->inst[i].ctrl][v] + k] = (int32_t)val;
+        }
+    }
+    /* Threads and their core maps. */
+    s->th = xcalloc((size_t)prog->nthreads + 1, sizeof *s->th);
+    s->map_base = xcalloc((size_t)prog->nthreads + 1, sizeof(int));
+    int total = 0;
+    for (int t = 0; t < prog->nthreads; t++) {
+        s->map_base[t] = total;
+        total += prog->threads[t].ninstr;
+    }
+    s->maps = xcalloc((size_t)total + 1, sizeof *s->maps);
+    for (int t = 0; t < prog->nthreads; t++) {
+        s->th[t].cu = prog->threads[t].cu;
+        s->th[t].inst = -1;
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst[i].ctrl == p->core_ctrl && s->inst[i].cu == s->th[t].cu)
+                s->th[t].inst = i;
+        for (int k = 0; k < prog->threads[t].ninstr; k++) {
+            const prog_instr_t *in = &prog->threads[t].instr[k];
+            if (!is_mem(in))
+                continue;
+            const proto_map_t *mp = proto_find_map(p, in->op, in->ord, in->scope);
+            if (!mp) {
+                diag_set(err, prog->file, in->line, in->col,
+                         "protocol %s has no core map for this instruction (%s%s%s%s%s)", p->name,
+                         (const char *[]){"ld", "st", "rmw", "cas", "fence"}[in->op],
+                         in->ord ? "." : "", prog_ord_name(in->ord), in->scope ? "." : "",
+                         prog_scope_name(in->scope));
+                return -1;
+            }
+            s->maps[s->map_base[t] + k] = mp;
+        }
+    }
+    s->nchan = p->nnets * s->ninst * s->ninst;
+    s->chan_n = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->chan_flits = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->chan_blocked = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->chan_last = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
+    s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
+    s->bank_free = xcalloc((size_t)m->l2_banks + 1, sizeof(uint64_t));
+    s->freemsg = -1;
+    return 0;
+}
+
+static void sim_free(sim_t *s)
+{
+    const proto_t *p = s->p;
+    for (int i = 0; s->inst && i < s->ninst; i++) {
+        free(s->inst[i].index);
+        free(s->inst[i].recs);
+        free(s->inst[i].lru);
+        free(s->inst[i].rline);
+        free(s->inst[i].cvars);
+        free(s->inst[i].set_n);
+        free(s->inst[i].set_line);
+        free(s->inst[i].stall);
+    }
+    free(s->inst);
+    free(s->inst_ctrl);
+    free(s->inst_cu);
+    if (s->line_locs)
+        for (int l = 0; l < s->nlines; l++)
+            free(s->line_locs[l]);
+    free(s->line_locs);
+    free(s->loc_line);
+    free(s->locpos);
+    free(s->line_nlocs);
+    for (int c = 0; c < p->nctrls; c++) {
+        if (s->lv_off)
+            free(s->lv_off[c]);
+        if (s->cv_off)
+            free(s->cv_off[c]);
+        if (s->lazy_ev)
+            free(s->lazy_ev[c]);
+        if (s->timed_ev)
+            free(s->timed_ev[c]);
+        if (s->periodic_ev)
+            free(s->periodic_ev[c]);
+    }
+    free(s->lv_off);
+    free(s->cv_off);
+    free(s->cv_w);
+    free(s->lazy_ev);
+    free(s->timed_ev);
+    free(s->periodic_ev);
+    if (s->ev_rows)
+        for (int k = 0; k < p->nctrls * p->nevents; k++)
+            free(s->ev_rows[k]);
+    free(s->ev_rows);
+    free(s->ev_states);
+    free(s->row_apply);
+    free(s->ev_lat);
+    if (s->msg_foff)
+        for (int g = 0; g < p->nmsgs; g++)
+            free(s->msg_foff[g]);
+    free(s->msg_foff);
+    free(s->msg_bytes);
+    free(s->th);
+    free(s->maps);
+    free(s->map_base);
+    for (int k = 0; k < s->nmsg; k++)
+        free(s->msgs[k].rec);
+    free(s->msgs);
+    free(s->chan_n);
+    free(s->chan_flits);
+    free(s->msg_flits);
+    free(s->chan_blocked);
+    free(s->chan_last);
+    free(s->chan_svc);
+    free(s->bank_free);
+    free(s->heap);
+    free(s->ps);
+    free(s->undo);
+    for (int k = 0; k < SIM_NOPS; k++)
+        free(s->lat[k].v);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void summarize(lats_t *l, sim_lat_t *o)
+{
+    memset(o, 0, sizeof *o);
+    if (!l->n)
+        return;
+    qsort(l->v, l->n, sizeof *l->v, cmp_u64);
+    double sum = 0;
+    for (size_t k = 0; k < l->n; k++)
+        sum += (double)l->v[k];
+    o->count = l->n;
+    o->mean = sum / (double)l->n;
+    /* nearest rank */
+    o->p50 = l->v[(l->n * 50 + 99) / 100 - 1];
+    o->p90 = l->v[(l->n * 90 + 99) / 100 - 1];
+    o->p99 = l->v[(l->n * 99 + 99) / 100 - 1];
+    o->max = l->v[l->n - 1];
+}
+
+int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const sim_config_t *cfg,
+            sim_result_t *out, diag_t *err)
+{
+    memset(out, 0, sizeof *out);
+    sim_t s0;
+    memset(&s0, 0, sizeof s0);
+    sim_t *s = &s0;
+    s->p = p;
+    s->prog = prog;
+    s->m = m;
+    s->cfg = *cfg;
+    s->nthreads = prog->nthreads;
+    s->r = out;
+    s->rng = cfg->seed;
+    out->nmsgs = p->nmsgs;
+    out->msg_names = xcalloc((size_t)p->nmsgs + 1, sizeof(char *));
+    out->messages = xcalloc((size_t)p->nmsgs + 1, sizeof(uint64_t));
+    out->traffic = xcalloc((size_t)p->nmsgs + 1, sizeof(uint64_t));
+    for (int g = 0; g < p->nmsgs; g++)
+        out->msg_names[g] = p->msgs[g].name;
+    if (build(s, err)) {
+        sim_free(s);
+        return -1;
+    }
+    out->cus = s->ncus;
+    uint64_t max_idle = cfg->max_idle ? cfg->max_idle : 1000000;
+    for (int t = 0; t < s->nthreads; t++)
+        thread_advance(s, t, 0);
+    for (int i = 0; i < s->ninst; i++)
+        for (const int *e = s->periodic_ev[s->inst[i].ctrl]; *e >= 0; e++)
+            push(s, (uint64_t)s->ev_lat[*e], EV_TIMED, i, -1, *e);
+    while (out->status == SIM_DONE && s->nheap) {
+        event_t e = pop(s);
+        s->now = e.t;
+        out->events++;
+        if (cfg->max_events && out->events > cfg->max_events) {
+            out->status = SIM_LIMIT;
+            snprintf(out->msg, sizeof out->msg, "--max-events %llu reached at cycle %llu",
+                     (unsigned long long)cfg->max_events, (unsigned long long)s->now);
+            break;
+        }
+        if (cfg->max_cycles && s->now > cfg->max_cycles) {
+            out->status = SIM_LIMIT;
+            snprintf(out->msg, sizeof out->msg, "--max-cycles %llu reached",
+                     (unsigned long long)cfg->max_cycles);
+            break;
+        }
+        if (s->now - s->last_progress > max_idle) {
+            out->status = SIM_DEADLOCK;
+            snprintf(out->msg, sizeof out->msg,
+                     "deadlock: no row fired for %llu cycles (cycle %llu; %d of %d threads "
+                     "finished)",
+                     (unsigned long long)max_idle, (unsigned long long)s->now, s->ndone,
+                     s->nthreads);
+            break;
+        }
+        if (handle(s, &e))
+            break;
+    }
+    if (out->status == SIM_DONE) {
+        int stalled = 0, inflight = 0;
+        for (int i = 0; i < s->ninst; i++)
+            stalled += s->inst[i].nstall;
+        for (int c = 0; c < s->nchan; c++)
+            inflight += s->chan_n[c];
+        if (s->ndone < s->nthreads || stalled || inflight) {
+            out->status = SIM_DEADLOCK;
+            snprintf(out->msg, sizeof out->msg,
+                     "deadlock at cycle %llu: %d of %d threads finished, %d events stalled, %d "
+                     "messages in flight",
+                     (unsigned long long)s->now, s->ndone, s->nthreads, stalled, inflight);
+        }
+    }
+    out->cycles = s->ndone == s->nthreads ? s->last_done : s->now;
+    if (out->status == SIM_DONE)
+        final_check(s);
+    for (int k = 0; k < SIM_NOPS; k++)
+        summarize(&s->lat[k], &out->lat[k]);
+    sim_free(s);
+    return 0;
+}
+
+void sim_result_free(sim_result_t *r)
+{
+    free(r->msg_names);
+    free(r->messages);
+    free(r->traffic);
+    memset(r, 0, sizeof *r);
+}
+
+const char *sim_op_name(int op)
+{
+    static const char *const names[SIM_NOPS] = {"load", "store", "atomic", "fence"};
+    return op >= 0 && op < SIM_NOPS ? names[op] : "?";
+}

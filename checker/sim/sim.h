@@ -1,0 +1,116 @@
+/* sim.h - timed mode (DESIGN.md section 8): a discrete-event simulation of a
+ * protocol's tables running a workload on a machine description, in cycles.
+ * The protocol's rows are evaluated by the same evaluator as the explorer's
+ * (checker/sys/rows.h), so a row means the same in both; there is no
+ * per-protocol code here. The model, the machine format and the metrics are
+ * documented in docs/sim.md. Library code: never prints, never exits. */
+#ifndef COHCHECK_SIM_H
+#define COHCHECK_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/diag.h"
+#include "../prog/prog.h"
+#include "../proto/proto.h"
+
+/* ---- machines (protocols/machines/NAME.machine) ---- */
+
+#define SIM_MAX_EVLAT 16
+
+typedef struct {
+    char name[64];
+    char desc[256];
+    int cus;        /* compute units (the default for --cus) */
+    int issue;      /* cycles between a thread's memory instructions (issue) */
+    int alu;        /* cycles per local instruction (mov, add, branch) */
+    int l1_latency; /* cycles from a core event to its completion at the L1, and before
+                       the L1's messages leave */
+    int l1_sets;    /* 0: no capacity limit */
+    int l1_ways;
+    int l1_mshrs;      /* lines in transient states at one L1; 0: unlimited */
+    char l1_evict[32]; /* the protocol's environment event that evicts an L1 line */
+    int line_bytes;    /* bytes of a data field (a whole line) */
+    int l2_latency;    /* cycles from a message's service at an L2 bank to its replies */
+    int l2_banks;
+    int l2_occupancy; /* cycles a bank is busy per message (contention) */
+    int l2_atomic;    /* further cycles of the bank's atomic unit for a row computing apply() */
+    int l2_sets;      /* 0: no capacity limit */
+    int l2_ways;
+    char l2_evict[32];
+    int net_latency; /* one-way cycles between a CU and the shared level */
+    int flit_bytes;
+    int bandwidth;     /* flits per cycle per link */
+    int header_bytes;  /* every message */
+    int field_bytes;   /* every non-data field */
+    int buffer;        /* flits buffered per channel (sender, receiver, network); 0: unlimited */
+    int local_latency; /* between controllers of one CU */
+    int nevlat;        /* 'event NAME CYCLES': internal events that take time (memory) */
+    char evlat_name[SIM_MAX_EVLAT][32];
+    int evlat[SIM_MAX_EVLAT];
+} sim_machine_t;
+
+/* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */
+int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine_t *out,
+                      diag_t *err);
+int sim_machine_load(const char *path, sim_machine_t *out, diag_t *err);
+
+/* ---- runs ---- */
+
+typedef struct {
+    int cus;             /* compute units; 0: as many as the workload places threads on */
+    uint64_t seed;       /* ties between events of one cycle are broken by a PRNG seeded here */
+    uint64_t max_cycles; /* 0: none */
+    uint64_t max_events; /* 0: none */
+    uint64_t max_idle;   /* cycles without any row firing before a deadlock is declared;
+                            0: 1000000 */
+} sim_config_t;
+
+typedef enum {
+    SIM_DONE,     /* every thread finished and the network drained */
+    SIM_DEADLOCK, /* nothing can ever progress */
+    SIM_PROTOCOL, /* an unhandled or impossible event, or an invariant/range failure */
+    SIM_LIMIT,    /* --max-cycles or --max-events stopped the run */
+} sim_status_t;
+
+enum { SIM_OP_LOAD, SIM_OP_STORE, SIM_OP_ATOMIC, SIM_OP_FENCE, SIM_NOPS };
+
+typedef struct {
+    uint64_t count;
+    double mean;
+    uint64_t p50, p90, p99, max;
+} sim_lat_t;
+
+typedef struct {
+    sim_status_t status;
+    char msg[512]; /* why, when not SIM_DONE */
+    int cus;
+    uint64_t cycles; /* when the last thread finished */
+    uint64_t events; /* events processed */
+    bool correct;    /* the final-state check (forall / ~exists); exists: true */
+    bool has_check;  /* the condition is a check (forall or ~exists), not an observation */
+    bool observed;   /* the condition's proposition held in the final state */
+    uint64_t loads, l1_hits;
+    int nmsgs;
+    const char **msg_names; /* per message type */
+    uint64_t *messages;     /* per message type: sent */
+    uint64_t *traffic;      /* per message type: bytes */
+    uint64_t invalidations, flushes, evictions;
+    uint64_t stall_cycles;     /* threads' core events waiting (stall rows, full channels, sets
+                                  or MSHRs) before a row took them */
+    uint64_t stall_msg_cycles; /* messages waiting on stall rows or full channels at their
+                                  receiver (e.g. a TC-Strong write until the lease expires) */
+    sim_lat_t lat[SIM_NOPS];
+} sim_result_t;
+
+/* Simulate PROG on protocol P and machine M. 0 with *OUT filled (its status says how
+ * the run ended); -1 with ERR when the run cannot start (a workload the protocol has
+ * no core map for, more CUs than the placement allows, ...). */
+int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const sim_config_t *cfg,
+            sim_result_t *out, diag_t *err);
+void sim_result_free(sim_result_t *r);
+
+const char *sim_op_name(int op);
+
+#endif

@@ -1,0 +1,58 @@
+/* rows.h - private to checker/sys and checker/sim: the row evaluator (row
+ * selection, guards and expressions, actions), shared by the explorer (sys.c)
+ * and the timed simulator (sim/) so that a row means the same in both.
+ * It reaches storage only through a narrow interface: pointers to the current
+ * line record, the instance's variables, the requesting thread's registers and
+ * the message being received, and callbacks for what touches other storage
+ * (sends, another instance's line, bulk line moves, completing another thread).
+ *
+ * One source, two slot types: rows16_* works on int16_t slots (the explorer's
+ * compact states), rows32_* on int32_t slots (the simulator's raw cycle
+ * timestamps and large counters). Only the value range differs. */
+#ifndef COHCHECK_ROWS_H
+#define COHCHECK_ROWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../prog/prog.h"
+#include "../proto/proto.h"
+#include "sys.h"
+
+/* What the evaluator needs to know of the system's layout (read-only). */
+typedef struct {
+    const proto_t *p;
+    const prog_t *prog;
+    int ninst, nthreads, maxlocs;
+    int mw;               /* message record width in slots (header included), at most 256 */
+    const int *inst_ctrl; /* per instance: its controller */
+    const int *inst_cu;   /* per instance: its compute unit, -1: shared */
+    const int *loc_line;  /* per location: its line */
+    const int *locpos;    /* per location: its position within its line */
+    int *const *lv_off;   /* per controller, per line var: offset in the line record */
+    int *const *cv_off;   /* per controller, per ctrl var: offset in the variables */
+    int *const *msg_foff; /* per message, per field: offset after the 2-slot header */
+    int *const *ev_rows;  /* per controller * nevents + event: row indices, -1 ended */
+} rows_layout_t;
+
+#define ROWS_SLOT int16_t
+#define ROWS_VMAX 32767
+#define ROWS_SETBITS 15
+#define ROWS(n) rows16_##n
+#include "rows_decl.h"
+#undef ROWS_SLOT
+#undef ROWS_VMAX
+#undef ROWS_SETBITS
+#undef ROWS
+
+#define ROWS_SLOT int32_t
+#define ROWS_VMAX 2147483647
+#define ROWS_SETBITS 31
+#define ROWS(n) rows32_##n
+#include "rows_decl.h"
+#undef ROWS_SLOT
+#undef ROWS_VMAX
+#undef ROWS_SETBITS
+#undef ROWS
+
+#endif

@@ -1,0 +1,103 @@
+#!/bin/sh
+# tests/e2e/sim.sh - timed mode (cohcheck sim, docs/sim.md): pinned cycles, events, messages
+# and traffic of small runs (the same seed twice gives the same numbers), a broken protocol
+# that gives a wrong final count, a deadlock, limits, and bad input.
+# Usage: sh tests/e2e/sim.sh ./cohcheck
+BIN=${1:-./cohcheck}
+. tests/e2e/lib.sh
+D=tests/e2e/data/sim
+
+# expect_rc WANT NAME CMD...: the command exits with WANT.
+expect_rc() {
+    e_want=$1
+    e_name=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" = "$e_want" ]; then ok; else bad "$e_name: exit $rc, want $e_want: $(cat "$T/err")"; fi
+}
+
+# pin NAME WANT ARGS...: the CSV row's cycles,events,messages,traffic_bytes equal WANT, twice.
+pin() {
+    name=$1
+    want=$2
+    shift 2
+    for run in 1 2; do
+        got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f6,7,13,14)
+        if [ "$got" = "$want" ]; then ok; else bad "$name (run $run): got '$got', want '$want'"; fi
+    done
+}
+
+pin "gpu-wt lock2 heterosync" 686,126,66,1524 --protocol gpu-wt --workload $D/lock2.litmus
+pin "gpu-hrf lock2 heterosync" 686,126,66,1524 --protocol gpu-hrf --workload $D/lock2.litmus
+pin "nol1 lock2 heterosync" 757,117,78,1500 --protocol nol1 --workload $D/lock2.litmus
+pin "tcw lock2 fermi lifetime 400" 6348,2130,66,4248 --protocol tcw --workload $D/lock2.litmus \
+    --machine fermi --param lifetime=400
+pin "gpu-wt lock15 fermi seed 7" 317443,32426,15000,352800 --protocol gpu-wt \
+    --workload $D/lock15.litmus --machine fermi --seed 7
+
+# Messages and traffic by message name (DESIGN.md section 8 fields).
+"$BIN" sim --json --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
+for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":2' \
+    '"cycles":686' '"events":126' '"correct":true' \
+    '"messages":{"GETS":6,"ST":12,"ATOM":15,"DATA":6,"AVAL":15,"WACK":12}' \
+    '"traffic_bytes":{"GETS":96,"ST":192,"ATOM":420,"DATA":480,"AVAL":240,"WACK":96}' \
+    '"invalidations":4' '"flushes":0' '"stall_cycles":186' '"l1_hit_rate":0.000000' \
+    '"load":{"count":6,"mean":37.00,"p50":37,"p90":37,"p99":37,"max":37}' '"wall_s":' \
+    '"events_per_s":'; do
+    if grep -qF "$want" "$T/j"; then ok; else bad "gpu-wt lock2 --json lacks $want: $(cat "$T/j")"; fi
+done
+
+# Every machine runs the lock on the protocols of the TC, RCC, hLRC and QR papers: correct.
+for m in fermi heterosync hlrc-apu qr-apu; do
+    for p in nol1 gpu-wt gpu-hrf tcs tcw rcc rcc-wo hlrc qr denovo mesi; do
+        expect_rc 0 "$p lock2 on $m" "$BIN" sim --protocol $p --workload $D/lock2.litmus \
+            --machine $m --max-cycles 10000000
+    done
+done
+
+# A broken variant: gpu-wt-noinv (acquires do not invalidate) reads a stale counter.
+expect_rc 1 "gpu-wt-noinv lock2" "$BIN" sim --protocol gpu-wt-noinv --workload $D/lock2.litmus
+if grep -q "wrong final state" "$T/err"; then ok; else bad "gpu-wt-noinv: $(cat "$T/err")"; fi
+got=$("$BIN" sim --csv --protocol gpu-wt-noinv --workload $D/lock15.litmus 2>/dev/null |
+    tail -1 | cut -d, -f10,11)
+if [ "$got" = "false,wrong" ]; then ok; else bad "gpu-wt-noinv lock15: '$got'"; fi
+
+# A deadlock: the fixture's L2 never acknowledges a store.
+expect_rc 1 "deadlock" "$BIN" sim --protocol $D/nol1-lostack.proto --workload $D/st1.litmus
+if grep -q "deadlock at cycle 18: 0 of 1 threads finished" "$T/err"; then ok; else
+    bad "deadlock message: $(cat "$T/err")"; fi
+
+# Limits: exit 3, never "correct".
+expect_rc 3 "--max-events" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus --max-events 10
+expect_rc 3 "--max-cycles" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus --max-cycles 100
+if grep -q '"correct":false' "$T/out" || grep -q incomplete "$T/out"; then ok; else
+    bad "limit run: $(cat "$T/out")"; fi
+
+# Bad machine files: one FILE:LINE:COL line, exit 2.
+for f in bad-key:2:14 bad-num:3:21 bad-dir:3:1 noname:1:1; do
+    name=${f%%:*}
+    expect_rc 2 "machine $name" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus \
+        --machine $D/$name.machine
+    lines=$(wc -l <"$T/err")
+    if [ "$lines" = 1 ] && grep -q "^cohcheck: $D/$name.machine:${f#*:}: " "$T/err"; then ok; else
+        bad "machine $name: $(cat "$T/err")"; fi
+done
+
+# Bad options: exit 2 with one line.
+for args in "--protocol gpu-wt" "--protocol gpu-wt --workload nosuch" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --machine nosuch" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --cus 1" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --cus 0" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --seed x" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --param nosuch=1" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --json --csv" \
+    "--protocol gpu-wt --workload $D/lock2.litmus --bogus"; do
+    # shellcheck disable=SC2086
+    expect_rc 2 "sim $args" "$BIN" sim $args
+    if [ "$(wc -l <"$T/err")" = 1 ]; then ok; else bad "sim $args: $(cat "$T/err")"; fi
+done
+expect_rc 0 "sim --help" "$BIN" sim --help
+
+echo "sim: $pass passed, $fail failed"
+[ "$fail" = 0 ]
