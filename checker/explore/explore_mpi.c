@@ -982,6 +982,8 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
                       full || E == NOPOS ? (full ? X : NOPOS) : (win.type == EV_VIOL ? X + 1 : X));
         r->max_depth = states > T ? depth + 1 : (depth < 0 ? 0 : depth);
         r->states = states;
+        /* As explore.c: the states before the one it stopped at (after a failing one). */
+        r->expanded = bound || (!full && E == NOPOS) ? T_prev : full ? T_prev + X : T_prev + X + 1;
         if (full) {
             r->verdict = EXPLORE_INCOMPLETE;
             snprintf(r->msg, sizeof r->msg, "stopped by --max-states after %llu states",
@@ -1004,6 +1006,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     }
     /* Every level is complete. */
     r->states = T;
+    r->expanded = o->max_depth > 0 && depth >= o->max_depth ? T - nparent : T;
     r->verdict = EXPLORE_OK;
     ncut = sum64(ncut);
     if (ncut) {
@@ -1027,7 +1030,6 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     }
 out:
     r->transitions = trans;
-    r->expanded = 0;
     r->bytes = sum64(x.peak);
     double n = (double)r->states;
     r->omission = n * (n - 1) / 36893488147419103232.0;
