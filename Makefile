@@ -196,6 +196,16 @@ test-spill-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/spill.sh ./build-san/cohcheck
 test-san: test-spill-san
+# `cohcheck report timed` (issue 10 part 5; docs/report-timed.md): the --quick sweep's files,
+# claims table, red rows, well-formed SVG and same-seed determinism (tests/e2e/timed-report.sh).
+# `make report-timed` regenerates reports/timed.md and reports/timed/ with the full sweep.
+test: test-timed-report
+test-timed-report: cohcheck
+	sh tests/e2e/timed-report.sh ./cohcheck
+report-timed: cohcheck
+	nice -n 10 ./cohcheck report timed -j 2
+.PHONY: test-timed-report report-timed
+
 # ---- Timed mode (cohcheck sim, docs/sim.md): pinned runs, broken variants, limits, bad input.
 test: test-sim
 test-san: test-sim-san
@@ -205,6 +215,39 @@ test-sim: cohcheck
 test-sim-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sim.sh ./build-san/cohcheck
+test-san: test-timed-report-san
+.PHONY: test-timed-report-san
+test-timed-report-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/timed-report.sh ./build-san/cohcheck
+
+# Workloads (litmus/workloads): parse, check at default parameters on their target protocols
+# with pinned counts, broken variants refuted, --param (tests/e2e/workloads.sh).
+test: test-workloads
+test-workloads: cohcheck
+	sh tests/e2e/workloads.sh ./cohcheck
+.PHONY: test-workloads
+# One test on several threads (check --threads N, explore_par.c): tests/e2e/threads.sh in
+# `make test` and under ASan/UBSan in `make test-san`; `make test-tsan` builds with
+# ThreadSanitizer into build-tsan and runs the e2e tests (criterion's unit-test runner
+# cannot start under TSan, so tests/unit/test_par.c runs in the other builds).
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+.PHONY: test-threads test-san-threads test-tsan clean-tsan
+test: test-threads
+test-threads: cohcheck
+	sh tests/e2e/threads.sh ./cohcheck
+test-san: test-san-threads
+test-san-threads:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 THREADS_MAX_STATES=20000 sh tests/e2e/threads.sh ./build-san/cohcheck
+test-tsan:
+	$(MAKE) BUILD=build-tsan SAN="$(TSAN_FLAGS)" OPT="-O1 -g" cohcheck-san
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" THREADS_MAX_STATES=20000 \
+	    sh tests/e2e/threads.sh ./build-tsan/cohcheck
+clean: clean-tsan
+clean-tsan:
+	rm -rf build-tsan
+
 
 # Distributed search on MPI (issue 11, docs/distributed.md): when Open MPI (or another MPI
 # with mpicc) is installed, checker/explore/explore_mpi.c is built with COHCHECK_MPI and

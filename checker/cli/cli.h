@@ -149,4 +149,10 @@ int cli_load_test(const char *path, const proto_t *p, const cli_params_t *sp, pr
                   diag_t *err);
 void cli_params_free(cli_params_t *sp);
 
+/* `cohcheck report timed` (cmd_report_timed.c): the timed-mode figures and claims. */
+int cmd_report_timed(int argc, char **argv);
+/* Append the index.html section linking OUTDIR/timed.md and its plots (nothing when
+ * OUTDIR has no timed.md), between <!-- timed --> markers. */
+void cli_timed_index_section(strbuf_t *html, const char *outdir);
+
 #endif

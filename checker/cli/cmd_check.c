@@ -89,6 +89,8 @@ static void usage(FILE *f)
           "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
           "                      the integers (with a clock, bound it with --max-depth)\n"
           "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
+          "  --threads N         explore each test with N threads (BFS; same counts, numbering\n"
+          "                      and verdicts as one thread; default 1)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
@@ -313,6 +315,7 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
                   r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
         sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
                   r->fp_bits);
+        sb_printf(&b, ",\"threads\":%d", c->eo.threads > 1 ? c->eo.threads : 1);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         if (job->mpi)
@@ -630,6 +633,7 @@ int cmd_check(int argc, char **argv)
         {"queue-memory", required_argument, 0, OPT_QUEUE_MEMORY},
         {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
         {"mpi", no_argument, 0, 'I'},
+        {"threads", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -743,6 +747,13 @@ int cmd_check(int argc, char **argv)
         case 'U': junit_path = optarg; break;
         case 'A': c.annotate = true; break;
         case 'I': c.mpi = true; break;
+        case 'R':
+            if (cli_parse_count("--threads", optarg, 256, &v, &d) || v < 1) {
+                cli_error("--threads needs a number of threads from 1 to 256");
+                return CLI_BAD_INPUT;
+            }
+            c.eo.threads = (int)v;
+            break;
         case 'h': usage(stdout); return CLI_OK;
         case OPT_QUEUE_MEMORY:
             if (parse_size(optarg, &c.eo.queue_memory)) {
@@ -782,16 +793,33 @@ int cmd_check(int argc, char **argv)
         else if (db_given)
             cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
                       "store could not resume or trace the run; use --no-db or drop --mpi");
+        else if (c.eo.threads > 1)
+            cli_error("check: --threads with --mpi: each rank explores with one thread (use "
+                      "more ranks)");
         else if ((c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory)
             cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
                       "--mpi: the ranks key states by 64-bit fingerprints and keep their "
                       "levels in RAM (more ranks give more memory)");
-        if (c.jobs != 1 || c.eo.dfs || db_given || (c.eo.fp_bits && c.eo.fp_bits != 64) ||
-            c.eo.queue_memory || rc) {
+        if (c.jobs != 1 || c.eo.dfs || db_given || c.eo.threads > 1 ||
+            (c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory || rc) {
             rc = CLI_BAD_INPUT;
             goto out;
         }
         no_db = true;
+    }
+    if (c.eo.threads > 1 && c.eo.dfs) {
+        cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");
+        return CLI_BAD_INPUT;
+    }
+    /* The parallel explorer keeps 64-bit fingerprints and its queue in RAM (docs/warts.md). */
+    if (c.eo.threads > 1 && c.eo.fp_bits > 64) {
+        cli_error("check: --threads keeps 64-bit fingerprints; --fingerprint %d needs one thread",
+                  c.eo.fp_bits);
+        return CLI_BAD_INPUT;
+    }
+    if (c.eo.threads > 1 && c.eo.queue_memory) {
+        cli_error("check: --threads keeps its queue in RAM; --queue-memory needs one thread");
+        return CLI_BAD_INPUT;
     }
     if (!proto_arg) {
         cli_error("check: --protocol is required (see --help)");

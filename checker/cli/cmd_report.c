@@ -46,6 +46,7 @@ static const char USAGE[] =
     "  -j N                tests checked at once (default 2)\n"
     "  --bench             also run the protocol benchmark rows (minutes)\n"
     "  --help              this text\n"
+    "`cohcheck report timed --help`: the timed-mode figures and claims (reports/timed.md)\n"
     "exit: 0 written, 2 bad input or a file could not be written\n";
 
 /* ---- child processes ---- */
@@ -279,6 +280,8 @@ int cmd_report(int argc, char **argv)
         {"bench", no_argument, 0, 'b'},          {"json", no_argument, 0, 'J'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
     };
+    if (argc > 1 && !strcmp(argv[1], "timed"))
+        return cmd_report_timed(argc - 1, argv + 1);
     const char *outdir = "reports", *models = "target", *settings_arg = "cold,warm";
     char maxst[24] = "2000000", jobs[8] = "2";
     char *suites[32];
@@ -667,7 +670,9 @@ int cmd_report(int argc, char **argv)
         html_esc(&html, rows[i].fail_test);
         sb_printf(&html, ": %s</li>\n", rows[i].fail_verdict);
     }
-    sb_puts(&html, "</ul>\n<h2 id=\"other\">Other reports</h2>\n<ul>\n");
+    sb_puts(&html, "</ul>\n");
+    cli_timed_index_section(&html, outdir);
+    sb_puts(&html, "<h2 id=\"other\">Other reports</h2>\n<ul>\n");
     char *od = (char *)outdir;
     char **mds;
     int nmds;

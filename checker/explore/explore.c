@@ -27,6 +27,7 @@
  * chain of parents is a shortest path. */
 #define _GNU_SOURCE /* fallocate: punch the spill file's read-back chunks */
 #include "explore.h"
+#include "explore_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -875,6 +876,8 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
 {
+    if (o->threads > 1 && !o->dfs)
+        return explore_par_run(s, nkeys, o, r, err);
     memset(r, 0, sizeof *r);
     if (o->fp_bits && o->fp_bits != 64 && o->fp_bits != 96 && o->fp_bits != 128) {
         diag_set(err, "", 0, 0, "fingerprints are 64, 96 or 128 bits wide, not %d", o->fp_bits);
@@ -1063,7 +1066,7 @@ void explore_result_free(explore_result_t *r)
     memset(r, 0, sizeof *r);
 }
 
-uint64_t explore_fingerprint(const uint8_t *state, size_t len)
+uint64_t explore_fingerprint(const uint8_t *p, size_t n)
 {
-    return fingerprint(state, len);
+    return fingerprint(p, n);
 }

@@ -65,6 +65,10 @@ typedef struct {
      * and traces are those of a run without spilling. */
     uint64_t queue_memory;
     const char *spill_dir;
+    /* Worker threads for one BFS (explore_par.c); 0 or 1: the serial explorer. The
+     * result is the same for every count: states, transitions, numbering (on_new),
+     * outcomes, verdict and trace. DFS is always serial. */
+    int threads;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -102,10 +106,5 @@ int explore_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_resu
                 diag_t *err);
 
 void explore_result_free(explore_result_t *r);
-
-/* The 64-bit fingerprint the explorer's visited set keys states by (never 0):
- * the distributed explorer (explore_mpi.h) partitions states by it and must
- * merge exactly the states one process merges. */
-uint64_t explore_fingerprint(const uint8_t *state, size_t len);
 
 #endif

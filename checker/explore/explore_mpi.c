@@ -30,6 +30,8 @@
  * reductions after it, are the termination detection. */
 #include "explore_mpi.h"
 
+#include "explore_int.h"
+
 #include <string.h>
 
 #ifndef COHCHECK_MPI

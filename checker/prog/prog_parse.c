@@ -502,7 +502,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
         o->v = r;
         return 0;
     }
-    if (t->kind == T_LPAREN || tok_bound(ps, t)) {
+    if (t->kind == T_LPAREN || (ps->scale && t->kind == T_IDENT)) {
         o->is_reg = false;
         prog_val_t v;
         if (parse_primary(ps, &v))
@@ -1260,7 +1260,7 @@ static int parse_stmts(parser_t *ps)
             next(ps);
             return 0;
         }
-        if (t->kind == LEX_EOF)
+        if (t->kind == LEX_EOF || at_condition(ps) || at_template(ps))
             return expected(ps, "'}' closing the thread body");
         /* Labels before a `for` or `if` name its first instruction. */
         while (peek(ps)->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_COLON) {

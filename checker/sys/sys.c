@@ -1877,3 +1877,37 @@ void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, c
     decode(s, after, alen, &a);
     put_changes(s, &b, &a, lane, "", out);
 }
+
+/* ---- clones for parallel workers ---- */
+
+sys_t *sys_clone(const sys_t *s)
+{
+    sys_t *c = xmalloc(sizeof *c);
+    *c = *s; /* the tables: shared, never written after sys_new */
+    c->wfixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
+    c->w2fixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
+    c->wchan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
+    c->w2chan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
+    c->wclen = xcalloc((size_t)s->nchan + 1, 1);
+    c->w2clen = xcalloc((size_t)s->nchan + 1, 1);
+    c->enc = xmalloc(s->maxstate + 1);
+    c->dec = xmalloc(s->maxstate + 1);
+    c->dec_len = 0;
+    c->dec_ok = false;
+    return c;
+}
+
+void sys_clone_free(sys_t *c)
+{
+    if (!c)
+        return;
+    free(c->wfixed);
+    free(c->w2fixed);
+    free(c->wchan);
+    free(c->w2chan);
+    free(c->wclen);
+    free(c->w2clen);
+    free(c->enc);
+    free(c->dec);
+    free(c);
+}

@@ -162,4 +162,12 @@ void sys_step_info(sys_t *s, const sys_label_t *label, const uint8_t *before, si
 void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, const uint8_t *after,
                        size_t alen, strbuf_t *out);
 
+/* ---- parallel workers ----
+ * A system is not thread-safe: it decodes into scratch buffers. sys_clone gives a
+ * copy that shares S's immutable tables (and its protocol and program) and owns its
+ * own scratch, so each thread can drive one. S must outlive the clone, which is
+ * freed with sys_clone_free (never sys_free). */
+sys_t *sys_clone(const sys_t *s);
+void sys_clone_free(sys_t *c);
+
 #endif

@@ -171,6 +171,7 @@ echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
 # ---- SPIN, Rumur and cohcheck side by side on the benchmark graph (issue 11 part 5).
 sh "$HERE/spin.sh" "$BIN"
 sh tests/bench/sim.sh "$BIN"
+sh "$HERE/threads.sh" "$BIN"
 
 # ---- Distributed search on MPI (issue 11): 1 process, -np 1, 2 and 4 on the graph above.
 sh "$HERE/mpi.sh" "$BIN"

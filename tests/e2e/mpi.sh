@@ -110,6 +110,7 @@ usage() {
 usage mpi-jobs '-j with --mpi' 1 -j 2 --protocol gpu-wt $G/SB.litmus
 usage mpi-dfs '--dfs with --mpi' 1 --dfs --protocol gpu-wt $G/SB.litmus
 usage mpi-db '--db with --mpi' 1 --db "$T/x.db" --protocol gpu-wt $G/SB.litmus
+usage mpi-threads '--threads with --mpi' 1 --threads 2 --protocol gpu-wt $G/SB.litmus
 usage mpi-fingerprint '--fingerprint 96|128 and --queue-memory' 1 --fingerprint 128 \
     --protocol gpu-wt $G/SB.litmus
 usage mpi-queue-memory '--fingerprint 96|128 and --queue-memory' 1 --queue-memory 64M \

@@ -1,0 +1,35 @@
+# fermi.gp - written by `cohcheck report timed`; run `gnuplot fermi.gp` here.
+set terminal svg size 1100,450 dynamic font 'sans,11'
+set output 'fermi.svg'
+set datafile missing '?'
+set key outside right top
+set grid ytics
+set border 3
+set tics nomirror
+set title "TC and RCC protocols on the Fermi machine (seed 004 Figs. 7 and 10, seed 003 Fig. 9)" noenhanced
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set yrange [0:*]
+set ylabel "speedup (nol1)"
+set xtics noenhanced
+plot 'fermi.dat' using 2:xtic(1) title "nol1" noenhanced lc rgb '#1f77b4', 'fermi.dat' using 3:xtic(1) title "tcs" noenhanced lc rgb '#d62728', 'fermi.dat' using 4:xtic(1) title "tcw" noenhanced lc rgb '#2ca02c', 'fermi.dat' using 5:xtic(1) title "rcc" noenhanced lc rgb '#9467bd', 'fermi.dat' using 6:xtic(1) title "rcc-wo" noenhanced lc rgb '#ff7f0e', 'fermi.dat' using 7:xtic(1) title "mesi" noenhanced lc rgb '#8c564b', 'fermi.dat' using 8:xtic(1) title "gpu-vi" noenhanced lc rgb '#e377c2', 'fermi.dat' using 9:xtic(1) title "gpu-vini" noenhanced lc rgb '#17becf'
+set output
+set terminal pngcairo size 1100,450 font 'sans,10'
+set output 'fermi.png'
+set datafile missing '?'
+set key outside right top
+set grid ytics
+set border 3
+set tics nomirror
+set title "TC and RCC protocols on the Fermi machine (seed 004 Figs. 7 and 10, seed 003 Fig. 9)" noenhanced
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set yrange [0:*]
+set ylabel "speedup (nol1)"
+set xtics noenhanced
+plot 'fermi.dat' using 2:xtic(1) title "nol1" noenhanced lc rgb '#1f77b4', 'fermi.dat' using 3:xtic(1) title "tcs" noenhanced lc rgb '#d62728', 'fermi.dat' using 4:xtic(1) title "tcw" noenhanced lc rgb '#2ca02c', 'fermi.dat' using 5:xtic(1) title "rcc" noenhanced lc rgb '#9467bd', 'fermi.dat' using 6:xtic(1) title "rcc-wo" noenhanced lc rgb '#ff7f0e', 'fermi.dat' using 7:xtic(1) title "mesi" noenhanced lc rgb '#8c564b', 'fermi.dat' using 8:xtic(1) title "gpu-vi" noenhanced lc rgb '#e377c2', 'fermi.dat' using 9:xtic(1) title "gpu-vini" noenhanced lc rgb '#17becf'
+set output

@@ -1,0 +1,133 @@
+#!/bin/sh
+# check --threads N (explore_par.c): the same result as one thread, field for
+# field: states, transitions, outcomes, depth, verdict, message and trace, on
+# the check.tab rows (ok and refuted, every failure kind, small enough to run
+# three times), on a spread of core tests cold and warm with every environment
+# action, under --max-states and --max-depth cuts; the same stored run (state
+# numbering, parents, positions) for the store, which resume then finishes;
+# the benchmark graph's pinned counts. THREADS_MAX_STATES bounds the check.tab
+# rows taken (default 60000 states). Usage: sh tests/e2e/threads.sh ./cohcheck
+BIN=${1:-./cohcheck}
+LIMIT=${THREADS_MAX_STATES:-60000}
+. tests/e2e/lib.sh
+L=litmus/core
+# the JSON result less what may differ: time, memory held, the thread count
+norm() { sed -e 's/,"bytes":[0-9]*//' -e 's/,"time_s":[0-9.]*//' -e 's/,"threads":[0-9]*//'; }
+num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" | head -n 1; }
+
+# same PROTOCOL TEST OPTIONS...: --threads 2 and 4 against one thread
+same() {
+    p=$1
+    t=$2
+    shift 2
+    one=$("$BIN" check --no-db --json --protocol "$p" "$@" "$t" 2>&1)
+    rc1=$?
+    one=$(printf '%s' "$one" | norm)
+    for n in 2 4; do
+        got=$("$BIN" check --no-db --json --protocol "$p" --threads $n "$@" "$t" 2>&1)
+        rc=$?
+        got=$(printf '%s' "$got" | norm)
+        if [ "$got" = "$one" ] && [ $rc -eq $rc1 ]; then
+            ok
+        else
+            bad "--threads $n $p $t $*: exit $rc (one thread: $rc1)"
+            printf '  1: %s\n  %s: %s\n' "$(printf '%s' "$one" | cut -c1-400)" $n \
+                "$(printf '%s' "$got" | cut -c1-400)"
+        fi
+    done
+}
+
+# 1. check.tab rows up to LIMIT states (every verdict kind is among them).
+kinds=""
+while read -r proto test opts verdict states trans; do
+    case "$proto" in '' | '#'*) continue ;; esac
+    [ "$states" != "-" ] && [ "$states" -gt "$LIMIT" ] && continue
+    [ "$opts" = "-" ] && opts=""
+    opts=$(printf "%s" "$opts" | tr "_" " ")
+    # shellcheck disable=SC2086
+    same "$proto" "$L/$test.litmus" $opts
+    case " $kinds " in *" $verdict "*) ;; *) kinds="$kinds $verdict" ;; esac
+done <tests/e2e/check.tab
+for v in ok violation deadlock invariant unexpected; do
+    case " $kinds " in *" $v "*) ok ;; *) bad "no check.tab row with verdict $v was compared" ;; esac
+done
+
+# 2. A spread of core tests x protocols, cold (complete) and warm with every
+# environment action (cut by --max-states: the cut lands on the same transition).
+for p in gpu-wt gpu-wt-noinv rcc rcc-norule3 mesi-noack denovo-noinv hlrc-noinv tcw-nogwct; do
+    for t in MP+sc SB+sc MP+rel+acq+guard IRIW+acqs WRC+rel+acqs+guards CAS-spinlock; do
+        [ -f "$L/$t.litmus" ] || continue
+        same $p "$L/$t.litmus" --max-states 200000
+        same $p "$L/$t.litmus" --init warm --env all --max-states 7777
+    done
+done
+# the limits: a cut mid-level, at an exact level, and --max-depth
+same gpu-wt "$L/SB+sc.litmus" --init warm --env all --max-states 1
+same gpu-wt "$L/SB+sc.litmus" --init warm --env all --max-states 16
+same gpu-wt "$L/SB+sc.litmus" --init warm --env all --max-states 12345
+same gpu-wt "$L/SB+sc.litmus" --init warm --env all --max-depth 7
+same gpu-wt-noinv "$L/MP+rel+acq+guard.litmus" --env fetch --max-depth 9
+
+# 3. The store: the same run (counts, expanded prefix, verdict, trace, failing
+# state) and the same numbering: sampled states have the same stored path
+# (parents, positions, labels; the unit test compares every state); a stopped
+# --threads run resumes to the uninterrupted counts.
+show() { # the run's row (less its start time), message, trace and failing state
+    "$BIN" show --db "$1" "$2" | sed -E -e '/^command:/d' -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}//'
+}
+for args in "gpu-wt-noinv --env fetch $L/MP+rel+acq+guard.litmus" \
+    "gpu-wt --init warm --env all --max-states 30000 $L/SB+sc.litmus" \
+    "tests/e2e/data/bad-deadlock.proto $L/RMW-add2.litmus"; do
+    # shellcheck disable=SC2086
+    r1=$("$BIN" check --db "$T/one.db" --json --protocol $args | num run)
+    # shellcheck disable=SC2086
+    r2=$("$BIN" check --db "$T/two.db" --json --threads 2 --protocol $args | num run)
+    same_paths=1
+    for st in 1 2 3 100 4000 17000 29999; do
+        p1=$("$BIN" trace --db "$T/one.db" "$r1" $st 2>&1)
+        [ "$p1" = "$("$BIN" trace --db "$T/two.db" "$r2" $st 2>&1)" ] || same_paths=0
+    done
+    if [ -n "$r1" ] && [ "$(show "$T/one.db" "$r1")" = "$(show "$T/two.db" "$r2")" ] &&
+        [ $same_paths -eq 1 ]; then
+        ok
+    else
+        bad "stored run differs with --threads 2: $args"
+    fi
+done
+full=$("$BIN" check --no-db --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
+out=$("$BIN" check --db "$T/res.db" --json --threads 2 --protocol gpu-wt --env fetch \
+    --max-states 5000 $L/MP+rel+acq+guard.litmus)
+[ $? -eq 3 ] && ok || bad "--threads 2 --max-states should exit 3"
+run=$(printf '%s' "$out" | num run)
+res=$("$BIN" resume --db "$T/res.db" --json "$run")
+[ $? -eq 0 ] && [ "$(printf '%s' "$res" | num states)" = "$(printf '%s' "$full" | num states)" ] &&
+    [ "$(printf '%s' "$res" | num transitions)" = "$(printf '%s' "$full" | num transitions)" ] &&
+    ok || bad "resume of a --threads run: $res; uninterrupted: $(printf '%s' "$full" | cut -c1-120)"
+tr1=$("$BIN" trace --db "$T/res.db" "$run" 20000)
+r0=$("$BIN" check --db "$T/res.db" --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus |
+    num run)
+[ -n "$tr1" ] && [ "$tr1" = "$("$BIN" trace --db "$T/res.db" "$r0" 20000)" ] && ok ||
+    bad "state 20000 has another path in the resumed --threads run"
+
+# 4. The benchmark graph (tests/bench/threads.sh), pinned.
+out=$("$BIN" check --no-db --json --threads 2 --protocol gpu-wt --init warm --env all $L/SB+sc.litmus)
+printf '%s' "$out" | grep -q '"states":1184433,"transitions":5404354,' &&
+    printf '%s' "$out" | grep -q '"verdict":"ok"' && printf '%s' "$out" | grep -q '"depth":32,' &&
+    printf '%s' "$out" | grep -q '"threads":2' && ok || bad "bench graph with --threads 2: $out"
+
+# 5. Bad values: one line, exit 2.
+for a in "--threads 0" "--threads x" "--threads 257" "--threads 2 --dfs"; do
+    # shellcheck disable=SC2086
+    "$BIN" check --no-db --protocol gpu-wt $a $L/SB+sc.litmus >"$T/o" 2>"$T/e"
+    [ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] && ok || bad "check $a: $(cat "$T/e")"
+done
+"$BIN" check --help | grep -q -- '--threads N' && ok || bad "check --help lacks --threads"
+grep -qF -- '\-\-threads' docs/cohcheck.1 && ok || bad "the man page lacks --threads"
+if command -v bash >/dev/null 2>&1; then
+    bash -c '. docs/cohcheck.bash-completion; COMP_WORDS=(cohcheck check --thr); COMP_CWORD=2
+        _cohcheck; printf "%s\n" "${COMPREPLY[@]}"' | grep -qx -- --threads && ok ||
+        bad "bash completion does not offer check --threads"
+fi
+
+echo "threads: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

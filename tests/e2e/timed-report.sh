@@ -1,0 +1,92 @@
+#!/bin/sh
+# cohcheck report timed --quick (issue 10 part 5): the files exist, the claims table has its
+# columns, the census has a row per protocol and every failed run is a red row, the SVGs are
+# well-formed, the same seed gives byte-identical tables and data, a missing gnuplot skips
+# the plots with a note (exit 0), index.html gains one timed section, and bad options exit 2.
+# Usage: sh tests/e2e/timed-report.sh ./cohcheck   (from the repo root)
+BIN=${1:-./cohcheck}
+. tests/e2e/lib.sh
+A=$T/a
+B=$T/b
+mkdir -p "$A"
+printf '<!DOCTYPE html>\n<html><body>\n<h1>x</h1>\n<h2 id="other">Other reports</h2>\n</body></html>\n' >"$A/index.html"
+if "$BIN" report timed --quick --out "$A" -j 2 >"$T/out" 2>"$T/err"; then ok; else
+    bad "report timed --quick failed: $(tail -n 3 "$T/err")"
+fi
+for f in timed.md timed/hs-mutex-local.svg timed/hs-mutex-local.png timed/hs-mutex-local.dat \
+    timed/hs-mutex-local.gp timed/fermi.svg timed/tcw-lifetime.svg timed/hlrc-steal.svg; do
+    if [ -s "$A/$f" ]; then ok; else bad "missing $f"; fi
+done
+if grep -q '^| claim | seed, section | paper | cohcheck | direction agrees | note |$' "$A/timed.md"; then
+    ok
+else bad "claims table header"; fi
+# Every claim row says yes, **no**, partly or not measured in its agreement column.
+nclaims=$(sed -n '/^## Claims$/,/^## Claims not attempted/p' "$A/timed.md" | grep -c '^| [A-Z]')
+nverd=$(sed -n '/^## Claims$/,/^## Claims not attempted/p' "$A/timed.md" |
+    grep -c '| \(yes\|\*\*no\*\*\|partly\|not measured\) | [^|]* |$')
+if [ "$nclaims" -ge 20 ] && [ "$nclaims" -eq "$nverd" ]; then ok; else
+    bad "claims: $nclaims rows, $nverd with a verdict"
+fi
+for c in "TC-Weak beats TC-Strong with less traffic (mp)" "Local mutexes: GH scales near perfectly" \
+    "Global mutexes: DD0 outperforms GH (SPM_G)" "RSP broadcasts grow as N-1" "Backoff helps"; do
+    if grep -q "^| $c" "$A/timed.md"; then ok; else bad "no claim row '$c'"; fi
+done
+# The census: one row per protocol in protocols/; a row is red exactly when its run failed.
+np=$(ls protocols/*.proto | wc -l)
+census=$(sed -n '/^## Every protocol in protocols/,/^Failed runs\|^---$/p' "$A/timed.md" | grep '^| .*SPM_G |')
+nrows=$(printf '%s\n' "$census" | grep -c .)
+if [ "$nrows" -eq "$np" ]; then ok; else bad "census has $nrows rows for $np protocols"; fi
+# The reference protocols run SPM_G correctly (the workload's final count holds).
+for p in nol1 gpu-wt gpu-hrf; do
+    if printf '%s\n' "$census" | grep -q "^| SPM_G | $p | [0-9]* | .* | yes |$"; then ok; else
+        bad "census: $p on SPM_G is not a correct run"
+    fi
+done
+nred=$(printf '%s\n' "$census" | grep -c '^| 🔴')
+nno=$(printf '%s\n' "$census" | grep -c '| \*\*no: [^|]*\*\* |$')
+if [ "$nred" -eq "$nno" ]; then ok; else bad "census: $nred red rows, $nno failed runs"; fi
+if [ "$(grep -c '^| 🔴' "$A/timed.md")" -eq "$(grep -c '^| 🔴.*\*\*no' "$A/timed.md")" ]; then ok; else
+    bad "a red row without a failure, or the reverse"
+fi
+if command -v xmllint >/dev/null 2>&1; then
+    if xmllint --noout "$A"/timed/*.svg 2>"$T/xml"; then ok; else bad "SVG: $(head -n 3 "$T/xml")"; fi
+fi
+# index.html: one timed section, linking timed.md, before "Other reports"; a rerun keeps one.
+if grep -q '<a href="timed.md">timed.md</a>' "$A/index.html" &&
+    [ "$(grep -c '<!-- timed -->' "$A/index.html")" -eq 1 ] &&
+    awk '/<!-- timed -->/{t=NR} /id="other"/{o=NR} END{exit !(t && o && t < o)}' "$A/index.html"; then
+    ok
+else bad "index.html timed section"; fi
+# Determinism: the same seed gives the same timed.md (but its wall-clock line) and data.
+mkdir -p "$B"
+cp "$A/index.html" "$B/index.html"
+if "$BIN" report timed --quick --out "$B" -j 1 >/dev/null 2>"$T/err"; then ok; else bad "second run"; fi
+grep -v '^Wall clock' "$A/timed.md" >"$T/a.md"
+grep -v '^Wall clock' "$B/timed.md" >"$T/b.md"
+if cmp -s "$T/a.md" "$T/b.md"; then ok; else bad "timed.md differs: $(diff "$T/a.md" "$T/b.md" | head -n 4)"; fi
+for d in "$A"/timed/*.dat "$A"/timed/*.svg; do
+    if cmp -s "$d" "$B/timed/$(basename "$d")"; then ok; else bad "$(basename "$d") differs"; fi
+done
+if [ "$(grep -c '<!-- timed -->' "$B/index.html")" -eq 1 ] && cmp -s "$A/index.html" "$B/index.html"; then
+    ok
+else bad "index.html after a rerun"; fi
+if [ "$(grep -c '^Wall clock (varies' "$A/timed.md")" -eq 1 ]; then ok; else bad "wall-clock line"; fi
+# Without gnuplot: a note, no pictures, exit 0.
+C=$T/c
+if COHCHECK_GNUPLOT=/nonexistent/gnuplot "$BIN" report timed --quick --only hs-mutex-local \
+    --out "$C" >/dev/null 2>"$T/err"; then ok; else bad "no gnuplot: exit $?"; fi
+if grep -q '^\*\*Plots:\*\* gnuplot was not found' "$C/timed.md" && [ ! -e "$C/timed/hs-mutex-local.svg" ] &&
+    [ -s "$C/timed/hs-mutex-local.dat" ]; then ok; else bad "no gnuplot: note or files"; fi
+# --only and --cus shape the sweep.
+if "$BIN" report timed --quick --only hs-mutex-global --cus 1,3 --out "$C" >/dev/null 2>&1 &&
+    grep -q '^| workload | protocol | CUS=1 | CUS=3 | all correct |$' "$C/timed.md" &&
+    ! grep -q '^## HeteroSync local' "$C/timed.md"; then ok; else bad "--only/--cus"; fi
+# Bad input: exit 2 with one message.
+for args in "--cus 1,x" "--cus 0" "--only nosuch" "-j 0" "--bogus" "extra"; do
+    # shellcheck disable=SC2086
+    "$BIN" report timed $args --out "$C" >/dev/null 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "'$args': exit $rc"; fi
+done
+echo "timed-report: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
