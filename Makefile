@@ -257,3 +257,27 @@ test-por: cohcheck
 	sh tests/e2e/por.sh ./cohcheck
 test-por-full: cohcheck
 	POR_FULL=1 sh tests/e2e/por.sh ./cohcheck
+
+
+# Distributed search on MPI (issue 11, docs/distributed.md): when Open MPI (or another MPI
+# with mpicc) is installed, checker/explore/explore_mpi.c is built with COHCHECK_MPI and
+# cohcheck links libmpi; `check --mpi` then runs under mpirun. MPI=0 builds without it.
+# `make test` runs tests/e2e/mpi.sh's fast part (skipped without mpirun); `make test-full`
+# adds the benchmark graph's pinned count on 2 and 4 ranks.
+MPI ?= 1
+ifeq ($(MPI),1)
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null || pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null || pkg-config --libs ompi-c 2>/dev/null)
+ifneq ($(strip $(MPI_LIBS)),)
+DEFS       += -DCOHCHECK_MPI
+PKG_CFLAGS += $(MPI_CFLAGS)
+PKG_LIBS   += $(MPI_LIBS)
+endif
+endif
+.PHONY: test-mpi test-mpi-full
+test: test-mpi
+test-full: test-mpi-full
+test-mpi: cohcheck
+	sh tests/e2e/mpi.sh ./cohcheck
+test-mpi-full: cohcheck
+	MPI_FULL=1 sh tests/e2e/mpi.sh ./cohcheck

@@ -174,3 +174,6 @@ sh tests/bench/sim.sh "$BIN"
 sh "$HERE/threads.sh" "$BIN"
 # ---- Partial-order reduction (issue 11): the --por reduction factor on MP, SB, IRIW.
 sh tests/bench/por.sh "$BIN"
+
+# ---- Distributed search on MPI (issue 11): 1 process, -np 1, 2 and 4 on the graph above.
+sh "$HERE/mpi.sh" "$BIN"
