@@ -283,20 +283,22 @@ static int tab_offer(slot_t *t, size_t cap, uint64_t fp, uint64_t key, uint64_t 
     return -1;
 }
 
-/* FP's claim (the least key that reached it), or 0 when FP is absent or unclaimed. */
-static uint64_t tab_claim(const slot_t *t, size_t cap, uint64_t fp)
+/* Whether FP is present and claimed; then *KEY: its claim (the least key that
+ * reached it; the first initial state's is 0). */
+static bool tab_claim(const slot_t *t, size_t cap, uint64_t fp, uint64_t *key)
 {
     size_t i = slot_of(fp, cap);
     for (size_t k = 0; k < cap; k++, i = (i + 1) & (cap - 1)) {
         uint64_t v = atomic_load_explicit(&t[i].fp, memory_order_relaxed);
         if (!v)
-            return 0;
+            return false;
         if (v == fp) {
             uint64_t c = atomic_load_explicit(&t[i].cl, memory_order_relaxed);
-            return c ? ~c : 0;
+            *key = ~c;
+            return c != 0;
         }
     }
-    return 0;
+    return false;
 }
 
 /* Insert FP (not yet present) with claim word CL while no thread offers. */
@@ -543,8 +545,8 @@ static size_t por_choose(worker_t *w, uint32_t j)
         for (size_t i = 0; i < w->nb && !closes; i++) {
             if (!w->bkeep[i] || !sys_por_progress(&w->blab[i]))
                 continue;
-            uint64_t cl = tab_claim(P->tab, P->cap, w->bfp[i]);
-            closes = cl && cl <= mine;
+            uint64_t cl;
+            closes = tab_claim(P->tab, P->cap, w->bfp[i], &cl) && cl <= mine;
         }
         if (!closes)
             break;
