@@ -32,6 +32,9 @@ pin gpu-hrf SB 620 984 --init warm
 pin gpu-wt MP 32258 81944 --init warm --env all
 pin gpu-wt SB 52399 137656 --init warm --env all
 pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all
+# The proviso's mark bit with wide fingerprints and a spilled queue: the same counts.
+pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all --fingerprint 128
+pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all --fingerprint 96 --queue-memory 1
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 295 ] && ok ||
     ko "--por is not the default"
