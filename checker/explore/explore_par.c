@@ -92,13 +92,13 @@ typedef struct {
 
 /* What a thread found at one parent; the commit re-enacts the serial checks. */
 enum {
-    P_DONE = 1,  /* recorded (else not processed: the round stopped early) */
-    P_CHECK = 2, /* sys_check failed (fails list) */
-    P_BOUND = 4, /* at --max-depth: n is sys_successors' count, nothing kept */
-    P_ERR = 8,   /* sys_successors failed after n successors (fails list) */
-    P_TERM = 16, /* terminal: its outcome is in the outs list */
-    P_OOM = 32,  /* memory ran out while keeping its successors */
-    P_RED = 64,  /* --por: a proper stubborn set was kept (por_reduced) */
+    P_DONE = 1,    /* recorded (else not processed: the round stopped early) */
+    P_CHECK = 2,   /* sys_check failed (fails list) */
+    P_BOUND = 4,   /* at --max-depth: n is sys_successors' count, nothing kept */
+    P_ERR = 8,     /* sys_successors failed after n successors (fails list) */
+    P_TERM = 16,   /* terminal: its outcome is in the outs list */
+    P_OOM = 32,    /* memory ran out while keeping its successors */
+    P_RED = 64,    /* --por: a proper stubborn set was kept (por_reduced) */
     P_PFULL = 128, /* --por: the cycle proviso rejected the best set (por_full) */
 };
 
@@ -162,7 +162,7 @@ typedef struct {
     sys_por_t *por;
     bool *bkeep;
     size_t bkcap, nkeep; /* nkeep: how many of the batch are kept */
-    uint64_t fresh; /* new fingerprints not yet added to P->count */
+    uint64_t fresh;      /* new fingerprints not yet added to P->count */
     prog_val_t *outv;
     /* commit_fast: positions >= ORD_BIG met, and the deepest new state */
     struct ord_big *bigs;
