@@ -71,6 +71,23 @@ run=$(num run <"$T/stop")
 head -n 1 "$T/tr2" | grep -q '^   1  initial state' && ! grep -q 'replay failed\|another state' "$T/tr2" && ok ||
     ko "trace to a state of a resumed --por run: $(head -3 "$T/tr2")"
 
+# --threads 2 (explore_par.c keeps the same stubborn sets and proviso): a stopped
+# --por --threads run resumes to one thread's counts, and the outcomes and verdict
+# of --por --threads 2 are --no-por's (a violation, and an ok test with loops).
+"$BIN" check --db "$DB" --json --por --threads 2 --protocol gpu-wt --init warm --env fetch --max-states 2000 "$L/MP+rel+acq+guard.litmus" >"$T/stop2"
+[ $? -eq 3 ] && [ "$(num states <"$T/stop2")" = 2000 ] && ok || ko "--por --threads 2 --max-states: $(cut -c1-200 "$T/stop2")"
+"$BIN" resume --db "$DB" --json "$(num run <"$T/stop2")" >"$T/res2"
+[ "$(num states <"$T/res2")" = "$rs" ] && [ "$(num transitions <"$T/res2")" = "$rt" ] && ok ||
+    ko "resumed --por --threads 2 run: $(cut -c1-200 "$T/res2") != $rs/$rt"
+outs() { sed -n 's/.*"outcomes":\(\[[^]]*\]\).*"verdict":"\([a-z]*\)".*/\1 \2/p'; }
+for args in "gpu-wt-noinv --init warm $L/MP+rel+acq+guard.litmus" "gpu-wt --init warm --env all $L/MP+rel+acq+spin.litmus"; do
+    # shellcheck disable=SC2086
+    a=$("$BIN" check --no-db --json --no-por --protocol $args | outs)
+    # shellcheck disable=SC2086
+    b=$("$BIN" check --no-db --json --por --threads 2 --protocol $args | outs)
+    [ -n "$a" ] && [ "$a" = "$b" ] && ok || ko "--por --threads 2 vs --no-por, $args: $b / $a"
+done
+
 # Bad input: --por takes no value.
 "$BIN" check --no-db --por=yes --protocol gpu-wt "$L/MP.litmus" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok || ko "--por=yes: $(cat "$T/err")"
