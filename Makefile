@@ -258,6 +258,11 @@ test-por: cohcheck
 test-por-full: cohcheck
 	POR_FULL=1 sh tests/e2e/por.sh ./cohcheck
 
+test-san: test-san-workloads
+test-san-workloads:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/workloads.sh ./build-san/cohcheck
+.PHONY: test-san-workloads
 
 # Distributed search on MPI (issue 11, docs/distributed.md): when Open MPI (or another MPI
 # with mpicc) is installed, checker/explore/explore_mpi.c is built with COHCHECK_MPI and

@@ -87,6 +87,55 @@ typedef struct {
     int line, col;
 } fixup_t;
 
+static uint64_t name_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Names to ints by open addressing (a thread's labels; names owned elsewhere). */
+typedef struct {
+    const char **k;
+    int *v;
+    size_t cap, n;
+} nmap_t;
+
+static int nmap_get(const nmap_t *m, const char *s)
+{
+    if (!m->cap)
+        return -1;
+    size_t mask = m->cap - 1;
+    for (size_t h = name_hash(s, strlen(s)) & mask; m->k[h]; h = (h + 1) & mask)
+        if (!strcmp(m->k[h], s))
+            return m->v[h];
+    return -1;
+}
+
+static void nmap_put(nmap_t *m, const char *s, int v)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        nmap_t g = {NULL, NULL, m->cap ? m->cap * 2 : 16, 0};
+        g.k = xcalloc(g.cap, sizeof *g.k);
+        g.v = xcalloc(g.cap, sizeof *g.v);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->k[i])
+                nmap_put(&g, m->k[i], m->v[i]);
+        free(m->k);
+        free(m->v);
+        *m = g;
+    }
+    size_t mask = m->cap - 1;
+    size_t h = name_hash(s, strlen(s)) & mask;
+    while (m->k[h] && strcmp(m->k[h], s))
+        h = (h + 1) & mask;
+    if (!m->k[h])
+        m->n++;
+    m->k[h] = s;
+    m->v[h] = v;
+}
+
 typedef struct {
     prog_instr_t *instr;
     size_t n, cap;
@@ -97,6 +146,7 @@ typedef struct {
     label_t *pending; /* labels seen since the last instruction */
     size_t npending, cappending;
     uint32_t regs_used;
+    nmap_t names; /* every label defined so far (then: name -> instruction) */
 } thread_build_t;
 
 /* A name bound while expanding a scale file: a param or let, a template's
@@ -142,7 +192,12 @@ typedef struct {
     size_t capwgcu;
     uint32_t *regs_used; /* per thread: registers it names */
     size_t capregs;
+    long work; /* expansion steps so far: instructions, iterations, instances */
 } parser_t;
+
+/* Expansion steps a scale file may take (instructions, `for`, `all`/`any` and
+ * template iterations): a bound on parse time and memory. */
+#define PROG_MAX_EXPANSION (1L << 22)
 
 /* ---- helpers ---- */
 
@@ -178,6 +233,16 @@ static int fail_at(parser_t *ps, const lex_tok_t *t, const char *fmt, const char
     char msg[DIAG_MSG_MAX];
     snprintf(msg, sizeof msg, fmt, arg);
     diag_set(ps->err, ps->file, t->line, t->col, "%s", msg);
+    return -1;
+}
+
+/* Count one expansion step at T; -1 with an error past the bound. */
+static int work(parser_t *ps, const lex_tok_t *t)
+{
+    if (++ps->work <= PROG_MAX_EXPANSION)
+        return 0;
+    diag_set(ps->err, ps->file, t->line, t->col,
+             "expansion too large (more than %ld instructions and iterations)", PROG_MAX_EXPANSION);
     return -1;
 }
 
@@ -380,14 +445,6 @@ static int parse_expr_in(parser_t *ps, long long lo, long long hi, const char *w
         return -1;
     }
     return 0;
-}
-
-static uint64_t name_hash(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
 }
 
 static void lhash_insert(parser_t *ps, int idx)
@@ -973,6 +1030,8 @@ static int parse_instr(parser_t *ps)
     in.line = t->line;
     in.col = t->col;
     in.target = -1;
+    if (work(ps, t))
+        return -1;
     if (parse_mnemonic(ps, t, &in))
         return -1;
     int idx = (int)tb->n;
@@ -1043,14 +1102,11 @@ static int add_label(parser_t *ps, const lex_tok_t *t)
 {
     thread_build_t *tb = ps->tb;
     char *nm = label_name(ps, t);
-    for (size_t i = 0; i < tb->nlabels; i++)
-        if (!strcmp(tb->labels[i].name, nm))
-            goto dup;
-    for (size_t i = 0; i < tb->npending; i++)
-        if (!strcmp(tb->pending[i].name, nm))
-            goto dup;
+    if (nmap_get(&tb->names, nm) >= 0)
+        goto dup;
     label_t l = {nm, -1, t->line, t->col};
     UTIL_PUSH(tb->pending, tb->npending, tb->cappending, l);
+    nmap_put(&tb->names, nm, 0);
     return 0;
 dup:
     free(nm);
@@ -1127,14 +1183,14 @@ static int finish_thread(parser_t *ps, thread_build_t *tb, prog_thread_t *th)
         UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
     }
     tb->npending = 0;
+    for (size_t j = 0; j < tb->nlabels; j++)
+        nmap_put(&tb->names, tb->labels[j].name, tb->labels[j].index);
     for (size_t i = 0; i < tb->nfix; i++) {
         fixup_t *f = &tb->fix[i];
         int target = -1;
         /* Innermost first: "L#4.1" then "L" (a branch out of an unrolled `for`). */
         for (;;) {
-            for (size_t j = 0; j < tb->nlabels; j++)
-                if (!strcmp(tb->labels[j].name, f->name))
-                    target = tb->labels[j].index;
+            target = nmap_get(&tb->names, f->name);
             char *hash = strrchr(f->name, '#');
             if (target >= 0 || !hash)
                 break;
@@ -1165,6 +1221,8 @@ static void free_builder(thread_build_t *tb)
     free(tb->labels);
     free(tb->pending);
     free(tb->fix);
+    free(tb->names.k);
+    free(tb->names.v);
 }
 
 /* ---- thread templates (scale files) ---- */
@@ -1213,6 +1271,8 @@ static int parse_for(parser_t *ps)
         return skip_group(ps, T_LBRACE, T_RBRACE, "'{' of the loop body");
     size_t keep = ps->lsfx.len;
     for (prog_val_t v = lo; v <= hi; v++) {
+        if (work(ps, kw))
+            return -1;
         ps->pos = body;
         env_push(ps, ps->src + vt->off, vt->len, v, B_VAR);
         sb_printf(&ps->lsfx, "#%d.%lld", (int)(kw - ps->toks), (long long)v);
@@ -1388,6 +1448,8 @@ static int parse_template(parser_t *ps)
         int g = p->nthreads;
         if (g >= PROG_MAX_SCALE_THREADS)
             return fail_at(ps, kw, "too many threads (at most %s)", "4096");
+        if (work(ps, kw))
+            return -1;
         grow_threads(ps, g + 1);
         prog_thread_t *th = &p->threads[g];
         env_push(ps, "tid", 3, i, B_VAR);
@@ -1584,9 +1646,16 @@ static int parse_quant(parser_t *ps, const uint32_t *regs_used, prog_cond_t **ou
     prog_cond_t **terms = xcalloc(n, sizeof *terms);
     int end = body;
     for (size_t i = 0; i < n; i++) {
+        int rc = work(ps, kw);
+        if (rc) {
+            for (size_t j = 0; j < i; j++)
+                cond_free(terms[j]);
+            free(terms);
+            return -1;
+        }
         ps->pos = body;
         env_push(ps, ps->src + vt->off, vt->len, lo + (prog_val_t)i, B_VAR);
-        int rc = parse_or(ps, regs_used, &terms[i]);
+        rc = parse_or(ps, regs_used, &terms[i]);
         env_pop(ps);
         if (rc) {
             for (size_t j = 0; j < i; j++)
