@@ -247,8 +247,42 @@ test-tsan:
 clean: clean-tsan
 clean-tsan:
 	rm -rf build-tsan
+# Partial-order reduction (docs/por.md): --por keeps every outcome, verdict and failure
+# kind of --no-por on litmus/core x every protocol, cold and warm with every environment
+# action (tests/e2e/por.sh; POR_FULL=1: the larger sweep of test-full).
+.PHONY: test-por test-por-full
+test: test-por
+test-full: test-por-full
+test-por: cohcheck
+	sh tests/e2e/por.sh ./cohcheck
+test-por-full: cohcheck
+	POR_FULL=1 sh tests/e2e/por.sh ./cohcheck
+
 test-san: test-san-workloads
 test-san-workloads:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/workloads.sh ./build-san/cohcheck
 .PHONY: test-san-workloads
+
+# Distributed search on MPI (issue 11, docs/distributed.md): when Open MPI (or another MPI
+# with mpicc) is installed, checker/explore/explore_mpi.c is built with COHCHECK_MPI and
+# cohcheck links libmpi; `check --mpi` then runs under mpirun. MPI=0 builds without it.
+# `make test` runs tests/e2e/mpi.sh's fast part (skipped without mpirun); `make test-full`
+# adds the benchmark graph's pinned count on 2 and 4 ranks.
+MPI ?= 1
+ifeq ($(MPI),1)
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null || pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null || pkg-config --libs ompi-c 2>/dev/null)
+ifneq ($(strip $(MPI_LIBS)),)
+DEFS       += -DCOHCHECK_MPI
+PKG_CFLAGS += $(MPI_CFLAGS)
+PKG_LIBS   += $(MPI_LIBS)
+endif
+endif
+.PHONY: test-mpi test-mpi-full
+test: test-mpi
+test-full: test-mpi-full
+test-mpi: cohcheck
+	sh tests/e2e/mpi.sh ./cohcheck
+test-mpi-full: cohcheck
+	MPI_FULL=1 sh tests/e2e/mpi.sh ./cohcheck

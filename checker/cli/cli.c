@@ -338,3 +338,11 @@ void cli_params_free(cli_params_t *sp)
         free(sp->proto_names[i]);
     memset(sp, 0, sizeof *sp);
 }
+
+int cli_por_opt(int ch, bool *por)
+{
+    if (ch != CLI_OPT_POR && ch != CLI_OPT_NO_POR)
+        return 0;
+    *por = ch == CLI_OPT_POR;
+    return 1;
+}

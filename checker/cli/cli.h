@@ -60,6 +60,7 @@ typedef struct {
     exec_layout_t lay;
     sys_config_t cfg;
     bool dfs;
+    bool por; /* the run used --por */
     sys_t *sys;
 } cli_rebuilt_t;
 /* Rebuild run ID of DB (protocol, test, model, configuration as recorded). */
@@ -154,5 +155,16 @@ int cmd_report_timed(int argc, char **argv);
 /* Append the index.html section linking OUTDIR/timed.md and its plots (nothing when
  * OUTDIR has no timed.md), between <!-- timed --> markers. */
 void cli_timed_index_section(strbuf_t *html, const char *outdir);
+/* --por / --no-por (partial-order reduction, docs/por.md): getopt codes for the long
+ * options every exploring subcommand takes, and the default. */
+enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
+#define CLI_POR_LONGOPTS                         \
+    {"por", no_argument, 0, CLI_OPT_POR},        \
+    {                                            \
+        "no-por", no_argument, 0, CLI_OPT_NO_POR \
+    }
+#define CLI_POR_DEFAULT true
+/* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
+int cli_por_opt(int ch, bool *por);
 
 #endif

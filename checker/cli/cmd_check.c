@@ -14,6 +14,7 @@
 #include "../base/util.h"
 #include "../exec/exec.h"
 #include "../explore/explore.h"
+#include "../explore/explore_mpi.h"
 #include "../prog/prog.h"
 #include "../proto/proto.h"
 #include "../store/store.h"
@@ -39,6 +40,8 @@ typedef struct {
     int unroll;
     cli_junit_t *junit; /* --junit FILE, or NULL */
     int nok, nfail, nlimit;
+    bool mpi; /* --mpi: every rank explores each test together */
+    int rank, ranks;
 } check_t;
 
 /* One test being checked (several at once with -j): its run and its output. */
@@ -50,6 +53,7 @@ typedef struct {
     strbuf_t out;
     int rc;
     bool done;
+    const explore_mpi_stats_t *mpi; /* --mpi: the run's communication, or NULL */
 } job_t;
 
 static void usage(FILE *f)
@@ -88,6 +92,9 @@ static void usage(FILE *f)
           "  --threads N         explore each test with N threads (BFS; same counts, numbering\n"
           "                      and verdicts as one thread; default 1)\n"
           "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
+          "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+          "                      a stubborn set of each state's steps; same outcomes and\n"
+          "                      verdicts; --no-por: the full graph's counts\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
@@ -95,6 +102,11 @@ static void usage(FILE *f)
           "  --json              one JSON object per test\n"
           "  --junit FILE        also write a JUnit XML report (one test case per test)\n"
           "  --annotate          also print GitHub annotations (::error file=...) for failures\n"
+          "  --mpi               distributed search: run as mpirun -np N cohcheck check --mpi\n"
+          "                      ...; the N ranks split the states and give one process's\n"
+          "                      counts, verdict and trace; rank 0 prints (BFS only; not with\n"
+          "                      -j, --dfs or --db: the store is off; docs/distributed.md)\n"
+          "                      explores the full graph: --por is refused (exit 2)\n"
           "  -h, --help          this help\n"
           "\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
@@ -212,7 +224,7 @@ static void config_json(const check_t *c, strbuf_t *b)
         sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
     sb_puts(b, "\",\"params\":");
     sb_json_str(b, c->params ? c->params : "");
-    sb_putc(b, '}');
+    sb_printf(b, ",\"por\":%s}", c->eo.por ? "true" : "false");
 }
 
 /* Record the end of a run: outcomes, counts, verdict, trace. */
@@ -308,8 +320,28 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
                   r->fp_bits);
         sb_printf(&b, ",\"threads\":%d", c->eo.threads > 1 ? c->eo.threads : 1);
+        sb_printf(&b, ",\"por\":%s", r->por ? "true" : "false");
+        if (r->por)
+            sb_printf(&b, ",\"por_reduced\":%llu,\"por_full\":%llu",
+                      (unsigned long long)r->por_reduced, (unsigned long long)r->por_full);
+        else if (r->por_off[0]) {
+            sb_puts(&b, ",\"por_off\":");
+            sb_json_str(&b, r->por_off);
+        }
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
+        if (job->mpi)
+            sb_printf(
+                &b,
+                ",\"mpi\":{\"ranks\":%d,\"levels\":%d,\"messages\":%llu,\"bytes_sent\":%llu,"
+                "\"successors_sent\":%llu,\"successors_skipped\":%llu,\"control_bytes\":%llu,"
+                "\"bytes_per_state\":%.2f}",
+                job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
+                (unsigned long long)job->mpi->bytes_sent, (unsigned long long)job->mpi->successors,
+                (unsigned long long)job->mpi->skipped, (unsigned long long)job->mpi->control_bytes,
+                r->states
+                    ? (double)(job->mpi->bytes_sent + job->mpi->control_bytes) / (double)r->states
+                    : 0.0);
         sb_puts(&b, "}\n");
     } else {
         sb_printf(&b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
@@ -319,6 +351,10 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         if (job->run >= 0)
             sb_printf(&b, "  run %lld in the store (cohcheck show %lld; trace, diff, resume)\n",
                       (long long)job->run, (long long)job->run);
+        if (job->mpi)
+            sb_printf(&b, "  mpi: %d ranks, %d levels, %llu messages, %llu bytes sent\n",
+                      job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
+                      (unsigned long long)(job->mpi->bytes_sent + job->mpi->control_bytes));
         if (r->verdict != EXPLORE_OK) {
             sb_printf(&b, "  %s\n", r->msg);
             for (int i = 0; i < r->ntrace; i++)
@@ -466,7 +502,10 @@ static int check_file(job_t *job)
     eo.progress_ctx = &t0;
     eo.progress = c->progress ? progress : NULL;
     explore_result_t r;
-    if (explore_run(s, lay.nkeys, &eo, &r, &d)) {
+    explore_mpi_stats_t ms;
+    job->mpi = c->mpi ? &ms : NULL;
+    if (c->mpi ? explore_mpi_run(s, lay.nkeys, &eo, &r, &ms, &d)
+               : explore_run(s, lay.nkeys, &eo, &r, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
         exec_layout_free(&lay);
@@ -478,7 +517,8 @@ static int check_file(job_t *job)
     pthread_mutex_lock(&c->lock);
     cli_store_finish(c->db, job->run, &r, &lay, &mr, secs);
     pthread_mutex_unlock(&c->lock);
-    print_result(c, job, p, &lay, mr.racy, &mr, &r, secs);
+    if (c->rank == 0) /* --mpi: rank 0 prints */
+        print_result(c, job, p, &lay, mr.racy, &mr, &r, secs);
     rc = r.verdict == EXPLORE_OK ? CLI_OK : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT : CLI_FAIL;
     explore_result_free(&r);
     exec_layout_free(&lay);
@@ -604,21 +644,25 @@ int cmd_check(int argc, char **argv)
         {"annotate", no_argument, 0, 'A'},
         {"queue-memory", required_argument, 0, OPT_QUEUE_MEMORY},
         {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
+        {"mpi", no_argument, 0, 'I'},
         {"threads", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},
+        CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     const char *junit_path = NULL;
+    bool por_given = false; /* --por named (--mpi explores without the reduction) */
     check_t c;
     memset(&c, 0, sizeof c);
     c.argv0 = argv[0];
     c.unroll = 2;
     c.jobs = 1;
+    c.eo.por = CLI_POR_DEFAULT;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     c.cfg.chan_capacity = 8;
     const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
-    bool no_db = false;
+    bool no_db = false, db_given = false;
     const char *params[64];
     int nparams = 0;
     int rc = CLI_OK;
@@ -687,6 +731,11 @@ int cmd_check(int argc, char **argv)
             break;
         case 'b': c.eo.dfs = false; break;
         case 'd': c.eo.dfs = true; break;
+        case CLI_OPT_POR:
+        case CLI_OPT_NO_POR:
+            cli_por_opt(ch, &c.eo.por);
+            por_given = ch == CLI_OPT_POR;
+            break;
         case 'u':
             if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
                 cli_report(&d);
@@ -694,7 +743,10 @@ int cmd_check(int argc, char **argv)
             }
             c.unroll = (int)v;
             break;
-        case 'D': db_path = optarg; break;
+        case 'D':
+            db_path = optarg;
+            db_given = true;
+            break;
         case 'j':
             if (cli_parse_count("-j", optarg, 64, &v, &d) || v < 1) {
                 cli_error("-j needs a number of parallel tests from 1 to 64");
@@ -714,6 +766,7 @@ int cmd_check(int argc, char **argv)
         case 'J': c.json = true; break;
         case 'U': junit_path = optarg; break;
         case 'A': c.annotate = true; break;
+        case 'I': c.mpi = true; break;
         case 'R':
             if (cli_parse_count("--threads", optarg, 256, &v, &d) || v < 1) {
                 cli_error("--threads needs a number of threads from 1 to 256");
@@ -740,6 +793,44 @@ int cmd_check(int argc, char **argv)
             return CLI_BAD_INPUT;
         }
     }
+    if (c.mpi) {
+        /* Every rank runs this command; only rank 0 speaks, before any other check. */
+        if (explore_mpi_init(&c.rank, &c.ranks, &d)) {
+            cli_report(&d);
+            return CLI_BAD_INPUT;
+        }
+        if (c.rank != 0 &&
+            (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+            rc = CLI_BAD_INPUT;
+        if (c.rank != 0)
+            junit_path = NULL;
+        /* The store would need every rank's states for resume and trace: it is off. */
+        if (c.jobs != 1)
+            cli_error("check: -j with --mpi: the ranks explore one test at a time together "
+                      "(use mpirun -np N for more processes)");
+        else if (c.eo.dfs)
+            cli_error("check: --dfs with --mpi: the distributed search is breadth-first");
+        else if (db_given)
+            cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
+                      "store could not resume or trace the run; use --no-db or drop --mpi");
+        else if (c.eo.threads > 1)
+            cli_error("check: --threads with --mpi: each rank explores with one thread (use "
+                      "more ranks)");
+        else if ((c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory)
+            cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
+                      "--mpi: the ranks key states by 64-bit fingerprints and keep their "
+                      "levels in RAM (more ranks give more memory)");
+        else if (por_given)
+            cli_error("check: --por with --mpi: the distributed search explores the full graph "
+                      "(no partial-order reduction); drop --por, or use --threads N");
+        if (c.jobs != 1 || c.eo.dfs || db_given || c.eo.threads > 1 ||
+            (c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory || por_given || rc) {
+            rc = CLI_BAD_INPUT;
+            goto out;
+        }
+        no_db = true;
+        c.eo.por = false; /* the default --por does not apply: the ranks expand every step */
+    }
     if (c.eo.threads > 1 && c.eo.dfs) {
         cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");
         return CLI_BAD_INPUT;
@@ -756,15 +847,18 @@ int cmd_check(int argc, char **argv)
     }
     if (!proto_arg) {
         cli_error("check: --protocol is required (see --help)");
-        return CLI_BAD_INPUT;
+        rc = CLI_BAD_INPUT;
+        goto out;
     }
     if (optind >= argc) {
         cli_error("check: give at least one test file or folder (see --help)");
-        return CLI_BAD_INPUT;
+        rc = CLI_BAD_INPUT;
+        goto out;
     }
     if (cli_load_protocol(proto_arg, c.argv0, &c.proto, &d)) {
         cli_report(&d);
-        return CLI_BAD_INPUT;
+        rc = CLI_BAD_INPUT;
+        goto out;
     }
     if (cli_split_params(c.proto, params, nparams, &c.sp, &d)) {
         cli_report(&d);
@@ -783,7 +877,7 @@ int cmd_check(int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto out;
     }
-    c.progress = !c.json && isatty(2) && c.jobs == 1;
+    c.progress = !c.json && isatty(2) && c.jobs == 1 && c.rank == 0;
     c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
@@ -837,6 +931,8 @@ out:
     cli_params_free(&c.sp);
     cat_free(c.model);
     proto_free(c.proto);
+    if (c.mpi)
+        explore_mpi_finalize();
     return rc;
 }
 

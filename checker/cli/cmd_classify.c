@@ -38,6 +38,9 @@ static const char USAGE[] =
     "  --lattice FILE      the lattice (default: models/lattice beside the models)\n"
     "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
     "                      settings, as for check (default cold, no env)\n"
+    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+    "                      a stubborn set of each state's steps; same outcomes and\n"
+    "                      verdicts; --no-por: the full graph's counts\n"
     "  --max-states N      per exploration (default none); a test stopped by it is\n"
     "                      incomplete: it fails models by the outcomes it reached,\n"
     "                      and keeps every other model from passing\n"
@@ -103,6 +106,7 @@ typedef struct {
     uint64_t max_states;
     int unroll;
     const char *argv0;
+    bool por; /* --por (docs/por.md) */
 } ctx_t;
 
 static void free_trace(char **t, int n)
@@ -185,6 +189,7 @@ static int classify_test(const ctx_t *c, const char *file, mstate_t *ms, int nm,
     explore_opts_t eo;
     memset(&eo, 0, sizeof eo);
     eo.max_states = c->max_states;
+    eo.por = c->por;
     eo.on_outcome = on_outcome;
     eo.on_outcome_ctx = &dep;
     explore_result_t r;
@@ -266,6 +271,7 @@ static int separating_trace(const ctx_t *c, mstate_t *m)
     explore_opts_t eo;
     memset(&eo, 0, sizeof eo);
     eo.max_states = c->max_states;
+    eo.por = c->por;
     eo.allowed = mr.racy ? NULL : &mr.allowed;
     explore_result_t r;
     if (explore_run(s, lay.nkeys, &eo, &r, &d)) {
@@ -350,6 +356,7 @@ int cmd_classify(int argc, char **argv)
         {"json", no_argument, 0, 'J'},
         {"row", no_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},
+        CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     ctx_t c;
@@ -357,6 +364,7 @@ int cmd_classify(int argc, char **argv)
     c.cfg.chan_capacity = 8;
     c.unroll = 2;
     c.argv0 = argv[0];
+    c.por = CLI_POR_DEFAULT;
     const char *proto_arg = NULL, *lattice_arg = NULL;
     const char *params[64];
     int nparams = 0;
@@ -397,6 +405,8 @@ int cmd_classify(int argc, char **argv)
             break;
         case 'J': json = true; break;
         case 'R': row = true; break;
+        case CLI_OPT_POR:
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &c.por); break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("classify: unknown option or missing value '%s' (see --help)",

@@ -29,6 +29,9 @@ static const char USAGE[] =
     "  --model M           a model (repeatable; default: NEW's target)\n"
     "  --cus N, --init cold|warm, --env LIST, --lines N\n"
     "                      settings, as for check (default cold, no env)\n"
+    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
+    "                      a stubborn set of each state's steps; same outcomes and\n"
+    "                      verdicts; --no-por: the full graph's counts\n"
     "  --max-states N      per exploration (default 2000000; bounded runs are\n"
     "                      'incomplete')\n"
     "  --unroll N          loop bound for the models' allowed outcomes (2)\n"
@@ -98,7 +101,8 @@ typedef struct {
 } res_t;
 
 static void run_one(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
-                    const exec_model_result_t *mr, int nkeys, uint64_t max_states, res_t *r)
+                    const exec_model_result_t *mr, int nkeys, uint64_t max_states, bool por,
+                    res_t *r)
 {
     memset(r, 0, sizeof *r);
     r->verdict = -1;
@@ -109,6 +113,7 @@ static void run_one(const proto_t *p, const prog_t *prog, const sys_config_t *cf
     explore_opts_t eo;
     memset(&eo, 0, sizeof eo);
     eo.max_states = max_states;
+    eo.por = por;
     eo.allowed = mr->racy ? NULL : &mr->allowed;
     explore_result_t x;
     if (explore_run(s, nkeys, &eo, &x, &d)) {
@@ -162,6 +167,7 @@ int cmd_regress(int argc, char **argv)
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
+        CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     const char *models[8];
@@ -170,7 +176,7 @@ int cmd_regress(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     cfg.chan_capacity = 8;
     uint64_t max_states = 2000000;
-    bool all = false, json = false, annotate = false;
+    bool all = false, json = false, annotate = false, por = CLI_POR_DEFAULT;
     const char *junit_path = NULL;
     diag_t d;
     long long v;
@@ -211,6 +217,8 @@ int cmd_regress(int argc, char **argv)
         case 'J': json = true; break;
         case 'U': junit_path = optarg; break;
         case 'A': annotate = true; break;
+        case CLI_OPT_POR:
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &por); break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("regress: unknown option or missing value '%s' (see --help)",
@@ -276,8 +284,8 @@ int cmd_regress(int argc, char **argv)
         exec_layout_init(&lay, prog);
         for (int m = 0; m < nmodels; m++) {
             res_t a, b;
-            run_one(po, prog, &cfg, &mr[m], lay.nkeys, max_states, &a);
-            run_one(pn, prog, &cfg, &mr[m], lay.nkeys, max_states, &b);
+            run_one(po, prog, &cfg, &mr[m], lay.nkeys, max_states, por, &a);
+            run_one(pn, prog, &cfg, &mr[m], lay.nkeys, max_states, por, &b);
             runs++;
             bool vchg = a.verdict != b.verdict;
             bool got_worse = rank(b.verdict) > rank(a.verdict) && rank(a.verdict) >= 0;

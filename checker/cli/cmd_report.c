@@ -204,6 +204,7 @@ static void run_row(const char *self, row_t *r, const char *proto_path, const ch
     argv[a++] = "check";
     argv[a++] = "--no-db";
     argv[a++] = "--json";
+    argv[a++] = "--no-por"; /* reports give the full graph's verdicts and counts */
     argv[a++] = "-j";
     argv[a++] = (char *)jobs;
     argv[a++] = "--max-states";
@@ -481,9 +482,10 @@ int cmd_report(int argc, char **argv)
                         snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s",
                                  *env ? "," : "", t);
                 }
-                char *ca[] = {self,         "check",   "--db",        db,
-                              "--init",     init,      "--env",       *env ? env : "none",
-                              "--protocol", protos[i], (char *)tpath, NULL};
+                char *ca[] = {self,       "check",      "--db",    db,
+                              "--init",   init,         "--env",   *env ? env : "none",
+                              "--no-por", "--protocol", protos[i], (char *)tpath,
+                              NULL};
                 char *da[] = {self, "draw", "--db", db, "--trace", "1", "-o", svg, NULL};
                 int s1 = run_capture(ca, &out);
                 free(out);

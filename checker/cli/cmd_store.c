@@ -94,6 +94,7 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
         en += n + (en[n] == ',');
     }
     b->dfs = json_has(r->config, "\"dfs\":true");
+    b->por = json_has(r->config, "\"por\":true");
     if (cli_load_model(r->model, argv0, &b->model, d))
         goto fail;
     exec_opts_t xo = {.unroll = json_int(r->config, "unroll", 2)};
@@ -530,6 +531,7 @@ int cmd_resume(int argc, char **argv)
         eo.max_states = max_states;
         eo.allowed = b.mr.racy ? NULL : &b.mr.allowed;
         eo.resume = &res;
+        eo.por = b.por; /* the same reduction, so the same states are expanded */
         eo.on_new = cli_store_hook;
         eo.on_new_ctx = &hook;
         explore_result_t r;

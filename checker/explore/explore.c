@@ -29,6 +29,8 @@
 #include "explore.h"
 #include "explore_int.h"
 
+#include "../sys/sys_por.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -107,6 +109,16 @@ typedef struct {
     succ_t *batch;
     uint8_t *bbuf; /* their encodings, maxst bytes apart */
     size_t nb, bcap;
+    /* partial-order reduction (docs/por.md): NULL when off */
+    sys_por_t *por;
+    const uint8_t *cur_st; /* the state being expanded */
+    size_t cur_len;
+    sys_label_t *plab; /* its successors' labels, and which a stubborn set keeps */
+    bool *pkeep;
+    size_t pcap;
+    /* With --por the lowest bit of a stored fingerprint marks an expanded state (the
+       cycle proviso needs it), and fingerprints are compared without it: FPMASK ~1. */
+    uint64_t fpmask;
     bool full, oom, ioerr;
     char iomsg[200];     /* what failed on the spill file */
     uint64_t held, peak; /* bytes allocated now, and at most */
@@ -258,7 +270,8 @@ static int shard_resize(ex_t *x, shard_t *sh, uint32_t cap)
     return 0;
 }
 
-/* Insert the fingerprint (FP, LO): 1 when new, 0 when present, -1 out of memory. */
+/* Insert the fingerprint (FP, LO): 1 when new, 0 when present, 2 when present and
+ * marked expanded (--por), -1 out of memory. */
 static int fp_insert(ex_t *x, uint64_t fp, uint64_t lo)
 {
     shard_t *sh = &x->sh[fp >> 56];
@@ -270,10 +283,12 @@ static int fp_insert(ex_t *x, uint64_t fp, uint64_t lo)
         uint64_t *t = sh->fp;
         uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
         int lob = x->lob;
-        while (i < end && t[i] && (t[i] < fp || (t[i] == fp && lob && lo_get(lob, sh->lo, i) < lo)))
+        uint64_t m = x->fpmask;
+        while (i < end && t[i] &&
+               ((t[i] & m) < fp || ((t[i] & m) == fp && lob && lo_get(lob, sh->lo, i) < lo)))
             i++;
-        if (i < end && t[i] == fp && (!lob || lo_get(lob, sh->lo, i) == lo))
-            return 0;
+        if (i < end && (t[i] & m) == fp && (!lob || lo_get(lob, sh->lo, i) == lo))
+            return t[i] & ~m ? 2 : 0;
         uint32_t j = i;
         while (j < end && t[j])
             j++;
@@ -292,6 +307,47 @@ static int fp_insert(ex_t *x, uint64_t fp, uint64_t lo)
         sh->n++;
         return 1;
     }
+}
+
+/* The slot of the stored fingerprint (FP, LO), or -1 when absent. */
+static int64_t fp_slot(const ex_t *x, uint64_t fp, uint64_t lo)
+{
+    const shard_t *sh = &x->sh[fp >> 56];
+    const uint64_t *t = sh->fp;
+    uint32_t end = sh->cap + sh->tail, i = home(fp, sh->cap);
+    int lob = x->lob;
+    uint64_t m = x->fpmask;
+    while (i < end && t[i] &&
+           ((t[i] & m) < fp || ((t[i] & m) == fp && lob && lo_get(lob, sh->lo, i) < lo)))
+        i++;
+    if (i < end && (t[i] & m) == fp && (!lob || lo_get(lob, sh->lo, i) == lo))
+        return i;
+    return -1;
+}
+
+/* Look (FP, LO) up: 0 absent, 1 present, 2 present and marked expanded (--por). */
+static int fp_find(const ex_t *x, uint64_t fp, uint64_t lo)
+{
+    int64_t i = fp_slot(x, fp, lo);
+    if (i < 0)
+        return 0;
+    return x->sh[fp >> 56].fp[i] & ~x->fpmask ? 2 : 1;
+}
+
+/* Mark the stored (FP, LO) expanded (--por). Setting the low bit of FP keeps the
+ * shard in order: entries are compared without it. */
+static void fp_mark(ex_t *x, uint64_t fp, uint64_t lo)
+{
+    int64_t i = fp_slot(x, fp, lo);
+    if (i >= 0)
+        x->sh[fp >> 56].fp[i] |= ~x->fpmask;
+}
+
+/* The fingerprint of a state as the set stores it. */
+static uint64_t state_fp(const ex_t *x, const uint8_t *p, size_t n)
+{
+    uint64_t fp = fingerprint(p, n) & x->fpmask;
+    return fp ? fp : 2;
 }
 
 /* ---- per-state arrays ---- */
@@ -620,7 +676,7 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
 {
     ex_t *x = ctx;
     x->r->transitions++;
-    uint64_t fp = fingerprint(st, len);
+    uint64_t fp = state_fp(x, st, len);
     const shard_t *sh = &x->sh[fp >> 56];
     const uint64_t *slot = &sh->fp[home(fp, sh->cap)];
     __builtin_prefetch(slot);
@@ -638,18 +694,63 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
     x->nb++;
 }
 
-/* Insert the collected successors of x->cur in the order they were emitted. */
-static void flush_batch(ex_t *x)
+/* Insert the collected successors of x->cur that KEEP selects (NULL: all), in the
+ * order they were emitted. */
+static void insert_batch(ex_t *x, const bool *keep)
 {
     for (size_t i = 0; i < x->nb && !x->full && !x->oom && !x->ioerr; i++) {
+        if (keep && !keep[i])
+            continue;
         const succ_t *b = &x->batch[i];
         if ((x->o->max_states && x->n >= x->o->max_states) || x->n >= EMPTY - 1) {
             x->full = true;
             break;
         }
-        if (fp_insert(x, b->fp, b->lo) > 0)
+        if (fp_insert(x, b->fp, b->lo) == 1)
             add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, x->cur, (uint32_t)i,
                       x->cur_depth + 1, &b->lab);
+    }
+}
+
+/* Insert the collected successors of x->cur in the order they were emitted. With
+ * --por, only those of the best stubborn set none of whose progress steps (core
+ * events, messages) leads to an already expanded state; all when there is none.
+ * The cycle proviso: on every cycle of progress steps in the reduced graph, the
+ * state expanded last sees its successor on the cycle already expanded, so it is
+ * fully expanded, whatever the search order (docs/por.md). The positions
+ * (ord) stay those among all successors, so traces replay as without --por. */
+static void flush_batch(ex_t *x)
+{
+    size_t keep = x->nb;
+    if (x->por && x->cur != EMPTY && x->nb > 1) {
+        if (x->nb > x->pcap) {
+            x->pcap = x->nb * 2;
+            x->plab = xrealloc(x->plab, x->pcap * sizeof *x->plab);
+            x->pkeep = xrealloc(x->pkeep, x->pcap * sizeof *x->pkeep);
+        }
+        for (size_t i = 0; i < x->nb; i++)
+            x->plab[i] = x->batch[i].lab;
+        /* The best stubborn set none of whose successors was already expanded. */
+        for (int rank = 0;; rank++) {
+            keep = sys_por_select(x->por, x->cur_st, x->cur_len, x->plab, x->nb, rank, x->pkeep);
+            if (keep == x->nb || !sys_por_proviso(x->por))
+                break;
+            bool closes = false;
+            for (size_t i = 0; i < x->nb && !closes; i++)
+                closes = x->pkeep[i] && sys_por_progress(&x->plab[i]) &&
+                         fp_find(x, x->batch[i].fp, x->batch[i].lo) == 2;
+            if (!closes)
+                break;
+            if (rank == 0)
+                x->r->por_full++; /* counted once: the proviso changed the choice */
+        }
+    }
+    if (keep == x->nb) {
+        insert_batch(x, NULL);
+    } else {
+        insert_batch(x, x->pkeep);
+        x->r->transitions -= x->nb - keep;
+        x->r->por_reduced++;
     }
     x->nb = 0;
 }
@@ -831,17 +932,23 @@ static void ex_free(ex_t *x)
     free(x->stack);
     free(x->batch);
     free(x->bbuf);
+    free(x->plab);
+    free(x->pkeep);
+    sys_por_free(x->por);
 }
 
 /* Load a stopped run (explore_opts_t.resume). 0, or -1 with ERR. */
 static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 {
     for (uint64_t i = 0; i < rs->n; i++) {
-        uint64_t fp = fingerprint(rs->states[i], rs->lens[i]);
-        int fresh = fp_insert(x, fp, fingerprint_lo(x->lob, rs->states[i], rs->lens[i]));
+        uint64_t fp = state_fp(x, rs->states[i], rs->lens[i]);
+        uint64_t lo = fingerprint_lo(x->lob, rs->states[i], rs->lens[i]);
+        int fresh = fp_insert(x, fp, lo);
+        if (fresh > 0 && x->fpmask != ~0ull && i < rs->expanded)
+            fp_mark(x, fp, lo);
         if (fresh < 0 || grow_states(x))
             break;
-        if (!fresh || rs->parents[i] >= (int64_t)i) {
+        if (fresh != 1 || rs->parents[i] >= (int64_t)i) {
             diag_set(err, "", 0, 0, "resume: stored state %llu is a duplicate or out of order",
                      (unsigned long long)i);
             return -1;
@@ -895,9 +1002,22 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     x.r = r;
     x.cur = EMPTY;
     x.cur_depth = -1;
+    x.fpmask = ~0ull;
     x.maxst = sys_max_state(s);
     x.qin = xcalloc(x.maxst + 16, 1); /* whole words are read */
     x.qout = xcalloc(x.maxst + 16, 1);
+    if (o->por) {
+        x.por = sys_por_new(s);
+        const char *why = NULL;
+        r->por = sys_por_active(x.por, &why);
+        if (!r->por) {
+            snprintf(r->por_off, sizeof r->por_off, "%s", why);
+            sys_por_free(x.por);
+            x.por = NULL;
+        } else if (sys_por_proviso(x.por)) {
+            x.fpmask = ~1ull;
+        }
+    }
     for (int i = 0; i < NSHARD; i++)
         shard_resize(&x, &x.sh[i], 8);
     sys_error_t e;
@@ -979,6 +1099,10 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             continue;
         }
         uint64_t before = r->transitions;
+        x.cur_st = st;
+        x.cur_len = len;
+        if (x.fpmask != ~0ull)
+            fp_mark(&x, state_fp(&x, st, len), fingerprint_lo(x.lob, st, len));
         int ns = sys_successors(s, st, len, on_state, &x, &e);
         flush_batch(&x);
         if (ns < 0) {
@@ -1050,6 +1174,8 @@ done:
     r->spilled = x.spilled;
     double n = (double)x.n; /* n(n-1)/2 pairs, each colliding with probability 2^-bits */
     r->omission = ldexp(n * (n - 1), -(r->fp_bits + 1));
+    if (x.fpmask != ~0ull)
+        r->omission *= 2; /* --por's mark bit: one bit fewer */
     free(sbuf);
     free(outv);
     ex_free(&x);

@@ -69,6 +69,11 @@ typedef struct {
      * result is the same for every count: states, transitions, numbering (on_new),
      * outcomes, verdict and trace. DFS is always serial. */
     int threads;
+    /* Partial-order reduction (docs/por.md): expand a stubborn set of each state's
+     * transitions (sys_por.h) with the cycle proviso. Preserves every reachable
+     * terminal state, deadlock, unexpected event and transition error; state and
+     * transition counts are those of the reduced graph. */
+    bool por;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -94,9 +99,13 @@ typedef struct {
     exec_outcomes_t reached;
     char msg[320]; /* what failed */
     int ntrace;
-    char **trace;        /* steps from an initial state to the failure */
-    char *failure_state; /* a readable dump of the state where it failed, or NULL */
-    int64_t failure_id;  /* that state's number (discovery order, as on_new), -1: none */
+    char **trace;         /* steps from an initial state to the failure */
+    char *failure_state;  /* a readable dump of the state where it failed, or NULL */
+    int64_t failure_id;   /* that state's number (discovery order, as on_new), -1: none */
+    bool por;             /* the reduction was on (asked for and applicable) */
+    char por_off[160];    /* asked for but not applicable: why (else empty) */
+    uint64_t por_reduced; /* states expanded with a proper stubborn set */
+    uint64_t por_full;    /* states fully expanded by the cycle proviso */
 } explore_result_t;
 
 /* Explore S. LAYOUT_KEYS is the outcome width (exec_layout_t.nkeys). Returns 0

@@ -5,7 +5,8 @@
 
 #include "explore.h"
 
-/* The 64-bit state fingerprint (never 0): the one stored runs record. */
+/* The 64-bit state fingerprint (never 0): the one stored runs record, and the
+ * one explore_mpi.c partitions and merges states by (as one process does). */
 uint64_t explore_fingerprint(const uint8_t *p, size_t n);
 
 /* The parallel BFS behind explore_run when o->threads > 1 (same contract). */

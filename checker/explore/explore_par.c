@@ -33,6 +33,7 @@
 
 #include "explore.h"
 #include "explore_int.h"
+#include "../sys/sys_por.h"
 
 #define NONE 0xffffffffu
 #define PCHUNK_BITS 16 /* committed parents and positions come in chunks of 2^16 */
@@ -53,6 +54,13 @@ typedef struct {
 static uint64_t mkkey(uint32_t parent, uint32_t ord)
 {
     return ((uint64_t)parent + 1) << 32 | ord;
+}
+
+/* The fingerprint as the table stores it (explore.c's state_fp). */
+static uint64_t par_fp(uint64_t fpmask, const uint8_t *st, size_t len)
+{
+    uint64_t fp = explore_fingerprint(st, len) & fpmask;
+    return fp ? fp : 2;
 }
 
 /* A successor that claimed its state: an arena record, the encoding after it. */
@@ -84,16 +92,20 @@ typedef struct {
 
 /* What a thread found at one parent; the commit re-enacts the serial checks. */
 enum {
-    P_DONE = 1,  /* recorded (else not processed: the round stopped early) */
-    P_CHECK = 2, /* sys_check failed (fails list) */
-    P_BOUND = 4, /* at --max-depth: n is sys_successors' count, nothing kept */
-    P_ERR = 8,   /* sys_successors failed after n successors (fails list) */
-    P_TERM = 16, /* terminal: its outcome is in the outs list */
-    P_OOM = 32,  /* memory ran out while keeping its successors */
+    P_DONE = 1,    /* recorded (else not processed: the round stopped early) */
+    P_CHECK = 2,   /* sys_check failed (fails list) */
+    P_BOUND = 4,   /* at --max-depth: n is sys_successors' count, nothing kept */
+    P_ERR = 8,     /* sys_successors failed after n successors (fails list) */
+    P_TERM = 16,   /* terminal: its outcome is in the outs list */
+    P_OOM = 32,    /* memory ran out while keeping its successors */
+    P_RED = 64,    /* --por: a proper stubborn set was kept (por_reduced) */
+    P_PFULL = 128, /* --por: the cycle proviso rejected the best set (por_full) */
 };
 
 typedef struct {
-    int32_t n; /* successors emitted */
+    int32_t n;    /* successors emitted */
+    int32_t keep; /* of them kept (--por's stubborn set; else n) */
+    int32_t kend; /* the last kept one's position + 1 */
     uint8_t flags;
 } prec_t;
 
@@ -112,6 +124,7 @@ typedef struct {
     uint64_t trans;      /* transitions of its expanded parents */
     uint32_t wins, base; /* its claims less losers (its new states), the first's number */
     uint32_t expanded, ncut, first_bound;
+    uint32_t por_reduced, por_full; /* --por: parents with P_RED, P_PFULL */
 } csum_t;
 
 struct par;
@@ -145,7 +158,11 @@ typedef struct {
     sys_label_t *blab;
     uint8_t *bbuf; /* maxst bytes apart */
     size_t nb, bcap;
-    uint64_t fresh; /* new fingerprints not yet added to P->count */
+    /* --por: this thread's analysis (it decodes into scratch) and the kept successors */
+    sys_por_t *por;
+    bool *bkeep;
+    size_t bkcap, nkeep; /* nkeep: how many of the batch are kept */
+    uint64_t fresh;      /* new fingerprints not yet added to P->count */
     prog_val_t *outv;
     /* commit_fast: positions >= ORD_BIG met, and the deepest new state */
     struct ord_big *bigs;
@@ -160,6 +177,10 @@ typedef struct par {
     explore_result_t *r;
     int nkeys, nth;
     size_t maxst;
+    /* --por with the cycle proviso: fingerprints lose their low bit, as explore.c's
+       (whose mark bit it is), so that both keep the same states */
+    bool por, proviso;
+    uint64_t fpmask;
     worker_t *w;
     pthread_barrier_t bar;
     int phase;
@@ -260,6 +281,24 @@ static int tab_offer(slot_t *t, size_t cap, uint64_t fp, uint64_t key, uint64_t 
         }
     }
     return -1;
+}
+
+/* Whether FP is present and claimed; then *KEY: its claim (the least key that
+ * reached it; the first initial state's is 0). */
+static bool tab_claim(const slot_t *t, size_t cap, uint64_t fp, uint64_t *key)
+{
+    size_t i = slot_of(fp, cap);
+    for (size_t k = 0; k < cap; k++, i = (i + 1) & (cap - 1)) {
+        uint64_t v = atomic_load_explicit(&t[i].fp, memory_order_relaxed);
+        if (!v)
+            return false;
+        if (v == fp) {
+            uint64_t c = atomic_load_explicit(&t[i].cl, memory_order_relaxed);
+            *key = ~c;
+            return c != 0;
+        }
+    }
+    return false;
 }
 
 /* Insert FP (not yet present) with claim word CL while no thread offers. */
@@ -412,7 +451,7 @@ static void on_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t 
 {
     worker_t *w = ctx;
     par_t *P = w->P;
-    uint64_t fp = explore_fingerprint(st, len);
+    uint64_t fp = par_fp(P->fpmask, st, len);
     __builtin_prefetch(&P->tab[slot_of(fp, P->cap)]);
     if (w->nb == w->bcap) {
         w->bcap = w->bcap ? w->bcap * 2 : 16;
@@ -481,6 +520,47 @@ static void keep_fail(worker_t *w, uint32_t j, const sys_error_t *e)
     lower_fail_min(w->P, j);
 }
 
+/* --por: choose the successors of parent J to keep (w->bkeep), as explore.c's
+ * flush_batch: the best stubborn set none of whose progress steps leads to an
+ * expanded state. The serial explorer expands in number order, so a successor is
+ * expanded iff it has a number <= J's. Numbers follow keys, and a state's claim is
+ * the key that numbered it; states first met in this round have claims above every
+ * parent's key, and no other claim changes in a round. Returns how many are kept. */
+static size_t por_choose(worker_t *w, uint32_t j)
+{
+    par_t *P = w->P;
+    if (w->nb > w->bkcap) {
+        w->bkcap = w->nb * 2;
+        w->bkeep = xrealloc(w->bkeep, w->bkcap * sizeof *w->bkeep);
+    }
+    const fent_t *f = &P->front[j];
+    uint32_t id = P->a + j;
+    uint64_t mine = mkkey(parent_of(P, id), ord_of(P, id));
+    size_t keep = w->nb;
+    for (int rank = 0;; rank++) {
+        keep = sys_por_select(w->por, f->st, f->len, w->blab, w->nb, rank, w->bkeep);
+        if (keep == w->nb || !P->proviso)
+            break;
+        bool closes = false;
+        for (size_t i = 0; i < w->nb && !closes; i++) {
+            if (!w->bkeep[i] || !sys_por_progress(&w->blab[i]))
+                continue;
+            uint64_t cl;
+            closes = tab_claim(P->tab, P->cap, w->bfp[i], &cl) && cl <= mine;
+        }
+        if (!closes)
+            break;
+        if (rank == 0)
+            w->pflags |= P_PFULL;
+    }
+    if (keep == w->nb)
+        for (size_t i = 0; i < w->nb; i++)
+            w->bkeep[i] = true;
+    else
+        w->pflags |= P_RED;
+    return keep;
+}
+
 /* Expand parent J (frontier index). 0: done; 1: paused for the table to grow. */
 static int expand(worker_t *w, uint32_t j)
 {
@@ -490,7 +570,7 @@ static int expand(worker_t *w, uint32_t j)
         sys_error_t e;
         if (sys_check(w->s, f->st, f->len, &e)) {
             keep_fail(w, j, &e);
-            P->prec[j] = (prec_t){0, P_DONE | P_CHECK};
+            P->prec[j] = (prec_t){0, 0, 0, P_DONE | P_CHECK};
             return 0;
         }
         if (P->o->max_depth > 0 && f->depth >= P->o->max_depth) {
@@ -505,7 +585,7 @@ static int expand(worker_t *w, uint32_t j)
             } else if (nb == 0) {
                 lower_fail_min(P, j);
             }
-            P->prec[j] = (prec_t){nb, fl};
+            P->prec[j] = (prec_t){nb, 0, 0, fl};
             return 0;
         }
         w->nb = 0;
@@ -520,6 +600,9 @@ static int expand(worker_t *w, uint32_t j)
         } else if (ns == 0) {
             lower_fail_min(P, j);
         }
+        w->nkeep = w->nb;
+        if (w->por && w->nb > 1)
+            w->nkeep = por_choose(w, j);
         w->mid = true;
         w->bi = 0;
     }
@@ -528,6 +611,8 @@ static int expand(worker_t *w, uint32_t j)
     for (; w->bi < w->nb; w->bi++) {
         if (atomic_load_explicit(&P->pause, memory_order_relaxed))
             return 1;
+        if (w->nkeep < w->nb && !w->bkeep[w->bi])
+            continue;
         uint64_t key = mkkey((uint32_t)parent, (uint32_t)w->bi), loser = 0;
         bool fresh = false;
         int rc = tab_offer(P->tab, P->cap, w->bfp[w->bi], key, floor, &loser, &fresh);
@@ -553,9 +638,15 @@ static int expand(worker_t *w, uint32_t j)
         w->cs.wins++;
     }
     w->mid = false;
-    w->cs.trans += w->nb;
+    w->cs.trans += w->nkeep;
     w->cs.expanded++;
-    P->prec[j] = (prec_t){(int32_t)w->nb, w->pflags};
+    w->cs.por_reduced += (w->pflags & P_RED) != 0;
+    w->cs.por_full += (w->pflags & P_PFULL) != 0;
+    int32_t kend = (int32_t)w->nb;
+    if (w->nkeep < w->nb)
+        while (kend > 0 && !w->bkeep[kend - 1])
+            kend--;
+    P->prec[j] = (prec_t){(int32_t)w->nb, (int32_t)w->nkeep, kend, w->pflags};
     return 0;
 }
 
@@ -599,7 +690,7 @@ static void run_expand(worker_t *w)
             return;
         P->owner[k] = (uint16_t)w->idx;
         w->ck = k;
-        w->cs = (csum_t){0, 0, 0, 0, 0, NONE};
+        w->cs = (csum_t){0, 0, 0, 0, 0, NONE, 0, 0};
         w->pos = (uint32_t)(k * P->chunk);
         w->end = (uint32_t)(w->pos + P->chunk < P->nfront ? w->pos + P->chunk : P->nfront);
     }
@@ -934,6 +1025,8 @@ static int commit_fast(par_t *P, commit_t *c)
         const csum_t *cs = &P->csum[k];
         r->transitions += cs->trans;
         r->expanded += cs->expanded;
+        r->por_reduced += cs->por_reduced;
+        r->por_full += cs->por_full;
         c->ncut += cs->ncut;
         if (c->first_bound == NONE && cs->first_bound != NONE)
             c->first_bound = P->a + cs->first_bound;
@@ -1014,7 +1107,9 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
             continue;
         }
         uint64_t before = r->transitions;
-        r->transitions += (uint64_t)pr->n;
+        r->transitions += (uint64_t)pr->keep;
+        r->por_reduced += (pr->flags & P_RED) != 0;
+        r->por_full += (pr->flags & P_PFULL) != 0;
         if (pr->flags & P_OOM) {
             r->transitions = before;
             oom_msg(P);
@@ -1049,7 +1144,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
             last = ord;
             arena_skip(ar, rc);
         }
-        if (!P->full && P->n >= P->limit && last + 1 < pr->n)
+        if (!P->full && P->n >= P->limit && last + 1 < pr->kend) /* a kept one follows */
             P->full = true;
         if (pr->flags & P_ERR) {
             const pfail_t *pf = find_fail(w, j);
@@ -1097,12 +1192,14 @@ static int load_initial(par_t *P, diag_t *err)
     if (o->resume) {
         const explore_resume_t *rs = o->resume;
         for (uint64_t i = 0; i < rs->n; i++) {
-            uint64_t fp = explore_fingerprint(rs->states[i], rs->lens[i]);
+            uint64_t fp = par_fp(P->fpmask, rs->states[i], rs->lens[i]);
             uint64_t loser;
             bool fresh = false;
             if (atomic_load(&P->count) * 10 > P->cap * 7 && grow_table(P))
                 break;
-            tab_offer(P->tab, P->cap, fp, 0, 1, &loser, &fresh);
+            /* the claim is the state's key, as if a round had numbered it (--por's proviso) */
+            uint32_t kp = rs->parents[i] < 0 ? NONE : (uint32_t)rs->parents[i];
+            tab_offer(P->tab, P->cap, fp, mkkey(kp, rs->ords[i]), 1, &loser, &fresh);
             atomic_fetch_add(&P->count, fresh);
             if (!fresh || rs->parents[i] >= (int64_t)i) {
                 diag_set(err, "", 0, 0, "resume: stored state %llu is a duplicate or out of order",
@@ -1158,7 +1255,7 @@ static int load_initial(par_t *P, diag_t *err)
             diag_set(err, "", 0, 0, "out of memory storing the initial states");
             return -1;
         }
-        tab_offer(P->tab, P->cap, w->bfp[i], 0, 1, &loser, &fresh);
+        tab_offer(P->tab, P->cap, w->bfp[i], mkkey(NONE, (uint32_t)i), 1, &loser, &fresh);
         atomic_fetch_add(&P->count, fresh);
         if (!fresh)
             continue;
@@ -1180,6 +1277,7 @@ static void par_free(par_t *P)
 {
     for (int t = 0; t < P->nth; t++) {
         worker_t *w = &P->w[t];
+        sys_por_free(w->por); /* before its system */
         if (t)
             sys_clone_free(w->s);
         arena_clear(P, &w->ar[0]);
@@ -1193,6 +1291,7 @@ static void par_free(par_t *P)
         free(w->bbuf);
         free(w->outv);
         free(w->bigs);
+        free(w->bkeep);
     }
     free(P->w);
     free(P->tab);
@@ -1240,12 +1339,26 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     if (o->max_states && o->max_states < P->limit)
         P->limit = o->max_states;
     atomic_init(&P->fail_min, NONE);
+    P->fpmask = ~0ull;
+    if (o->por) { /* as explore.c: on when the analysis applies, else why not */
+        sys_por_t *por = sys_por_new(s);
+        const char *why = NULL;
+        P->por = r->por = sys_por_active(por, &why);
+        if (!P->por)
+            snprintf(r->por_off, sizeof r->por_off, "%s", why);
+        P->proviso = P->por && sys_por_proviso(por);
+        if (P->proviso)
+            P->fpmask = ~1ull;
+        sys_por_free(por);
+    }
     P->w = xcalloc((size_t)P->nth, sizeof *P->w);
     for (int t = 0; t < P->nth; t++) {
         P->w[t].P = P;
         P->w[t].idx = t;
         P->w[t].s = t ? sys_clone(s) : s;
         P->w[t].outv = xcalloc((size_t)nkeys + 1, sizeof(prog_val_t));
+        if (P->por)
+            P->w[t].por = sys_por_new(P->w[t].s);
     }
     P->cap = TAB_MIN;
     P->tab = big_alloc(P, P->cap * sizeof *P->tab, true);
@@ -1376,6 +1489,8 @@ done:
     r->bytes = (uint64_t)atomic_load(&P->peak);
     double n = (double)P->n;
     r->omission = n * (n - 1) / 36893488147419103232.0; /* n(n-1)/2 pairs, 2^-64 each */
+    if (P->proviso)
+        r->omission *= 2; /* --por's mark bit (explore.c): one bit fewer */
     free(c.losers);
     free(c.oi);
     par_free(P);

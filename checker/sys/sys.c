@@ -1911,3 +1911,40 @@ void sys_clone_free(sys_t *c)
     free(c->dec);
     free(c);
 }
+
+/* ---- a structural view for partial-order reduction ---- */
+
+void sys_topo(const sys_t *s, sys_topo_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nthreads = s->nthreads;
+    out->ninst = s->ninst;
+    out->nchan = s->nchan;
+    out->ncus = s->ncus;
+    out->cap = s->cap;
+    out->lchan = s->lchan;
+    out->nlchan = s->nlchan;
+    for (int i = 0; i < s->ninst && i < 64; i++) {
+        out->inst_ctrl[i] = s->inst[i].ctrl;
+        out->inst_cu[i] = s->inst[i].cu;
+    }
+    for (int t = 0; t < s->nthreads && t < PROG_MAX_THREADS; t++)
+        out->thread_cu[t] = s->prog->threads[t].cu;
+    out->clock = s->clock_slot >= 0;
+    out->proto = s->p;
+    for (int t = 0; t < s->nthreads; t++)
+        for (int i = 0; i < s->prog->threads[t].ninstr; i++) {
+            const prog_instr_t *in = &s->prog->threads[t].instr[i];
+            if ((in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
+                in->target <= i)
+                out->loops = true;
+        }
+}
+
+void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen)
+{
+    work_t cur = load_cur(s, state, len);
+    for (int t = 0; t < s->nthreads; t++)
+        done[t] = thread_slot(&cur, t)[TH_STATUS] == ST_DONE;
+    memcpy(clen, cur.clen, (size_t)s->nchan);
+}

@@ -169,5 +169,22 @@ void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, c
  * freed with sys_clone_free (never sys_free). */
 sys_t *sys_clone(const sys_t *s);
 void sys_clone_free(sys_t *c);
+/* ---- a structural view for partial-order reduction (sys_por.h) ---- */
+typedef struct {
+    int nthreads, ninst, nchan, ncus;
+    int cap;                         /* messages a channel holds before an overflow */
+    const int *lchan;                /* channels some row can send into (the others stay empty) */
+    int nlchan;                      /* ... how many */
+    int inst_ctrl[64];               /* per instance: its controller */
+    int inst_cu[64];                 /* per instance: its compute unit, -1: shared */
+    int thread_cu[PROG_MAX_THREADS]; /* per thread: its compute unit */
+    bool clock;                      /* the protocol has a global clock (tick steps) */
+    const proto_t *proto;
+    bool loops; /* some thread has a backward branch (a loop) */
+} sys_topo_t;
+/* Channel c joins network c / (ninst*ninst), sender c / ninst % ninst, receiver c % ninst. */
+void sys_topo(const sys_t *s, sys_topo_t *out);
+/* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
+void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
 
 #endif

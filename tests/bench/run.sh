@@ -32,7 +32,7 @@ echo "| $SUITE, sc only | $ntests | 1 | $cands | $sc |"
 # largest seen. Needs GNU time (/usr/bin/time) for peak RSS; Rumur part skipped without rumur.
 RUNS=${BENCH_RUNS:-3}
 SSTEST=litmus/core/SB+sc.litmus
-SSARGS="--protocol gpu-wt --init warm --env all"
+SSARGS="--no-por --protocol gpu-wt --init warm --env all" # the full graph: Rumur's count
 HERE=$(dirname "$0")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cohbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
@@ -172,3 +172,8 @@ echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
 sh "$HERE/spin.sh" "$BIN"
 sh tests/bench/sim.sh "$BIN"
 sh "$HERE/threads.sh" "$BIN"
+# ---- Partial-order reduction (issue 11): the --por reduction factor on MP, SB, IRIW.
+sh tests/bench/por.sh "$BIN"
+
+# ---- Distributed search on MPI (issue 11): 1 process, -np 1, 2 and 4 on the graph above.
+sh "$HERE/mpi.sh" "$BIN"

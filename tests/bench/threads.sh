@@ -10,7 +10,7 @@ BIN=${1:-./cohcheck}
 RUNS=${BENCH_RUNS:-3}
 COUNTS=${THREADS:-1 2 4}
 TEST=litmus/core/SB+sc.litmus
-ARGS="--protocol gpu-wt --init warm --env all"
+ARGS="--no-por --protocol gpu-wt --init warm --env all" # the full benchmark graph
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cohthreads.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 GTIME=""

@@ -6,7 +6,7 @@
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
 C=litmus/core
-"$BIN" regress --init warm gpu-wt gpu-wt-noinv $C/MP+rel+acq+guard.litmus $C/SB.litmus $C/CoRR.litmus >"$T/out" 2>&1
+"$BIN" regress --no-por --init warm gpu-wt gpu-wt-noinv $C/MP+rel+acq+guard.litmus $C/SB.litmus $C/CoRR.litmus >"$T/out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q '^WORSE MP+rel+acq+guard drf: ok -> violation; states 640 -> 784, transitions 1140 -> 1268$' "$T/out" &&
     grep -A1 'outcomes gained:' "$T/out" | grep -q '1:r0=1; 1:r1=0; x=1; y=1;' &&
@@ -15,7 +15,7 @@ if [ $rc -eq 1 ] && grep -q '^WORSE MP+rel+acq+guard drf: ok -> violation; state
     bad "gpu-wt -> gpu-wt-noinv (exit $rc)"
     cat "$T/out"
 fi
-"$BIN" regress --json --init warm gpu-wt gpu-wt-noinv $C/MP+rel+acq+guard.litmus >"$T/json" 2>&1
+"$BIN" regress --json --no-por --init warm gpu-wt gpu-wt-noinv $C/MP+rel+acq+guard.litmus >"$T/json" 2>&1
 if grep -q '"test":"MP+rel+acq+guard","model":"drf","old":{"verdict":"ok","states":640,"transitions":1140},"new":{"verdict":"violation","states":784,"transitions":1268},"worse":true,"gained":\[{"1:r0":1,"1:r1":0,"x":1,"y":1}\],"lost":\[\]}' "$T/json"; then ok; else
     bad "regress --json: $(cat "$T/json")"
 fi

@@ -115,17 +115,17 @@ check lines-bad 2 stderr '--lines needs' "$BIN" check --no-db --lines 0 --protoc
 check check-no-protocol 2 stderr 'protocol is required' "$BIN" check litmus/core/SB.litmus
 check check-unknown-protocol 2 stderr "unknown protocol 'nope'" "$BIN" check --no-db --protocol nope litmus/core/SB.litmus
 check check-bad-param 2 stderr 'wbufx' "$BIN" check --no-db --protocol gpu-wt --param wbufx=1 litmus/core/SB.litmus
-# --max-depth: states at the bound are checked, not expanded; incomplete (exit 3) when
+# --max-depth (--no-por: counts of the full graph): states at the bound are checked, not expanded; incomplete (exit 3) when
 # something lies beyond it, ok with the full counts (52 states) when nothing does; a
 # deadlock at the bound is still one.
 check max-depth-cut 3 stdout '"states":20,"transitions":30,.*"verdict":"incomplete".*"depth":5,' \
-    "$BIN" check --no-db --json --protocol gpu-wt --max-depth 5 litmus/core/MP+rel+acq+guard.litmus
+    "$BIN" check --no-db --json --no-por --protocol gpu-wt --max-depth 5 litmus/core/MP+rel+acq+guard.litmus
 check max-depth-outcomes 3 stdout '"states":51,.*"outcomes":\[\{"1:r0":0,"1:r1":0,"x":1,"y":1\}\]' \
-    "$BIN" check --no-db --json --protocol gpu-wt --max-depth 13 litmus/core/MP+rel+acq+guard.litmus
+    "$BIN" check --no-db --json --no-por --protocol gpu-wt --max-depth 13 litmus/core/MP+rel+acq+guard.litmus
 check max-depth-enough 0 stdout '"states":52,"transitions":84,.*"verdict":"ok"' \
-    "$BIN" check --no-db --json --protocol gpu-wt --max-depth 14 litmus/core/MP+rel+acq+guard.litmus
+    "$BIN" check --no-db --json --no-por --protocol gpu-wt --max-depth 14 litmus/core/MP+rel+acq+guard.litmus
 check max-depth-deadlock 1 stdout 'deadlock \(4 states, 5 transitions, depth 2' \
-    "$BIN" check --no-db --max-depth 2 --protocol $D/bad-deadlock.proto litmus/core/RMW-add2.litmus
+    "$BIN" check --no-db --no-por --max-depth 2 --protocol $D/bad-deadlock.proto litmus/core/RMW-add2.litmus
 check max-depth-bad 2 stderr '--max-depth needs' "$BIN" check --no-db --max-depth 0 --protocol nol1 litmus/core/SB.litmus
 check count-json 0 stdout '^\{"protocol":"gpu-wt","controllers":\[\{"controller":"L1","stable":2,"transient":2,"coherent":0,"transitions":32,"branches":30,"published":\[\]\},\{"controller":"L2","stable":1,"transient":0,"coherent":0,"transitions":5,"branches":5,"published":\[\]\}\]\}$' "$BIN" count --json gpu-wt
 check count-bad 2 stderr 'bad-syntax' "$BIN" count tests/e2e/data/bad-syntax.cat

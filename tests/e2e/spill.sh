@@ -15,7 +15,7 @@ same() { sed 's/,"bytes":.*//' "$1"; }
 run() {
     name=$1
     shift
-    "$BIN" check --no-db --json "$@" >"$T/$name.json" 2>"$T/$name.err"
+    "$BIN" check --no-db --no-por --json "$@" >"$T/$name.json" 2>"$T/$name.err"
     echo $? >"$T/$name.rc"
 }
 
@@ -67,7 +67,7 @@ fi
 db=$T/spill.db
 for q in "" "--queue-memory 1"; do
     # shellcheck disable=SC2086
-    "$BIN" check --db "$db" --json $q --protocol tcw-mirefetch --init warm --env l2evict \
+    "$BIN" check --no-por --db "$db" --json $q --protocol tcw-mirefetch --init warm --env l2evict \
         litmus/core/MP+rel+acq.litmus >/dev/null 2>&1
 done
 for s in 40000 66666 74976; do
@@ -160,7 +160,7 @@ fi
 for a in "--fingerprint 32" "--fingerprint 64x" "--fingerprint ''" "--queue-memory 0" \
     "--queue-memory 12Q" "--queue-memory -1M"; do
     eval "set -- $a"
-    "$BIN" check --no-db "$@" --protocol gpu-wt litmus/core/SB+sc.litmus >"$T/o" 2>"$T/e"
+    "$BIN" check --no-db --no-por "$@" --protocol gpu-wt litmus/core/SB+sc.litmus >"$T/o" 2>"$T/e"
     rc=$?
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q -- "${1}" "$T/e" && [ ! -s "$T/o" ]; then
         ok

@@ -94,8 +94,9 @@ for args in "gpu-wt-noinv --env fetch $L/MP+rel+acq+guard.litmus" \
         bad "stored run differs with --threads 2: $args"
     fi
 done
-full=$("$BIN" check --no-db --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
-out=$("$BIN" check --db "$T/res.db" --json --threads 2 --protocol gpu-wt --env fetch \
+# (with --por: 10555 states, the reduced graph, which resume keeps)
+full=$("$BIN" check --no-db --json --por --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
+out=$("$BIN" check --db "$T/res.db" --json --por --threads 2 --protocol gpu-wt --env fetch \
     --max-states 5000 $L/MP+rel+acq+guard.litmus)
 [ $? -eq 3 ] && ok || bad "--threads 2 --max-states should exit 3"
 run=$(printf '%s' "$out" | num run)
@@ -103,19 +104,53 @@ res=$("$BIN" resume --db "$T/res.db" --json "$run")
 [ $? -eq 0 ] && [ "$(printf '%s' "$res" | num states)" = "$(printf '%s' "$full" | num states)" ] &&
     [ "$(printf '%s' "$res" | num transitions)" = "$(printf '%s' "$full" | num transitions)" ] &&
     ok || bad "resume of a --threads run: $res; uninterrupted: $(printf '%s' "$full" | cut -c1-120)"
-tr1=$("$BIN" trace --db "$T/res.db" "$run" 20000)
-r0=$("$BIN" check --db "$T/res.db" --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus |
-    num run)
-[ -n "$tr1" ] && [ "$tr1" = "$("$BIN" trace --db "$T/res.db" "$r0" 20000)" ] && ok ||
-    bad "state 20000 has another path in the resumed --threads run"
+tr1=$("$BIN" trace --db "$T/res.db" "$run" 10000)
+r0=$("$BIN" check --db "$T/res.db" --json --por --protocol gpu-wt --env fetch \
+    $L/MP+rel+acq+guard.litmus | num run)
+[ -n "$tr1" ] && [ "$tr1" = "$("$BIN" trace --db "$T/res.db" "$r0" 10000)" ] && ok ||
+    bad "state 10000 has another path in the resumed --threads run"
 
 # 4. The benchmark graph (tests/bench/threads.sh), pinned.
-out=$("$BIN" check --no-db --json --threads 2 --protocol gpu-wt --init warm --env all $L/SB+sc.litmus)
+out=$("$BIN" check --no-db --json --threads 2 --no-por --protocol gpu-wt --init warm --env all \
+    $L/SB+sc.litmus)
 printf '%s' "$out" | grep -q '"states":1184433,"transitions":5404354,' &&
     printf '%s' "$out" | grep -q '"verdict":"ok"' && printf '%s' "$out" | grep -q '"depth":32,' &&
     printf '%s' "$out" | grep -q '"threads":2' && ok || bad "bench graph with --threads 2: $out"
 
-# 5. Bad values: one line, exit 2.
+# 5. Partial-order reduction (--por, the default; docs/por.md): the threads keep the
+# serial explorer's stubborn sets and cycle proviso (a successor counts as expanded
+# iff its number is <= the parent's), so the reduced graph is the same: states,
+# transitions, por_reduced, por_full, numbering, verdict and trace. Cold and warm
+# with every environment action, ok and refuted, loops (the proviso) and cuts; and
+# --no-por the full graph. The proviso must have changed some choice (por_full > 0).
+pfull=0
+for p in gpu-wt gpu-wt-noinv gpu-hrf nol1 nol1-nowait hlrc-noinv rcc; do
+    for t in MP+sc SB+sc MP+rel+acq+guard CAS-spinlock MP+rel+acq+spin MP+fences+spin IRIW+acqs; do
+        [ -f "$L/$t.litmus" ] || continue
+        same $p "$L/$t.litmus" --por --max-states 200000
+        same $p "$L/$t.litmus" --por --init warm --env all --max-states 20000
+    done
+    same $p "$L/MP+rel+acq+guard.litmus" --no-por --init warm --env all --max-states 20000
+done
+same gpu-wt-noinv "$L/MP+rel+acq+guard.litmus" --por --env fetch
+same gpu-wt "$L/SB+sc.litmus" --por --init warm --env all --max-states 4321
+same gpu-wt "$L/MP+rel+acq+spin.litmus" --por --init warm --env all --max-depth 9
+same tests/e2e/data/bad-deadlock.proto "$L/RMW-add2.litmus" --por
+for n in 2 4; do
+    out=$("$BIN" check --no-db --json --por --threads $n --protocol gpu-wt --init warm --env all \
+        --max-states 20000 $L/CAS-spinlock.litmus)
+    pf=$(printf '%s' "$out" | num por_full)
+    printf '%s' "$out" | grep -q '"por":true' && [ "${pf:-0}" -gt 0 ] && pfull=$((pfull + 1))
+done
+[ $pfull -eq 2 ] && ok || bad "--por --threads: the cycle proviso never changed a choice"
+# a refuted variant's reduced counts, pinned (one thread gives the same)
+out=$("$BIN" check --no-db --json --por --threads 2 --protocol gpu-wt-noinv --env fetch \
+    $L/MP+rel+acq+guard.litmus)
+printf '%s' "$out" | grep -q '"states":7638,"transitions":16082,' &&
+    printf '%s' "$out" | grep -q '"verdict":"violation"' && ok ||
+    bad "--por --threads 2 violation: $(printf '%s' "$out" | cut -c1-200)"
+
+# 6. Bad values: one line, exit 2.
 for a in "--threads 0" "--threads x" "--threads 257" "--threads 2 --dfs"; do
     # shellcheck disable=SC2086
     "$BIN" check --no-db --protocol gpu-wt $a $L/SB+sc.litmus >"$T/o" 2>"$T/e"

@@ -23,7 +23,7 @@ while read -r proto test opts expect; do
     [ "$opts" = "-" ] && opts=""
     opts=$(printf "%s" "$opts" | tr "_" " ")
     # shellcheck disable=SC2086
-    abs=$("$BIN" check --no-db --json --protocol "$proto" $opts "litmus/core/$test.litmus" 2>&1)
+    abs=$("$BIN" check --no-db --json --no-por --protocol "$proto" $opts "litmus/core/$test.litmus" 2>&1)
     depth=$(printf '%s' "$abs" | sed -n 's/.*"depth":\([0-9]*\).*/\1/p')
     verdict=$(printf '%s' "$abs" | sed -n 's/.*"verdict":"\([a-z]*\)".*/\1/p')
     if [ -z "$depth" ] || [ "$verdict" != ok ]; then
@@ -33,7 +33,7 @@ while read -r proto test opts expect; do
     fi
     printf '%s\n' "$abs" | outcomes >"$tmp".a
     # shellcheck disable=SC2086
-    "$BIN" check --no-db --json --time raw --max-depth "$depth" --protocol "$proto" $opts \
+    "$BIN" check --no-db --json --no-por --time raw --max-depth "$depth" --protocol "$proto" $opts \
         "litmus/core/$test.litmus" 2>&1 | outcomes >"$tmp".r
     if cmp -s "$tmp".a "$tmp".r; then got=same; else got=differ; fi
     if [ "$got" = "$expect" ] && [ -s "$tmp".a ]; then

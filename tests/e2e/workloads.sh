@@ -20,7 +20,7 @@ done
 ok
 # Pinned verdicts and counts at default parameters.
 grep -v '^#' tests/e2e/workloads.tab | while read -r w p verdict states trans; do
-    out=$("$BIN" check --no-db --protocol "$p" "$W/$w.litmus" 2>&1)
+    out=$("$BIN" check --no-db --no-por --protocol "$p" "$W/$w.litmus" 2>&1)
     want="$p $w .*: $verdict ($states states, $trans transitions,"
     if echo "$out" | grep -q "^$want"; then echo ok; else echo "bad $w on $p: $(echo "$out" | tail -1)"; fi
 done >"$T/tab"
@@ -33,7 +33,7 @@ fi
 [ "$c" -eq "$(grep -vc '^#' tests/e2e/workloads.tab)" ] || bad "workloads.tab: only $c rows passed"
 # Broken variants: a wrong final state (exit 1) from a warm start (a stale L1 copy) or cold.
 refuted() { # protocol workload init outcome-fragment
-    out=$("$BIN" check --no-db --init "$3" --protocol "$1" "$W/$2.litmus" 2>&1)
+    out=$("$BIN" check --no-db --no-por --init "$3" --protocol "$1" "$W/$2.litmus" 2>&1)
     rc=$?
     if [ $rc -eq 1 ] && echo "$out" | grep -q "^$1 $2 [a-z-]*: violation" &&
         echo "$out" | grep -q "forbidden outcome reached:.*$4"; then ok; else
@@ -48,7 +48,7 @@ refuted nol1-nowait SPM_G cold "data\[0\]=1;"
 refuted tcs-nostall mp warm "1:r6=1;"
 refuted tcw-nogwct mp warm "1:r6=1;"
 # The same broken variant passes a cold start: the workload needs the stale copy warm.
-if "$BIN" check --no-db --protocol gpu-wt-noinv $W/SPM_G.litmus | grep -q ": ok (242 states"; then ok; else
+if "$BIN" check --no-db --no-por --protocol gpu-wt-noinv $W/SPM_G.litmus | grep -q ": ok (242 states"; then ok; else
     bad "gpu-wt-noinv SPM_G cold start"
 fi
 # --param reaches the expansion (litmus and check), and lets derive from it.
@@ -60,10 +60,10 @@ if "$BIN" litmus --model sc --param BINS=3 --param ITEMS=2 $W/HG.litmus |
     grep -q "^Condition forall (bin\[0\]=2 /\\\\ (bin\[1\]=1 /\\\\ bin\[2\]=1))"; then ok; else
     bad "litmus --param BINS=3 ITEMS=2 HG: each bin's count"
 fi
-if "$BIN" check --no-db --protocol nol1 --param LDST=2 $W/SPM_G.litmus | grep -q "^nol1 SPM_G sc: ok (280 states, 509 transitions"; then ok; else
+if "$BIN" check --no-db --no-por --protocol nol1 --param LDST=2 $W/SPM_G.litmus | grep -q "^nol1 SPM_G sc: ok (280 states, 509 transitions"; then ok; else
     bad "check --param LDST=2 SPM_G on nol1"
 fi
-if "$BIN" check --no-db --protocol gpu-hrf --param CUS=2 --param TBS=1 $W/SPM_L.litmus | grep -q "^gpu-hrf SPM_L hrf-indirect: ok (484 states, 1189 transitions"; then ok; else
+if "$BIN" check --no-db --no-por --protocol gpu-hrf --param CUS=2 --param TBS=1 $W/SPM_L.litmus | grep -q "^gpu-hrf SPM_L hrf-indirect: ok (484 states, 1189 transitions"; then ok; else
     bad "check --param CUS=2 TBS=1 SPM_L on gpu-hrf"
 fi
 # At the paper's scale (15 CUs x 4 TBs) every workload with TBs per CU still expands; the

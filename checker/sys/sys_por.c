@@ -1,0 +1,338 @@
+/* sys_por.c - stubborn sets by compute unit (see sys_por.h and docs/por.md).
+ *
+ * Footprints, from the tables. A step of group c (a CU's threads and per-cu
+ * instances) reads and writes only group c's threads and instances, the heads
+ * of channels into group c and the tails of channels out of it, provided that
+ * (checked in sys_por_new): no row reads another instance (count), and every
+ * done(tid) names a thread of the receiving CU. Channels are point-to-point
+ * (network, sender, receiver), so a channel has one sending and one receiving
+ * instance. Appending at a tail and taking a head commute; the only ways a
+ * step outside group c can affect group c are a new message in a channel into
+ * group c (enabling a receive), a receive from a full bounded channel out of
+ * group c (enabling a waiting send), and filling a channel into group c up to
+ * the overflow limit. sys_por_select rules out all three at the state. */
+#include "sys_por.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE_BOUND 1000000 /* "a sender outside may send any number of messages" */
+
+struct sys_por {
+    sys_t *s;
+    sys_topo_t tp;
+    const proto_t *p;
+    bool active;
+    bool proviso; /* cycles of progress steps are possible: the explorer checks them */
+    const char *why;
+    int group[64];        /* per instance: its CU, or ncus + instance for a shared one */
+    bool reply_only[64];  /* per instance: sends to other CUs' instances only to msg.src */
+    int replies[64];      /* per instance: the most messages one row sends to msg.src */
+    uint8_t *done, *clen; /* scratch: sys_por_view */
+    int *egroup;          /* scratch: enabled transitions per group */
+    int *pgroup;          /* scratch: enabled progress steps (core, message) per group */
+    int cand[64], ncand;  /* the qualifying groups at the last state, best first */
+};
+
+/* ---- static analysis ---- */
+
+static bool expr_reads_others(const proto_expr_t *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == PROTO_E_COUNT || e->kind == PROTO_E_CLOCK)
+        return true;
+    return expr_reads_others(e->a) || expr_reads_others(e->b) || expr_reads_others(e->c) ||
+           expr_reads_others(e->d);
+}
+
+static bool action_reads_others(const proto_action_t *a, int nfields)
+{
+    if (expr_reads_others(a->index) || expr_reads_others(a->value) ||
+        expr_reads_others(a->dest_node) || expr_reads_others(a->tid) || expr_reads_others(a->dval))
+        return true;
+    if (a->kind == PROTO_A_SEND && a->fields)
+        for (int f = 0; f < nfields; f++)
+            if (expr_reads_others(a->fields[f]))
+                return true;
+    return false;
+}
+
+static bool is_req_tid(const proto_expr_t *e)
+{
+    return e && e->kind == PROTO_E_REQF && e->index == PROTO_REQ_TID;
+}
+
+/* Every send of message M sets field F to the sending core's req.tid, from a
+ * core-event row of the core controller, to a shared controller or the same CU. */
+static bool tid_from_core(const proto_t *p, int m, int f)
+{
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                if (a->kind != PROTO_A_SEND || a->msg != m)
+                    continue;
+                bool core_row = row->event >= 0 && row->event < p->nevents &&
+                                p->events[row->event].kind == PROTO_EV_CORE;
+                if (c != p->core_ctrl || !core_row || !a->fields || !is_req_tid(a->fields[f]) ||
+                    (a->dest != PROTO_DEST_SHARED && a->dest != PROTO_DEST_SAMECU))
+                    return false;
+            }
+        }
+    return true;
+}
+
+/* A done(msg.F) in a row receiving message M at the core controller names a
+ * thread of the receiving CU: every send of M that a core controller could
+ * receive either comes from the same CU with req.tid, or is a shared
+ * controller's reply to msg.src copying a tid that came from that CU's core. */
+static bool tid_provenance(const proto_t *p, int m, int f)
+{
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                if (a->kind != PROTO_A_SEND || a->msg != m)
+                    continue;
+                if (a->dest == PROTO_DEST_SHARED)
+                    continue; /* never received by a per-cu core controller */
+                if ((a->dest == PROTO_DEST_SAMECU || a->dest == PROTO_DEST_ALL ||
+                     a->dest == PROTO_DEST_EACH) &&
+                    a->dest_ctrl != p->core_ctrl)
+                    continue;
+                const proto_expr_t *v = a->fields ? a->fields[f] : NULL;
+                bool core_row = row->event >= 0 && row->event < p->nevents &&
+                                p->events[row->event].kind == PROTO_EV_CORE;
+                if (c == p->core_ctrl && core_row && a->dest == PROTO_DEST_SAMECU && is_req_tid(v))
+                    continue;
+                if (!p->ctrls[c].per_cu && a->dest == PROTO_DEST_SRC && v &&
+                    v->kind == PROTO_E_MSGF && row->event >= 0 && row->event < p->nmsgs &&
+                    tid_from_core(p, row->event, v->index))
+                    continue;
+                return false;
+            }
+        }
+    return true;
+}
+
+static const char *analyse(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    if (por->tp.clock)
+        return "the protocol has a global clock: a tick changes every controller";
+    if (p->ninvs)
+        return "the protocol declares invariants over several controllers";
+    if (por->tp.ninst > 64 || por->tp.nthreads > PROG_MAX_THREADS)
+        return "too many instances";
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            if (expr_reads_others(row->guard))
+                return "a row reads other instances (count) or the clock";
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                int nf = a->kind == PROTO_A_SEND ? p->msgs[a->msg].nfields : 0;
+                if (action_reads_others(a, nf))
+                    return "a row reads other instances (count) or the clock";
+                if (a->kind != PROTO_A_DONE || !a->tid)
+                    continue;
+                if (c != p->core_ctrl || a->tid->kind != PROTO_E_MSGF || row->event < 0 ||
+                    row->event >= p->nmsgs || !tid_provenance(p, row->event, a->tid->index))
+                    return "a done(tid) may complete a thread of another compute unit";
+            }
+        }
+    /* Progress steps can cycle only through a loop of a thread, a core row that can
+       fire again, or a per-cu instance that receives a message and sends one to a
+       per-cu instance (docs/por.md). */
+    por->proviso = por->tp.loops;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            /* A core row that neither completes nor waits can fire again and again. */
+            if (row->event >= 0 && row->event < p->nevents &&
+                p->events[row->event].kind == PROTO_EV_CORE && row->kind == PROTO_ROW_NORMAL &&
+                !row->has_done && !row->has_wait)
+                por->proviso = true;
+            if (row->event < 0 || row->event >= p->nmsgs)
+                continue;
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                if (a->kind == PROTO_A_SEND && a->dest != PROTO_DEST_SHARED)
+                    por->proviso = true;
+            }
+        }
+    /* Groups, and which instances may send into another group other than by a reply. */
+    for (int i = 0; i < por->tp.ninst; i++) {
+        int cu = por->tp.inst_cu[i];
+        por->group[i] = cu >= 0 ? cu : por->tp.ncus + i;
+        const proto_ctrl_t *pc = &p->ctrls[por->tp.inst_ctrl[i]];
+        por->reply_only[i] = true;
+        for (int r = 0; r < pc->nrows; r++) {
+            int nsrc = 0;
+            for (int k = 0; k < pc->rows[r].nactions; k++) {
+                const proto_action_t *a = &pc->rows[r].actions[k];
+                if (a->kind != PROTO_A_SEND)
+                    continue;
+                if (a->dest == PROTO_DEST_SRC)
+                    nsrc++;
+                else if (a->dest == PROTO_DEST_ALL || a->dest == PROTO_DEST_EACH ||
+                         a->dest == PROTO_DEST_NODE)
+                    por->reply_only[i] = false;
+            }
+            if (nsrc > por->replies[i])
+                por->replies[i] = nsrc;
+        }
+    }
+    return NULL;
+}
+
+sys_por_t *sys_por_new(sys_t *s)
+{
+    sys_por_t *por = xcalloc(1, sizeof *por);
+    por->s = s;
+    sys_topo(s, &por->tp);
+    por->p = por->tp.proto;
+    por->done = xcalloc((size_t)por->tp.nthreads + 1, 1);
+    por->clen = xcalloc((size_t)por->tp.nchan + 1, 1);
+    por->egroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->pgroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->why = analyse(por);
+    por->active = !por->why;
+    return por;
+}
+
+void sys_por_free(sys_por_t *por)
+{
+    if (!por)
+        return;
+    free(por->done);
+    free(por->clen);
+    free(por->egroup);
+    free(por->pgroup);
+    free(por);
+}
+
+bool sys_por_proviso(const sys_por_t *por)
+{
+    return por->proviso;
+}
+
+bool sys_por_active(const sys_por_t *por, const char **why)
+{
+    if (why)
+        *why = por->why;
+    return por->active;
+}
+
+/* ---- per state ---- */
+
+bool sys_por_progress(const sys_label_t *l)
+{
+    return l->kind == SYS_STEP_CORE || l->kind == SYS_STEP_MSG;
+}
+
+static int label_group(const sys_por_t *por, const sys_label_t *l)
+{
+    const sys_topo_t *tp = &por->tp;
+    switch (l->kind) {
+    case SYS_STEP_CORE: return l->who < tp->nthreads ? tp->thread_cu[l->who] : -1;
+    case SYS_STEP_MSG: return l->what < tp->nchan ? por->group[l->what % tp->ninst] : -1;
+    case SYS_STEP_INTERNAL: return l->who < tp->ninst ? por->group[l->who] : -1;
+    default: return -1;
+    }
+}
+
+/* Can group G's enabled transitions be the whole stubborn set at the state in
+ * por->done/clen? */
+static bool stubborn(const sys_por_t *por, int g)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst;
+    /* The group must act before the state is terminal: one of its threads is not
+       finished, or a message waits in a channel into it (only it receives there). */
+    bool must = false;
+    for (int t = 0; t < tp->nthreads && !must; t++)
+        must = tp->thread_cu[t] == g && !por->done[t];
+    for (int q = 0; q < tp->nlchan && !must; q++) {
+        int c = tp->lchan[q];
+        must = por->clen[c] && por->group[c % ni] == g;
+    }
+    if (!must)
+        return false;
+    for (int q = 0; q < tp->nlchan; q++) {
+        int c = tp->lchan[q], net = c / (ni * ni), src = c / ni % ni, dst = c % ni;
+        int bound = p->nets[net].capacity;
+        int gs = por->group[src], gd = por->group[dst];
+        if (gs == g && gd != g && bound && por->clen[c] >= bound)
+            return false; /* a send of the group waits for a receive outside it */
+        if (gd != g || gs == g)
+            continue;
+        /* A channel into the group from instance SRC outside it: how many messages can
+           SRC add while the group does nothing? Replies to the group's messages only. */
+        int b = 0;
+        if (!por->reply_only[src])
+            b = NONE_BOUND;
+        else
+            for (int q2 = 0; q2 < tp->nlchan; q2++) {
+                int c2 = tp->lchan[q2];
+                if (c2 % ni == src && por->group[c2 / ni % ni] == g)
+                    b += por->clen[c2] * por->replies[src];
+            }
+        if (b == 0)
+            continue; /* nothing arrives: no receive of the group gets enabled */
+        /* Arrivals behind a FIFO head change no receive of the group (the head stays),
+           provided they cannot overflow the channel. */
+        if (p->nets[net].ordered && por->clen[c] &&
+            (bound || (long)por->clen[c] + b <= (long)tp->cap))
+            continue;
+        return false;
+    }
+    return true;
+}
+
+size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sys_label_t *labs,
+                      size_t n, int rank, bool *keep)
+{
+    for (size_t i = 0; i < n; i++)
+        keep[i] = true;
+    if (!por->active || n < 2)
+        return n;
+    const sys_topo_t *tp = &por->tp;
+    int ng = tp->ncus + tp->ninst;
+    if (rank == 0) {
+        sys_por_view(por->s, state, len, por->done, por->clen);
+        memset(por->egroup, 0, sizeof(int) * (size_t)ng);
+        memset(por->pgroup, 0, sizeof(int) * (size_t)ng);
+        for (size_t i = 0; i < n; i++) {
+            int g = label_group(por, &labs[i]);
+            if (g < 0) {
+                por->ncand = 0;
+                return n; /* a step of no group (a tick): expand fully */
+            }
+            por->egroup[g]++;
+            por->pgroup[g] += sys_por_progress(&labs[i]);
+        }
+        /* The qualifying groups, fewest enabled transitions first (ties: lower CU). */
+        por->ncand = 0;
+        for (int g = 0; g < tp->ncus; g++) {
+            if (!por->pgroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g))
+                continue;
+            int k = por->ncand++;
+            while (k > 0 && por->egroup[por->cand[k - 1]] > por->egroup[g]) {
+                por->cand[k] = por->cand[k - 1];
+                k--;
+            }
+            por->cand[k] = g;
+        }
+    }
+    if (rank < 0 || rank >= por->ncand)
+        return n;
+    int best = por->cand[rank];
+    for (size_t i = 0; i < n; i++)
+        keep[i] = label_group(por, &labs[i]) == best;
+    return (size_t)por->egroup[best];
+}

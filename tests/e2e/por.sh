@@ -1,0 +1,101 @@
+#!/bin/sh
+# Partial-order reduction preserves outcomes, verdicts and failure kinds: every
+# litmus/core test on every protocol, cold and warm with every environment
+# action, with and without --por; every check.tab row with --por (BFS and DFS);
+# pinned reduced counts; a stored --por run replays, traces and resumes.
+# Usage: sh tests/e2e/por.sh ./cohcheck   (POR_FULL=1: the larger sweep of make test-full)
+BIN=${1:-./cohcheck}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" | head -n 1; }
+L=litmus/core
+
+# Pinned reduced counts (BFS): a change in the reduction shows here first.
+# pin PROTOCOL TEST STATES TRANSITIONS [OPTIONS...]
+pin() {
+    p=$1 t=$2 s=$3 tr=$4
+    shift 4
+    out=$("$BIN" check --no-db --json --por --protocol "$p" "$@" "$L/$t.litmus")
+    gs=$(printf '%s' "$out" | num states)
+    gt=$(printf '%s' "$out" | num transitions)
+    [ "$gs" = "$s" ] && [ "$gt" = "$tr" ] && printf '%s' "$out" | grep -q '"por":true' && ok ||
+        ko "pin $p $t $*: got $gs/$gt, want $s/$tr"
+}
+pin gpu-wt MP 44 54
+pin gpu-wt IRIW 295 355
+pin nol1 IRIW 295 355
+pin gpu-hrf SB 620 984 --init warm
+pin gpu-wt MP 32258 81944 --init warm --env all
+pin gpu-wt SB 52399 137656 --init warm --env all
+pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all
+# The proviso's mark bit with wide fingerprints and a spilled queue: the same counts.
+pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all --fingerprint 128
+pin gpu-wt MP+rel+acq+spin 110292 394666 --init warm --env all --fingerprint 96 --queue-memory 1
+# --por is the default: the same counts without the flag.
+[ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 295 ] && ok ||
+    ko "--por is not the default"
+
+# Not applicable: full expansion, and the JSON says why.
+out=$("$BIN" check --no-db --json --por --protocol mesi "$L/MP.litmus")
+printf '%s' "$out" | grep -q '"por":false,"por_off":"the protocol declares invariants' && ok ||
+    ko "mesi --por should be off: $out"
+out=$("$BIN" check --no-db --json --por --protocol tcw "$L/MP.litmus")
+printf '%s' "$out" | grep -q '"por_off":"the protocol has a global clock' && ok || ko "tcw --por: $out"
+[ "$(printf '%s' "$out" | num states)" = "$("$BIN" check --no-db --json --no-por --protocol tcw "$L/MP.litmus" | num states)" ] &&
+    ok || ko "tcw: --por off must explore the full graph"
+"$BIN" check --no-db --json --no-por --protocol gpu-wt "$L/MP.litmus" | grep -q '"por":false' && ok ||
+    ko "--no-por: JSON por false"
+
+# The store: a --por failure is recorded, traced (replayed from the stored
+# positions) and a stopped --por run resumes to the counts of an uninterrupted one.
+DB=$T/runs.db
+"$BIN" check --db "$DB" --json --por --protocol gpu-wt-noinv --init warm "$L/MP+rel+acq+guard.litmus" >"$T/bad"
+[ $? -eq 1 ] && grep -q '"verdict":"violation"' "$T/bad" && ok || ko "stored --por violation: $(cat "$T/bad")"
+bad=$(num run <"$T/bad")
+"$BIN" trace --db "$DB" "$bad" >"$T/tr" && grep -q 'FAILS\|forbids\|L1\[1\]' "$T/tr" && ! grep -q 'replay failed\|another state' "$T/tr" &&
+    ok || ko "trace of a stored --por run: $(head -5 "$T/tr")"
+ref=$("$BIN" check --no-db --json --por --protocol gpu-wt --init warm --env fetch "$L/MP+rel+acq+guard.litmus")
+rs=$(printf '%s' "$ref" | num states)
+rt=$(printf '%s' "$ref" | num transitions)
+"$BIN" check --db "$DB" --json --por --protocol gpu-wt --init warm --env fetch --max-states 2000 "$L/MP+rel+acq+guard.litmus" >"$T/stop"
+[ $? -eq 3 ] && ok || ko "--por --max-states should exit 3"
+run=$(num run <"$T/stop")
+"$BIN" resume --db "$DB" --json "$run" >"$T/res"
+[ "$(num states <"$T/res")" = "$rs" ] && [ "$(num transitions <"$T/res")" = "$rt" ] && ok ||
+    ko "resumed --por run: $(cat "$T/res") != $rs/$rt"
+"$BIN" trace --db "$DB" "$run" 1500 >"$T/tr2"
+head -n 1 "$T/tr2" | grep -q '^   1  initial state' && ! grep -q 'replay failed\|another state' "$T/tr2" && ok ||
+    ko "trace to a state of a resumed --por run: $(head -3 "$T/tr2")"
+
+# --threads 2 (explore_par.c keeps the same stubborn sets and proviso): a stopped
+# --por --threads run resumes to one thread's counts, and the outcomes and verdict
+# of --por --threads 2 are --no-por's (a violation, and an ok test with loops).
+"$BIN" check --db "$DB" --json --por --threads 2 --protocol gpu-wt --init warm --env fetch --max-states 2000 "$L/MP+rel+acq+guard.litmus" >"$T/stop2"
+[ $? -eq 3 ] && [ "$(num states <"$T/stop2")" = 2000 ] && ok || ko "--por --threads 2 --max-states: $(cut -c1-200 "$T/stop2")"
+"$BIN" resume --db "$DB" --json "$(num run <"$T/stop2")" >"$T/res2"
+[ "$(num states <"$T/res2")" = "$rs" ] && [ "$(num transitions <"$T/res2")" = "$rt" ] && ok ||
+    ko "resumed --por --threads 2 run: $(cut -c1-200 "$T/res2") != $rs/$rt"
+outs() { sed -n 's/.*"outcomes":\(\[[^]]*\]\).*"verdict":"\([a-z]*\)".*/\1 \2/p'; }
+for args in "gpu-wt-noinv --init warm $L/MP+rel+acq+guard.litmus" "gpu-wt --init warm --env all $L/MP+rel+acq+spin.litmus"; do
+    # shellcheck disable=SC2086
+    a=$("$BIN" check --no-db --json --no-por --protocol $args | outs)
+    # shellcheck disable=SC2086
+    b=$("$BIN" check --no-db --json --por --threads 2 --protocol $args | outs)
+    [ -n "$a" ] && [ "$a" = "$b" ] && ok || ko "--por --threads 2 vs --no-por, $args: $b / $a"
+done
+
+# Bad input: --por takes no value.
+"$BIN" check --no-db --por=yes --protocol gpu-wt "$L/MP.litmus" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok || ko "--por=yes: $(cat "$T/err")"
+
+# The equivalence sweep.
+mode=fast
+[ -n "$POR_FULL" ] && mode=full
+python3 -u tests/e2e/por.py "$BIN" "$mode" && ok || ko "por.py $mode"
+
+echo "por: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
