@@ -105,7 +105,7 @@ static const figure_t FIGS[] = {
     {"fermi",
      "TC and RCC protocols on the Fermi machine (seed 004 Figs. 7 and 10, seed 003 Fig. 9)",
      "seed 004 sections 8.1 and 8.3; seed 003 section III-C", "fermi", "mp mp@NDATA=2 taskqueue",
-     "nol1 tcs tcw rcc rcc-wo mesi gpu-vi gpu-vini", NULL, NULL, NULL,
+     "nol1 tcs tcs-inorder tcw rcc rcc-wo mesi gpu-vi gpu-vini", NULL, NULL, NULL,
      "CUS=16,CONSUMERS=15,ROUNDS=8,NDATA=8,NT=8,STEAL=2," TC_LIFE,
      "CUS=4,CONSUMERS=3,ROUNDS=2,NDATA=2,NT=2,STEAL=2," TC_LIFE, "nol1",
      "t(nol1) / t: speedup over no L1, the TC paper's baseline", PLOT_BARS, false},
@@ -583,6 +583,18 @@ static const res_t *res_of(const claims_t *t, const char *figid, const char *wl,
     return r && good(r) ? r : NULL;
 }
 
+/* TC-Strong on the fermi figure: tcs, or tcs-inorder when tcs's run failed (tcs livelocks
+ * on mp: docs/protocol-notes.md section 14); NOTE then says so. */
+static const res_t *tcs_of(const claims_t *t, const char *wl, const char **note)
+{
+    const res_t *r = res_of(t, "fermi", wl, "tcs", NULL);
+    *note = NULL;
+    if (!r && (r = res_of(t, "fermi", wl, "tcs-inorder", NULL)))
+        *note = "tcs did not finish (its delayed write starves: docs/protocol-notes.md "
+                "section 14); TC-Strong is measured as tcs-inorder";
+    return r;
+}
+
 /* The CU point nearest to WANT (not above it unless there is none) in FIG's sweep. */
 static const char *cu_point(const claims_t *t, const char *figid, int want)
 {
@@ -831,7 +843,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
     {
         static const char *const wls[] = {"mp", "mp@NDATA=2", "taskqueue"};
         for (int i = 0; i < 3; i++) {
-            const res_t *s = res_of(&t, "fermi", wls[i], "tcs", NULL),
+            const char *tnote;
+            const res_t *s = tcs_of(&t, wls[i], &tnote),
                         *w = res_of(&t, "fermi", wls[i], "tcw", NULL);
             char claim[160];
             snprintf(claim, sizeof claim, "TC-Weak beats TC-Strong with less traffic (%s)", wls[i]);
@@ -844,7 +857,7 @@ static void claims(strbuf_t *b, const ctx_t *c)
                              : w->cycles < s->cycles || w->bytes < s->bytes ? AG_PARTLY
                                                                             : AG_NO;
                 claim_row(&t, claim, "004 8.3, Fig. 10", "TCW 28% faster, 26% less traffic", ours,
-                          ag, NULL);
+                          ag, tnote);
             } else {
                 why[0] = '\0';
                 cyc(&t, "fermi", wls[i], "tcs", NULL, why, sizeof why);
@@ -863,8 +876,8 @@ static void claims(strbuf_t *b, const ctx_t *c)
         snprintf(c2, sizeof c2, "RCC cuts SC stalls against MESI and TCS (%s)", wl);
         snprintf(c3, sizeof c3, "RCC-WO performs neck and neck with TCW, both ahead of RCC-SC (%s)",
                  wl);
-        const res_t *m = res_of(&t, "fermi", wl, "mesi", NULL),
-                    *s = res_of(&t, "fermi", wl, "tcs", NULL),
+        const char *tnote;
+        const res_t *m = res_of(&t, "fermi", wl, "mesi", NULL), *s = tcs_of(&t, wl, &tnote),
                     *r = res_of(&t, "fermi", wl, "rcc", NULL),
                     *wo = res_of(&t, "fermi", wl, "rcc-wo", NULL),
                     *w = res_of(&t, "fermi", wl, "tcw", NULL);
@@ -884,7 +897,7 @@ static void claims(strbuf_t *b, const ctx_t *c)
                           m->st_lat > s->st_lat && s->st_lat > r->st_lat   ? AG_YES
                           : r->st_lat < m->st_lat && r->st_lat < s->st_lat ? AG_PARTLY
                                                                            : AG_NO,
-                          NULL);
+                          tnote);
             double sm = (double)(m->stalls + m->mstalls), ss = (double)(s->stalls + s->mstalls),
                    sr = (double)(r->stalls + r->mstalls);
             if (sm > 0 && ss > 0) {
@@ -897,7 +910,7 @@ static void claims(strbuf_t *b, const ctx_t *c)
                           sr < sm && sr < ss   ? AG_YES
                           : sr < sm || sr < ss ? AG_PARTLY
                                                : AG_NO,
-                          NULL);
+                          tnote);
             } else {
                 snprintf(ours, sizeof ours,
                          "stall cycles (thread + message) on %s: MESI %.0f, TCS %.0f, RCC %.0f", wl,
