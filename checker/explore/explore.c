@@ -783,48 +783,55 @@ static void pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *la
     p->got = true;
 }
 
-/* Record the path to state ID (whose encoding is ST), plus an optional failing
- * step from it, by replaying the recorded successor positions. */
-static void make_trace(ex_t *x, uint32_t id, const uint8_t *st, size_t len,
-                       const sys_label_t *fail_lab)
+size_t explore_replay(sys_t *s, const uint32_t *ords, size_t n, explore_result_t *r, uint8_t **out)
 {
-    explore_result_t *r = x->r;
-    size_t n = 0;
-    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
-        n++;
-    uint32_t *path = xmalloc(sizeof *path * n);
-    size_t k = n;
-    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
-        path[--k] = v;
-    r->trace = xcalloc(n + 2, sizeof(char *));
-    r->ntrace = 0;
-    uint8_t *before = xmalloc(x->maxst + 1), *after = xmalloc(x->maxst + 1);
+    size_t maxst = sys_max_state(s);
+    if (r) {
+        r->trace = xcalloc(n + 2, sizeof(char *));
+        r->ntrace = 0;
+    }
+    uint8_t *before = xmalloc(maxst + 1), *after = xmalloc(maxst + 1);
     size_t blen = 0;
     sys_error_t e;
     for (size_t i = 0; i < n; i++) {
-        pick_t p = {ord_of(x, path[i]), 0, after, 0, {0, 0, 0, 0}, false};
+        pick_t p = {ords[i], 0, after, 0, {0, 0, 0, 0}, false};
         if (i == 0)
-            sys_initial(x->s, pick, &p, &e);
+            sys_initial(s, pick, &p, &e);
         else
-            sys_successors(x->s, before, blen, pick, &p, &e);
-        strbuf_t sb;
-        sb_init(&sb);
+            sys_successors(s, before, blen, pick, &p, &e);
         if (!p.got) {
-            sb_puts(&sb, "(trace replay failed: the system is not deterministic)");
-            r->trace[r->ntrace++] = sb.s;
+            if (r) {
+                strbuf_t sb;
+                sb_init(&sb);
+                sb_puts(&sb, "(trace replay failed: the system is not deterministic)");
+                r->trace[r->ntrace++] = sb.s;
+            }
+            blen = 0;
             break;
         }
-        if (i == 0)
-            sys_describe(x->s, &p.lab, after, p.len, after, p.len, &sb);
-        else
-            sys_describe(x->s, &p.lab, before, blen, after, p.len, &sb);
-        r->trace[r->ntrace++] = sb.s;
+        if (r) {
+            strbuf_t sb;
+            sb_init(&sb);
+            if (i == 0)
+                sys_describe(s, &p.lab, after, p.len, after, p.len, &sb);
+            else
+                sys_describe(s, &p.lab, before, blen, after, p.len, &sb);
+            r->trace[r->ntrace++] = sb.s;
+        }
         uint8_t *t = before;
         before = after;
         after = t;
         blen = p.len;
     }
-    if (blen != len || memcmp(before, st, len)) {
+    free(after);
+    *out = before;
+    return blen;
+}
+
+void explore_trace_end(sys_t *s, explore_result_t *r, const uint8_t *end, size_t elen,
+                       const uint8_t *st, size_t len, const sys_label_t *fail_lab)
+{
+    if (elen != len || memcmp(end, st, len)) {
         strbuf_t sb;
         sb_init(&sb);
         sb_puts(&sb, "(trace replay ended in another state: a fingerprint collision?)");
@@ -832,13 +839,28 @@ static void make_trace(ex_t *x, uint32_t id, const uint8_t *st, size_t len,
     } else if (fail_lab) {
         strbuf_t sb;
         sb_init(&sb);
-        sys_describe(x->s, fail_lab, st, len, st, len, &sb);
+        sys_describe(s, fail_lab, st, len, st, len, &sb);
         sb_printf(&sb, " | FAILS: %s", r->msg);
         r->trace[r->ntrace++] = sb.s;
     }
-    free(before);
-    free(after);
-    free(path);
+    strbuf_t sb;
+    sb_init(&sb);
+    sys_dump(s, st, len, &sb);
+    r->failure_state = sb.s;
+}
+
+/* The recorded successor positions from an initial state to state ID: *N of them
+ * (the caller frees). */
+static uint32_t *ords_to(const ex_t *x, uint32_t id, size_t *n)
+{
+    size_t k = 0;
+    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
+        k++;
+    uint32_t *ords = xmalloc(sizeof *ords * (k + 1));
+    *n = k;
+    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
+        ords[--k] = ord_of(x, v);
+    return ords;
 }
 
 static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, size_t len,
@@ -848,13 +870,14 @@ static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, s
     x->r->failure_id = id;
     snprintf(x->r->msg, sizeof x->r->msg, "%s", msg);
     /* Replay and dump use the system's scratch: work on a copy. */
-    uint8_t *copy = xmalloc(len + 1);
+    uint8_t *copy = xmalloc(len + 1), *end;
     memcpy(copy, st, len);
-    make_trace(x, id, copy, len, lab);
-    strbuf_t sb;
-    sb_init(&sb);
-    sys_dump(x->s, copy, len, &sb);
-    x->r->failure_state = sb.s;
+    size_t n;
+    uint32_t *ords = ords_to(x, id, &n);
+    size_t elen = explore_replay(x->s, ords, n, x->r, &end);
+    explore_trace_end(x->s, x->r, end, elen, copy, len, lab);
+    free(end);
+    free(ords);
     free(copy);
 }
 
@@ -863,31 +886,13 @@ static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, s
  * replay fails. */
 static size_t replay_state(ex_t *x, uint32_t id, uint8_t *buf)
 {
-    size_t n = 0;
-    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
-        n++;
-    uint32_t *path = xmalloc(sizeof *path * (n + 1));
-    size_t k = n;
-    for (uint32_t v = id; v != EMPTY; v = parent_of(x, v))
-        path[--k] = v;
-    uint8_t *cur = xmalloc(x->maxst + 1);
-    size_t len = 0;
-    sys_error_t e;
-    for (size_t i = 0; i < n; i++) {
-        pick_t p = {ord_of(x, path[i]), 0, buf, 0, {0, 0, 0, 0}, false};
-        if (i == 0)
-            sys_initial(x->s, pick, &p, &e);
-        else
-            sys_successors(x->s, cur, len, pick, &p, &e);
-        if (!p.got) {
-            len = 0;
-            break;
-        }
-        memcpy(cur, buf, p.len);
-        len = p.len;
-    }
-    free(cur);
-    free(path);
+    size_t n;
+    uint32_t *ords = ords_to(x, id, &n);
+    uint8_t *end;
+    size_t len = explore_replay(x->s, ords, n, NULL, &end);
+    memcpy(buf, end, len);
+    free(end);
+    free(ords);
     return len;
 }
 

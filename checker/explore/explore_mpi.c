@@ -530,25 +530,6 @@ static int holder(const mx_t *x, uint64_t pos, uint32_t *idx)
     return who;
 }
 
-typedef struct {
-    uint32_t want, seen;
-    uint8_t *buf;
-    size_t len;
-    sys_label_t lab;
-    bool got;
-} pick_t;
-
-static void pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
-{
-    pick_t *p = ctx;
-    if (p->seen++ != p->want)
-        return;
-    memcpy(p->buf, st, len);
-    p->len = len;
-    p->lab = *lab;
-    p->got = true;
-}
-
 /* The trace to frontier state IDX of rank WHO (every rank calls it): the chain
  * of ords is gathered by walking parents rank to rank, then rank 0 replays it
  * from the initial state, as explore.c does, and dumps the state. */
@@ -591,52 +572,15 @@ static void make_trace(mx_t *x, explore_result_t *r, int who, uint32_t idx, cons
         free(ords);
         return;
     }
-    r->trace = xcalloc(n + 2, sizeof(char *));
-    r->ntrace = 0;
-    uint8_t *before = xmalloc(x->maxst + 1), *after = xmalloc(x->maxst + 1);
-    size_t blen = 0;
-    sys_error_t e;
-    for (size_t i = 0; i < n; i++) {
-        pick_t p = {ords[n - 1 - i], 0, after, 0, {0, 0, 0, 0}, false};
-        if (i == 0)
-            sys_initial(x->s, pick, &p, &e);
-        else
-            sys_successors(x->s, before, blen, pick, &p, &e);
-        strbuf_t sb;
-        sb_init(&sb);
-        if (!p.got) {
-            sb_puts(&sb, "(trace replay failed: the system is not deterministic)");
-            r->trace[r->ntrace++] = sb.s;
-            break;
-        }
-        if (i == 0)
-            sys_describe(x->s, &p.lab, after, p.len, after, p.len, &sb);
-        else
-            sys_describe(x->s, &p.lab, before, blen, after, p.len, &sb);
-        r->trace[r->ntrace++] = sb.s;
-        uint8_t *t = before;
-        before = after;
-        after = t;
-        blen = p.len;
+    for (size_t i = 0; i < n / 2; i++) { /* gathered from the state back */
+        uint32_t t = ords[i];
+        ords[i] = ords[n - 1 - i];
+        ords[n - 1 - i] = t;
     }
-    strbuf_t sb;
-    sb_init(&sb);
-    if (blen != len || memcmp(before, st, len)) {
-        sb_puts(&sb, "(trace replay ended in another state: a fingerprint collision?)");
-        r->trace[r->ntrace++] = sb.s;
-    } else if (ev->has_label) {
-        sys_describe(x->s, &ev->label, st, len, st, len, &sb);
-        sb_printf(&sb, " | FAILS: %s", r->msg);
-        r->trace[r->ntrace++] = sb.s;
-    } else {
-        sb_free(&sb);
-    }
-    strbuf_t dump;
-    sb_init(&dump);
-    sys_dump(x->s, st, len, &dump);
-    r->failure_state = dump.s;
-    free(before);
-    free(after);
+    uint8_t *end;
+    size_t elen = explore_replay(x->s, ords, n, r, &end);
+    explore_trace_end(x->s, r, end, elen, st, len, ev->has_label ? &ev->label : NULL);
+    free(end);
     free(st);
     free(ords);
 }

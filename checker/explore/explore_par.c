@@ -802,87 +802,21 @@ static int grow_table(par_t *P)
 
 /* ---- traces (as explore.c: replay the recorded successor positions) ---- */
 
-typedef struct {
-    uint32_t want, seen;
-    uint8_t *buf;
-    size_t len;
-    sys_label_t lab;
-    bool got;
-} pick_t;
-
-static void pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
-{
-    pick_t *p = ctx;
-    if (p->seen++ != p->want)
-        return;
-    memcpy(p->buf, st, len);
-    p->len = len;
-    p->lab = *lab;
-    p->got = true;
-}
-
-/* The path of committed state ID from an initial state: *N numbers, caller frees. */
-static uint32_t *path_to(const par_t *P, uint32_t id, size_t *n)
+/* Replay the path to committed state ID (the recorded positions from an initial
+ * state: explore_replay); with TRACE, into P->r->trace. Leaves the last state in
+ * *BEFORE (caller frees) and returns its length, or 0 when a step failed. */
+static size_t replay(par_t *P, uint32_t id, bool trace, uint8_t **before)
 {
     size_t k = 0;
     for (uint32_t v = id; v != NONE; v = parent_of(P, v))
         k++;
-    uint32_t *path = xmalloc(sizeof *path * (k + 1));
-    *n = k;
+    uint32_t *ords = xmalloc(sizeof *ords * (k + 1));
+    size_t n = k;
     for (uint32_t v = id; v != NONE; v = parent_of(P, v))
-        path[--k] = v;
-    return path;
-}
-
-/* Replay the path to ID; with TRACE, describe each step into P->r->trace. Leaves
- * the last state in *BEFORE (maxst + 1 bytes; caller frees) and returns its
- * length, or 0 when a step could not be replayed. */
-static size_t replay(par_t *P, uint32_t id, bool trace, uint8_t **before)
-{
-    explore_result_t *r = P->r;
-    size_t n;
-    uint32_t *path = path_to(P, id, &n);
-    if (trace) {
-        r->trace = xcalloc(n + 2, sizeof(char *));
-        r->ntrace = 0;
-    }
-    uint8_t *b = xmalloc(P->maxst + 1), *a = xmalloc(P->maxst + 1);
-    size_t blen = 0;
-    sys_error_t e;
-    for (size_t i = 0; i < n; i++) {
-        pick_t p = {ord_of(P, path[i]), 0, a, 0, {0, 0, 0, 0}, false};
-        if (i == 0)
-            sys_initial(P->s, pick, &p, &e);
-        else
-            sys_successors(P->s, b, blen, pick, &p, &e);
-        if (!p.got) {
-            if (trace) {
-                strbuf_t sb;
-                sb_init(&sb);
-                sb_puts(&sb, "(trace replay failed: the system is not deterministic)");
-                r->trace[r->ntrace++] = sb.s;
-            }
-            blen = 0;
-            break;
-        }
-        if (trace) {
-            strbuf_t sb;
-            sb_init(&sb);
-            if (i == 0)
-                sys_describe(P->s, &p.lab, a, p.len, a, p.len, &sb);
-            else
-                sys_describe(P->s, &p.lab, b, blen, a, p.len, &sb);
-            r->trace[r->ntrace++] = sb.s;
-        }
-        uint8_t *t = b;
-        b = a;
-        a = t;
-        blen = p.len;
-    }
-    free(a);
-    free(path);
-    *before = b;
-    return blen;
+        ords[--k] = ord_of(P, v);
+    size_t len = explore_replay(P->s, ords, n, trace ? P->r : NULL, before);
+    free(ords);
+    return len;
 }
 
 static void fail(par_t *P, explore_verdict_t v, uint32_t id, const uint8_t *st, size_t len,
@@ -894,23 +828,8 @@ static void fail(par_t *P, explore_verdict_t v, uint32_t id, const uint8_t *st, 
     snprintf(r->msg, sizeof r->msg, "%s", msg);
     uint8_t *end;
     size_t elen = replay(P, id, true, &end);
-    if (elen != len || memcmp(end, st, len)) {
-        strbuf_t sb;
-        sb_init(&sb);
-        sb_puts(&sb, "(trace replay ended in another state: a fingerprint collision?)");
-        r->trace[r->ntrace++] = sb.s;
-    } else if (lab) {
-        strbuf_t sb;
-        sb_init(&sb);
-        sys_describe(P->s, lab, st, len, st, len, &sb);
-        sb_printf(&sb, " | FAILS: %s", r->msg);
-        r->trace[r->ntrace++] = sb.s;
-    }
+    explore_trace_end(P->s, r, end, elen, st, len, lab);
     free(end);
-    strbuf_t sb;
-    sb_init(&sb);
-    sys_dump(P->s, st, len, &sb);
-    r->failure_state = sb.s;
 }
 
 /* ---- the commit ---- */
