@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "explore.h"
 #include "explore_int.h"
@@ -81,6 +82,7 @@ typedef struct {
     block_t *head, *tail;
     block_t *rb; /* commit's read cursor (NULL: at the end) */
     size_t rpos;
+    size_t nblocks; /* BLOCK-sized ones */
 } arena_t;
 
 /* A queued state (a parent of the round). */
@@ -138,6 +140,8 @@ typedef struct {
     int idx;
     sys_t *s;
     arena_t ar[2];
+    block_t *spare; /* BLOCK-sized blocks of a cleared arena, for reuse (no page faults) */
+    size_t nspare;
     /* this round, in parent order */
     int64_t *outs; /* frontier index, then the outcome's keys */
     size_t nouts, outscap;
@@ -248,9 +252,36 @@ static void big_free(par_t *P, void *p, size_t n)
 
 /* ---- the table ---- */
 
+/* A zeroed table of CAP slots, mapped directly and backed by huge pages where the
+ * kernel offers them (fewer page faults and TLB misses on random probes). */
+static slot_t *tab_alloc(par_t *P, size_t cap)
+{
+    size_t n = cap * sizeof(slot_t);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        atomic_store(&P->oom, 1);
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(p, n, MADV_HUGEPAGE);
+#endif
+    account(P, (int64_t)n);
+    return p;
+}
+
+static void tab_free(par_t *P, slot_t *t, size_t cap)
+{
+    if (t) {
+        munmap(t, cap * sizeof *t);
+        account(P, -(int64_t)(cap * sizeof *t));
+    }
+}
+
+/* FP's home: its top bits, so that homes keep the fingerprints' order and a
+ * doubling moves each slot's entry to about twice its index (a streaming rehash). */
 static size_t slot_of(uint64_t fp, size_t cap)
 {
-    return (size_t)(fp >> 20) & (cap - 1);
+    return (size_t)(fp >> (64 - __builtin_ctzll((unsigned long long)cap)));
 }
 
 /* Offer FP with KEY. 1: KEY holds the claim now (*LOSER: the key it displaced,
@@ -393,18 +424,25 @@ static int commit_state(par_t *P, uint32_t parent, uint32_t ord, int depth, cons
 
 /* ---- arenas ---- */
 
-static rec_t *arena_add(par_t *P, arena_t *ar, size_t len)
+static rec_t *arena_add(par_t *P, worker_t *w, arena_t *ar, size_t len)
 {
     size_t need = (sizeof(rec_t) + len + 7) & ~(size_t)7;
     block_t *b = ar->tail;
     if (!b || b->cap - b->used < need) {
         size_t cap = need > BLOCK ? need : BLOCK;
-        b = big_alloc(P, sizeof *b + cap, false);
-        if (!b)
-            return NULL;
+        if (cap == BLOCK && w->spare) {
+            b = w->spare;
+            w->spare = b->next;
+            w->nspare--;
+        } else {
+            b = big_alloc(P, sizeof *b + cap, false);
+            if (!b)
+                return NULL;
+            b->cap = cap;
+        }
         b->next = NULL;
-        b->cap = cap;
         b->used = 0;
+        ar->nblocks += cap == BLOCK;
         if (ar->tail)
             ar->tail->next = b;
         else
@@ -416,11 +454,19 @@ static rec_t *arena_add(par_t *P, arena_t *ar, size_t len)
     return r;
 }
 
-static void arena_clear(par_t *P, arena_t *ar)
+/* Empty AR; its BLOCK-sized blocks go to W's spares while they number at most
+ * KEEP (so a round reuses the memory the last one touched), the rest is freed. */
+static void arena_clear(par_t *P, worker_t *w, arena_t *ar, size_t keep)
 {
     for (block_t *b = ar->head, *nx; b; b = nx) {
         nx = b->next;
-        big_free(P, b, sizeof *b + b->cap);
+        if (b->cap == BLOCK && w->nspare < keep) {
+            b->next = w->spare;
+            w->spare = b;
+            w->nspare++;
+        } else {
+            big_free(P, b, sizeof *b + b->cap);
+        }
     }
     memset(ar, 0, sizeof *ar);
 }
@@ -627,7 +673,7 @@ static int expand(worker_t *w, uint32_t j)
         if (loser)
             UTIL_PUSH(w->losers, w->nlosers, w->loserscap, loser);
         uint32_t len = w->blen[w->bi];
-        rec_t *r = arena_add(P, ar, len);
+        rec_t *r = arena_add(P, w, ar, len);
         if (!r) {
             w->pflags |= P_OOM;
             lower_fail_min(P, j);
@@ -660,6 +706,11 @@ static void run_expand(worker_t *w)
                 w->pos = w->end; /* a failure comes first: the rest does not count */
                 w->mid = false;
                 continue;
+            }
+            if (w->pos + 1 < w->end) { /* the next parent's encoding, written a round ago */
+                const fent_t *nf = &P->front[w->pos + 1];
+                __builtin_prefetch(nf->st);
+                __builtin_prefetch(nf->st + 64);
             }
             if (expand(w, w->pos))
                 return;
@@ -729,6 +780,7 @@ static void run_number(worker_t *w)
     for (const block_t *b = w->ar[P->cur].head; b; b = b->next)
         for (size_t pos = 0; pos < b->used;) {
             const rec_t *r = (const rec_t *)(const void *)(b->data + pos);
+            __builtin_prefetch(b->data + pos + 512); /* the records ahead, cold by now */
             pos += rec_size(r);
             if (is_loser(P, &li, r->key))
                 continue;
@@ -787,7 +839,7 @@ static void all_run(par_t *P, int phase)
 static int grow_table(par_t *P)
 {
     size_t cap = P->cap * 2;
-    slot_t *t = big_alloc(P, cap * sizeof *t, true);
+    slot_t *t = tab_alloc(P, cap);
     if (!t)
         return -1;
     P->old = P->tab;
@@ -795,7 +847,7 @@ static int grow_table(par_t *P)
     P->tab = t;
     P->cap = cap;
     all_run(P, PH_REHASH);
-    big_free(P, P->old, P->oldcap * sizeof *P->old);
+    tab_free(P, P->old, P->oldcap);
     P->old = NULL;
     return 0;
 }
@@ -1178,7 +1230,7 @@ static int load_initial(par_t *P, diag_t *err)
         atomic_fetch_add(&P->count, fresh);
         if (!fresh)
             continue;
-        rec_t *r = arena_add(P, ar, w->blen[i]);
+        rec_t *r = arena_add(P, w, ar, w->blen[i]);
         if (!r || commit_state(P, NONE, (uint32_t)i, 0, &w->blab[i], w->bfp[i],
                                w->bbuf + i * P->maxst, w->blen[i])) {
             diag_set(err, "", 0, 0, "out of memory storing the initial states");
@@ -1199,8 +1251,12 @@ static void par_free(par_t *P)
         sys_por_free(w->por); /* before its system */
         if (t)
             sys_clone_free(w->s);
-        arena_clear(P, &w->ar[0]);
-        arena_clear(P, &w->ar[1]);
+        arena_clear(P, w, &w->ar[0], 0);
+        arena_clear(P, w, &w->ar[1], 0);
+        for (block_t *b = w->spare, *nx; b; b = nx) {
+            nx = b->next;
+            big_free(P, b, sizeof *b + b->cap);
+        }
         free(w->outs);
         free(w->fails);
         free(w->losers);
@@ -1213,7 +1269,7 @@ static void par_free(par_t *P)
         free(w->bkeep);
     }
     free(P->w);
-    free(P->tab);
+    tab_free(P, P->tab, P->cap);
     for (size_t i = 0; i < P->pchunks; i++) {
         free(P->parent[i]);
         free(P->ord[i]);
@@ -1280,7 +1336,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             P->w[t].por = sys_por_new(P->w[t].s);
     }
     P->cap = TAB_MIN;
-    P->tab = big_alloc(P, P->cap * sizeof *P->tab, true);
+    P->tab = tab_alloc(P, P->cap);
     pthread_t tid[MAX_THREADS];
     int started = 0;
     pthread_barrier_init(&P->bar, NULL, (unsigned)P->nth);
@@ -1328,7 +1384,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         P->cur ^= 1;
         for (int t = 0; t < P->nth; t++) {
             worker_t *w = &P->w[t];
-            arena_clear(P, &w->ar[P->cur]);
+            arena_clear(P, w, &w->ar[P->cur], 0);
             w->nouts = w->nfails = w->nlosers = 0;
             w->pos = w->end = 0;
             w->ck = (size_t)-1;
@@ -1376,7 +1432,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         qnext = P->a + did;
         /* the parents' records are no longer needed */
         for (int t = 0; t < P->nth; t++)
-            arena_clear(P, &P->w[t].ar[prev]);
+            arena_clear(P, &P->w[t], &P->w[t].ar[prev], P->w[t].ar[P->cur].nblocks);
         if (c.done)
             goto done;
         P->a += (uint32_t)P->nfront;
