@@ -707,10 +707,10 @@ static void run_expand(worker_t *w)
                 w->mid = false;
                 continue;
             }
-            if (w->pos + 1 < w->end) { /* the next parent's encoding, written a round ago */
-                const fent_t *nf = &P->front[w->pos + 1];
-                __builtin_prefetch(nf->st);
-                __builtin_prefetch(nf->st + 64);
+            if (w->pos + 2 < w->end) { /* a later parent's encoding, written a round ago */
+                const fent_t *nf = &P->front[w->pos + 2];
+                for (uint32_t b = 0; b < nf->len; b += 64)
+                    __builtin_prefetch(nf->st + b);
             }
             if (expand(w, w->pos))
                 return;

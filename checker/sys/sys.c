@@ -718,6 +718,12 @@ static bool env_enabled(const sys_t *s, const char *name)
            (!strcmp(name, "writeback") && (s->cfg.env & SYS_ENV_WRITEBACK));
 }
 
+bool sys_event_on(const sys_t *s, int ev)
+{
+    const proto_event_t *e = &s->p->events[ev];
+    return e->kind != PROTO_EV_ENV || env_enabled(s, e->name);
+}
+
 /* Internal and environment events of instance I on LINE (-1: controller-level). */
 static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
 {
@@ -1932,6 +1938,11 @@ void sys_topo(const sys_t *s, sys_topo_t *out)
         out->thread_cu[t] = s->prog->threads[t].cu;
     out->clock = s->clock_slot >= 0;
     out->proto = s->p;
+    out->prog = s->prog;
+    out->maps = s->maps;
+    out->map_base = s->map_base;
+    out->loc_line = s->loc_line;
+    out->nlines = s->nlines;
     for (int t = 0; t < s->nthreads; t++)
         for (int i = 0; i < s->prog->threads[t].ninstr; i++) {
             const prog_instr_t *in = &s->prog->threads[t].instr[i];
@@ -1939,6 +1950,25 @@ void sys_topo(const sys_t *s, sys_topo_t *out)
                 in->target <= i)
                 out->loops = true;
         }
+}
+
+void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen,
+                       int16_t *pc, int16_t *msgs)
+{
+    work_t cur = load_cur(s, state, len);
+    for (int t = 0; t < s->nthreads; t++) {
+        done[t] = thread_slot(&cur, t)[TH_STATUS] == ST_DONE;
+        pc[t] = thread_slot(&cur, t)[TH_PC];
+    }
+    memcpy(clen, cur.clen, (size_t)s->nchan);
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
+        const int16_t *m = cur.chan + (size_t)c * s->cap * s->mw;
+        for (int k = 0; k < cur.clen[c]; k++, m += s->mw) {
+            msgs[((size_t)c * s->cap + k) * 2] = m[0];
+            msgs[((size_t)c * s->cap + k) * 2 + 1] = m[1];
+        }
+    }
 }
 
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen)

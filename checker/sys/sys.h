@@ -181,10 +181,22 @@ typedef struct {
     bool clock;                      /* the protocol has a global clock (tick steps) */
     const proto_t *proto;
     bool loops; /* some thread has a backward branch (a loop) */
+    const prog_t *prog;                 /* the test */
+    const proto_map_t *const *maps;     /* per thread t, instruction i: maps[map_base[t] + i] */
+    const int *map_base;                /* (NULL for instructions that are not memory ops) */
+    const int *loc_line;                /* per location: its line */
+    int nlines;                         /* lines of the test */
 } sys_topo_t;
 /* Channel c joins network c / (ninst*ninst), sender c / ninst % ninst, receiver c % ninst. */
 void sys_topo(const sys_t *s, sys_topo_t *out);
+/* Whether event EV can happen in this system (an environment event: when --env enables it). */
+bool sys_event_on(const sys_t *s, int ev);
 /* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
+/* The same, and per thread its program counter (PC[t]), and per channel c and position
+ * k < CLEN[c] the message's type and line (MSGS[(c * cap + k) * 2], ... + 1; line -1:
+ * none). */
+void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen,
+                       int16_t *pc, int16_t *msgs);
 
 #endif

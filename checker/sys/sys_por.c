@@ -32,7 +32,20 @@ struct sys_por {
     int *egroup;          /* scratch: enabled transitions per group */
     int *pgroup;          /* scratch: enabled progress steps (core, message) per group */
     int cand[64], ncand;  /* the qualifying groups at the last state, best first */
+    int candc[64];        /* ... with, for a group served by a shared instance, that channel (-1) */
+    int candn[64];        /* ... and their enabled transitions */
+    /* Shared service (docs/por.md, "A compute unit with its shared service"): */
+    bool *ro;       /* per controller and message (nctrls * nmsgs): every row receiving it reads only */
+    bool *reply;    /* per controller: every send of every row goes to msg.src */
+    bool *wlead;    /* per event (messages first): it may lead to a write at a shared instance */
+    bool env_w;     /* an enabled internal or environment event may lead to such a write */
+    bool service;   /* some shared controller only replies (the rule can apply) */
+    uint64_t **fut; /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
+    int16_t *pc;    /* scratch: sys_por_view_msgs */
+    int16_t *msgs;
 };
+
+#define ANY_LINE 63
 
 /* ---- static analysis ---- */
 
@@ -118,6 +131,116 @@ static bool tid_provenance(const proto_t *p, int m, int f)
     return true;
 }
 
+static bool expr_reads_ctrl(const proto_expr_t *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == PROTO_E_CTRLVAR || e->kind == PROTO_E_TELEM)
+        return true;
+    return expr_reads_ctrl(e->a) || expr_reads_ctrl(e->b) || expr_reads_ctrl(e->c) ||
+           expr_reads_ctrl(e->d);
+}
+
+/* A row that changes nothing at its instance: no next state, no assignment, no done,
+ * no wait, sends only to msg.src, and reads no controller variable (only its line's
+ * state and the message). Stall and impossible rows change nothing either. */
+static bool row_reads_only(const proto_t *p, const proto_row_t *row)
+{
+    if (row->kind != PROTO_ROW_NORMAL)
+        return true;
+    if (row->next >= 0 || row->has_done || row->has_wait || expr_reads_ctrl(row->guard))
+        return false;
+    for (int k = 0; k < row->nactions; k++) {
+        const proto_action_t *a = &row->actions[k];
+        if (a->kind != PROTO_A_SEND || a->dest != PROTO_DEST_SRC)
+            return false;
+        for (int f = 0; a->fields && f < p->msgs[a->msg].nfields; f++)
+            if (expr_reads_ctrl(a->fields[f]))
+                return false;
+    }
+    return true;
+}
+
+/* The shared-service analysis: which messages shared controllers only read, which
+ * events may lead to a write at a shared instance, and per thread and pc the lines
+ * its remaining instructions may write there. */
+static void analyse_service(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    const sys_topo_t *tp = &por->tp;
+    por->ro = xcalloc((size_t)p->nctrls * (size_t)p->nmsgs + 1, sizeof(bool));
+    por->reply = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
+    por->wlead = xcalloc((size_t)p->nevents + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        por->reply[c] = true;
+        for (int m = 0; m < p->nmsgs; m++)
+            por->ro[c * p->nmsgs + m] = true;
+        for (int r = 0; r < pc->nrows; r++) {
+            const proto_row_t *row = &pc->rows[r];
+            for (int k = 0; k < row->nactions; k++)
+                if (row->actions[k].kind == PROTO_A_SEND &&
+                    row->actions[k].dest != PROTO_DEST_SRC)
+                    por->reply[c] = false;
+            bool ro = row_reads_only(p, row);
+            if (row->event >= 0 && row->event < p->nmsgs && !ro)
+                por->ro[c * p->nmsgs + row->event] = false;
+            if (!pc->per_cu && !ro && row->event >= 0 && row->event < p->nevents)
+                por->wlead[row->event] = true; /* it writes a shared instance */
+        }
+    }
+    /* Events whose rows send a message that may lead to a write, to a fixpoint. */
+    for (bool more = true; more;) {
+        more = false;
+        for (int c = 0; c < p->nctrls; c++)
+            for (int r = 0; r < p->ctrls[c].nrows; r++) {
+                const proto_row_t *row = &p->ctrls[c].rows[r];
+                if (row->event < 0 || row->event >= p->nevents || por->wlead[row->event])
+                    continue;
+                for (int k = 0; k < row->nactions; k++)
+                    if (row->actions[k].kind == PROTO_A_SEND && por->wlead[row->actions[k].msg]) {
+                        por->wlead[row->event] = more = true;
+                        break;
+                    }
+            }
+    }
+    for (int e = p->nmsgs; e < p->nevents; e++)
+        if ((p->events[e].kind == PROTO_EV_INTERNAL || p->events[e].kind == PROTO_EV_ENV) &&
+            por->wlead[e] && sys_event_on(por->s, e))
+            por->env_w = true;
+    /* Per thread: the lines instructions from each pc on may write (a backward
+       dataflow over fall-through and branch edges, to a fixpoint). */
+    const prog_t *prog = tp->prog;
+    por->fut = xcalloc((size_t)tp->nthreads + 1, sizeof *por->fut);
+    for (int t = 0; t < tp->nthreads; t++) {
+        const prog_thread_t *th = &prog->threads[t];
+        uint64_t *f = por->fut[t] = xcalloc((size_t)th->ninstr + 1, sizeof(uint64_t));
+        for (bool more = true; more;) {
+            more = false;
+            for (int i = th->ninstr - 1; i >= 0; i--) {
+                const prog_instr_t *in = &th->instr[i];
+                const proto_map_t *m = tp->maps[tp->map_base[t] + i];
+                uint64_t v = in->op == PROG_OP_B ? 0 : f[i + 1];
+                if (in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
+                    v |= in->target >= 0 && in->target <= th->ninstr ? f[in->target]
+                                                                     : (uint64_t)1 << ANY_LINE;
+                for (int k = 0; m && k < m->nevents; k++) {
+                    if (!por->wlead[m->events[k]])
+                        continue;
+                    int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
+                                ? tp->loc_line[in->loc]
+                                : ANY_LINE;
+                    v |= (uint64_t)1 << (l < ANY_LINE ? l : ANY_LINE);
+                }
+                if (v != f[i]) {
+                    f[i] = v;
+                    more = true;
+                }
+            }
+        }
+    }
+}
+
 static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
@@ -164,6 +287,21 @@ static const char *analyse(sys_por_t *por)
                     por->proviso = true;
             }
         }
+    /* A shared instance's read-only receipt can be a key step too (its reply is
+       received by a per-cu instance): a per-cu message row sending to a shared
+       instance can then close a cycle. */
+    analyse_service(por);
+    for (int c = 0; c < p->nctrls; c++)
+        por->service |= !p->ctrls[c].per_cu && por->reply[c];
+    for (int c = 0; c < p->nctrls && por->service; c++)
+        for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            if (row->event < 0 || row->event >= p->nmsgs)
+                continue;
+            for (int k = 0; k < row->nactions; k++)
+                if (row->actions[k].kind == PROTO_A_SEND)
+                    por->proviso = true;
+        }
     /* Groups, and which instances may send into another group other than by a reply. */
     for (int i = 0; i < por->tp.ninst; i++) {
         int cu = por->tp.inst_cu[i];
@@ -199,6 +337,8 @@ sys_por_t *sys_por_new(sys_t *s)
     por->clen = xcalloc((size_t)por->tp.nchan + 1, 1);
     por->egroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->pgroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->pc = xcalloc((size_t)por->tp.nthreads + 1, sizeof(int16_t));
+    por->msgs = xcalloc((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
     por->why = analyse(por);
     por->active = !por->why;
     return por;
@@ -212,6 +352,14 @@ void sys_por_free(sys_por_t *por)
     free(por->clen);
     free(por->egroup);
     free(por->pgroup);
+    free(por->pc);
+    free(por->msgs);
+    free(por->ro);
+    free(por->reply);
+    free(por->wlead);
+    for (int t = 0; por->fut && t < por->tp.nthreads; t++)
+        free(por->fut[t]);
+    free(por->fut);
     free(por);
 }
 
@@ -246,15 +394,18 @@ static int label_group(const sys_por_t *por, const sys_label_t *l)
 }
 
 /* Can group G's enabled transitions be the whole stubborn set at the state in
- * por->done/clen? */
-static bool stubborn(const sys_por_t *por, int g)
+ * por->done/clen? With INS >= 0 (a shared instance), together with INS's receipt from
+ * a non-empty channel of the group (service() checks that receipt): INS counts as
+ * inside for the channels between it and the group. */
+static bool stubborn(const sys_por_t *por, int g, int ins)
 {
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
     int ni = tp->ninst;
     /* The group must act before the state is terminal: one of its threads is not
-       finished, or a message waits in a channel into it (only it receives there). */
-    bool must = false;
+       finished, or a message waits in a channel into it (only it receives there).
+       With INS, the served channel is not empty. */
+    bool must = ins >= 0;
     for (int t = 0; t < tp->nthreads && !must; t++)
         must = tp->thread_cu[t] == g && !por->done[t];
     for (int q = 0; q < tp->nlchan && !must; q++) {
@@ -266,11 +417,14 @@ static bool stubborn(const sys_por_t *por, int g)
     for (int q = 0; q < tp->nlchan; q++) {
         int c = tp->lchan[q], net = c / (ni * ni), src = c / ni % ni, dst = c % ni;
         int bound = p->nets[net].capacity;
-        int gs = por->group[src], gd = por->group[dst];
-        if (gs == g && gd != g && bound && por->clen[c] >= bound)
-            return false; /* a send of the group waits for a receive outside it */
-        if (gd != g || gs == g)
+        bool is = por->group[src] == g || src == ins, id = por->group[dst] == g || dst == ins;
+        if (is && !id) {
+            if (src != ins && bound && por->clen[c] >= bound)
+                return false; /* a send of the group waits for a receive outside it */
             continue;
+        }
+        if (!id || is || dst == ins)
+            continue; /* INS's receipts from other groups are outside: service() */
         /* A channel into the group from instance SRC outside it: how many messages can
            SRC add while the group does nothing? Replies to the group's messages only. */
         int b = 0;
@@ -278,8 +432,8 @@ static bool stubborn(const sys_por_t *por, int g)
             b = NONE_BOUND;
         else
             for (int q2 = 0; q2 < tp->nlchan; q2++) {
-                int c2 = tp->lchan[q2];
-                if (c2 % ni == src && por->group[c2 / ni % ni] == g)
+                int c2 = tp->lchan[q2], s2 = c2 / ni % ni;
+                if (c2 % ni == src && (por->group[s2] == g || s2 == ins))
                     b += por->clen[c2] * por->replies[src];
             }
         if (b == 0)
@@ -294,6 +448,63 @@ static bool stubborn(const sys_por_t *por, int g)
     return true;
 }
 
+/* Can group G (a CU) with the receipt, by a shared instance, of the head of channel C
+ * (ordered, from an instance of G) be the stubborn set? The receipt must read only
+ * (rows of its message change nothing and reply to msg.src), and nothing outside the
+ * set may write the head's line at that instance: no message that may lead to such a
+ * write in another channel, no thread of another CU that may still write the line,
+ * no enabled environment event that may (docs/por.md). */
+static bool service(const sys_por_t *por, int g, int c)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst, net = c / (ni * ni), i = c % ni, ctrl = tp->inst_ctrl[i];
+    if (!p->nets[net].ordered || !por->clen[c] || p->ctrls[ctrl].per_cu || !por->reply[ctrl] ||
+        por->env_w)
+        return false;
+    const int16_t *h = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
+    int x = h[1];
+    if (x < 0 || h[0] < 0 || h[0] >= p->nmsgs || !por->ro[ctrl * p->nmsgs + h[0]])
+        return false;
+    uint64_t bits = (uint64_t)1 << ANY_LINE | (uint64_t)1 << (x < ANY_LINE ? x : ANY_LINE);
+    for (int q = 0; q < tp->nlchan; q++) {
+        int c2 = tp->lchan[q], s2 = c2 / ni % ni, d2 = c2 % ni;
+        if (c2 == c || !por->clen[c2])
+            continue;
+        if (d2 == i && por->group[s2] == g)
+            return false; /* another channel of the group into I: its replies come unseen */
+        if (por->group[d2] == g)
+            continue; /* the group receives it: inside the set */
+        const int16_t *m = &por->msgs[(size_t)c2 * (size_t)tp->cap * 2];
+        for (int k = 0; k < por->clen[c2]; k++, m += 2)
+            if (m[0] >= 0 && m[0] < p->nmsgs && por->wlead[m[0]] && (m[1] < 0 || m[1] == x))
+                return false;
+    }
+    for (int t = 0; t < tp->nthreads; t++)
+        if (!por->done[t] && tp->thread_cu[t] != g && por->pc[t] >= 0 &&
+            por->pc[t] <= tp->prog->threads[t].ninstr && (por->fut[t][por->pc[t]] & bits))
+            return false;
+    return stubborn(por, g, i);
+}
+
+/* Insert candidate set (group G, served channel C or -1) of N enabled transitions,
+ * keeping the list ordered by N (stable: earlier candidates first on ties). */
+static void add_cand(sys_por_t *por, int g, int c, int n)
+{
+    if (por->ncand >= 64)
+        return;
+    int k = por->ncand++;
+    while (k > 0 && por->candn[k - 1] > n) {
+        por->cand[k] = por->cand[k - 1];
+        por->candc[k] = por->candc[k - 1];
+        por->candn[k] = por->candn[k - 1];
+        k--;
+    }
+    por->cand[k] = g;
+    por->candc[k] = c;
+    por->candn[k] = n;
+}
+
 size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sys_label_t *labs,
                       size_t n, int rank, bool *keep)
 {
@@ -304,7 +515,7 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
     const sys_topo_t *tp = &por->tp;
     int ng = tp->ncus + tp->ninst;
     if (rank == 0) {
-        sys_por_view(por->s, state, len, por->done, por->clen);
+        sys_por_view_msgs(por->s, state, len, por->done, por->clen, por->pc, por->msgs);
         memset(por->egroup, 0, sizeof(int) * (size_t)ng);
         memset(por->pgroup, 0, sizeof(int) * (size_t)ng);
         for (size_t i = 0; i < n; i++) {
@@ -316,23 +527,33 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             por->egroup[g]++;
             por->pgroup[g] += sys_por_progress(&labs[i]);
         }
-        /* The qualifying groups, fewest enabled transitions first (ties: lower CU). */
+        /* The qualifying sets, fewest enabled transitions first (ties: lower CU, a
+           plain group before one with a shared receipt). */
         por->ncand = 0;
         for (int g = 0; g < tp->ncus; g++) {
-            if (!por->pgroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g))
+            if (!por->pgroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g, -1))
                 continue;
-            int k = por->ncand++;
-            while (k > 0 && por->egroup[por->cand[k - 1]] > por->egroup[g]) {
-                por->cand[k] = por->cand[k - 1];
-                k--;
-            }
-            por->cand[k] = g;
+            add_cand(por, g, -1, por->egroup[g]);
+        }
+        for (int q = 0; por->service && q < tp->nlchan; q++) {
+            int c = tp->lchan[q], src = c / tp->ninst % tp->ninst, g = por->group[src];
+            if (!por->clen[c] || g >= tp->ncus)
+                continue;
+            bool on = false; /* the receipt is enabled (not stalled) */
+            for (size_t i = 0; i < n && !on; i++)
+                on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c;
+            if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c))
+                add_cand(por, g, c, por->egroup[g] + 1);
         }
     }
     if (rank < 0 || rank >= por->ncand)
         return n;
-    int best = por->cand[rank];
-    for (size_t i = 0; i < n; i++)
-        keep[i] = label_group(por, &labs[i]) == best;
-    return (size_t)por->egroup[best];
+    int best = por->cand[rank], bc = por->candc[rank];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        keep[i] = label_group(por, &labs[i]) == best ||
+                  (bc >= 0 && labs[i].kind == SYS_STEP_MSG && labs[i].what == bc);
+        k += keep[i];
+    }
+    return k;
 }
