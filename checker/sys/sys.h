@@ -180,12 +180,12 @@ typedef struct {
     int thread_cu[PROG_MAX_THREADS]; /* per thread: its compute unit */
     bool clock;                      /* the protocol has a global clock (tick steps) */
     const proto_t *proto;
-    bool loops; /* some thread has a backward branch (a loop) */
-    const prog_t *prog;                 /* the test */
-    const proto_map_t *const *maps;     /* per thread t, instruction i: maps[map_base[t] + i] */
-    const int *map_base;                /* (NULL for instructions that are not memory ops) */
-    const int *loc_line;                /* per location: its line */
-    int nlines;                         /* lines of the test */
+    bool loops;                     /* some thread has a backward branch (a loop) */
+    const prog_t *prog;             /* the test */
+    const proto_map_t *const *maps; /* per thread t, instruction i: maps[map_base[t] + i] */
+    const int *map_base;            /* (NULL for instructions that are not memory ops) */
+    const int *loc_line;            /* per location: its line */
+    int nlines;                     /* lines of the test */
 } sys_topo_t;
 /* Channel c joins network c / (ninst*ninst), sender c / ninst % ninst, receiver c % ninst. */
 void sys_topo(const sys_t *s, sys_topo_t *out);

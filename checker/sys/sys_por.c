@@ -35,13 +35,15 @@ struct sys_por {
     int candc[64];        /* ... with, for a group served by a shared instance, that channel (-1) */
     int candn[64];        /* ... and their enabled transitions */
     /* Shared service (docs/por.md, "A compute unit with its shared service"): */
-    bool *ro;       /* per controller and message (nctrls * nmsgs): every row receiving it reads only */
-    bool *reply;    /* per controller: every send of every row goes to msg.src */
-    bool *wlead;    /* per event (messages first): it may lead to a write at a shared instance */
-    bool env_w;     /* an enabled internal or environment event may lead to such a write */
-    bool service;   /* some shared controller only replies (the rule can apply) */
-    uint64_t **fut; /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
-    int16_t *pc;    /* scratch: sys_por_view_msgs */
+    bool *ro; /* per controller and message (nctrls * nmsgs): every row receiving it reads only */
+    bool *reply;  /* per controller: every send of every row goes to msg.src */
+    bool *wlead;  /* per event (messages first): it may lead to a write at a shared instance */
+    bool env_w;   /* an enabled internal or environment event may lead to such a write */
+    bool service; /* some shared controller only replies (the rule can apply) */
+    uint64_t *
+        *fut;    /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
+    int16_t *pc; /* scratch: sys_por_view_msgs */
+    bool *inset; /* scratch: the groups of a shared instance's set (input()) */
     int16_t *msgs;
 };
 
@@ -179,8 +181,7 @@ static void analyse_service(sys_por_t *por)
         for (int r = 0; r < pc->nrows; r++) {
             const proto_row_t *row = &pc->rows[r];
             for (int k = 0; k < row->nactions; k++)
-                if (row->actions[k].kind == PROTO_A_SEND &&
-                    row->actions[k].dest != PROTO_DEST_SRC)
+                if (row->actions[k].kind == PROTO_A_SEND && row->actions[k].dest != PROTO_DEST_SRC)
                     por->reply[c] = false;
             bool ro = row_reads_only(p, row);
             if (row->event >= 0 && row->event < p->nmsgs && !ro)
@@ -338,6 +339,7 @@ sys_por_t *sys_por_new(sys_t *s)
     por->egroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->pgroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->pc = xcalloc((size_t)por->tp.nthreads + 1, sizeof(int16_t));
+    por->inset = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(bool));
     por->msgs = xcalloc((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
     por->why = analyse(por);
     por->active = !por->why;
@@ -353,6 +355,7 @@ void sys_por_free(sys_por_t *por)
     free(por->egroup);
     free(por->pgroup);
     free(por->pc);
+    free(por->inset);
     free(por->msgs);
     free(por->ro);
     free(por->reply);
@@ -487,6 +490,71 @@ static bool service(const sys_por_t *por, int g, int c)
     return stubborn(por, g, i);
 }
 
+/* Can shared instance I, with every CU group that has an empty channel into I, be
+ * the stubborn set (docs/por.md, "A shared instance with its idle clients")? The
+ * groups left out have a message at the head of every channel into I: they only
+ * append behind those heads and take I's replies, which commutes with everything I
+ * does. Fills por->inset and returns its enabled transitions (0: not a set). */
+static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst, ng = tp->ncus + ni, gi = por->group[i];
+    if (tp->inst_cu[i] >= 0 || !por->reply[tp->inst_ctrl[i]])
+        return 0;
+    memset(por->inset, 0, sizeof(bool) * (size_t)ng);
+    por->inset[gi] = true;
+    bool must = false;
+    for (int q = 0; q < tp->nlchan; q++) {
+        int c = tp->lchan[q], src = c / ni % ni;
+        if (c % ni != i)
+            continue;
+        if (src == i)
+            continue;
+        if (!p->nets[c / (ni * ni)].ordered)
+            return 0; /* FIFO channels only: the heads stay */
+        if (!por->clen[c])
+            por->inset[por->group[src]] = true;
+        else
+            must = true;
+    }
+    if (!must)
+        return 0;
+    /* Outside the set: the groups whose every channel into I holds a message (their
+       sends land behind the heads), and groups that never send to I. Nothing may reach
+       a group of the set from outside it, and no send of the set may wait for room in
+       a bounded channel that the outside empties. */
+    for (int q = 0; q < tp->nlchan; q++) {
+        int c = tp->lchan[q], src = c / ni % ni, dst = c % ni;
+        bool is = por->inset[por->group[src]], id = por->inset[por->group[dst]];
+        if (is && !id && p->nets[c / (ni * ni)].capacity &&
+            por->clen[c] >= p->nets[c / (ni * ni)].capacity)
+            return 0;
+        if (id && !is && dst != i)
+            return 0;
+    }
+    /* A key step the outside cannot undo: a progress step of the set other than a
+       receipt from an outside group's channel, or receipts from two outside groups (an
+       outside send overflowing one channel is not affected by a receipt from another). */
+    size_t k = 0;
+    int other = -1;
+    bool key = false;
+    for (size_t j = 0; j < n; j++) {
+        int g = label_group(por, &labs[j]);
+        if (g < 0 || !por->inset[g])
+            continue;
+        k++;
+        if (!sys_por_progress(&labs[j]))
+            continue;
+        int from = labs[j].kind == SYS_STEP_MSG ? por->group[labs[j].what / ni % ni] : -1;
+        if (from < 0 || por->inset[from] || (other >= 0 && other != from))
+            key = true;
+        else
+            other = from;
+    }
+    return key && k < n ? k : 0;
+}
+
 /* Insert candidate set (group G, served channel C or -1) of N enabled transitions,
  * keeping the list ordered by N (stable: earlier candidates first on ties). */
 static void add_cand(sys_por_t *por, int g, int c, int n)
@@ -545,11 +613,25 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c))
                 add_cand(por, g, c, por->egroup[g] + 1);
         }
+        for (int i = 0; por->service && i < tp->ninst; i++) {
+            size_t k = input(por, i, labs, n);
+            if (k)
+                add_cand(por, -1, -2 - i, (int)k);
+        }
     }
     if (rank < 0 || rank >= por->ncand)
         return n;
     int best = por->cand[rank], bc = por->candc[rank];
     size_t k = 0;
+    if (bc <= -2) { /* a shared instance with its idle clients */
+        input(por, -2 - bc, labs, n);
+        for (size_t i = 0; i < n; i++) {
+            int g = label_group(por, &labs[i]);
+            keep[i] = g >= 0 && por->inset[g];
+            k += keep[i];
+        }
+        return k;
+    }
     for (size_t i = 0; i < n; i++) {
         keep[i] = label_group(por, &labs[i]) == best ||
                   (bc >= 0 && labs[i].kind == SYS_STEP_MSG && labs[i].what == bc);

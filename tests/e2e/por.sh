@@ -25,16 +25,16 @@ pin() {
     [ "$gs" = "$s" ] && [ "$gt" = "$tr" ] && printf '%s' "$out" | grep -q '"por":true' && ok ||
         ko "pin $p $t $*: got $gs/$gt, want $s/$tr"
 }
-pin gpu-wt MP 44 53
+pin gpu-wt MP 38 43
 pin gpu-wt IRIW 232 259
 pin nol1 IRIW 232 259
-pin gpu-hrf SB 664 1016 --init warm
-pin gpu-wt MP 22367 47549 --init warm --env all
-pin gpu-wt SB 45282 97012 --init warm --env all
-pin gpu-wt MP+rel+acq+spin 108899 335477 --init warm --env all
+pin gpu-hrf SB 480 656 --init warm
+pin gpu-wt MP 19985 39306 --init warm --env all
+pin gpu-wt SB 26937 52776 --init warm --env all
+pin gpu-wt MP+rel+acq+spin 114985 338839 --init warm --env all
 # The proviso's mark bit with wide fingerprints and a spilled queue: the same counts.
-pin gpu-wt MP+rel+acq+spin 108899 335477 --init warm --env all --fingerprint 128
-pin gpu-wt MP+rel+acq+spin 108899 335477 --init warm --env all --fingerprint 96 --queue-memory 1
+pin gpu-wt MP+rel+acq+spin 114985 338839 --init warm --env all --fingerprint 128
+pin gpu-wt MP+rel+acq+spin 114985 338839 --init warm --env all --fingerprint 96 --queue-memory 1
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 232 ] && ok ||
     ko "--por is not the default"
