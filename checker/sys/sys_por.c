@@ -616,7 +616,7 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
         for (int i = 0; por->service && i < tp->ninst; i++) {
             size_t k = input(por, i, labs, n);
             if (k)
-                add_cand(por, -1, -2 - i, (int)k);
+                add_cand(por, -1, -2 - i, (int)(k + n)); /* last: only where nothing else qualifies */
         }
     }
     if (rank < 0 || rank >= por->ncand)
