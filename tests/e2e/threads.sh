@@ -146,7 +146,7 @@ done
 # a refuted variant's reduced counts, pinned (one thread gives the same)
 out=$("$BIN" check --no-db --json --por --threads 2 --protocol gpu-wt-noinv --env fetch \
     $L/MP+rel+acq+guard.litmus)
-printf '%s' "$out" | grep -q '"states":3376,"transitions":5453,' &&
+printf '%s' "$out" | grep -q '"states":2798,"transitions":4557,' &&
     printf '%s' "$out" | grep -q '"verdict":"violation"' && ok ||
     bad "--por --threads 2 violation: $(printf '%s' "$out" | cut -c1-200)"
 
