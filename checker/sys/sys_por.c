@@ -44,10 +44,16 @@ struct sys_por {
         *fut;    /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
     int16_t *pc; /* scratch: sys_por_view_msgs */
     bool *inset; /* scratch: the groups of a shared instance's set (input()) */
+    /* Environment steps by line (docs/por.md, "Environment steps on other lines"): */
+    uint8_t *evx;   /* per controller and event: EVX_ALL (a row may touch every line or a
+                       controller variable), EVX_SEND (a row may send) */
+    int *core_inst; /* per CU: its core controller's instance (-1: none) */
     int16_t *msgs;
 };
 
 #define ANY_LINE 63
+#define EVX_ALL 1
+#define EVX_SEND 2
 
 /* ---- static analysis ---- */
 
@@ -242,6 +248,54 @@ static void analyse_service(sys_por_t *por)
     }
 }
 
+static bool expr_has_forall_or_ctrl(const proto_row_t *row, const proto_t *p)
+{
+    if (expr_reads_ctrl(row->guard))
+        return true;
+    for (int k = 0; k < row->nactions; k++) {
+        const proto_action_t *a = &row->actions[k];
+        if (a->kind == PROTO_A_FORALL || (a->kind == PROTO_A_ASSIGN && !a->line_var) ||
+            expr_reads_ctrl(a->index) || expr_reads_ctrl(a->value) ||
+            expr_reads_ctrl(a->dest_node) || expr_reads_ctrl(a->tid) || expr_reads_ctrl(a->dval))
+            return true;
+        for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
+            if (expr_reads_ctrl(a->fields[f]))
+                return true;
+    }
+    return false;
+}
+
+/* Per controller and event: may a row touch every line (forall, a controller variable,
+ * a controller-level event), may it send. Per CU: its core controller's instance. */
+static void analyse_lines(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    const sys_topo_t *tp = &por->tp;
+    por->evx = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, 1);
+    for (int c = 0; c < p->nctrls; c++) {
+        for (int e = p->nmsgs; e < p->nevents; e++)
+            if (!p->events[e].line)
+                por->evx[c * p->nevents + e] |= EVX_ALL;
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            if (row->event < 0 || row->event >= p->nevents)
+                continue;
+            uint8_t *x = &por->evx[c * p->nevents + row->event];
+            if (!row->states || expr_has_forall_or_ctrl(row, p))
+                *x |= EVX_ALL;
+            for (int k = 0; k < row->nactions; k++)
+                if (row->actions[k].kind == PROTO_A_SEND)
+                    *x |= EVX_SEND;
+        }
+    }
+    por->core_inst = xcalloc((size_t)tp->ncus + 1, sizeof(int));
+    for (int k = 0; k < tp->ncus; k++)
+        por->core_inst[k] = -1;
+    for (int i = 0; i < tp->ninst; i++)
+        if (tp->inst_cu[i] >= 0 && tp->inst_cu[i] < tp->ncus && tp->inst_ctrl[i] == p->core_ctrl)
+            por->core_inst[tp->inst_cu[i]] = i;
+}
+
 static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
@@ -292,6 +346,7 @@ static const char *analyse(sys_por_t *por)
        received by a per-cu instance): a per-cu message row sending to a shared
        instance can then close a cycle. */
     analyse_service(por);
+    analyse_lines(por);
     for (int c = 0; c < p->nctrls; c++)
         por->service |= !p->ctrls[c].per_cu && por->reply[c];
     for (int c = 0; c < p->nctrls && por->service; c++)
@@ -356,6 +411,8 @@ void sys_por_free(sys_por_t *por)
     free(por->pgroup);
     free(por->pc);
     free(por->inset);
+    free(por->evx);
+    free(por->core_inst);
     free(por->msgs);
     free(por->ro);
     free(por->reply);
@@ -555,6 +612,93 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
     return key && k < n ? k : 0;
 }
 
+/* Whether thread T's current instruction may touch instance J's line Y. */
+static bool instr_touches(const sys_por_t *por, int t, int j, int y)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    if (por->core_inst[tp->thread_cu[t]] != j)
+        return false;
+    int pc = por->pc[t];
+    if (pc < 0 || pc >= tp->prog->threads[t].ninstr)
+        return false;
+    const prog_instr_t *in = &tp->prog->threads[t].instr[pc];
+    const proto_map_t *m = tp->maps[tp->map_base[t] + pc];
+    for (int k = 0; m && k < m->nevents; k++)
+        if ((por->evx[tp->inst_ctrl[j] * p->nevents + m->events[k]] & EVX_ALL) ||
+            in->op == PROG_OP_FENCE || tp->loc_line[in->loc] == y)
+            return true;
+    return false;
+}
+
+/* Whether enabled step L may touch instance J's line Y (or every line of J). */
+static bool label_touches(const sys_por_t *por, const sys_label_t *l, int j, int y)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst;
+    switch (l->kind) {
+    case SYS_STEP_CORE: return l->who >= tp->nthreads || instr_touches(por, l->who, j, y);
+    case SYS_STEP_MSG: {
+        int c = l->what;
+        if (c >= tp->nchan || l->arg >= por->clen[c])
+            return true;
+        if (c % ni != j)
+            return false;
+        const int16_t *m = &por->msgs[((size_t)c * (size_t)tp->cap + l->arg) * 2];
+        return m[0] < 0 || m[0] >= p->nmsgs ||
+               (por->evx[tp->inst_ctrl[j] * p->nevents + m[0]] & EVX_ALL) || m[1] < 0 || m[1] == y;
+    }
+    case SYS_STEP_INTERNAL:
+        if (l->who != j)
+            return false;
+        return l->what >= p->nevents ||
+               (por->evx[tp->inst_ctrl[j] * p->nevents + l->what] & EVX_ALL) || l->arg == 0xffff ||
+               l->arg == y;
+    default: return true;
+    }
+}
+
+/* Leave out of KEEP the environment steps of per-cu instances that send nothing and
+ * touch only a line that nothing else in the set touches, that no unfinished thread
+ * of the CU is at, and that no message waiting for the instance is for (docs/por.md,
+ * "Environment steps on other lines"). Returns how many are kept. */
+static size_t drop_env(sys_por_t *por, const sys_label_t *labs, size_t n, bool *keep)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst;
+    for (size_t e = 0; e < n; e++) {
+        const sys_label_t *le = &labs[e];
+        if (!keep[e] || le->kind != SYS_STEP_INTERNAL || le->who >= ni || le->arg == 0xffff ||
+            le->what >= p->nevents || p->events[le->what].kind != PROTO_EV_ENV)
+            continue;
+        int j = le->who, y = le->arg;
+        if (tp->inst_cu[j] < 0 ||
+            (por->evx[tp->inst_ctrl[j] * p->nevents + le->what] & (EVX_ALL | EVX_SEND)))
+            continue;
+        bool conflict = false;
+        for (size_t l = 0; l < n && !conflict; l++)
+            conflict = l != e && keep[l] && label_touches(por, &labs[l], j, y);
+        for (int t = 0; t < tp->nthreads && !conflict; t++)
+            conflict = !por->done[t] && instr_touches(por, t, j, y);
+        for (int q = 0; q < tp->nlchan && !conflict; q++) {
+            int c = tp->lchan[q];
+            if (c % ni != j)
+                continue;
+            const int16_t *m = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
+            for (int k = 0; k < por->clen[c] && !conflict; k++, m += 2)
+                conflict = m[1] < 0 || m[1] == y;
+        }
+        if (!conflict)
+            keep[e] = false;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += keep[i];
+    return k;
+}
+
 /* Insert candidate set (group G, served channel C or -1) of N enabled transitions,
  * keeping the list ordered by N (stable: earlier candidates first on ties). */
 static void add_cand(sys_por_t *por, int g, int c, int n)
@@ -616,7 +760,8 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
         for (int i = 0; por->service && i < tp->ninst; i++) {
             size_t k = input(por, i, labs, n);
             if (k)
-                add_cand(por, -1, -2 - i, (int)(k + n)); /* last: only where nothing else qualifies */
+                add_cand(por, -1, -2 - i,
+                         (int)(k + n)); /* last: only where nothing else qualifies */
         }
     }
     if (rank < 0 || rank >= por->ncand)
@@ -637,5 +782,5 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
                   (bc >= 0 && labs[i].kind == SYS_STEP_MSG && labs[i].what == bc);
         k += keep[i];
     }
-    return k;
+    return drop_env(por, labs, n, keep);
 }
