@@ -18,7 +18,7 @@ num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" | head -n 1; }
 ref=$("$BIN" check --no-db --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
 rs=$(printf '%s' "$ref" | num states)
 rt=$(printf '%s' "$ref" | num transitions)
-[ -n "$rs" ] && [ "$rs" -gt 5000 ] && ok || ko "reference run: $ref"
+[ -n "$rs" ] && [ "$rs" -gt 2000 ] && ok || ko "reference run: $ref"
 
 # The same with the store: identical counts.
 full=$("$BIN" check --db "$DB" --json --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
@@ -26,7 +26,7 @@ full=$("$BIN" check --db "$DB" --json --protocol gpu-wt --env fetch $L/MP+rel+ac
     ok || ko "store changed the counts: $full"
 
 # Stopped by a limit: exit 3, recorded as stopped.
-"$BIN" check --db "$DB" --json --protocol gpu-wt --env fetch --max-states 5000 $L/MP+rel+acq+guard.litmus >"$T/out"
+"$BIN" check --db "$DB" --json --protocol gpu-wt --env fetch --max-states 2000 $L/MP+rel+acq+guard.litmus >"$T/out"
 [ $? -eq 3 ] && ok || ko "--max-states did not exit 3"
 grep -q '"verdict":"incomplete"' "$T/out" && ok || ko "--max-states verdict: $(cat "$T/out")"
 run=$(num run <"$T/out")
