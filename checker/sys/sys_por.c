@@ -149,6 +149,18 @@ static bool expr_reads_ctrl(const proto_expr_t *e)
            expr_reads_ctrl(e->d);
 }
 
+/* Whether action A reads a controller variable (in any of its expressions). */
+static bool action_reads_ctrl(const proto_t *p, const proto_action_t *a)
+{
+    if (expr_reads_ctrl(a->index) || expr_reads_ctrl(a->value) || expr_reads_ctrl(a->dest_node) ||
+        expr_reads_ctrl(a->tid) || expr_reads_ctrl(a->dval))
+        return true;
+    for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
+        if (expr_reads_ctrl(a->fields[f]))
+            return true;
+    return false;
+}
+
 /* A row that changes nothing at its instance: no next state, no assignment, no done,
  * no wait, sends only to msg.src, and reads no controller variable (only its line's
  * state and the message). Stall and impossible rows change nothing either. */
@@ -160,11 +172,8 @@ static bool row_reads_only(const proto_t *p, const proto_row_t *row)
         return false;
     for (int k = 0; k < row->nactions; k++) {
         const proto_action_t *a = &row->actions[k];
-        if (a->kind != PROTO_A_SEND || a->dest != PROTO_DEST_SRC)
+        if (a->kind != PROTO_A_SEND || a->dest != PROTO_DEST_SRC || action_reads_ctrl(p, a))
             return false;
-        for (int f = 0; a->fields && f < p->msgs[a->msg].nfields; f++)
-            if (expr_reads_ctrl(a->fields[f]))
-                return false;
     }
     return true;
 }
@@ -248,19 +257,17 @@ static void analyse_service(sys_por_t *por)
     }
 }
 
-static bool expr_has_forall_or_ctrl(const proto_row_t *row, const proto_t *p)
+/* Whether ROW may touch more than its line: a forall, a controller variable read or
+ * written. */
+static bool row_touches_all(const proto_row_t *row, const proto_t *p)
 {
     if (expr_reads_ctrl(row->guard))
         return true;
     for (int k = 0; k < row->nactions; k++) {
         const proto_action_t *a = &row->actions[k];
         if (a->kind == PROTO_A_FORALL || (a->kind == PROTO_A_ASSIGN && !a->line_var) ||
-            expr_reads_ctrl(a->index) || expr_reads_ctrl(a->value) ||
-            expr_reads_ctrl(a->dest_node) || expr_reads_ctrl(a->tid) || expr_reads_ctrl(a->dval))
+            action_reads_ctrl(p, a))
             return true;
-        for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
-            if (expr_reads_ctrl(a->fields[f]))
-                return true;
     }
     return false;
 }
@@ -281,7 +288,7 @@ static void analyse_lines(sys_por_t *por)
             if (row->event < 0 || row->event >= p->nevents)
                 continue;
             uint8_t *x = &por->evx[c * p->nevents + row->event];
-            if (!row->states || expr_has_forall_or_ctrl(row, p))
+            if (!row->states || row_touches_all(row, p))
                 *x |= EVX_ALL;
             for (int k = 0; k < row->nactions; k++)
                 if (row->actions[k].kind == PROTO_A_SEND)
