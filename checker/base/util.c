@@ -29,6 +29,16 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *xcalloc_lines(size_t n, size_t size)
+{
+    size_t m = ((n ? n : 1) * (size ? size : 1) + 127) & ~(size_t)127;
+    void *p = NULL;
+    if (posix_memalign(&p, 128, m))
+        oom();
+    memset(p, 0, m);
+    return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

@@ -172,7 +172,7 @@ typedef struct {
     struct ord_big *bigs;
     size_t nbigs, bigscap;
     int maxdepth;
-    char pad[64]; /* the next thread's fields on another cache line */
+    char pad[128]; /* the next thread's fields two cache lines away */
 } worker_t;
 
 typedef struct par {
@@ -493,6 +493,17 @@ static void arena_skip(arena_t *ar, const rec_t *r)
 
 /* ---- the threads' work ---- */
 
+/* P (OLD bytes used) moved to a zeroed block of NEW bytes on lines of its own: a
+ * thread's successor batch never shares a cache line with another thread's data. */
+static void *regrow_lines(void *p, size_t old, size_t new)
+{
+    void *q = xcalloc_lines(new, 1);
+    if (p)
+        memcpy(q, p, old);
+    free(p);
+    return q;
+}
+
 static void on_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
 {
     worker_t *w = ctx;
@@ -500,11 +511,12 @@ static void on_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t 
     uint64_t fp = par_fp(P->fpmask, st, len);
     __builtin_prefetch(&P->tab[slot_of(fp, P->cap)]);
     if (w->nb == w->bcap) {
+        size_t old = w->bcap;
         w->bcap = w->bcap ? w->bcap * 2 : 16;
-        w->bfp = xrealloc(w->bfp, w->bcap * sizeof *w->bfp);
-        w->blen = xrealloc(w->blen, w->bcap * sizeof *w->blen);
-        w->blab = xrealloc(w->blab, w->bcap * sizeof *w->blab);
-        w->bbuf = xrealloc(w->bbuf, w->bcap * P->maxst + 1);
+        w->bfp = regrow_lines(w->bfp, old * sizeof *w->bfp, w->bcap * sizeof *w->bfp);
+        w->blen = regrow_lines(w->blen, old * sizeof *w->blen, w->bcap * sizeof *w->blen);
+        w->blab = regrow_lines(w->blab, old * sizeof *w->blab, w->bcap * sizeof *w->blab);
+        w->bbuf = regrow_lines(w->bbuf, old * P->maxst, w->bcap * P->maxst + 1);
     }
     w->bfp[w->nb] = fp;
     w->blen[w->nb] = (uint32_t)len;
@@ -576,8 +588,9 @@ static size_t por_choose(worker_t *w, uint32_t j)
 {
     par_t *P = w->P;
     if (w->nb > w->bkcap) {
+        free(w->bkeep); /* refilled for each parent */
         w->bkcap = w->nb * 2;
-        w->bkeep = xrealloc(w->bkeep, w->bkcap * sizeof *w->bkeep);
+        w->bkeep = xcalloc_lines(w->bkcap, sizeof *w->bkeep);
     }
     const fent_t *f = &P->front[j];
     uint32_t id = P->a + j;
@@ -1249,8 +1262,7 @@ static void par_free(par_t *P)
     for (int t = 0; t < P->nth; t++) {
         worker_t *w = &P->w[t];
         sys_por_free(w->por); /* before its system */
-        if (t)
-            sys_clone_free(w->s);
+        sys_clone_free(w->s);
         arena_clear(P, w, &w->ar[0], 0);
         arena_clear(P, w, &w->ar[1], 0);
         for (block_t *b = w->spare, *nx; b; b = nx) {
@@ -1326,11 +1338,11 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             P->fpmask = ~1ull;
         sys_por_free(por);
     }
-    P->w = xcalloc((size_t)P->nth, sizeof *P->w);
+    P->w = xcalloc_lines((size_t)P->nth, sizeof *P->w);
     for (int t = 0; t < P->nth; t++) {
         P->w[t].P = P;
         P->w[t].idx = t;
-        P->w[t].s = t ? sys_clone(s) : s;
+        P->w[t].s = sys_clone(s); /* thread 0 too: its scratch on lines of its own */
         P->w[t].outv = xcalloc((size_t)nkeys + 1, sizeof(prog_val_t));
         if (P->por)
             P->w[t].por = sys_por_new(P->w[t].s);

@@ -1888,16 +1888,18 @@ void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, c
 
 sys_t *sys_clone(const sys_t *s)
 {
-    sys_t *c = xmalloc(sizeof *c);
+    /* Everything a worker writes sits on cache lines of its own (no false sharing
+       with another thread's data or with the shared tables). */
+    sys_t *c = xcalloc_lines(1, sizeof *c);
     *c = *s; /* the tables: shared, never written after sys_new */
-    c->wfixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
-    c->w2fixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
-    c->wchan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
-    c->w2chan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
-    c->wclen = xcalloc((size_t)s->nchan + 1, 1);
-    c->w2clen = xcalloc((size_t)s->nchan + 1, 1);
-    c->enc = xmalloc(s->maxstate + 1);
-    c->dec = xmalloc(s->maxstate + 1);
+    c->wfixed = xcalloc_lines((size_t)s->nfixed + 4, sizeof(int16_t));
+    c->w2fixed = xcalloc_lines((size_t)s->nfixed + 4, sizeof(int16_t));
+    c->wchan = xcalloc_lines((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
+    c->w2chan = xcalloc_lines((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
+    c->wclen = xcalloc_lines((size_t)s->nchan + 1, 1);
+    c->w2clen = xcalloc_lines((size_t)s->nchan + 1, 1);
+    c->enc = xcalloc_lines(s->maxstate + 1, 1);
+    c->dec = xcalloc_lines(s->maxstate + 1, 1);
     c->dec_len = 0;
     c->dec_ok = false;
     return c;

@@ -392,17 +392,17 @@ static const char *analyse(sys_por_t *por)
 
 sys_por_t *sys_por_new(sys_t *s)
 {
-    sys_por_t *por = xcalloc(1, sizeof *por);
+    sys_por_t *por = xcalloc_lines(1, sizeof *por);
     por->s = s;
     sys_topo(s, &por->tp);
     por->p = por->tp.proto;
-    por->done = xcalloc((size_t)por->tp.nthreads + 1, 1);
-    por->clen = xcalloc((size_t)por->tp.nchan + 1, 1);
-    por->egroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
-    por->pgroup = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
-    por->pc = xcalloc((size_t)por->tp.nthreads + 1, sizeof(int16_t));
-    por->inset = xcalloc((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(bool));
-    por->msgs = xcalloc((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
+    por->done = xcalloc_lines((size_t)por->tp.nthreads + 1, 1);
+    por->clen = xcalloc_lines((size_t)por->tp.nchan + 1, 1);
+    por->egroup = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->pgroup = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->pc = xcalloc_lines((size_t)por->tp.nthreads + 1, sizeof(int16_t));
+    por->inset = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(bool));
+    por->msgs = xcalloc_lines((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
     por->why = analyse(por);
     por->active = !por->why;
     return por;
