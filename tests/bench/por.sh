@@ -23,7 +23,7 @@ for f in litmus/core/MP*.litmus litmus/core/SB*.litmus litmus/core/IRIW*.litmus;
             printf "| %s | %s%s | %s%s | %s | %.2f | %.2f | %s |\n", t, (v0 == "incomplete" ? ">" : ""), s0,
                 (v1 == "incomplete" ? ">" : ""), s1, (done ? sprintf("%.2fx", s0 / s1) : "-"), t0, t1,
                 (done && t1 > 0 ? sprintf("%.2fx", t0 / t1) : "-")
-            if (v0 != v1) printf "| %s | VERDICTS DIFFER: %s vs %s | | | | | |\n", t, v0, v1
+            if (done && v0 != v1) printf "| %s | VERDICTS DIFFER: %s vs %s | | | | | |\n", t, v0, v1
             if (done) printf "TOTAL %s %s %s %s\n", s0, s1, t0, t1 > "/dev/stderr"
         }'
 done 2>"${TMPDIR:-/tmp}/por-bench.$$"
