@@ -150,6 +150,16 @@ printf '%s' "$out" | grep -q '"states":2798,"transitions":4557,' &&
     printf '%s' "$out" | grep -q '"verdict":"violation"' && ok ||
     bad "--por --threads 2 violation: $(printf '%s' "$out" | cut -c1-200)"
 
+# --max-memory: a table doubling that would pass the limit stops the search there
+# (exit 3, "stopped by --max-memory"), and the explorer's bytes stay under it.
+out=$("$BIN" check --no-db --json --no-por --threads 2 --protocol gpu-wt --init warm --env all \
+    --max-memory 40M $L/SB+sc.litmus)
+rc=$?
+b=$(printf '%s' "$out" | num bytes)
+[ $rc -eq 3 ] && printf '%s' "$out" | grep -q '"message":"stopped by --max-memory' &&
+    [ -n "$b" ] && [ "$b" -le 41943040 ] && ok ||
+    bad "--threads 2 --max-memory 40M: exit $rc, $(printf '%s' "$out" | cut -c1-200)"
+
 # 6. Bad values: one line, exit 2.
 for a in "--threads 0" "--threads x" "--threads 257" "--threads 2 --dfs"; do
     # shellcheck disable=SC2086
