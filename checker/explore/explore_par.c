@@ -1423,8 +1423,8 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             all_run(P, PH_EXPAND);
             if (!atomic_load(&P->pause))
                 break;
-            if (o->max_memory && (uint64_t)atomic_load(&P->held) + P->cap * 2 * sizeof(slot_t) >
-                                     o->max_memory) {
+            if (o->max_memory &&
+                (uint64_t)atomic_load(&P->held) + P->cap * 2 * sizeof(slot_t) > o->max_memory) {
                 /* the doubled table would pass --max-memory: stop here, as at the limit */
                 atomic_store(&P->halt, H_MEM);
                 atomic_store(&P->pause, 0);

@@ -1,4 +1,6 @@
-/* sys_por.c - stubborn sets by compute unit (see sys_por.h and docs/por.md).
+/* sys_por.c - stubborn sets by compute unit (see sys_por.h and docs/por.md); a CU
+ * with its shared service (service()), a shared instance with its idle clients
+ * (input()), and environment steps on other lines left out (drop_env()).
  *
  * Footprints, from the tables. A step of group c (a CU's threads and per-cu
  * instances) reads and writes only group c's threads and instances, the heads
@@ -32,23 +34,24 @@ struct sys_por {
     int *egroup;          /* scratch: enabled transitions per group */
     int *pgroup;          /* scratch: enabled progress steps (core, message) per group */
     int cand[64], ncand;  /* the qualifying groups at the last state, best first */
-    int candc[64];        /* ... with, for a group served by a shared instance, that channel (-1) */
-    int candn[64];        /* ... and their enabled transitions */
+    int candc[64]; /* ... with the channel a shared instance serves (-1: none; -2 - I: instance I
+                      with its idle clients) */
+    int candn[64]; /* ... and their enabled transitions */
     /* Shared service (docs/por.md, "A compute unit with its shared service"): */
     bool *ro; /* per controller and message (nctrls * nmsgs): every row receiving it reads only */
     bool *reply;  /* per controller: every send of every row goes to msg.src */
     bool *wlead;  /* per event (messages first): it may lead to a write at a shared instance */
     bool env_w;   /* an enabled internal or environment event may lead to such a write */
     bool service; /* some shared controller only replies (the rule can apply) */
-    uint64_t *
-        *fut;    /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
-    int16_t *pc; /* scratch: sys_por_view_msgs */
-    bool *inset; /* scratch: the groups of a shared instance's set (input()) */
+    /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
+    uint64_t **fut;
+    int16_t *pc;   /* scratch: sys_por_view_msgs: per thread its pc, */
+    int16_t *msgs; /* ... per channel position the message's type and line */
+    bool *inset;   /* scratch: the groups of a shared instance's set (input()) */
     /* Environment steps by line (docs/por.md, "Environment steps on other lines"): */
     uint8_t *evx;   /* per controller and event: EVX_ALL (a row may touch every line or a
                        controller variable), EVX_SEND (a row may send) */
     int *core_inst; /* per CU: its core controller's instance (-1: none) */
-    int16_t *msgs;
 };
 
 #define ANY_LINE 63
