@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../base/util.h"
+#include "../sys/sys_por.h"
 #include "cli.h"
 
 static int json_int(const char *js, const char *key, int def)
@@ -104,6 +105,11 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
     b->have_mr = true;
     if (sys_new(b->proto, b->prog, &b->cfg, &b->sys, d))
         goto fail;
+    if (b->por) { /* a --por run's states have their unread values reset (sys_set_dead) */
+        sys_por_t *por = sys_por_new(b->sys);
+        sys_set_dead(b->sys, sys_por_active(por, NULL));
+        sys_por_free(por);
+    }
     return 0;
 fail:
     cli_rebuilt_free(b);

@@ -1023,6 +1023,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             x.fpmask = ~1ull;
         }
     }
+    sys_set_dead(s, r->por); /* the reduction resets values no step reads */
     for (int i = 0; i < NSHARD; i++)
         shard_resize(&x, &x.sh[i], 8);
     sys_error_t e;

@@ -1338,6 +1338,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             P->fpmask = ~1ull;
         sys_por_free(por);
     }
+    sys_set_dead(s, P->por); /* before the clones: they copy the setting */
     P->w = xcalloc_lines((size_t)P->nth, sizeof *P->w);
     for (int t = 0; t < P->nth; t++) {
         P->w[t].P = P;

@@ -78,6 +78,12 @@ struct sys {
     } * lent;
     int nlent;
     size_t maxstate;
+    /* values no step will read (sys_set_dead; docs/por.md, "Values no step reads") */
+    bool dead;        /* reset them in every state */
+    bool **dvar;      /* per controller, per line variable: only core events may read it */
+    uint64_t *dfld;   /* per controller * nmsgs + message: fields its rows only copy into dvars */
+    uint64_t **dread; /* per thread, per pc: lines whose dvars its remaining core events may
+                         read at its CU's core instance (bit 63: every line) */
     int **iev; /* per controller: its internal and enabled environment events with rows, -1 ended */
     /* the state last decoded into wfixed/wchan/wclen (sys_check, sys_terminal and
        sys_successors are called on the same state in a row) */
@@ -507,8 +513,12 @@ static bool ent_dead(const sys_t *s, work_t *w, int q)
 /* Dead line variables back to their initial value; timestamps shifted to the
  * reference (the clock, or the smallest live time) and, with a clock, every
  * expired time collapsed to -1 (docs/time-abstraction.md). */
+static void reset_dead(const sys_t *s, work_t *w);
+
 static void normalize(const sys_t *s, work_t *w)
 {
+    if (s->dead)
+        reset_dead(s, w);
     for (int k = 0; k < s->nlent; k++)
         if (ent_dead(s, w, k))
             w->fixed[s->lent[k].slot] = s->lent[k].init;
@@ -903,6 +913,225 @@ void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
         out[k++] =
             inst_line(s, &cur, home, line)[s->lv_off[s->home_ctrl][s->home_var] + s->locpos[l]];
     }
+}
+
+/* ---- values no step reads ---- */
+
+#define DEAD_ALL 63
+
+static int type_width(const sys_t *s, const proto_type_t *t);
+
+/* Reset, in W, every dvar of a per-cu instance on a line none of its CU's remaining
+ * instructions may read it on, and every message field bound only for such a
+ * variable (docs/por.md, "Values no step reads"). */
+static void reset_dead(const sys_t *s, work_t *w)
+{
+    const proto_t *p = s->p;
+    for (int i = 0; i < s->ninst; i++) {
+        int c = s->inst[i].ctrl, cu = s->inst[i].cu;
+        if (cu < 0 || !s->dvar[c])
+            continue;
+        uint64_t live = 0;
+        if (c == p->core_ctrl)
+            for (int t = 0; t < s->nthreads; t++) {
+                const int16_t *th = thread_slot(w, t);
+                if (s->prog->threads[t].cu == cu && th[TH_STATUS] != ST_DONE)
+                    live |= s->dread[t][th[TH_PC] < 0 ? 0 : th[TH_PC]];
+            }
+        if (live >> DEAD_ALL & 1)
+            continue;
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        for (int l = 0; l < s->nlines; l++) {
+            if (live >> (l < DEAD_ALL ? l : DEAD_ALL) & 1)
+                continue;
+            int16_t *ln = inst_line(s, w, i, l);
+            for (int v = 0; v < pc->nlinevars; v++)
+                if (s->dvar[c][v])
+                    memset(ln + s->lv_off[c][v], 0,
+                           sizeof(int16_t) * (size_t)type_width(s, &pc->linevars[v].type));
+        }
+        for (int q = 0; q < s->nlchan; q++) {
+            int ch = s->lchan[q];
+            if (chan_dst(s, ch) != i)
+                continue;
+            int16_t *m = w->chan + (size_t)ch * s->cap * s->mw;
+            for (int k = 0; k < w->clen[ch]; k++, m += s->mw) {
+                uint64_t f = s->dfld[c * p->nmsgs + m[0]];
+                if (!f || m[1] < 0 || (live >> (m[1] < DEAD_ALL ? m[1] : DEAD_ALL) & 1))
+                    continue;
+                for (int j = 0; j < p->msgs[m[0]].nfields; j++)
+                    if (f >> j & 1)
+                        memset(m + 2 + s->msg_foff[m[0]][j], 0,
+                               sizeof(int16_t) *
+                                   (size_t)type_width(s, &p->msgs[m[0]].fields[j].type));
+            }
+        }
+    }
+}
+
+static bool expr_reads_var(const proto_expr_t *e, int v)
+{
+    if (!e)
+        return false;
+    if (e->kind == PROTO_E_LINEVAR && (v < 0 || e->index == v))
+        return true;
+    return expr_reads_var(e->a, v) || expr_reads_var(e->b, v) || expr_reads_var(e->c, v) ||
+           expr_reads_var(e->d, v);
+}
+
+/* Whether ROW reads line variable V (-1: any): in its guard or an action's
+ * expression; `V := V` (a no-op) is no read. */
+static bool row_reads_var(const proto_t *p, const proto_row_t *row, int v)
+{
+    if (expr_reads_var(row->guard, v))
+        return true;
+    for (int k = 0; k < row->nactions; k++) {
+        const proto_action_t *a = &row->actions[k];
+        if (a->kind == PROTO_A_ASSIGN && a->line_var && !a->index && a->value &&
+            a->value->kind == PROTO_E_LINEVAR && a->value->index == a->var &&
+            (v < 0 || a->var == v))
+            continue;
+        if (expr_reads_var(a->index, v) || expr_reads_var(a->value, v) ||
+            expr_reads_var(a->dest_node, v) || expr_reads_var(a->tid, v) ||
+            expr_reads_var(a->dval, v))
+            return true;
+        for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
+            if (expr_reads_var(a->fields[f], v))
+                return true;
+    }
+    return false;
+}
+
+static bool expr_reads_field(const proto_expr_t *e, int f)
+{
+    if (!e)
+        return false;
+    if (e->kind == PROTO_E_MSGF && e->index == f)
+        return true;
+    return expr_reads_field(e->a, f) || expr_reads_field(e->b, f) || expr_reads_field(e->c, f) ||
+           expr_reads_field(e->d, f);
+}
+
+/* Whether field F of the message ROW receives is used only as `V := msg.F` with
+ * dvar V of controller C. */
+static bool field_only_copied(const sys_t *s, int c, const proto_row_t *row, int f)
+{
+    const proto_t *p = s->p;
+    if (expr_reads_field(row->guard, f))
+        return false;
+    for (int k = 0; k < row->nactions; k++) {
+        const proto_action_t *a = &row->actions[k];
+        if (a->kind == PROTO_A_ASSIGN && a->line_var && !a->index && a->value &&
+            a->value->kind == PROTO_E_MSGF && a->value->index == f && s->dvar[c] &&
+            s->dvar[c][a->var]) {
+            /* the copy can fail no range check: the field's type is the variable's */
+            const proto_type_t *ft = &p->msgs[row->event].fields[f].type;
+            const proto_type_t *vt = &p->ctrls[c].linevars[a->var].type;
+            if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi)
+                continue;
+        }
+        if (expr_reads_field(a->index, f) || expr_reads_field(a->value, f) ||
+            expr_reads_field(a->dest_node, f) || expr_reads_field(a->tid, f) ||
+            expr_reads_field(a->dval, f))
+            return false;
+        for (int g = 0; a->kind == PROTO_A_SEND && a->fields && g < p->msgs[a->msg].nfields; g++)
+            if (expr_reads_field(a->fields[g], f))
+                return false;
+    }
+    return true;
+}
+
+/* The analysis behind sys_set_dead: which line variables only core events read,
+ * which message fields only feed them, and per thread and pc the lines its
+ * remaining instructions may read them on. */
+static void dead_build(sys_t *s)
+{
+    const proto_t *p = s->p;
+    s->dvar = xcalloc((size_t)p->nctrls + 1, sizeof *s->dvar);
+    s->dfld = xcalloc((size_t)p->nctrls * (size_t)p->nmsgs + 1, sizeof(uint64_t));
+    s->dread = xcalloc((size_t)s->nthreads + 1, sizeof *s->dread);
+    for (int c = 0; c < p->nctrls && !p->ninvs; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        bool any = false, final = c == s->home_ctrl;
+        for (int f = 0; f < p->nfinals; f++)
+            final |= p->finals[f].ctrl == c;
+        if (!pc->per_cu || final)
+            continue;
+        bool *dv = xcalloc((size_t)pc->nlinevars + 1, sizeof(bool));
+        for (int v = 0; v < pc->nlinevars; v++) {
+            /* times take part in the normalization of the others; 'live' ones have theirs */
+            dv[v] =
+                pc->linevars[v].type.kind != PROTO_T_TIME && pc->linevars[v].live == ~(uint64_t)0;
+            for (int r = 0; r < pc->nrows && dv[v]; r++) {
+                const proto_row_t *row = &pc->rows[r];
+                bool core = row->event >= p->nmsgs && row->event < p->nevents &&
+                            p->events[row->event].kind == PROTO_EV_CORE;
+                if (!core && row_reads_var(p, row, v))
+                    dv[v] = false;
+            }
+            any |= dv[v];
+        }
+        if (!any) {
+            free(dv);
+            continue;
+        }
+        s->dvar[c] = dv;
+        for (int m = 0; m < p->nmsgs; m++)
+            for (int f = 0; f < p->msgs[m].nfields && f < 64; f++) {
+                bool only = true, used = false;
+                for (int r = 0; r < pc->nrows && only; r++)
+                    if (pc->rows[r].event == m) {
+                        used = true;
+                        only = field_only_copied(s, c, &pc->rows[r], f);
+                    }
+                if (used && only)
+                    s->dfld[c * p->nmsgs + m] |= (uint64_t)1 << f;
+            }
+    }
+    /* Per thread: the lines instructions from each pc on may read dvars on (a backward
+       dataflow over fall-through and branch edges, to a fixpoint). */
+    const proto_ctrl_t *core = p->core_ctrl >= 0 ? &p->ctrls[p->core_ctrl] : NULL;
+    const bool *cdv = p->core_ctrl >= 0 ? s->dvar[p->core_ctrl] : NULL;
+    for (int t = 0; t < s->nthreads; t++) {
+        const prog_thread_t *th = &s->prog->threads[t];
+        uint64_t *f = s->dread[t] = xcalloc((size_t)th->ninstr + 1, sizeof(uint64_t));
+        for (bool more = cdv != NULL; more;) {
+            more = false;
+            for (int i = th->ninstr - 1; i >= 0; i--) {
+                const prog_instr_t *in = &th->instr[i];
+                const proto_map_t *m = s->maps[s->map_base[t] + i];
+                uint64_t v = in->op == PROG_OP_B ? 0 : f[i + 1];
+                if (in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
+                    v |= in->target >= 0 && in->target <= th->ninstr ? f[in->target]
+                                                                     : (uint64_t)1 << DEAD_ALL;
+                for (int k = 0; m && k < m->nevents; k++) {
+                    bool reads = false;
+                    for (int r = 0; r < core->nrows && !reads; r++)
+                        if (core->rows[r].event == m->events[k])
+                            for (int dv = 0; dv < core->nlinevars && !reads; dv++)
+                                reads = cdv[dv] && row_reads_var(p, &core->rows[r], dv);
+                    if (!reads)
+                        continue;
+                    int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
+                                ? s->loc_line[in->loc]
+                                : DEAD_ALL;
+                    v |= (uint64_t)1 << (l < DEAD_ALL ? l : DEAD_ALL);
+                }
+                if (v != f[i]) {
+                    f[i] = v;
+                    more = true;
+                }
+            }
+        }
+    }
+}
+
+void sys_set_dead(sys_t *s, bool on)
+{
+    if (on && !s->dvar)
+        dead_build(s);
+    s->dead = on;
+    s->dec_len = 0; /* decoded states were normalized under the old setting */
 }
 
 /* ---- construction ---- */
@@ -1345,6 +1574,13 @@ void sys_free(sys_t *s)
 {
     if (!s)
         return;
+    for (int c = 0; s->dvar && c < s->p->nctrls; c++)
+        free(s->dvar[c]);
+    free(s->dvar);
+    free(s->dfld);
+    for (int t = 0; s->dread && t < s->nthreads; t++)
+        free(s->dread[t]);
+    free(s->dread);
     if (s->lv_off)
         for (int c = 0; c < s->p->nctrls; c++) {
             free(s->lv_off[c]);
@@ -1955,11 +2191,12 @@ void sys_topo(const sys_t *s, sys_topo_t *out)
 }
 
 void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen,
-                       int16_t *pc, int16_t *msgs)
+                       int16_t *pc, uint8_t *wait, int16_t *msgs)
 {
     work_t cur = load_cur(s, state, len);
     for (int t = 0; t < s->nthreads; t++) {
         done[t] = thread_slot(&cur, t)[TH_STATUS] == ST_DONE;
+        wait[t] = thread_slot(&cur, t)[TH_STATUS] == ST_WAIT;
         pc[t] = thread_slot(&cur, t)[TH_PC];
     }
     memcpy(clen, cur.clen, (size_t)s->nchan);

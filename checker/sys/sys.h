@@ -162,6 +162,14 @@ void sys_step_info(sys_t *s, const sys_label_t *label, const uint8_t *before, si
 void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, const uint8_t *after,
                        size_t alen, strbuf_t *out);
 
+/* Values no step will read (docs/por.md, "Values no step reads"): with ON, every
+ * state is normalized by resetting to zero each line variable of a per-cu
+ * instance that only core events read, on the lines no remaining instruction of
+ * its CU's threads may read it on, and the message fields bound only for such a
+ * variable. States that differ only there have the same futures, so every
+ * verdict, outcome and failure is kept; counts shrink. Call before sys_clone. */
+void sys_set_dead(sys_t *s, bool on);
+
 /* ---- parallel workers ----
  * A system is not thread-safe: it decodes into scratch buffers. sys_clone gives a
  * copy that shares S's immutable tables (and its protocol and program) and owns its
@@ -193,10 +201,10 @@ void sys_topo(const sys_t *s, sys_topo_t *out);
 bool sys_event_on(const sys_t *s, int ev);
 /* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
-/* The same, and per thread its program counter (PC[t]), and per channel c and position
- * k < CLEN[c] the message's type and line (MSGS[(c * cap + k) * 2], ... + 1; line -1:
- * none). */
+/* The same, and per thread its program counter (PC[t]) and whether it waits for a
+ * reply (WAIT[t]), and per channel c and position k < CLEN[c] the message's type and
+ * line (MSGS[(c * cap + k) * 2], ... + 1; line -1: none). */
 void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen,
-                       int16_t *pc, int16_t *msgs);
+                       int16_t *pc, uint8_t *wait, int16_t *msgs);
 
 #endif

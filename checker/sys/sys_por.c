@@ -34,7 +34,8 @@ struct sys_por {
     int *egroup;          /* scratch: enabled transitions per group */
     int *pgroup;          /* scratch: enabled progress steps (core, message) per group */
     int cand[64], ncand;  /* the qualifying groups at the last state, best first */
-    int candc[64]; /* ... with the channel a shared instance serves (-1: none; -2 - I: instance I
+    int candc[64]; /* ... with the channel a shared instance serves, or whose head is received
+                      alone when the group is -2 (-1: none; -2 - I: instance I
                       with its idle clients) */
     int candn[64]; /* ... and their enabled transitions */
     /* Shared service (docs/por.md, "A compute unit with its shared service"): */
@@ -52,9 +53,23 @@ struct sys_por {
     uint8_t *evx;   /* per controller and event: EVX_ALL (a row may touch every line or a
                        controller variable), EVX_SEND (a row may send) */
     int *core_inst; /* per CU: its core controller's instance (-1: none) */
+    /* A reply received alone (docs/por.md, "A reply received alone"): */
+    uint8_t *fx;     /* per controller and event: its rows' footprint (FX_*) */
+    uint8_t *fsends; /* ... the most messages one of its rows sends */
+    bool *oneshot;   /* ... a sending line event fires at most once per line between two
+                        receipts by its instance */
+    bool *tloop;     /* per thread: it has a backward branch */
+    uint8_t *wait;   /* scratch: per thread, it waits for a reply */
 };
 
 #define ANY_LINE 63
+/* Footprint of a controller's rows for one event. */
+#define FX_LINE 1  /* a row depends on, or changes, its line's state or variables */
+#define FX_ALL 2   /* a row may touch every line (forall, a controller-level row) */
+#define FX_CTRL 4  /* a row reads or writes a controller variable */
+#define FX_SEND 8  /* a row sends */
+#define FX_DONE 16 /* a row completes a thread's event */
+#define FX_WAIT 32 /* a row makes a thread wait */
 #define EVX_ALL 1
 #define EVX_SEND 2
 
@@ -306,6 +321,145 @@ static void analyse_lines(sys_por_t *por)
             por->core_inst[tp->inst_cu[i]] = i;
 }
 
+static bool expr_reads_line(const proto_expr_t *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == PROTO_E_LINEVAR)
+        return true;
+    return expr_reads_line(e->a) || expr_reads_line(e->b) || expr_reads_line(e->c) ||
+           expr_reads_line(e->d);
+}
+
+/* Whether action A reads a line variable (in any of its expressions). */
+static bool action_reads_line(const proto_t *p, const proto_action_t *a)
+{
+    if (expr_reads_line(a->index) || expr_reads_line(a->value) || expr_reads_line(a->dest_node) ||
+        expr_reads_line(a->tid) || expr_reads_line(a->dval))
+        return true;
+    for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
+        if (expr_reads_line(a->fields[f]))
+            return true;
+    return false;
+}
+
+/* The footprint of controller C's rows for event E (FX_*). A line event whose rows
+ * are one unguarded row naming every state, with no next state, no line variable
+ * read or written, neither reads nor changes its line. An event with no row is
+ * given every flag. */
+static uint8_t row_footprint(const proto_t *p, int c, int e, uint8_t *maxsends)
+{
+    const proto_ctrl_t *pc = &p->ctrls[c];
+    uint64_t all = pc->nstates >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << pc->nstates) - 1;
+    uint8_t f = e >= p->nmsgs && !p->events[e].line ? FX_ALL : 0;
+    int nrows = 0;
+    *maxsends = 0;
+    for (int r = 0; r < pc->nrows; r++) {
+        const proto_row_t *row = &pc->rows[r];
+        if (row->event != e)
+            continue;
+        nrows++;
+        if (row->kind != PROTO_ROW_NORMAL || row->states != all || row->guard || row->next >= 0)
+            f |= FX_LINE;
+        if (!row->states)
+            f |= FX_ALL;
+        if (expr_reads_ctrl(row->guard))
+            f |= FX_CTRL;
+        if (row->has_done)
+            f |= FX_DONE;
+        if (row->has_wait)
+            f |= FX_WAIT;
+        uint8_t sends = 0;
+        for (int k = 0; k < row->nactions; k++) {
+            const proto_action_t *a = &row->actions[k];
+            if (a->kind == PROTO_A_ASSIGN)
+                f |= a->line_var ? FX_LINE : FX_CTRL;
+            if (a->kind == PROTO_A_FORALL)
+                f |= FX_ALL;
+            if (a->kind == PROTO_A_SEND) {
+                f |= FX_SEND;
+                sends++;
+            }
+            if (action_reads_ctrl(p, a))
+                f |= FX_CTRL;
+            if (action_reads_line(p, a))
+                f |= FX_LINE;
+        }
+        if (sends > *maxsends)
+            *maxsends = sends;
+    }
+    if (nrows > 1)
+        f |= FX_LINE;
+    return nrows ? f : 0xff;
+}
+
+/* Whether line event E of controller C, where it sends, fires at most once per line
+ * while its instance receives nothing: every sending row moves the line to a state
+ * from which no row of a non-message event (nor a forall of one) leads back to a
+ * state where E sends. */
+static bool one_shot(const proto_t *p, int c, int e)
+{
+    const proto_ctrl_t *pc = &p->ctrls[c];
+    uint64_t from = 0, reach = 0;
+    for (int r = 0; r < pc->nrows; r++) {
+        const proto_row_t *row = &pc->rows[r];
+        bool sends = false;
+        for (int k = 0; k < row->nactions; k++)
+            sends |= row->actions[k].kind == PROTO_A_SEND;
+        if (row->event != e || row->kind != PROTO_ROW_NORMAL || !sends)
+            continue;
+        if (!row->states || row->next < 0)
+            return false;
+        from |= row->states;
+        reach |= (uint64_t)1 << row->next;
+    }
+    for (bool more = true; more;) {
+        more = false;
+        for (int r = 0; r < pc->nrows; r++) {
+            const proto_row_t *row = &pc->rows[r];
+            if (row->event < p->nmsgs || row->kind != PROTO_ROW_NORMAL)
+                continue;
+            uint64_t add = 0;
+            if ((row->states & reach) && row->next >= 0)
+                add |= (uint64_t)1 << row->next;
+            for (int k = 0; k < row->nactions; k++)
+                if (row->actions[k].kind == PROTO_A_FORALL && (row->actions[k].from & reach))
+                    add |= (uint64_t)1 << row->actions[k].to;
+            if (add & ~reach) {
+                reach |= add;
+                more = true;
+            }
+        }
+    }
+    return !(reach & from);
+}
+
+/* Footprints per controller and event, the one-shot sending events, and the threads
+ * that loop. */
+static void analyse_receipts(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    size_t n = (size_t)p->nctrls * (size_t)p->nevents + 1;
+    por->fx = xcalloc(n, 1);
+    por->fsends = xcalloc(n, 1);
+    por->oneshot = xcalloc(n, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int e = 0; e < p->nevents; e++) {
+            size_t k = (size_t)c * (size_t)p->nevents + (size_t)e;
+            por->fx[k] = row_footprint(p, c, e, &por->fsends[k]);
+            por->oneshot[k] = e >= p->nmsgs && p->events[e].line && one_shot(p, c, e);
+        }
+    const prog_t *prog = por->tp.prog;
+    por->tloop = xcalloc((size_t)por->tp.nthreads + 1, sizeof(bool));
+    for (int t = 0; t < por->tp.nthreads; t++)
+        for (int i = 0; i < prog->threads[t].ninstr; i++) {
+            const prog_instr_t *in = &prog->threads[t].instr[i];
+            if ((in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
+                in->target <= i)
+                por->tloop[t] = true;
+        }
+}
+
 static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
@@ -357,6 +511,7 @@ static const char *analyse(sys_por_t *por)
        instance can then close a cycle. */
     analyse_service(por);
     analyse_lines(por);
+    analyse_receipts(por);
     for (int c = 0; c < p->nctrls; c++)
         por->service |= !p->ctrls[c].per_cu && por->reply[c];
     for (int c = 0; c < p->nctrls && por->service; c++)
@@ -404,6 +559,7 @@ sys_por_t *sys_por_new(sys_t *s)
     por->egroup = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->pgroup = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->pc = xcalloc_lines((size_t)por->tp.nthreads + 1, sizeof(int16_t));
+    por->wait = xcalloc_lines((size_t)por->tp.nthreads + 1, 1);
     por->inset = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(bool));
     por->msgs = xcalloc_lines((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
     por->why = analyse(por);
@@ -423,6 +579,11 @@ void sys_por_free(sys_por_t *por)
     free(por->inset);
     free(por->evx);
     free(por->core_inst);
+    free(por->fx);
+    free(por->fsends);
+    free(por->oneshot);
+    free(por->tloop);
+    free(por->wait);
     free(por->msgs);
     free(por->ro);
     free(por->reply);
@@ -691,7 +852,7 @@ static size_t drop_env(sys_por_t *por, const sys_label_t *labs, size_t n, bool *
         for (size_t l = 0; l < n && !conflict; l++)
             conflict = l != e && keep[l] && label_touches(por, &labs[l], j, y);
         for (int t = 0; t < tp->nthreads && !conflict; t++)
-            conflict = !por->done[t] && instr_touches(por, t, j, y);
+            conflict = !por->done[t] && !por->wait[t] && instr_touches(por, t, j, y);
         for (int q = 0; q < tp->nlchan && !conflict; q++) {
             int c = tp->lchan[q];
             if (c % ni != j)
@@ -707,6 +868,121 @@ static size_t drop_env(sys_por_t *por, const sys_label_t *labs, size_t n, bool *
     for (size_t i = 0; i < n; i++)
         k += keep[i];
     return k;
+}
+
+/* Whether a step of footprint FU (on line YU; -1: every line) at the receiving
+ * instance may not commute with a receipt of footprint FR on line Y. */
+static bool fx_dependent(uint8_t fr, int y, uint8_t fu, int yu)
+{
+    if ((fr & FX_CTRL) && (fu & FX_CTRL))
+        return true;
+    bool r = fr & (FX_LINE | FX_ALL), u = fu & (FX_LINE | FX_ALL);
+    return r && u && ((fr & FX_ALL) || (fu & FX_ALL) || yu < 0 || yu == y);
+}
+
+/* Can the receipt of the head of channel C, by a per-cu instance J, be the stubborn
+ * set alone (docs/por.md, "A reply received alone")? C is the only channel into J's
+ * compute unit, its sender X only replies, the receipt's rows send nothing and make
+ * no thread wait, and no step the rest of the CU may take before it (a running
+ * thread's remaining instructions, the instances' internal and environment events)
+ * touches what it touches; and X cannot overflow C meanwhile. */
+static bool alone(const sys_por_t *por, int c, const sys_label_t *labs, size_t n)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst, net = c / (ni * ni), x = c / ni % ni, j = c % ni, g = por->group[j];
+    int cj = tp->inst_ctrl[j], ne = p->nevents;
+    if (g >= tp->ncus || !p->nets[net].ordered || !por->clen[c] || !por->reply_only[x])
+        return false;
+    const int16_t *h = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
+    int y = h[1];
+    if (h[0] < 0 || h[0] >= p->nmsgs)
+        return false;
+    uint8_t fr = por->fx[cj * ne + h[0]] | (y < 0 ? FX_ALL : 0);
+    if (fr & (FX_SEND | FX_WAIT))
+        return false;
+    for (int q = 0; q < tp->nlchan; q++)
+        if (tp->lchan[q] != c && por->group[tp->lchan[q] % ni] == g)
+            return false; /* another channel into the CU: another receipt may wake a thread */
+    /* Line Y of J is frozen when no running thread of the CU may touch it (nor every
+       line) at J, and no event of J touches every line. */
+    bool frozen = true;
+    long sends = 0; /* messages the CU may still send before the receipt */
+    for (int t = 0; t < tp->nthreads; t++) {
+        if (tp->thread_cu[t] != g || por->done[t] || por->wait[t])
+            continue; /* a waiting thread wakes only by a receipt from C */
+        if ((fr & FX_DONE) || por->tloop[t])
+            return false;
+        const prog_thread_t *th = &tp->prog->threads[t];
+        for (int i = por->pc[t] < 0 ? 0 : por->pc[t]; i < th->ninstr; i++) {
+            const prog_instr_t *in = &th->instr[i];
+            const proto_map_t *m = tp->maps[tp->map_base[t] + i];
+            for (int k = 0; m && k < m->nevents; k++) {
+                int ev = m->events[k];
+                uint8_t fu = por->fx[p->core_ctrl * ne + ev];
+                int yu = p->events[ev].line && in->op != PROG_OP_FENCE ? tp->loc_line[in->loc] : -1;
+                sends += por->fsends[p->core_ctrl * ne + ev];
+                if (por->core_inst[g] != j)
+                    continue;
+                if (fx_dependent(fr, y, fu, yu))
+                    return false;
+                if ((fu & FX_ALL) || yu < 0 || yu == y)
+                    frozen = false;
+            }
+        }
+    }
+    for (int i = 0; i < ni; i++) {
+        if (por->group[i] != g)
+            continue;
+        int ci = tp->inst_ctrl[i];
+        for (int e = p->nmsgs; e < ne; e++) {
+            if (p->events[e].kind != PROTO_EV_INTERNAL && p->events[e].kind != PROTO_EV_ENV)
+                continue;
+            uint8_t fu = por->fx[ci * ne + e];
+            if (fu == 0xff || !sys_event_on(por->s, e))
+                continue; /* no row: it never fires */
+            if (fu & FX_SEND) {
+                if (!por->oneshot[ci * ne + e])
+                    return false;
+                sends += (long)tp->nlines * por->fsends[ci * ne + e];
+            }
+            if (i == j && (fu & FX_ALL))
+                frozen = false;
+        }
+    }
+    for (int e = p->nmsgs; e < ne; e++) {
+        if (p->events[e].kind != PROTO_EV_INTERNAL && p->events[e].kind != PROTO_EV_ENV)
+            continue;
+        uint8_t fu = por->fx[cj * ne + e];
+        if (fu == 0xff || !sys_event_on(por->s, e))
+            continue;
+        if (fx_dependent(fr, y, fu & ~(FX_LINE | FX_ALL), -1))
+            return false; /* a controller variable both touch */
+        if (!fx_dependent(fr, y, fu, p->events[e].line ? y : -1))
+            continue;
+        if (fr & FX_ALL)
+            return false; /* the receipt touches every line: so does some step of E */
+        /* On a frozen line an event with no enabled step there stays disabled (its
+           rows depend on the line's state and, without FX_CTRL, on nothing else the
+           rest may change). */
+        bool on = !frozen || (fu & (FX_CTRL | FX_ALL)) || !p->events[e].line;
+        for (size_t k = 0; k < n && !on; k++)
+            on = labs[k].kind == SYS_STEP_INTERNAL && labs[k].who == j && labs[k].what == e &&
+                 labs[k].arg == y;
+        if (on)
+            return false;
+    }
+    /* X adds to C only replies to the CU's messages: those in channels to X, and those
+       the CU may still send. */
+    if (p->nets[net].capacity)
+        return true;
+    long b = sends;
+    for (int q = 0; q < tp->nlchan; q++) {
+        int c2 = tp->lchan[q];
+        if (c2 % ni == x && por->group[c2 / ni % ni] == g)
+            b += por->clen[c2];
+    }
+    return por->clen[c] + b * por->replies[x] <= tp->cap;
 }
 
 /* Insert candidate set (group G, served channel C or -1) of N enabled transitions,
@@ -737,7 +1013,7 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
     const sys_topo_t *tp = &por->tp;
     int ng = tp->ncus + tp->ninst;
     if (rank == 0) {
-        sys_por_view_msgs(por->s, state, len, por->done, por->clen, por->pc, por->msgs);
+        sys_por_view_msgs(por->s, state, len, por->done, por->clen, por->pc, por->wait, por->msgs);
         memset(por->egroup, 0, sizeof(int) * (size_t)ng);
         memset(por->pgroup, 0, sizeof(int) * (size_t)ng);
         for (size_t i = 0; i < n; i++) {
@@ -767,6 +1043,14 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c))
                 add_cand(por, g, c, por->egroup[g] + 1);
         }
+        for (int q = 0; q < tp->nlchan; q++) {
+            int c = tp->lchan[q];
+            bool on = false; /* the head's receipt is enabled */
+            for (size_t i = 0; i < n && !on; i++)
+                on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c && labs[i].arg == 0;
+            if (on && alone(por, c, labs, n))
+                add_cand(por, -2, c, 1);
+        }
         for (int i = 0; por->service && i < tp->ninst; i++) {
             size_t k = input(por, i, labs, n);
             if (k)
@@ -778,6 +1062,13 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
         return n;
     int best = por->cand[rank], bc = por->candc[rank];
     size_t k = 0;
+    if (best == -2) { /* a reply received alone */
+        for (size_t i = 0; i < n; i++) {
+            keep[i] = labs[i].kind == SYS_STEP_MSG && labs[i].what == bc && labs[i].arg == 0;
+            k += keep[i];
+        }
+        return k;
+    }
     if (bc <= -2) { /* a shared instance with its idle clients */
         input(por, -2 - bc, labs, n);
         for (size_t i = 0; i < n; i++) {

@@ -28,13 +28,13 @@ pin() {
 pin gpu-wt MP 38 43
 pin gpu-wt IRIW 232 259
 pin nol1 IRIW 232 259
-pin gpu-hrf SB 480 656 --init warm
-pin gpu-wt MP 11262 20505 --init warm --env all
-pin gpu-wt SB 17773 33046 --init warm --env all
-pin gpu-wt MP+rel+acq+spin 114810 337088 --init warm --env all
+pin gpu-hrf SB 432 528 --init warm
+pin gpu-wt MP 2841 5054 --init warm --env all
+pin gpu-wt SB 5413 8987 --init warm --env all
+pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all
 # The proviso's mark bit with wide fingerprints and a spilled queue: the same counts.
-pin gpu-wt MP+rel+acq+spin 114810 337088 --init warm --env all --fingerprint 128
-pin gpu-wt MP+rel+acq+spin 114810 337088 --init warm --env all --fingerprint 96 --queue-memory 1
+pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all --fingerprint 128
+pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all --fingerprint 96 --queue-memory 1
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 232 ] && ok ||
     ko "--por is not the default"

@@ -94,21 +94,21 @@ for args in "gpu-wt-noinv --env fetch $L/MP+rel+acq+guard.litmus" \
         bad "stored run differs with --threads 2: $args"
     fi
 done
-# (with --por: 4336 states, the reduced graph, which resume keeps)
+# (with --por: 2738 states, the reduced graph, which resume keeps)
 full=$("$BIN" check --no-db --json --por --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus)
 out=$("$BIN" check --db "$T/res.db" --json --por --threads 2 --protocol gpu-wt --env fetch \
-    --max-states 2000 $L/MP+rel+acq+guard.litmus)
+    --max-states 1000 $L/MP+rel+acq+guard.litmus)
 [ $? -eq 3 ] && ok || bad "--threads 2 --max-states should exit 3"
 run=$(printf '%s' "$out" | num run)
 res=$("$BIN" resume --db "$T/res.db" --json "$run")
 [ $? -eq 0 ] && [ "$(printf '%s' "$res" | num states)" = "$(printf '%s' "$full" | num states)" ] &&
     [ "$(printf '%s' "$res" | num transitions)" = "$(printf '%s' "$full" | num transitions)" ] &&
     ok || bad "resume of a --threads run: $res; uninterrupted: $(printf '%s' "$full" | cut -c1-120)"
-tr1=$("$BIN" trace --db "$T/res.db" "$run" 4000)
+tr1=$("$BIN" trace --db "$T/res.db" "$run" 2500)
 r0=$("$BIN" check --db "$T/res.db" --json --por --protocol gpu-wt --env fetch \
     $L/MP+rel+acq+guard.litmus | num run)
-[ -n "$tr1" ] && [ "$tr1" = "$("$BIN" trace --db "$T/res.db" "$r0" 4000)" ] && ok ||
-    bad "state 4000 has another path in the resumed --threads run"
+[ -n "$tr1" ] && [ "$tr1" = "$("$BIN" trace --db "$T/res.db" "$r0" 2500)" ] && ok ||
+    bad "state 2500 has another path in the resumed --threads run"
 
 # 4. The benchmark graph (tests/bench/threads.sh), pinned.
 out=$("$BIN" check --no-db --json --threads 2 --no-por --protocol gpu-wt --init warm --env all \
@@ -146,7 +146,7 @@ done
 # a refuted variant's reduced counts, pinned (one thread gives the same)
 out=$("$BIN" check --no-db --json --por --threads 2 --protocol gpu-wt-noinv --env fetch \
     $L/MP+rel+acq+guard.litmus)
-printf '%s' "$out" | grep -q '"states":2798,"transitions":4557,' &&
+printf '%s' "$out" | grep -q '"states":2187,"transitions":3329,' &&
     printf '%s' "$out" | grep -q '"verdict":"violation"' && ok ||
     bad "--por --threads 2 violation: $(printf '%s' "$out" | cut -c1-200)"
 
