@@ -150,6 +150,26 @@ const proto_map_t *proto_find_map(const proto_t *p, int op, int ord, int scope)
     return best;
 }
 
+bool proto_expr_any(const proto_expr_t *e, proto_expr_pred pred, int arg)
+{
+    if (!e)
+        return false;
+    return pred(e, arg) || proto_expr_any(e->a, pred, arg) || proto_expr_any(e->b, pred, arg) ||
+           proto_expr_any(e->c, pred, arg) || proto_expr_any(e->d, pred, arg);
+}
+
+bool proto_action_any(const proto_t *p, const proto_action_t *a, proto_expr_pred pred, int arg)
+{
+    if (proto_expr_any(a->index, pred, arg) || proto_expr_any(a->value, pred, arg) ||
+        proto_expr_any(a->dest_node, pred, arg) || proto_expr_any(a->tid, pred, arg) ||
+        proto_expr_any(a->dval, pred, arg))
+        return true;
+    for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
+        if (proto_expr_any(a->fields[f], pred, arg))
+            return true;
+    return false;
+}
+
 void proto_count(const proto_t *p, int c, proto_count_t *out)
 {
     const proto_ctrl_t *ct = &p->ctrls[c];

@@ -308,6 +308,13 @@ typedef struct {
     int branches;    /* the same, counting each guarded alternative (row) of a cell apart */
 } proto_count_t;
 
+/* Whether PRED(node, ARG) holds at some node of expression E (NULL: none), or of
+ * any expression of action A (its index, value, destination, thread, done value
+ * and message fields) in protocol P. For the analyses of sys_por and sys_set_dead. */
+typedef bool (*proto_expr_pred)(const proto_expr_t *e, int arg);
+bool proto_expr_any(const proto_expr_t *e, proto_expr_pred pred, int arg);
+bool proto_action_any(const proto_t *p, const proto_action_t *a, proto_expr_pred pred, int arg);
+
 /* Table-level counts for controller C (docs/protocol-language.md, Counting). */
 void proto_count(const proto_t *p, int c, proto_count_t *out);
 

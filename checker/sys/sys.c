@@ -921,6 +921,42 @@ void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
 
 static int type_width(const sys_t *s, const proto_type_t *t);
 
+uint64_t *sys_future_lines(const sys_t *s, int t, bool (*sel)(void *ctx, int ev), void *ctx)
+{
+    const proto_t *p = s->p;
+    const prog_thread_t *th = &s->prog->threads[t];
+    uint64_t *f = xcalloc((size_t)th->ninstr + 1, sizeof(uint64_t));
+    for (bool more = true; more;) {
+        more = false;
+        for (int i = th->ninstr - 1; i >= 0; i--) {
+            const prog_instr_t *in = &th->instr[i];
+            const proto_map_t *m = s->maps[s->map_base[t] + i];
+            uint64_t v = in->op == PROG_OP_B ? 0 : f[i + 1];
+            if (in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
+                v |= in->target >= 0 && in->target <= th->ninstr ? f[in->target]
+                                                                 : (uint64_t)1 << DEAD_ALL;
+            for (int k = 0; m && k < m->nevents; k++) {
+                if (!sel(ctx, m->events[k]))
+                    continue;
+                int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
+                            ? s->loc_line[in->loc]
+                            : DEAD_ALL;
+                v |= (uint64_t)1 << (l < DEAD_ALL ? l : DEAD_ALL);
+            }
+            if (v != f[i]) {
+                f[i] = v;
+                more = true;
+            }
+        }
+    }
+    return f;
+}
+
+static bool event_in(void *ctx, int ev)
+{
+    return ((const bool *)ctx)[ev];
+}
+
 /* Reset, in W, every dvar of a per-cu instance on a line none of its CU's remaining
  * instructions may read it on, and every message field bound only for such a
  * variable (docs/por.md, "Values no step reads"). */
@@ -969,21 +1005,22 @@ static void reset_dead(const sys_t *s, work_t *w)
     }
 }
 
-static bool expr_reads_var(const proto_expr_t *e, int v)
+/* PROTO_E_LINEVAR V (-1: any) */
+static bool is_var(const proto_expr_t *e, int v)
 {
-    if (!e)
-        return false;
-    if (e->kind == PROTO_E_LINEVAR && (v < 0 || e->index == v))
-        return true;
-    return expr_reads_var(e->a, v) || expr_reads_var(e->b, v) || expr_reads_var(e->c, v) ||
-           expr_reads_var(e->d, v);
+    return e->kind == PROTO_E_LINEVAR && (v < 0 || e->index == v);
+}
+
+static bool is_field(const proto_expr_t *e, int f)
+{
+    return e->kind == PROTO_E_MSGF && e->index == f;
 }
 
 /* Whether ROW reads line variable V (-1: any): in its guard or an action's
  * expression; `V := V` (a no-op) is no read. */
 static bool row_reads_var(const proto_t *p, const proto_row_t *row, int v)
 {
-    if (expr_reads_var(row->guard, v))
+    if (proto_expr_any(row->guard, is_var, v))
         return true;
     for (int k = 0; k < row->nactions; k++) {
         const proto_action_t *a = &row->actions[k];
@@ -991,25 +1028,10 @@ static bool row_reads_var(const proto_t *p, const proto_row_t *row, int v)
             a->value->kind == PROTO_E_LINEVAR && a->value->index == a->var &&
             (v < 0 || a->var == v))
             continue;
-        if (expr_reads_var(a->index, v) || expr_reads_var(a->value, v) ||
-            expr_reads_var(a->dest_node, v) || expr_reads_var(a->tid, v) ||
-            expr_reads_var(a->dval, v))
+        if (proto_action_any(p, a, is_var, v))
             return true;
-        for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
-            if (expr_reads_var(a->fields[f], v))
-                return true;
     }
     return false;
-}
-
-static bool expr_reads_field(const proto_expr_t *e, int f)
-{
-    if (!e)
-        return false;
-    if (e->kind == PROTO_E_MSGF && e->index == f)
-        return true;
-    return expr_reads_field(e->a, f) || expr_reads_field(e->b, f) || expr_reads_field(e->c, f) ||
-           expr_reads_field(e->d, f);
 }
 
 /* Whether field F of the message ROW receives is used only as `V := msg.F` with
@@ -1017,7 +1039,7 @@ static bool expr_reads_field(const proto_expr_t *e, int f)
 static bool field_only_copied(const sys_t *s, int c, const proto_row_t *row, int f)
 {
     const proto_t *p = s->p;
-    if (expr_reads_field(row->guard, f))
+    if (proto_expr_any(row->guard, is_field, f))
         return false;
     for (int k = 0; k < row->nactions; k++) {
         const proto_action_t *a = &row->actions[k];
@@ -1030,13 +1052,8 @@ static bool field_only_copied(const sys_t *s, int c, const proto_row_t *row, int
             if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi)
                 continue;
         }
-        if (expr_reads_field(a->index, f) || expr_reads_field(a->value, f) ||
-            expr_reads_field(a->dest_node, f) || expr_reads_field(a->tid, f) ||
-            expr_reads_field(a->dval, f))
+        if (proto_action_any(p, a, is_field, f))
             return false;
-        for (int g = 0; a->kind == PROTO_A_SEND && a->fields && g < p->msgs[a->msg].nfields; g++)
-            if (expr_reads_field(a->fields[g], f))
-                return false;
     }
     return true;
 }
@@ -1088,42 +1105,18 @@ static void dead_build(sys_t *s)
                     s->dfld[c * p->nmsgs + m] |= (uint64_t)1 << f;
             }
     }
-    /* Per thread: the lines instructions from each pc on may read dvars on (a backward
-       dataflow over fall-through and branch edges, to a fixpoint). */
-    const proto_ctrl_t *core = p->core_ctrl >= 0 ? &p->ctrls[p->core_ctrl] : NULL;
-    const bool *cdv = p->core_ctrl >= 0 ? s->dvar[p->core_ctrl] : NULL;
-    for (int t = 0; t < s->nthreads; t++) {
-        const prog_thread_t *th = &s->prog->threads[t];
-        uint64_t *f = s->dread[t] = xcalloc((size_t)th->ninstr + 1, sizeof(uint64_t));
-        for (bool more = cdv != NULL; more;) {
-            more = false;
-            for (int i = th->ninstr - 1; i >= 0; i--) {
-                const prog_instr_t *in = &th->instr[i];
-                const proto_map_t *m = s->maps[s->map_base[t] + i];
-                uint64_t v = in->op == PROG_OP_B ? 0 : f[i + 1];
-                if (in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
-                    v |= in->target >= 0 && in->target <= th->ninstr ? f[in->target]
-                                                                     : (uint64_t)1 << DEAD_ALL;
-                for (int k = 0; m && k < m->nevents; k++) {
-                    bool reads = false;
-                    for (int r = 0; r < core->nrows && !reads; r++)
-                        if (core->rows[r].event == m->events[k])
-                            for (int dv = 0; dv < core->nlinevars && !reads; dv++)
-                                reads = cdv[dv] && row_reads_var(p, &core->rows[r], dv);
-                    if (!reads)
-                        continue;
-                    int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
-                                ? s->loc_line[in->loc]
-                                : DEAD_ALL;
-                    v |= (uint64_t)1 << (l < DEAD_ALL ? l : DEAD_ALL);
-                }
-                if (v != f[i]) {
-                    f[i] = v;
-                    more = true;
-                }
-            }
-        }
+    /* Per thread: the lines instructions from each pc on may read dvars on. */
+    int core = p->core_ctrl;
+    bool *reads = xcalloc((size_t)p->nevents + 1, sizeof(bool)); /* per core event */
+    for (int r = 0; core >= 0 && s->dvar[core] && r < p->ctrls[core].nrows; r++) {
+        const proto_row_t *row = &p->ctrls[core].rows[r];
+        for (int v = 0; v < p->ctrls[core].nlinevars && row->event >= 0; v++)
+            if (s->dvar[core][v] && row_reads_var(p, row, v))
+                reads[row->event] = true;
     }
+    for (int t = 0; t < s->nthreads; t++)
+        s->dread[t] = sys_future_lines(s, t, event_in, reads);
+    free(reads);
 }
 
 void sys_set_dead(sys_t *s, bool on)

@@ -162,6 +162,13 @@ void sys_step_info(sys_t *s, const sys_label_t *label, const uint8_t *before, si
 void sys_describe_lane(sys_t *s, int lane, const uint8_t *before, size_t blen, const uint8_t *after,
                        size_t alen, strbuf_t *out);
 
+/* Per pc of thread T (ninstr + 1 masks; the caller frees them): the lines of the
+ * instructions that may still execute from that pc on (fall-through and branch
+ * edges, to a fixpoint) with a mapped event SEL selects. An instruction counts on
+ * its location's line; a fence, a controller-level event or a branch out of the
+ * program on every line (bit 63). */
+uint64_t *sys_future_lines(const sys_t *s, int t, bool (*sel)(void *ctx, int ev), void *ctx);
+
 /* Values no step will read (docs/por.md, "Values no step reads"): with ON, every
  * state is normalized by resetting to zero each line variable of a per-cu
  * instance that only core events read, on the lines no remaining instruction of

@@ -75,26 +75,15 @@ struct sys_por {
 
 /* ---- static analysis ---- */
 
-static bool expr_reads_others(const proto_expr_t *e)
+static bool is_others(const proto_expr_t *e, int arg)
 {
-    if (!e)
-        return false;
-    if (e->kind == PROTO_E_COUNT || e->kind == PROTO_E_CLOCK)
-        return true;
-    return expr_reads_others(e->a) || expr_reads_others(e->b) || expr_reads_others(e->c) ||
-           expr_reads_others(e->d);
+    (void)arg;
+    return e->kind == PROTO_E_COUNT || e->kind == PROTO_E_CLOCK;
 }
 
-static bool action_reads_others(const proto_action_t *a, int nfields)
+static bool expr_reads_others(const proto_expr_t *e)
 {
-    if (expr_reads_others(a->index) || expr_reads_others(a->value) ||
-        expr_reads_others(a->dest_node) || expr_reads_others(a->tid) || expr_reads_others(a->dval))
-        return true;
-    if (a->kind == PROTO_A_SEND && a->fields)
-        for (int f = 0; f < nfields; f++)
-            if (expr_reads_others(a->fields[f]))
-                return true;
-    return false;
+    return proto_expr_any(e, is_others, 0);
 }
 
 static bool is_req_tid(const proto_expr_t *e)
@@ -157,26 +146,21 @@ static bool tid_provenance(const proto_t *p, int m, int f)
     return true;
 }
 
+static bool is_ctrl(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    return e->kind == PROTO_E_CTRLVAR || e->kind == PROTO_E_TELEM;
+}
+
 static bool expr_reads_ctrl(const proto_expr_t *e)
 {
-    if (!e)
-        return false;
-    if (e->kind == PROTO_E_CTRLVAR || e->kind == PROTO_E_TELEM)
-        return true;
-    return expr_reads_ctrl(e->a) || expr_reads_ctrl(e->b) || expr_reads_ctrl(e->c) ||
-           expr_reads_ctrl(e->d);
+    return proto_expr_any(e, is_ctrl, 0);
 }
 
 /* Whether action A reads a controller variable (in any of its expressions). */
 static bool action_reads_ctrl(const proto_t *p, const proto_action_t *a)
 {
-    if (expr_reads_ctrl(a->index) || expr_reads_ctrl(a->value) || expr_reads_ctrl(a->dest_node) ||
-        expr_reads_ctrl(a->tid) || expr_reads_ctrl(a->dval))
-        return true;
-    for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
-        if (expr_reads_ctrl(a->fields[f]))
-            return true;
-    return false;
+    return proto_action_any(p, a, is_ctrl, 0);
 }
 
 /* A row that changes nothing at its instance: no next state, no assignment, no done,
@@ -194,6 +178,11 @@ static bool row_reads_only(const proto_t *p, const proto_row_t *row)
             return false;
     }
     return true;
+}
+
+static bool leads_to_write(void *ctx, int ev)
+{
+    return ((const bool *)ctx)[ev];
 }
 
 /* The shared-service analysis: which messages shared controllers only read, which
@@ -242,37 +231,10 @@ static void analyse_service(sys_por_t *por)
         if ((p->events[e].kind == PROTO_EV_INTERNAL || p->events[e].kind == PROTO_EV_ENV) &&
             por->wlead[e] && sys_event_on(por->s, e))
             por->env_w = true;
-    /* Per thread: the lines instructions from each pc on may write (a backward
-       dataflow over fall-through and branch edges, to a fixpoint). */
-    const prog_t *prog = tp->prog;
+    /* Per thread: the lines instructions from each pc on may write. */
     por->fut = xcalloc((size_t)tp->nthreads + 1, sizeof *por->fut);
-    for (int t = 0; t < tp->nthreads; t++) {
-        const prog_thread_t *th = &prog->threads[t];
-        uint64_t *f = por->fut[t] = xcalloc((size_t)th->ninstr + 1, sizeof(uint64_t));
-        for (bool more = true; more;) {
-            more = false;
-            for (int i = th->ninstr - 1; i >= 0; i--) {
-                const prog_instr_t *in = &th->instr[i];
-                const proto_map_t *m = tp->maps[tp->map_base[t] + i];
-                uint64_t v = in->op == PROG_OP_B ? 0 : f[i + 1];
-                if (in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
-                    v |= in->target >= 0 && in->target <= th->ninstr ? f[in->target]
-                                                                     : (uint64_t)1 << ANY_LINE;
-                for (int k = 0; m && k < m->nevents; k++) {
-                    if (!por->wlead[m->events[k]])
-                        continue;
-                    int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
-                                ? tp->loc_line[in->loc]
-                                : ANY_LINE;
-                    v |= (uint64_t)1 << (l < ANY_LINE ? l : ANY_LINE);
-                }
-                if (v != f[i]) {
-                    f[i] = v;
-                    more = true;
-                }
-            }
-        }
-    }
+    for (int t = 0; t < tp->nthreads; t++)
+        por->fut[t] = sys_future_lines(por->s, t, leads_to_write, por->wlead);
 }
 
 /* Whether ROW may touch more than its line: a forall, a controller variable read or
@@ -321,26 +283,10 @@ static void analyse_lines(sys_por_t *por)
             por->core_inst[tp->inst_cu[i]] = i;
 }
 
-static bool expr_reads_line(const proto_expr_t *e)
+static bool is_line(const proto_expr_t *e, int arg)
 {
-    if (!e)
-        return false;
-    if (e->kind == PROTO_E_LINEVAR)
-        return true;
-    return expr_reads_line(e->a) || expr_reads_line(e->b) || expr_reads_line(e->c) ||
-           expr_reads_line(e->d);
-}
-
-/* Whether action A reads a line variable (in any of its expressions). */
-static bool action_reads_line(const proto_t *p, const proto_action_t *a)
-{
-    if (expr_reads_line(a->index) || expr_reads_line(a->value) || expr_reads_line(a->dest_node) ||
-        expr_reads_line(a->tid) || expr_reads_line(a->dval))
-        return true;
-    for (int f = 0; a->kind == PROTO_A_SEND && a->fields && f < p->msgs[a->msg].nfields; f++)
-        if (expr_reads_line(a->fields[f]))
-            return true;
-    return false;
+    (void)arg;
+    return e->kind == PROTO_E_LINEVAR;
 }
 
 /* The footprint of controller C's rows for event E (FX_*). A line event whose rows
@@ -382,7 +328,7 @@ static uint8_t row_footprint(const proto_t *p, int c, int e, uint8_t *maxsends)
             }
             if (action_reads_ctrl(p, a))
                 f |= FX_CTRL;
-            if (action_reads_line(p, a))
+            if (proto_action_any(p, a, is_line, 0))
                 f |= FX_LINE;
         }
         if (sends > *maxsends)
@@ -476,8 +422,7 @@ static const char *analyse(sys_por_t *por)
                 return "a row reads other instances (count) or the clock";
             for (int k = 0; k < row->nactions; k++) {
                 const proto_action_t *a = &row->actions[k];
-                int nf = a->kind == PROTO_A_SEND ? p->msgs[a->msg].nfields : 0;
-                if (action_reads_others(a, nf))
+                if (proto_action_any(p, a, is_others, 0))
                     return "a row reads other instances (count) or the clock";
                 if (a->kind != PROTO_A_DONE || !a->tid)
                     continue;
