@@ -96,6 +96,10 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
         sb_puts(&b, ",\"message\":");
         sb_json_str(&b, r->msg);
     }
+    if (r->stuck[0]) {
+        sb_puts(&b, ",\"stuck\":");
+        sb_json_str(&b, r->stuck);
+    }
     sb_printf(&b, ",\"l1_hit_rate\":%.6f,\"loads\":%llu",
               r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)r->loads);
     sb_puts(&b, ",\"messages\":{");
@@ -340,9 +344,15 @@ int cmd_sim(int argc, char **argv)
                (unsigned long long)bytes, (unsigned long long)r.invalidations,
                (unsigned long long)r.flushes, (unsigned long long)r.stall_cycles);
     }
-    if (r.status != SIM_DONE)
+    if (r.status != SIM_DONE) {
         cli_error("sim: %s %s: %s", p->name, wl, r.msg);
-    else if (!r.correct)
+        /* what each instance holds stalled: where to start reading the tables */
+        for (const char *l = r.stuck; *l;) {
+            size_t n = strcspn(l, "\n");
+            fprintf(stderr, "  %s%.*s\n", strncmp(l, "thread ", 7) ? "stalled at " : "", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    } else if (!r.correct)
         cli_error("sim: %s %s: wrong final state (the condition %s)", p->name, wl,
                   prog->quant == PROG_FORALL ? "'forall' does not hold" : "'~exists' holds");
     rc = r.status == SIM_LIMIT ? CLI_LIMIT : r.status == SIM_DONE && r.correct ? CLI_OK : CLI_FAIL;

@@ -91,6 +91,7 @@ typedef struct sim {
     uint64_t *ev_states;
     int *cv_w;       /* per controller: slots of its variables */
     int **lazy_ev;   /* per controller: internal line events fired on access, -1 ended */
+    bool *lazy_cv;   /* per controller: one of them has a guard over controller variables */
     int **timed_ev;  /* per controller: internal events with a machine latency, -1 ended */
     int *ev_lat;     /* per event: machine latency, -1: none */
     bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
@@ -455,6 +456,74 @@ static void eval_error(sim_t *s)
 
 static void thread_advance(sim_t *s, int t, uint64_t at);
 
+/* The state name of LINE at instance I ("-": no line). */
+static const char *line_state(sim_t *s, int i, int line)
+{
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+    if (line < 0)
+        return "-";
+    int32_t *r = line_rec(s, i, line, false);
+    int st = r ? r[0] : c->init_state;
+    return st >= 0 && st < c->nstates ? c->state_names[st] : "?";
+}
+
+/* What every instance holds stalled at the end of a run, one line each ("L1[0]: core
+ * event store (thread 0) on line 1 in IV since cycle 12; message DATA from L2[0] ..."),
+ * then one line per thread waiting for a reply, into OUT (empty when none). */
+static void describe_stuck(sim_t *s, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (int i = 0; i < s->ninst && k + 1 < n; i++) {
+        const inst_t *in = &s->inst[i];
+        if (!in->nstall)
+            continue;
+        k += (size_t)snprintf(out + k, n - k, "%s[%d]:", s->p->ctrls[in->ctrl].name,
+                              in->cu >= 0 ? in->cu : 0);
+        for (int j = 0; j < in->nstall && k + 1 < n; j++) {
+            const item_t *it = &in->stall[j];
+            int ev, line;
+            char who[64];
+            if (it->kind == EV_ISSUE) {
+                const thread_t *th = &s->th[it->id];
+                const prog_instr_t *ins = &s->prog->threads[it->id].instr[th->pc];
+                ev = s->maps[s->map_base[it->id] + th->pc]->events[th->step];
+                line = s->p->events[ev].line ? s->loc_line[ins->loc] : -1;
+                snprintf(who, sizeof who, "core event %s (thread %d)", s->p->events[ev].name,
+                         it->id);
+            } else {
+                const msg_t *g = &s->msgs[it->id];
+                ev = g->rec[0];
+                line = g->rec[1];
+                snprintf(who, sizeof who, "message %s from %s[%d]", s->p->events[ev].name,
+                         s->p->ctrls[s->inst[g->src].ctrl].name,
+                         s->inst[g->src].cu >= 0 ? s->inst[g->src].cu : 0);
+            }
+            k += (size_t)snprintf(out + k, n - k, "%s %s on line %d in %s since cycle %llu",
+                                  j ? ";" : "", who, line, line_state(s, i, line),
+                                  (unsigned long long)it->since);
+        }
+        if (k + 1 < n)
+            k += (size_t)snprintf(out + k, n - k, "\n");
+    }
+    for (int t = 0; t < s->nthreads && k + 1 < n; t++) {
+        const thread_t *th = &s->th[t];
+        if (th->status != TH_WAIT)
+            continue;
+        const prog_instr_t *ins = &s->prog->threads[t].instr[th->pc];
+        int ev = s->maps[s->map_base[t] + th->pc]->events[th->step];
+        int line = s->p->events[ev].line ? s->loc_line[ins->loc] : -1;
+        k += (size_t)snprintf(
+            out + k, n - k,
+            "thread %d: waits for a reply to core event %s on line %d (%s[%d] "
+            "in %s)\n",
+            t, s->p->events[ev].name, line, s->p->ctrls[s->inst[th->inst].ctrl].name,
+            s->inst[th->inst].cu >= 0 ? s->inst[th->inst].cu : 0, line_state(s, th->inst, line));
+    }
+    if (k >= n && n > 4)
+        memcpy(out + n - 4, "...", 4);
+}
+
 /* Thread T's current core event completed at cycle AT (with VAL for its register). */
 static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
 {
@@ -642,6 +711,39 @@ static int lazy_internal(sim_t *s, int i, int line)
     return 0;
 }
 
+static bool is_cvar(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    return e->kind == PROTO_E_CTRLVAR || e->kind == PROTO_E_TELEM;
+}
+
+static bool guard_reads_cvar(const proto_expr_t *g)
+{
+    return proto_expr_any(g, is_cvar, 0);
+}
+
+/* ROW (of instance I's controller) just fired on LINE (-1: none). A lazy event it
+ * enabled may never see another event on its line (hlrc-probe's `fdone` once a
+ * hand-over's `FWD` arrived with no write-through pending, or once the last `WACK`,
+ * on another line, brings `pending` to 0): try the lazy events on LINE, and, when
+ * ROW wrote a controller variable some lazy event's guard reads, on every line of I
+ * that has a record. */
+static int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
+{
+    inst_t *in = &s->inst[i];
+    if (lazy_internal(s, i, line) < 0)
+        return -1;
+    if (!s->lazy_cv[in->ctrl])
+        return 0;
+    bool cv = false;
+    for (int k = 0; k < row->nactions && !cv; k++)
+        cv = row->actions[k].kind == PROTO_A_ASSIGN && !row->actions[k].line_var;
+    for (int k = 0; cv && k < in->nrec; k++)
+        if (lazy_internal(s, i, in->rline[k]) < 0)
+            return -1;
+    return 0;
+}
+
 /* Free a way in LINE's set of instance I through the protocol's eviction rows:
  * 1 when the set has room, 0 when it stays full (the access waits), -1 on an error. */
 static int make_room(sim_t *s, int i, int line)
@@ -724,6 +826,8 @@ static int try_core(sim_t *s, int t)
     int f = fire(s, &x, row);
     if (f <= 0)
         return f;
+    if (lazy_after(s, i, line, row))
+        return -1;
     if (x.did_done) {
         thread_step(s, t, false, 0, s->now + (uint64_t)ci->latency);
     } else if (x.did_wait) {
@@ -784,6 +888,8 @@ static int try_msg(sim_t *s, int id)
     int f = fire(s, &x, row);
     if (f <= 0)
         return f;
+    if (lazy_after(s, i, line, row))
+        return -1;
     g = &s->msgs[id]; /* the row's sends may have moved the pool */
     s->chan_n[chan]--;
     s->chan_flits[chan] -= s->msg_flits[s->msgs[id].rec[0]];
@@ -1134,6 +1240,7 @@ static int build(sim_t *s, diag_t *err)
                 s->ev_lat[e] = m->evlat[k];
     }
     s->lazy_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
+    s->lazy_cv = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
     s->timed_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->periodic_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     for (int c = 0; c < p->nctrls; c++) {
@@ -1153,10 +1260,14 @@ static int build(sim_t *s, diag_t *err)
             const proto_event_t *ev = &p->events[e];
             if (ev->kind != PROTO_EV_INTERNAL || !ev->line || s->ev_rows[c * p->nevents + e][0] < 0)
                 continue;
-            if (s->ev_lat[e] >= 0)
+            if (s->ev_lat[e] >= 0) {
                 s->timed_ev[c][nt++] = e;
-            else
-                s->lazy_ev[c][nl++] = e;
+                continue;
+            }
+            s->lazy_ev[c][nl++] = e;
+            for (const int *r = s->ev_rows[c * p->nevents + e]; *r >= 0; r++)
+                if (guard_reads_cvar(p->ctrls[c].rows[*r].guard))
+                    s->lazy_cv[c] = true;
         }
         s->lazy_ev[c][nl] = s->timed_ev[c][nt] = -1;
     }
@@ -1286,6 +1397,7 @@ static void sim_free(sim_t *s)
     free(s->cv_off);
     free(s->cv_w);
     free(s->lazy_ev);
+    free(s->lazy_cv);
     free(s->timed_ev);
     free(s->periodic_ev);
     if (s->ev_rows)
@@ -1405,6 +1517,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     }
     if (out->status == SIM_DONE) {
         int stalled = 0, inflight = 0;
+        describe_stuck(s, out->stuck, sizeof out->stuck);
         for (int i = 0; i < s->ninst; i++)
             stalled += s->inst[i].nstall;
         for (int c = 0; c < s->nchan; c++)

@@ -84,7 +84,8 @@ typedef struct {
 
 typedef struct {
     sim_status_t status;
-    char msg[512]; /* why, when not SIM_DONE */
+    char msg[512];    /* why, when not SIM_DONE */
+    char stuck[2048]; /* a deadlock's stalled work, one line per instance (else empty) */
     int cus;
     uint64_t cycles; /* when the last thread finished */
     uint64_t events; /* events processed */

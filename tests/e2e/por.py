@@ -10,7 +10,8 @@ trace. Then every row of tests/e2e/check.tab is run with --por: the same verdict
 (every broken variant is still refuted), and for ok rows at most the pinned
 counts.
 
-Usage: python3 tests/e2e/por.py ./cohcheck [fast|full]   (POR_PROTOCOLS=GLOB: fewer protocols)
+Usage: python3 tests/e2e/por.py ./cohcheck [fast|full]   (POR_PROTOCOLS=GLOB: fewer protocols;
+  POR_TESTS=GLOB: other tests for the sweep, e.g. 'litmus/gen/*.litmus')
   fast: cold bound 20000 states, warm bound 2000; check.tab rows under BFS, ok rows
         pinned at most 50000 states and every failing row (make test)
   full: cold and warm bound 200000; every check.tab row, BFS and DFS (make test-full)
@@ -83,7 +84,7 @@ def compare(tag, ref, got):
 
 
 def sweep():
-    tests = sorted(glob.glob("litmus/core/*.litmus"))
+    tests = sorted(glob.glob(os.environ.get("POR_TESTS", "litmus/core/*.litmus")))
     protos = sorted(glob.glob(os.environ.get("POR_PROTOCOLS", "protocols/*.proto")))
     cold_bound, warm_bound = BOUNDS
     for proto in protos:

@@ -67,6 +67,15 @@ if [ "$got" = "false,wrong" ]; then ok; else bad "gpu-wt-noinv lock15: '$got'"; 
 expect_rc 1 "deadlock" "$BIN" sim --protocol $D/nol1-lostack.proto --workload $D/st1.litmus
 if grep -q "deadlock at cycle 18: 0 of 1 threads finished" "$T/err"; then ok; else
     bad "deadlock message: $(cat "$T/err")"; fi
+# ... and what is stuck: the thread waiting for the acknowledgement.
+if grep -q "thread 0: waits for a reply to core event store on line 0 (L1\[0\] in I)" "$T/err"; then
+    ok; else bad "deadlock: no stuck work: $(cat "$T/err")"; fi
+# A lazy internal event enabled by the row just fired, with nothing touching its line
+# again: hlrc-probe's hand-over (fdone) once the FWD arrived and no write-through is
+# pending. Before, SPM_G deadlocked (reports/timed.md); 2 and 15 CUs now finish.
+for c in 2 15; do
+    expect_rc 0 "hlrc-probe SPM_G --cus $c" "$BIN" sim --protocol hlrc-probe --workload SPM_G --cus $c
+done
 
 # Limits: exit 3, never "correct".
 expect_rc 3 "--max-events" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus --max-events 10
