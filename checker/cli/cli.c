@@ -55,6 +55,22 @@ static void exe_dir(const char *argv0, char *buf, size_t len)
         snprintf(buf, len, ".");
 }
 
+void cli_data_dirs(const char *dir, const char *env, const char *argv0, cli_dirs_t *out)
+{
+    char exe[PATH_MAX];
+    exe_dir(argv0, exe, sizeof exe);
+    snprintf(out->buf[0], sizeof out->buf[0], "%s/%s", exe, dir);
+    snprintf(out->buf[1], sizeof out->buf[1], "%s/../share/cohcheck/%s", exe, dir);
+    int n = 0;
+    const char *envdir = getenv(env);
+    if (envdir)
+        out->dirs[n++] = envdir;
+    out->dirs[n++] = dir;
+    out->dirs[n++] = out->buf[0];
+    out->dirs[n++] = out->buf[1];
+    out->dirs[n] = NULL;
+}
+
 int cli_find_data(const char *arg, const char *dir, const char *ext, const char *env,
                   const char *argv0, char *path, size_t len)
 {
@@ -64,17 +80,10 @@ int cli_find_data(const char *arg, const char *dir, const char *ext, const char 
         return 0;
     }
     /* Search: $ENV, ./DIR, DIR next to the binary, the install share dir. */
-    char exe[PATH_MAX];
-    exe_dir(argv0, exe, sizeof exe);
-    const char *envdir = getenv(env);
-    char d1[PATH_MAX + 64], d2[PATH_MAX + 64];
-    snprintf(d1, sizeof d1, "%s/%s", exe, dir);
-    snprintf(d2, sizeof d2, "%s/../share/cohcheck/%s", exe, dir);
-    const char *cands[4] = {envdir, dir, d1, d2};
-    for (int i = 0; i < 4; i++) {
-        if (!cands[i])
-            continue;
-        snprintf(path, len, "%s/%s%s", cands[i], arg, ext);
+    cli_dirs_t d;
+    cli_data_dirs(dir, env, argv0, &d);
+    for (int i = 0; d.dirs[i]; i++) {
+        snprintf(path, len, "%s/%s%s", d.dirs[i], arg, ext);
         if (is_file(path))
             return 0;
     }

@@ -5,6 +5,7 @@
 #ifndef COHCHECK_CLI_H
 #define COHCHECK_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,6 +29,14 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Find data file ARG: a path (contains '/' or ends in EXT) is taken as is;
  * a name is looked up as NAME+EXT in $ENV, ./DIR, DIR beside the binary and
  * the install share folder. Returns 0 with PATH filled, -1 if not found. */
+/* The folders searched for data of kind DIR ("protocols", ...), in order: $ENV,
+ * ./DIR, DIR next to the binary, the install share dir (DIRS, NULL-ended). */
+typedef struct {
+    char buf[2][PATH_MAX + 64];
+    const char *dirs[5];
+} cli_dirs_t;
+void cli_data_dirs(const char *dir, const char *env, const char *argv0, cli_dirs_t *out);
+
 int cli_find_data(const char *arg, const char *dir, const char *ext, const char *env,
                   const char *argv0, char *path, size_t len);
 

@@ -613,7 +613,10 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
                  arg);
         return -1;
     }
-    return proto_load(path, out, err);
+    /* a variant's base: beside it, else a shipped protocol (a user's variant of one) */
+    cli_dirs_t lib;
+    cli_data_dirs("protocols", "COHCHECK_PROTOCOLS", argv0, &lib);
+    return proto_load_lib(path, lib.dirs, out, err);
 }
 
 /* Long options with no short letter (issue 11: memory beyond RAM). */

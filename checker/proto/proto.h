@@ -293,6 +293,13 @@ int proto_parse(const char *file, const char *src, size_t len, proto_t **out, di
 /* Read and parse PATH. */
 int proto_load(const char *path, proto_t **out, diag_t *err);
 
+/* As proto_parse and proto_load; a base an 'extends' names that is not beside its
+ * file is looked for in the folders LIB (NULL-ended, in order; NULL: none), so a
+ * variant outside them may extend a shipped protocol. */
+int proto_parse_lib(const char *file, const char *src, size_t len, const char *const *lib,
+                    proto_t **out, diag_t *err);
+int proto_load_lib(const char *path, const char *const *lib, proto_t **out, diag_t *err);
+
 void proto_free(proto_t *p);
 
 /* Override parameter NAME with VALUE (--param NAME=VALUE). -1 with ERR if unknown. */

@@ -144,6 +144,8 @@ typedef struct {
      * 'protocol ... extends' header starts the next section) */
     proto_seg_t *segs;
     int nsegs;
+    const char *const *lib; /* folders to look for a base in when it is not beside the file
+                               (NULL-ended; NULL: none) */
     int section;
     int *map_section; /* per map: the section that wrote it */
     int **map_toks;   /* per map: the tokens of its events (errors after pass 2) */

@@ -323,6 +323,36 @@ static char *header_base(const char *src, const lex_tok_t *toks, int ntoks, int 
 #undef IS
 }
 
+/* BASE.proto in FILE's folder. */
+static strbuf_t beside(const char *file, const char *base)
+{
+    strbuf_t pb;
+    sb_init(&pb);
+    const char *slash = strrchr(file, '/');
+    if (slash)
+        sb_putn(&pb, file, (size_t)(slash - file) + 1);
+    sb_printf(&pb, "%s.proto", base);
+    return pb;
+}
+
+/* Read BASE.proto beside FILE, else from the first of the parser's protocol folders
+ * that has it: its path (the caller frees it and *TEXT), or NULL. */
+static char *read_base(const proto_parser_t *ps, const char *file, const char *base, char **text,
+                       size_t *tlen)
+{
+    strbuf_t pb = beside(file, base);
+    if (!util_read_file(pb.s, text, tlen))
+        return pb.s;
+    for (int k = 0; ps->lib && ps->lib[k]; k++) {
+        pb.len = 0;
+        sb_printf(&pb, "%s/%s.proto", ps->lib[k], base);
+        if (!util_read_file(pb.s, text, tlen))
+            return pb.s;
+    }
+    free(pb.s);
+    return NULL;
+}
+
 /* Append text SRC[0..LEN) of FILE, tokenised, to the parser's combined
  * source, after the base it extends (read from BASE.proto beside FILE). */
 static int compose(proto_parser_t *ps, const lex_spec_t *spec, const char *file, const char *src,
@@ -335,23 +365,18 @@ static int compose(proto_parser_t *ps, const lex_spec_t *spec, const char *file,
     int at = 0;
     char *base = header_base(src, toks, ntoks, &at);
     if (base) {
-        char *path = NULL, *text = NULL;
+        char *text = NULL, *path = NULL;
         size_t tlen = 0;
-        const char *slash = strrchr(file, '/');
-        strbuf_t pb;
-        sb_init(&pb);
-        if (slash)
-            sb_putn(&pb, file, (size_t)(slash - file) + 1);
-        sb_printf(&pb, "%s.proto", base);
-        path = pb.s;
         int rc = 0;
         if (depth >= PROTO_MAX_EXTENDS) {
             diag_set(ps->err, file, toks[at].line, toks[at].col,
                      "'extends' chain longer than %d (a cycle?)", PROTO_MAX_EXTENDS);
             rc = -1;
-        } else if (util_read_file(path, &text, &tlen)) {
+        } else if (!(path = read_base(ps, file, base, &text, &tlen))) {
+            strbuf_t pb = beside(file, base);
             diag_set(ps->err, file, toks[at].line, toks[at].col,
-                     "cannot read base protocol '%s' (%s)", base, path);
+                     "cannot read base protocol '%s' (%s)", base, pb.s);
+            free(pb.s);
             rc = -1;
         } else {
             rc = compose(ps, spec, path, text, tlen, depth + 1, all);

@@ -1260,7 +1260,14 @@ static int run_pass(proto_parser_t *ps, int pass)
 
 int proto_parse(const char *file, const char *src, size_t len, proto_t **out, diag_t *err)
 {
+    return proto_parse_lib(file, src, len, NULL, out, err);
+}
+
+int proto_parse_lib(const char *file, const char *src, size_t len, const char *const *lib,
+                    proto_t **out, diag_t *err)
+{
     proto_parser_t ps = {0};
+    ps.lib = lib;
     ps.file = file;
     ps.src = src;
     ps.len = len;
@@ -1342,13 +1349,18 @@ int proto_parse(const char *file, const char *src, size_t len, proto_t **out, di
 
 int proto_load(const char *path, proto_t **out, diag_t *err)
 {
+    return proto_load_lib(path, NULL, out, err);
+}
+
+int proto_load_lib(const char *path, const char *const *lib, proto_t **out, diag_t *err)
+{
     char *data;
     size_t len;
     if (util_read_file(path, &data, &len)) {
         diag_set(err, path, 0, 0, "cannot read file");
         return -1;
     }
-    int rc = proto_parse(path, data, len, out, err);
+    int rc = proto_parse_lib(path, data, len, lib, out, err);
     free(data);
     return rc;
 }
