@@ -107,7 +107,8 @@ static void usage(FILE *f)
           "                      ...; the N ranks split the states and give one process's\n"
           "                      counts, verdict and trace; rank 0 prints (BFS only; not with\n"
           "                      -j, --dfs or --db: the store is off; docs/distributed.md)\n"
-          "                      explores the full graph: --por is refused (exit 2)\n"
+          "                      --por applies where no cycle proviso is needed (no\n"
+          "                      loops); else the ranks explore the full graph\n"
           "  -h, --help          this help\n"
           "\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
@@ -655,7 +656,6 @@ int cmd_check(int argc, char **argv)
         {0, 0, 0, 0},
     };
     const char *junit_path = NULL;
-    bool por_given = false; /* --por named (--mpi explores without the reduction) */
     check_t c;
     memset(&c, 0, sizeof c);
     c.argv0 = argv[0];
@@ -736,10 +736,7 @@ int cmd_check(int argc, char **argv)
         case 'b': c.eo.dfs = false; break;
         case 'd': c.eo.dfs = true; break;
         case CLI_OPT_POR:
-        case CLI_OPT_NO_POR:
-            cli_por_opt(ch, &c.eo.por);
-            por_given = ch == CLI_OPT_POR;
-            break;
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &c.eo.por); break;
         case 'u':
             if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
                 cli_report(&d);
@@ -824,16 +821,12 @@ int cmd_check(int argc, char **argv)
             cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
                       "--mpi: the ranks key states by 64-bit fingerprints and keep their "
                       "levels in RAM (more ranks give more memory)");
-        else if (por_given)
-            cli_error("check: --por with --mpi: the distributed search explores the full graph "
-                      "(no partial-order reduction); drop --por, or use --threads N");
         if (c.jobs != 1 || c.eo.dfs || db_given || c.eo.threads > 1 ||
-            (c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory || por_given || rc) {
+            (c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory || rc) {
             rc = CLI_BAD_INPUT;
             goto out;
         }
         no_db = true;
-        c.eo.por = false; /* the default --por does not apply: the ranks expand every step */
     }
     if (c.eo.threads > 1 && c.eo.dfs) {
         cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");

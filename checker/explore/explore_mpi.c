@@ -67,6 +67,7 @@ int explore_mpi_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_
 #include <time.h>
 
 #include "../base/util.h"
+#include "../sys/sys_por.h"
 
 #define TAG 17
 #define NSEND 4 /* buffers in flight per destination */
@@ -130,8 +131,19 @@ typedef struct {
     /* frontiers */
     level_t cur, next;
     uint32_t next_first; /* the first local id new in the level being built */
-    uint32_t *fns;       /* per frontier state: successors emitted */
+    uint32_t *fns;       /* per frontier state: successors emitted (--por: kept) */
+    uint32_t *fend;      /* ... the last one's position among all its successors + 1 */
+    uint8_t *fred;       /* ... --por: 1 when a proper stubborn set was kept */
     size_t fnscap;
+    /* --por (docs/por.md): the analysis, and the state's successors, all of them, before
+       the stubborn set is chosen */
+    sys_por_t *por;
+    uint8_t *sb;
+    size_t sbcap, sbused, sn, scap;
+    size_t *soff;
+    uint32_t *slen;
+    sys_label_t *slab;
+    bool *skeep;
     /* the state being expanded */
     uint64_t cur_pos;
     uint32_t cur_lid, cur_ns;
@@ -417,6 +429,49 @@ static void on_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t 
     put(x, d, fp, key, x->cur_lid, st, len);
 }
 
+/* --por: keep every successor of the state, to choose among them. */
+static void collect(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+{
+    mx_t *x = ctx;
+    if (x->sn == x->scap) {
+        x->scap = x->scap ? x->scap * 2 : 64;
+        x->soff = xrealloc(x->soff, x->scap * sizeof *x->soff);
+        x->slen = xrealloc(x->slen, x->scap * sizeof *x->slen);
+        x->slab = xrealloc(x->slab, x->scap * sizeof *x->slab);
+        x->skeep = xrealloc(x->skeep, x->scap * sizeof *x->skeep);
+    }
+    util_grow((void **)&x->sb, &x->sbcap, x->sbused + len, 1);
+    memcpy(x->sb + x->sbused, st, len);
+    x->soff[x->sn] = x->sbused;
+    x->slen[x->sn] = (uint32_t)len;
+    x->slab[x->sn++] = *lab;
+    x->sbused += len;
+}
+
+/* Expand state ST with the reduction: every successor is computed (errors and
+ * deadlocks as without it), then the stubborn set's are sent, each with its
+ * position among all of them (traces replay those). Returns sys_successors'. */
+static int expand_por(mx_t *x, const uint8_t *st, size_t len, sys_error_t *e, uint32_t *kend,
+                      uint8_t *red)
+{
+    x->sn = x->sbused = 0;
+    int ns = sys_successors(x->s, st, len, collect, x, e);
+    *kend = 0;
+    if (ns <= 0)
+        return ns;
+    size_t k = sys_por_select(x->por, st, len, x->slab, x->sn, 0, x->skeep);
+    for (size_t j = 0; j < x->sn; j++) {
+        if (!x->skeep[j])
+            continue;
+        x->cur_ns = (uint32_t)j;
+        on_succ(x, x->sb + x->soff[j], x->slen[j], &x->slab[j]);
+        *kend = (uint32_t)j + 1;
+    }
+    x->cur_ns = (uint32_t)k;
+    *red = k < x->sn;
+    return ns;
+}
+
 static void count_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
 {
     (void)ctx;
@@ -649,6 +704,14 @@ static void mx_free(mx_t *x)
     free(x->next.e);
     free(x->next.bytes);
     free(x->fns);
+    free(x->fend);
+    free(x->fred);
+    free(x->sb);
+    free(x->soff);
+    free(x->slen);
+    free(x->slab);
+    free(x->skeep);
+    sys_por_free(x->por);
     for (int d = 0; x->dst && d < x->P; d++) {
         for (int k = 0; k < NSEND; k++)
             free(x->dst[d].buf[k]);
@@ -675,15 +738,19 @@ static void expand(mx_t *x, int depth, bool bound, event_t *ev, uint64_t *ncut, 
     if (x->fnscap < x->cur.n + 1) {
         x->fnscap = x->cur.n + 1;
         x->fns = xrealloc(x->fns, x->fnscap * sizeof *x->fns);
+        x->fend = xrealloc(x->fend, x->fnscap * sizeof *x->fend);
+        x->fred = xrealloc(x->fred, x->fnscap * sizeof *x->fred);
     }
     memset(x->fns, 0, (x->cur.n + 1) * sizeof *x->fns);
+    memset(x->fend, 0, (x->cur.n + 1) * sizeof *x->fend);
+    memset(x->fred, 0, (x->cur.n + 1) * sizeof *x->fred);
     if (depth < 0) {
         if (x->rank == 0) {
             x->cur_pos = 0;
             x->cur_lid = NONE;
             x->cur_ns = 0;
             sys_initial(x->s, on_succ, x, &e);
-            x->fns[0] = x->cur_ns;
+            x->fns[0] = x->fend[0] = x->cur_ns;
         }
         return;
     }
@@ -724,8 +791,11 @@ static void expand(mx_t *x, int depth, bool bound, event_t *ev, uint64_t *ncut, 
             continue;
         }
         x->cur_ns = 0;
-        int ns = sys_successors(x->s, st, en->len, on_succ, x, &e);
+        uint32_t kend = 0;
+        int ns = x->por ? expand_por(x, st, en->len, &e, &kend, &x->fred[i])
+                        : sys_successors(x->s, st, en->len, on_succ, x, &e);
         x->fns[i] = x->cur_ns;
+        x->fend[i] = x->por ? kend : x->cur_ns;
         if (ns < 0) {
             ev->type = EV_UNEXP;
             ev->verdict = e.kind == SYS_ERR_UNEXPECTED ? EXPLORE_UNEXPECTED : EXPLORE_INVARIANT;
@@ -789,7 +859,7 @@ static uint64_t full_cut(mx_t *x, int depth, uint64_t T, uint64_t M)
         uint64_t pos = depth < 0 ? 0 : x->cur.e[i].pos;
         if (!x->fns[i])
             continue;
-        if (k > 0 && (pos < kp || (pos == kp && x->fns[i] <= ko + 1)))
+        if (k > 0 && (pos < kp || (pos == kp && x->fend[i] <= ko + 1)))
             continue;
         cand = pos;
         break;
@@ -825,6 +895,22 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     MPI_Comm_rank(MPI_COMM_WORLD, &x.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &x.P);
     x.maxst = sys_max_state(s);
+    if (o->por) { /* as explore.c, where no cycle proviso is needed (docs/por.md) */
+        x.por = sys_por_new(s);
+        const char *why = NULL;
+        r->por = sys_por_active(x.por, &why);
+        if (r->por && sys_por_proviso(x.por)) {
+            r->por = false;
+            why = "--mpi: cycles of steps are possible (a loop), and the cycle proviso needs "
+                  "to know which states were expanded before, which the ranks do not share";
+        }
+        if (!r->por) {
+            snprintf(r->por_off, sizeof r->por_off, "%s", why);
+            sys_por_free(x.por);
+            x.por = NULL;
+        }
+    }
+    sys_set_dead(s, r->por);
     x.bufsz = BUF_BYTES > 64 + 2 * x.maxst ? BUF_BYTES : 64 + 2 * x.maxst;
     x.dst = xcalloc((size_t)x.P, sizeof *x.dst);
     for (int d = 0; d < x.P; d++) {
@@ -845,6 +931,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     prog_val_t *outv = xcalloc((size_t)nkeys + 1, sizeof *outv);
 
     uint64_t T = 0, T_prev = 0, nparent = 1, trans = 0, ncut = 0, last_progress = 0;
+    uint64_t por_reduced = 0;
     int depth = -1;
     bool done = false;
     while (!done) {
@@ -881,10 +968,13 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         MPI_Allreduce(&halt, &halts, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
         if (!full && E == NOPOS && !halts) {
             /* The level is complete. */
-            uint64_t t = 0;
-            for (size_t i = 0; i < (depth < 0 ? 1 : x.cur.n); i++)
+            uint64_t t = 0, red = 0;
+            for (size_t i = 0; i < (depth < 0 ? 1 : x.cur.n); i++) {
                 t += x.fns[i];
+                red += x.fred[i];
+            }
             trans += sum64(t);
+            por_reduced += sum64(red);
             keep_outcomes(&x, NOPOS);
             if (M == 0) {
                 done = true;
@@ -905,7 +995,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             continue;
         }
         /* The search stops in this level, at frontier position X. */
-        uint64_t X = full ? C : E, kstop, t = 0;
+        uint64_t X = full ? C : E, kstop, t = 0, red = 0;
         if (full || E == NOPOS) /* --max-states, or memory / a stop request */
             kstop = full ? (X << 32) : NOPOS;
         else
@@ -918,12 +1008,15 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             states = o->max_states ? o->max_states : states;
         for (size_t i = 0; i < (depth < 0 ? 1 : x.cur.n); i++) {
             uint64_t pos = depth < 0 ? 0 : x.cur.e[i].pos;
-            if (pos < X || (pos == X && (depth < 0 || (!full && E != NOPOS && win.type != EV_INV))))
+            bool at = pos == X && (depth < 0 || (!full && E != NOPOS && win.type != EV_INV));
+            if (pos < X || at || (E == NOPOS && !full))
                 t += x.fns[i];
-            else if (E == NOPOS && !full)
-                t += x.fns[i];
+            /* the state a --max-states cut stops in was expanded, as one process's */
+            if (pos < X || at || (pos == X && full) || (E == NOPOS && !full))
+                red += x.fred[i];
         }
         trans += sum64(t);
+        por_reduced += sum64(red);
         keep_outcomes(&x,
                       full || E == NOPOS ? (full ? X : NOPOS) : (win.type == EV_VIOL ? X + 1 : X));
         r->max_depth = states > T ? depth + 1 : (depth < 0 ? 0 : depth);
@@ -976,6 +1069,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     }
 out:
     r->transitions = trans;
+    r->por_reduced = por_reduced;
     r->bytes = sum64(x.peak);
     double n = (double)r->states;
     r->omission = n * (n - 1) / 36893488147419103232.0;

@@ -23,12 +23,14 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # The fields that differ by nature: time, memory, the communication figures.
 strip() { sed 's/"time_s":[0-9.]*//; s/,"bytes":[0-9]*//; s/,"mpi":{[^}]*}//' "$1"; }
 
-# same NAME ARGS...: one process, then 2 and 4 ranks; identical JSON and exit code.
+# same NAME ARGS...: one process, then 2 and 4 ranks; identical JSON and exit code. Both
+# sides run with $POR (default --no-por: the full graph; --por: the reduced graph, which
+# the ranks explore where the reduction needs no cycle proviso).
+POR=--no-por
 same() {
     name=$1
     shift
-    # --mpi explores the full graph (no partial-order reduction): one process with --no-por
-    "$BIN" check --no-db --json --no-por "$@" >"$T/one" 2>"$T/one.err"
+    "$BIN" check --no-db --json $POR "$@" >"$T/one" 2>"$T/one.err"
     want=$?
     strip "$T/one" >"$T/one.s"
     if [ ! -s "$T/one.s" ]; then
@@ -36,7 +38,7 @@ same() {
         return
     fi
     for np in 2 4; do
-        mpirun --oversubscribe -np $np "$BIN" check --mpi --json "$@" </dev/null \
+        mpirun --oversubscribe -np $np "$BIN" check --mpi --json $POR "$@" </dev/null \
             >"$T/m$np" 2>"$T/m$np.err"
         got=$?
         strip "$T/m$np" >"$T/m$np.s"
@@ -82,6 +84,31 @@ expect max-states '"states":1000,"transitions":2303,.*"verdict":"incomplete"'
 same max-depth --protocol gpu-wt --max-depth 5 $G/MP+rel+acq+guard.litmus
 expect max-depth '"states":20,"transitions":30,.*"verdict":"incomplete".*"depth":5,'
 
+# --por (the default): the same reduced graph as one process, where no cycle proviso is
+# needed: counts, por_reduced, verdicts, traces, the --max-states cut.
+POR=--por
+same por-ok --protocol gpu-wt --init warm --env all $G/SB+sc.litmus
+expect por-ok '"states":7246,"transitions":13902,.*"verdict":"ok".*"por":true,"por_reduced":6974'
+same por-viol --protocol gpu-wt-noinv --env fetch $G/MP+rel+acq+guard.litmus
+expect por-viol '"states":2187,"transitions":3329,.*"verdict":"violation"'
+same por-cut --protocol gpu-wt --init warm --env all --max-states 20000 $G/IRIW.litmus
+expect por-cut '"states":20000,.*"verdict":"incomplete"'
+same por-nol1 --protocol nol1 --init warm --env all $G/IRIW+sc.litmus
+expect por-nol1 '"verdict":"ok".*"por":true'
+POR=--no-por
+# A test with a loop needs the cycle proviso: the ranks explore the full graph, say so
+# ("por":false and why), and give one process's --no-por counts.
+mpirun --oversubscribe -np 2 "$BIN" check --mpi --json --no-db --protocol gpu-wt \
+    $G/MP+rel+acq+spin.litmus </dev/null >"$T/pv" 2>/dev/null
+"$BIN" check --no-db --json --no-por --protocol gpu-wt $G/MP+rel+acq+spin.litmus >"$T/pv1"
+if grep -q '"por":false,"por_off":"--mpi: cycles of steps are possible' "$T/pv" &&
+    [ "$(grep -o '"states":[0-9]*,"transitions":[0-9]*' "$T/pv")" = \
+        "$(grep -o '"states":[0-9]*,"transitions":[0-9]*' "$T/pv1")" ]; then
+    ok
+else
+    bad "--mpi with a loop: $(cut -c1-300 "$T/pv")"
+fi
+
 # Rank 0 alone prints: one line per test, text output included.
 mpirun --oversubscribe -np 4 "$BIN" check --mpi --protocol gpu-wt $G/SB+sc.litmus </dev/null \
     >"$T/txt" 2>&1
@@ -116,14 +143,12 @@ usage mpi-fingerprint '--fingerprint 96|128 and --queue-memory' 1 --fingerprint 
     --protocol gpu-wt $G/SB.litmus
 usage mpi-queue-memory '--fingerprint 96|128 and --queue-memory' 1 --queue-memory 64M \
     --protocol gpu-wt $G/SB.litmus
-usage mpi-por '--por with --mpi' 1 --por --protocol gpu-wt $G/SB.litmus
-usage mpi-por-np2 '--por with --mpi' 2 --no-por --por --protocol gpu-wt $G/SB.litmus
 usage mpi-bad-file 'no-such.litmus' 4 --protocol gpu-wt "$T/no-such.litmus"
 [ ! -e "$T/x.db" ] && ok || bad "mpi-db: a store was created"
 [ ! -e cohcheck.db ] || [ cohcheck.db -ot "$T/one" ] && ok || bad "--mpi wrote cohcheck.db"
 
 # A single process started without mpirun is one rank.
-"$BIN" check --mpi --json --protocol gpu-wt $G/SB+sc.litmus >"$T/single" 2>&1
+"$BIN" check --mpi --json --no-por --protocol gpu-wt $G/SB+sc.litmus >"$T/single" 2>&1
 if grep -q '"states":208,"transitions":457,.*"mpi":{"ranks":1,' "$T/single"; then
     ok
 else
