@@ -120,15 +120,13 @@ if "$BIN" resume --db "$DB" 1 >"$T/out" 2>&1 && grep -q "ok (2217 states" "$T/ou
 fi
 
 # 6. A variant outside protocols/ extends a shipped protocol: its base is not beside it, so
-# it comes from the protocol folders ($COHCHECK_PROTOCOLS, ./protocols, next to the binary),
-# from any working directory; a base beside the variant still comes first.
+# it comes from the protocol folders ($COHCHECK_PROTOCOLS, ./protocols, next to the binary);
+# a base beside the variant still comes first.
 mkdir -p "$T/mine"
 printf 'protocol my-noinv "x" extends gpu-wt\ncontroller L1 per-cu {\n  V | acq | | done |\n}\n' \
     >"$T/mine/my-noinv.proto"
-BINABS=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-LABS=$(pwd)/litmus/core
-if (cd "$T" && "$BINABS" check --no-db --protocol mine/my-noinv.proto --init warm \
-    "$LABS/MP+rel+acq+guard.litmus") >"$T/out" 2>&1; then
+if "$BIN" check --no-db --protocol "$T/mine/my-noinv.proto" --init warm \
+    litmus/core/MP+rel+acq+guard.litmus >"$T/out" 2>&1; then
     bad "a user's variant of gpu-wt: not refuted"
     cat "$T/out"
 elif grep -q "my-noinv MP+rel+acq+guard drf: violation" "$T/out"; then ok; else
