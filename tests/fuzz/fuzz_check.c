@@ -45,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&o, 0, sizeof o);
         o.max_states = 3000;
         o.dfs = warm != 0;
+        o.por = warm != 0; /* the reduction's analyses (sys_por, sys_set_dead) on any table */
         explore_result_t r;
         if (explore_run(s, lay.nkeys, &o, &r, &d) == 0)
             explore_result_free(&r);
