@@ -70,6 +70,9 @@ if grep -q "deadlock at cycle 18: 0 of 1 threads finished" "$T/err"; then ok; el
 # ... and what is stuck: the thread waiting for the acknowledgement.
 if grep -q "thread 0: waits for a reply to core event store on line 0 (L1\[0\] in I)" "$T/err"; then
     ok; else bad "deadlock: no stuck work: $(cat "$T/err")"; fi
+"$BIN" sim --json --protocol $D/nol1-lostack.proto --workload $D/st1.litmus >"$T/out" 2>/dev/null
+if grep -q '"stuck":"thread 0: waits for a reply to core event store on line 0' "$T/out"; then
+    ok; else bad "deadlock --json: no stuck: $(cut -c1-200 "$T/out")"; fi
 # A lazy internal event enabled by the row just fired, with nothing touching its line
 # again: hlrc-probe's hand-over (fdone) once the FWD arrived and no write-through is
 # pending. Before, SPM_G deadlocked (reports/timed.md); 2 and 15 CUs now finish.
