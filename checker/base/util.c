@@ -1,31 +1,44 @@
 /* util.c - allocation, buffers, file reading (see util.h). */
 #include "util.h"
 
+#include "fault.h"
+
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void oom(void)
+/* The process's out-of-memory handler (see util.h): set once by the program. */
+static _Atomic(util_oom_fn) oom_handler;
+
+void util_set_oom_handler(util_oom_fn fn)
 {
-    fputs("cohcheck: out of memory\n", stderr);
+    atomic_store(&oom_handler, fn);
+}
+
+static void oom(size_t n)
+{
+    util_oom_fn fn = atomic_load(&oom_handler);
+    if (fn)
+        fn(n);
     abort();
 }
 
 void *xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = fault_hit(FAULT_ALLOC) ? NULL : malloc(n ? n : 1);
     if (!p)
-        oom();
+        oom(n);
     return p;
 }
 
 void *xcalloc(size_t n, size_t size)
 {
-    void *p = calloc(n ? n : 1, size ? size : 1);
+    void *p = fault_hit(FAULT_ALLOC) ? NULL : calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        oom();
+        oom(n * size);
     return p;
 }
 
@@ -33,17 +46,17 @@ void *xcalloc_lines(size_t n, size_t size)
 {
     size_t m = ((n ? n : 1) * (size ? size : 1) + 127) & ~(size_t)127;
     void *p = NULL;
-    if (posix_memalign(&p, 128, m))
-        oom();
+    if (fault_hit(FAULT_ALLOC) || posix_memalign(&p, 128, m))
+        oom(m);
     memset(p, 0, m);
     return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
+    void *q = fault_hit(FAULT_ALLOC) ? NULL : realloc(p, n ? n : 1);
     if (!q)
-        oom();
+        oom(n);
     return q;
 }
 

@@ -1,12 +1,20 @@
 /* util.h - small helpers shared by every module: checked allocation, growable
- * buffers, file reading. Small allocations abort on out-of-memory (STYLE.md);
- * big tables must use their own fallible allocation. */
+ * buffers, file reading. Small allocations never return NULL: on out-of-memory
+ * they call the handler the program registered (util_set_oom_handler), then
+ * abort if it returns; big tables must use their own fallible allocation. */
 #ifndef COHCHECK_UTIL_H
 #define COHCHECK_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Called with the size that could not be allocated; it must not return (the CLI's
+ * writes one line and ends the process with exit 3: a store is left as after a
+ * kill -9, which it survives). Process-wide, like a signal handler: xmalloc has no
+ * caller context to carry it. Without one, out-of-memory aborts. */
+typedef void (*util_oom_fn)(size_t n);
+void util_set_oom_handler(util_oom_fn fn);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -134,9 +134,11 @@ void cli_store_hook(void *ctx, uint32_t id, int64_t parent, int depth, const sys
 /* Read a stored label blob back; *ORD is UINT32_MAX when the blob has none. */
 void cli_label_read(const void *blob, size_t len, sys_label_t *label, uint32_t *ord);
 
-/* Record the end of run RUN in DB (NULL: nothing): outcomes, counts, verdict, trace. */
-void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
-                      const exec_model_result_t *mr, double secs);
+/* Record the end of run RUN in DB (NULL: nothing): outcomes, counts, verdict, trace.
+ * CLI_OK, or CLI_LIMIT (reported) when the store could not record it: the run stays
+ * interrupted, and the command must not exit 0 or 1. */
+int cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
+                     const exec_model_result_t *mr, double secs);
 
 /* Timed mode (cmd_sim.c). */
 int cmd_sim(int argc, char **argv);

@@ -230,11 +230,11 @@ static void config_json(const check_t *c, strbuf_t *b)
 }
 
 /* Record the end of a run: outcomes, counts, verdict, trace. */
-void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
-                      const exec_model_result_t *mr, double secs)
+int cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const exec_layout_t *lay,
+                     const exec_model_result_t *mr, double secs)
 {
     if (!db)
-        return;
+        return CLI_OK;
     for (size_t i = 0; i < r->reached.n; i++) {
         const prog_val_t *v = exec_outcome(&r->reached, i);
         strbuf_t o;
@@ -264,9 +264,13 @@ void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const
                          r->failure_id >= 0,
                          r->failure_id};
     diag_t d;
-    if (store_run_end(db, run, &e, &d))
+    int rc = CLI_OK;
+    if (store_run_end(db, run, &e, &d)) {
         cli_report(&d);
+        rc = CLI_LIMIT; /* the verdict stands, but the store did not record it */
+    }
     sb_free(&t);
+    return rc;
 }
 
 static double now_s(void)
@@ -517,11 +521,13 @@ static int check_file(job_t *job)
         fputs("\r\033[K", stderr);
     double secs = now_s() - t0;
     pthread_mutex_lock(&c->lock);
-    cli_store_finish(c->db, job->run, &r, &lay, &mr, secs);
+    int rec = cli_store_finish(c->db, job->run, &r, &lay, &mr, secs);
     pthread_mutex_unlock(&c->lock);
     if (c->rank == 0) /* --mpi: rank 0 prints */
         print_result(c, job, p, &lay, mr.racy, &mr, &r, secs);
     rc = r.verdict == EXPLORE_OK ? CLI_OK : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT : CLI_FAIL;
+    if (rec != CLI_OK)
+        rc = rec; /* not recorded: never an "ok" exit */
     explore_result_free(&r);
     exec_layout_free(&lay);
 out:

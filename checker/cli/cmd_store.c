@@ -205,7 +205,11 @@ static void show_one(void *ctx, const store_run_t *r)
         sb_puts(&b, ",\"model\":");
         sb_json_str(&b, r->model ? r->model : "");
         sb_puts(&b, ",\"status\":");
-        sb_json_str(&b, r->status ? r->status : "");
+        sb_json_str(&b, store_run_state(r));
+        if (r->pid > 0) {
+            sb_printf(&b, ",\"pid\":%lld,\"host\":", (long long)r->pid);
+            sb_json_str(&b, r->host ? r->host : "");
+        }
         sb_puts(&b, ",\"verdict\":");
         sb_json_str(&b, r->verdict ? r->verdict : "");
         sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"seconds\":%.3f,\"config\":%s}\n",
@@ -215,11 +219,11 @@ static void show_one(void *ctx, const store_run_t *r)
         sb_free(&b);
     } else {
         if (c->n == 0)
-            printf("%5s  %-19s  %-18s %-28s %-13s %-8s %-10s %10s %12s\n", "run", "started",
+            printf("%5s  %-19s  %-18s %-28s %-13s %-11s %-10s %10s %12s\n", "run", "started",
                    "protocol", "test", "model", "status", "verdict", "states", "transitions");
-        printf("%5lld  %-19s  %-18s %-28s %-13s %-8s %-10s %10llu %12llu\n", (long long)r->id,
+        printf("%5lld  %-19s  %-18s %-28s %-13s %-11s %-10s %10llu %12llu\n", (long long)r->id,
                r->started ? r->started : "", r->protocol ? r->protocol : "", r->test ? r->test : "",
-               r->model ? r->model : "", r->status ? r->status : "", r->verdict ? r->verdict : "",
+               r->model ? r->model : "", store_run_state(r), r->verdict ? r->verdict : "",
                (unsigned long long)r->states, (unsigned long long)r->transitions);
     }
     c->n++;
@@ -519,14 +523,15 @@ int cmd_resume(int argc, char **argv)
     } else if (b.dfs) {
         cli_error("resume: run %lld used --dfs; only BFS runs can be resumed", (long long)id);
         rc = CLI_BAD_INPUT;
-    } else if (store_states(db, id, load_state, &l, &d) ||
+    } else if (store_run_claim(db, id, &d) || store_states(db, id, load_state, &l, &d) ||
                (l.missing && derive_ords(b.sys, &l, &d))) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
     }
     if (rc == CLI_OK) {
-        /* A run that crashed ('running') recorded no expanded count: re-expand everything. */
-        uint64_t expanded = !strcmp(b.run.status, "stopped") ? b.run.expanded : 0;
+        /* A run that crashed recorded no expanded count (0): re-expand everything. One
+         * stopped, then resumed and interrupted keeps its stopped count, still true. */
+        uint64_t expanded = b.run.expanded;
         if (expanded > l.n)
             expanded = l.n;
         explore_resume_t res = {
@@ -550,7 +555,7 @@ int cmd_resume(int argc, char **argv)
             clock_gettime(CLOCK_MONOTONIC, &t1);
             double secs = b.run.seconds + (double)(t1.tv_sec - t0.tv_sec) +
                           (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-            cli_store_finish(db, id, &r, &b.lay, &b.mr, secs);
+            int rec = cli_store_finish(db, id, &r, &b.lay, &b.mr, secs);
             if (json)
                 printf("{\"run\":%lld,\"protocol\":\"%s\",\"test\":\"%s\",\"model\":\"%s\","
                        "\"states\":%llu,"
@@ -572,6 +577,8 @@ int cmd_resume(int argc, char **argv)
             rc = r.verdict == EXPLORE_OK           ? CLI_OK
                  : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT
                                                    : CLI_FAIL;
+            if (rec != CLI_OK)
+                rc = rec; /* not recorded: never an "ok" exit */
             explore_result_free(&r);
         }
     }

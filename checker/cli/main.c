@@ -1,7 +1,9 @@
 /* main.c - the cohcheck command: dispatches to subcommands. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../base/util.h"
 #include "cli.h"
 
 #define COHCHECK_VERSION "0.1.0"
@@ -40,8 +42,31 @@ static void usage(FILE *f)
           f);
 }
 
+/* Out of memory in a small allocation (util.h): one line and exit 3, at once.
+ * Unwinding every caller instead would put an error path behind each of
+ * thousands of allocations; ending the process is what a kill -9 does, and the
+ * store survives that (its transactions are atomic; the run is shown as
+ * interrupted and can be resumed). _exit, not exit: other threads may hold
+ * locks that atexit handlers and stdio would wait on. Nothing is allocated here. */
+static void on_oom(size_t n)
+{
+    char line[160];
+    int k = snprintf(line, sizeof line,
+                     "cohcheck: out of memory (an allocation of %zu bytes failed); stopped\n", n);
+    if (k > 0) {
+        ssize_t w = write(STDERR_FILENO, line, (size_t)k < sizeof line ? (size_t)k : sizeof line);
+        (void)w;
+    }
+    _exit(CLI_LIMIT);
+}
+
 int main(int argc, char **argv)
 {
+    util_set_oom_handler(on_oom);
+    if (store_fault_install() != 0) {
+        cli_error("cannot install the fault-injection hooks into SQLite");
+        return CLI_BAD_INPUT;
+    }
     if (argc < 2) {
         usage(stderr);
         return CLI_BAD_INPUT;

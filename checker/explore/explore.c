@@ -29,6 +29,7 @@
 #include "explore.h"
 #include "explore_int.h"
 
+#include "../base/fault.h"
 #include "../sys/sys_por.h"
 
 #include <errno.h>
@@ -136,7 +137,7 @@ static void account(ex_t *x, int64_t delta)
 /* Allocate a big block; NULL (and x->oom) when the system refuses. */
 static void *big_alloc(ex_t *x, size_t n)
 {
-    void *p = malloc(n);
+    void *p = fault_hit(FAULT_ALLOC) ? NULL : malloc(n);
     if (!p)
         x->oom = true;
     else
@@ -481,7 +482,9 @@ static int q_spill(ex_t *x, qchunk_t *c)
         x->qwoff = 0;
     }
     for (size_t put = 0; put < c->used;) {
-        ssize_t k = pwrite(x->qfd, c->data + put, c->used - put, (off_t)(x->qwoff + put));
+        ssize_t k = fault_hit(FAULT_SPILL)
+                        ? (errno = EIO, -1)
+                        : pwrite(x->qfd, c->data + put, c->used - put, (off_t)(x->qwoff + put));
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -507,7 +510,9 @@ static int q_load(ex_t *x, qchunk_t *c)
     if (!b)
         return -1;
     for (size_t got = 0; got < c->used;) {
-        ssize_t k = pread(x->qfd, b + got, c->used - got, (off_t)(c->off + got));
+        ssize_t k = fault_hit(FAULT_SPILL)
+                        ? (errno = EIO, -1)
+                        : pread(x->qfd, b + got, c->used - got, (off_t)(c->off + got));
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
@@ -622,7 +627,7 @@ static int s_push(ex_t *x, const uint8_t *st, size_t len, int depth, uint32_t id
         size_t c = x->scap ? x->scap : 4096;
         while (c < need)
             c *= 2;
-        uint8_t *p = realloc(x->stack, c);
+        uint8_t *p = fault_hit(FAULT_ALLOC) ? NULL : realloc(x->stack, c);
         if (!p) {
             x->oom = true;
             return -1;
@@ -1046,6 +1051,12 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     uint64_t ncut = 0;            /* states at the depth bound with a successor */
     uint64_t last_progress = 0;
     uint8_t *sbuf = o->dfs ? xmalloc(x.maxst + 1) : NULL;
+    if (x.oom || x.ioerr) { /* some initial states were dropped: nothing is expanded */
+        r->verdict = EXPLORE_INCOMPLETE;
+        snprintf(r->msg, sizeof r->msg, "stopped after %zu states: %s", x.n,
+                 x.ioerr ? x.iomsg : "out of memory for the initial states");
+        goto done;
+    }
     for (;;) {
         uint32_t id;
         int depth;

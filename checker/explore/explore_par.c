@@ -34,6 +34,7 @@
 
 #include "explore.h"
 #include "explore_int.h"
+#include "../base/fault.h"
 #include "../sys/sys_por.h"
 
 #define NONE 0xffffffffu
@@ -234,7 +235,7 @@ static void account(par_t *P, int64_t d)
 
 static void *big_alloc(par_t *P, size_t n, bool zero)
 {
-    void *p = zero ? calloc(1, n) : malloc(n);
+    void *p = fault_hit(FAULT_ALLOC) ? NULL : zero ? calloc(1, n) : malloc(n);
     if (!p)
         atomic_store(&P->oom, 1);
     else

@@ -11,19 +11,24 @@
  * Invariant: every reader flushes the queue first, so a caller always reads
  * back every row it queued; store_run_end marks a run 'done' or 'stopped'
  * only after all of its rows were committed without error. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../base/util.h"
 #include "store_impl.h"
 
-/* Schema version 3. Counts are stored as SQLite's signed 64-bit integers and
+/* Schema version 4. Counts are stored as SQLite's signed 64-bit integers and
  * hashes as their two's-complement bit patterns; visited states are packed
- * in blocks of consecutive numbers (store_block.c). Version 1 kept one row
- * per state with a (run, fp) index, version 2 had no runs.failure column;
- * store_open converts both. */
+ * in blocks of consecutive numbers (store_block.c). Each run records the
+ * process that writes it (pid, host, pstart: its start time), so a 'running'
+ * run whose process is gone is known to be interrupted. Version 1 kept one row
+ * per state with a (run, fp) index, version 2 had no runs.failure column,
+ * version 3 no process columns; store_open converts them. */
 #define STATES_SQL(name)                                                  \
     "CREATE TABLE IF NOT EXISTS " name " ("                               \
     "  run INTEGER NOT NULL REFERENCES runs(id), first INTEGER NOT NULL," \
@@ -41,7 +46,7 @@ static const char SCHEMA_SQL[] =
     "  states INTEGER NOT NULL DEFAULT 0, transitions INTEGER NOT NULL DEFAULT 0,"
     "  expanded INTEGER NOT NULL DEFAULT 0, max_depth INTEGER NOT NULL DEFAULT 0,"
     "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0, failure "
-    "INTEGER);" STATES_SQL(
+    "INTEGER, pid INTEGER, host TEXT, pstart TEXT);" STATES_SQL(
         "states") "CREATE TABLE IF NOT EXISTS outcomes ("
                   "  run INTEGER NOT NULL REFERENCES runs(id), outcome TEXT NOT NULL,"
                   "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));";
@@ -49,7 +54,7 @@ static const char SCHEMA_SQL[] =
 #define RUN_COLS                                                                           \
     "id, started, command, protocol, proto_file, proto_src, proto_hash, test, test_file, " \
     "test_src, test_hash, model, config, status, states, transitions, expanded, "          \
-    "max_depth, verdict, message, trace, seconds, failure"
+    "max_depth, verdict, message, trace, seconds, failure, pid, host, pstart"
 
 static int db_fail(const store_t *s, sqlite3 *db, const char *what, diag_t *err)
 {
@@ -213,6 +218,15 @@ static int schema_init(store_t *s, diag_t *err)
         db_fail(s, s->db, "cannot convert the database to schema version 3", err);
         goto rollback;
     }
+    /* Version 4 records the process writing a run (interrupted runs are shown so). */
+    if (v >= 1 && v <= 3 &&
+        sqlite3_exec(s->db,
+                     "ALTER TABLE runs ADD COLUMN pid INTEGER; ALTER TABLE runs ADD COLUMN host "
+                     "TEXT; ALTER TABLE runs ADD COLUMN pstart TEXT;",
+                     NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(s, s->db, "cannot convert the database to schema version 4", err);
+        goto rollback;
+    }
     if (v == 0) {
         if (sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
             db_fail(s, s->db, "cannot create the schema", err);
@@ -293,15 +307,77 @@ static void bind_src(sqlite3_stmt *st, int i, const char *src, size_t len)
     sqlite3_bind_int64(st, i + 1, (int64_t)util_hash64(src, len, 0));
 }
 
+/* The start of process PID as "BOOT_ID/TICKS" into BUF ("" if unknown: no /proc). */
+static void proc_start(int64_t pid, char *buf, size_t len)
+{
+    char path[64], stat[1024], boot[64] = "";
+    buf[0] = 0;
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(boot, sizeof boot, f))
+            boot[0] = 0;
+        boot[strcspn(boot, "\n")] = 0;
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "/proc/%lld/stat", (long long)pid);
+    f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    /* Field 22, counted after the command name's closing parenthesis (field 2). */
+    const char *p = strrchr(stat, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (p)
+        snprintf(buf, len, "%s/%lld", boot, strtoll(p + 1, NULL, 10));
+}
+
+const char *store_run_state(const store_run_t *r)
+{
+    if (!r->status || strcmp(r->status, "running") != 0)
+        return r->status ? r->status : "";
+    char host[256];
+    if (r->pid <= 0 || !r->host || gethostname(host, sizeof host) != 0)
+        return "running?";
+    host[sizeof host - 1] = 0;
+    if (strcmp(host, r->host) != 0)
+        return "running?"; /* another machine's process: cannot tell */
+    if (r->pstart && r->pstart[0]) {
+        char now[96];
+        proc_start(r->pid, now, sizeof now);
+        return strcmp(now, r->pstart) == 0 ? "running" : "interrupted";
+    }
+    return kill((pid_t)r->pid, 0) == 0 || errno == EPERM ? "running" : "interrupted";
+}
+
+/* This process's identity: host name, and its start time as "BOOT_ID/TICKS"
+ * (the boot and the start time in clock ticks since boot, from /proc), which
+ * with the pid names one process even after the pid is reused. */
+static void self_identity(char *host, size_t hostlen, char *pstart, size_t plen)
+{
+    if (gethostname(host, hostlen) != 0)
+        snprintf(host, hostlen, "?");
+    host[hostlen - 1] = 0;
+    proc_start((int64_t)getpid(), pstart, plen);
+}
+
 int store_run_begin(store_t *s, const store_run_info_t *info, int64_t *run, diag_t *err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO runs(command, protocol, proto_file, proto_src, "
-                           "proto_hash, test, test_file, test_src, test_hash, model, config) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           "proto_hash, test, test_file, test_src, test_hash, model, config, "
+                           "pid, host, pstart) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            -1, &st, NULL) != SQLITE_OK)
         return db_fail(s, s->db, "cannot record the run", err);
+    char host[256], pstart[96];
+    self_identity(host, sizeof host, pstart, sizeof pstart);
+    sqlite3_bind_int64(st, 12, (int64_t)getpid());
+    bind_text(st, 13, host);
+    bind_text(st, 14, pstart);
     bind_text(st, 1, info->command);
     bind_text(st, 2, info->protocol);
     bind_text(st, 3, info->proto_file);
@@ -316,6 +392,43 @@ int store_run_begin(store_t *s, const store_run_info_t *info, int64_t *run, diag
     if (rc != SQLITE_DONE)
         return db_fail(s, s->db, "cannot record the run", err);
     *run = sqlite3_last_insert_rowid(s->db);
+    return 0;
+}
+
+int store_run_claim(store_t *s, int64_t run, diag_t *err)
+{
+    store_run_t r;
+    if (store_get_run(s, run, &r, err))
+        return -1;
+    int rc = 0;
+    if (!strcmp(store_run_state(&r), "running")) {
+        diag_set(err, s->path, 0, 0, "run %lld is still running (process %lld on %s)",
+                 (long long)run, (long long)r.pid, r.host);
+        rc = -1;
+    }
+    store_run_free(&r);
+    if (rc)
+        return rc;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "UPDATE runs SET status = 'running', pid = ?, host = ?, pstart = ? "
+                           "WHERE id = ? AND status != 'done'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, s->db, "cannot take over the run", err);
+    char host[256], pstart[96];
+    self_identity(host, sizeof host, pstart, sizeof pstart);
+    sqlite3_bind_int64(st, 1, (int64_t)getpid());
+    bind_text(st, 2, host);
+    bind_text(st, 3, pstart);
+    sqlite3_bind_int64(st, 4, run);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(s, s->db, "cannot take over the run", err);
+    if (sqlite3_changes(s->db) == 0) {
+        diag_set(err, s->path, 0, 0, "run %lld is complete or absent", (long long)run);
+        return -1;
+    }
     return 0;
 }
 
@@ -422,13 +535,17 @@ static void run_fill(sqlite3_stmt *st, store_run_t *r)
     r->trace_json = col_dup(st, 20, NULL);
     r->seconds = sqlite3_column_double(st, 21);
     r->failure = sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 22);
+    r->pid = sqlite3_column_type(st, 23) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 23);
+    r->host = col_dup(st, 24, NULL);
+    r->pstart = col_dup(st, 25, NULL);
 }
 
 void store_run_free(store_run_t *r)
 {
-    char *strs[] = {r->command,   r->protocol, r->proto_file, r->proto_src, r->test,
-                    r->test_file, r->test_src, r->model,      r->config,    r->status,
-                    r->verdict,   r->message,  r->trace_json, r->started};
+    char *strs[] = {r->command,    r->protocol,  r->proto_file, r->proto_src,
+                    r->test,       r->test_file, r->test_src,   r->model,
+                    r->config,     r->status,    r->verdict,    r->message,
+                    r->trace_json, r->started,   r->host,       r->pstart};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(strs[i]);
     memset(r, 0, sizeof *r);

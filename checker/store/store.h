@@ -3,7 +3,9 @@
  * counted. States are written by a background writer thread in large
  * transactions (WAL mode), so exploration does not wait on the disk.
  * Invariant: a run's rows are complete when its status is 'done' or
- * 'stopped'; a 'running' run was interrupted and can be resumed. */
+ * 'stopped'; a 'running' run is being written by the process it records
+ * (pid, host, start time), or was interrupted (that process is gone) and can
+ * be resumed. */
 #ifndef COHCHECK_STORE_H
 #define COHCHECK_STORE_H
 
@@ -98,7 +100,18 @@ typedef struct {
     double seconds;
     uint64_t proto_hash, test_hash; /* util_hash64(src, len, 0); 0 without a source */
     int64_t failure; /* the number of the state where the check failed, -1: none recorded */
+    int64_t pid;     /* the process writing it (-1: not recorded), on HOST, started PSTART */
+    char *host, *pstart;
 } store_run_t;
+
+/* What R is now: "done" or "stopped"; for a 'running' run, "running" while its
+ * process lives, "interrupted" once it is gone, "running?" when it cannot be told
+ * (another host's process, or a run recorded before processes were). */
+const char *store_run_state(const store_run_t *r);
+
+/* Take over run RUN to resume it: it becomes 'running' by this process. -1 with
+ * ERR if it is complete, absent, or still running in a live process. */
+int store_run_claim(store_t *s, int64_t run, diag_t *err);
 
 /* Fill R with run RUN (strings malloc'd; free with store_run_free). -1 if absent. */
 int store_get_run(store_t *s, int64_t run, store_run_t *r, diag_t *err);
@@ -137,5 +150,10 @@ int store_count_states(store_t *s, int64_t run, uint64_t *n, diag_t *err);
 /* Outcomes of RUN in text order: FN gets the JSON text and the allowed flag. */
 int store_outcomes(store_t *s, int64_t run, void (*fn)(void *ctx, const char *json, bool allowed),
                    void *ctx, diag_t *err);
+
+/* The fault build (make test-fault, -DCOHCHECK_FAULT): count SQLite's allocations
+ * and file calls so they can be made to fail (base/fault.h). Call before anything
+ * else uses the store; 0, or -1 if SQLite refused. Elsewhere a no-op returning 0. */
+int store_fault_install(void);
 
 #endif

@@ -633,7 +633,7 @@ Test(store, converts_schema_1)
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-    cr_expect_eq(sqlite3_column_int(st, 0), 3);
+    cr_expect_eq(sqlite3_column_int(st, 0), 4);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
@@ -648,7 +648,10 @@ Test(store, converts_schema_2)
     close_ok(s);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN failure; PRAGMA user_version=2;",
+    cr_assert_eq(sqlite3_exec(db,
+                              "ALTER TABLE runs DROP COLUMN failure; ALTER TABLE runs DROP COLUMN "
+                              "pid; ALTER TABLE runs DROP COLUMN host; ALTER TABLE runs DROP "
+                              "COLUMN pstart; PRAGMA user_version=2;",
                               NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
@@ -663,6 +666,51 @@ Test(store, converts_schema_2)
     cr_assert_eq(store_run_end(s, run, &e, &err), 0, "%s", err.msg);
     cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
     cr_expect_eq(r.failure, 7);
+    store_run_free(&r);
+    close_ok(s);
+}
+
+/* A run records its process: 'running' while it lives, "interrupted" once it is
+ * gone (another start time under the same pid), "running?" when nothing was
+ * recorded (a version 3 database, converted in place). */
+Test(store, running_or_interrupted)
+{
+    store_t *s = open_ok(dbpath);
+    int64_t run = begin(s, "MP");
+    store_run_t r;
+    diag_t err;
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.pid, (int64_t)getpid());
+    cr_expect_str_eq(store_run_state(&r), "running");
+    store_run_free(&r);
+    cr_expect_eq(store_run_claim(s, run, &err), -1, "a live run cannot be taken over");
+    cr_expect(strstr(err.msg, "still running"), "%s", err.msg);
+    close_ok(s);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE runs SET pstart = 'another-boot/1'", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok(dbpath);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(store_run_state(&r), "interrupted");
+    store_run_free(&r);
+    cr_expect_eq(store_run_claim(s, run, &err), 0, "%s", err.msg);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(store_run_state(&r), "running");
+    store_run_free(&r);
+    close_ok(s);
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db,
+                              "ALTER TABLE runs DROP COLUMN pid; ALTER TABLE runs DROP COLUMN "
+                              "host; ALTER TABLE runs DROP COLUMN pstart; PRAGMA user_version=3;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    s = open_ok(dbpath);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.pid, -1);
+    cr_expect_str_eq(store_run_state(&r), "running?");
     store_run_free(&r);
     close_ok(s);
 }
