@@ -118,6 +118,8 @@ int cli_write_picture(const char *text, const char *out);
 int cmd_show(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
+/* `cohcheck store check DB`: integrity and run consistency (exit 0 or 1). */
+int cmd_store(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 /* Append outcome V as a JSON object mapping each key of LAY ("0:r1", "x") to its value. */

@@ -22,6 +22,8 @@ static void usage(FILE *f)
           "  trace RUN [STATE]               the path to a run's failure or to any stored state\n"
           "  resume RUN                      finish a run stopped by a limit or SIGINT\n"
           "  diff RUN1 RUN2                  compare two runs' verdicts, outcomes and states\n"
+          "  store check DB                  verify a store: integrity, counts, every stored\n"
+          "                                  step replays\n"
           "  draw PROTOCOL -o FILE           state diagrams (.svg, .png, .dot); --trace RUN: a\n"
           "                                  stored trace as a message-sequence chart\n"
           "  mutate --protocol P PATH...     mutation testing: which mutants the tests kill\n"
@@ -94,6 +96,8 @@ int main(int argc, char **argv)
         return cmd_resume(argc - 1, argv + 1);
     if (!strcmp(cmd, "diff"))
         return cmd_diff(argc - 1, argv + 1);
+    if (!strcmp(cmd, "store"))
+        return cmd_store(argc - 1, argv + 1);
     if (!strcmp(cmd, "draw"))
         return cmd_draw(argc - 1, argv + 1);
     if (!strcmp(cmd, "mutate"))

@@ -753,3 +753,28 @@ int store_outcomes(store_t *s, int64_t run, void (*fn)(void *ctx, const char *js
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
+
+int store_integrity(store_t *s, char *msg, size_t len, diag_t *err)
+{
+    store_writer_flush(s, false, NULL);
+    static const char *const sql[] = {"PRAGMA integrity_check", "PRAGMA foreign_key_check"};
+    msg[0] = 0;
+    int bad = 0;
+    for (int q = 0; q < 2; q++) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(s->db, sql[q], -1, &st, NULL) != SQLITE_OK)
+            return db_fail(s, s->db, "cannot check the database", err);
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *t = (const char *)sqlite3_column_text(st, 0);
+            if (q == 0 && t && !strcmp(t, "ok"))
+                continue;
+            if (!bad++)
+                snprintf(msg, len, "%s: %s", sql[q] + 7, t ? t : "a row refers to no row");
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            return db_fail(s, s->db, "cannot check the database", err);
+    }
+    return bad ? 1 : 0;
+}

@@ -151,6 +151,10 @@ int store_count_states(store_t *s, int64_t run, uint64_t *n, diag_t *err);
 int store_outcomes(store_t *s, int64_t run, void (*fn)(void *ctx, const char *json, bool allowed),
                    void *ctx, diag_t *err);
 
+/* SQLite's integrity_check and foreign_key_check: 0 when both pass, 1 with the
+ * first problem in MSG (LEN bytes), -1 with ERR when they cannot run. */
+int store_integrity(store_t *s, char *msg, size_t len, diag_t *err);
+
 /* The fault build (make test-fault, -DCOHCHECK_FAULT): count SQLite's allocations
  * and file calls so they can be made to fail (base/fault.h). Call before anything
  * else uses the store; 0, or -1 if SQLite refused. Elsewhere a no-op returning 0. */
