@@ -544,7 +544,8 @@ int cmd_resume(int argc, char **argv)
         memset(&eo, 0, sizeof eo);
         eo.max_states = max_states;
         eo.allowed = b.mr.racy ? NULL : &b.mr.allowed;
-        eo.resume = &res;
+        /* Interrupted before its first state was stored: explore from the start. */
+        eo.resume = l.n ? &res : NULL;
         eo.por = b.por; /* the same reduction, so the same states are expanded */
         eo.on_new = cli_store_hook;
         eo.on_new_ctx = &hook;
