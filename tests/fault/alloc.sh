@@ -47,7 +47,9 @@ scenario() {
 }
 
 scenario "litmus folder" "$K" - - litmus --quiet $L
+MSG_LINES=2 # two tests: a line for each that fails
 scenario "check --db" "$K" "$T/a.db" - check --db "$T/a.db" --protocol gpu-wt $L/MP.litmus $L/SB.litmus
+MSG_LINES=1
 scenario "check --db --por" "$K" "$T/a.db" - check --db "$T/a.db" --por --protocol gpu-wt --env fetch $L/MP+rel+acq+guard.litmus
 scenario "check --db --threads 2" "$K" "$T/a.db" - check --db "$T/a.db" --threads 2 --protocol gpu-wt $L/IRIW.litmus
 scenario "check, spilled queue" "$K" - - check --no-db --queue-memory 1 --protocol rsp-invfirst --env fetch $L/scoped-MP+wg+rm_agent+diffwg.litmus

@@ -100,8 +100,8 @@ judge() {
         # "incomplete" verdict with its reason on stdout (a resource limit).
         # Progress lines (report: PROTOCOL) aside; "N+" faults may cascade into two.
         nl=$(grep -v '^ *$' "$err" | grep -vcE '^report: [a-z0-9-]+$')
-        max=1
-        case $label in *+) max=2 ;; esac
+        max=${MSG_LINES:-1}
+        case $label in *+) max=$((max + 1)) ;; esac
         if [ "$nl" -gt "$max" ] || { [ "$nl" -eq 0 ] && ! grep -qE 'incomplete|out of memory' "$out"; }; then
             problem message "$label: exit $rc with $nl lines on stderr: $(head -n 3 "$err")"
             return 1
