@@ -9,7 +9,7 @@ FAULT_RESULTS=$(mktemp /tmp/cohcheck-fault-results.XXXXXX)
 trap 'rm -f "$FAULT_RESULTS"' EXIT
 start=$(date +%s)
 status=0
-for part in ${FAULT_PARTS:-alloc io}; do
+for part in ${FAULT_PARTS:-alloc io disk kill concurrent}; do
     echo "== $part"
     sh "tests/fault/$part.sh" || status=1
 done
