@@ -237,7 +237,10 @@ int cmd_show(int argc, char **argv)
         common_opts(argc, argv, &dbp, &json,
                     "usage: cohcheck show [--db PATH] [--json] [RUN]\n\n"
                     "List the runs recorded in the store (newest first), or show one run: its\n"
-                    "configuration, counts, verdict and the trace to its failure.\n",
+                    "configuration, counts, verdict and the trace to its failure. Status: done,\n"
+                    "stopped (a limit; resumable), running (its process lives), interrupted\n"
+                    "(its process is gone: killed, out of memory; resumable), running? (another\n"
+                    "host's process, cannot tell).\n",
                     NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -493,9 +496,10 @@ int cmd_resume(int argc, char **argv)
     int first = common_opts(
         argc, argv, &dbp, &json,
         "usage: cohcheck resume [--db PATH] [--max-states N] [--json] RUN\n\n"
-        "Continue a BFS run that a limit or SIGINT stopped, from the states recorded in\n"
-        "the store, and record the result in the same run. Final counts equal those\n"
-        "of an uninterrupted run.\n",
+        "Continue a BFS run that a limit or SIGINT stopped, or that was interrupted\n"
+        "(killed, out of memory), from the states recorded in the store, and record the\n"
+        "result in the same run. Final counts equal those of an uninterrupted run. A run\n"
+        "whose process still lives is refused.\n",
         &max_states);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;

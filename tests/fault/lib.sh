@@ -123,7 +123,7 @@ normalize() { sed -E 's/[0-9]+\.[0-9]+ ?m?s//g; s/run [0-9]+/run N/g; s/"run":[0
 # summary NAME: one line of counts, and a machine-readable one for run.sh.
 summary() {
     c() { grep -cx "$1" "$T/tally"; }
-    echo "$1: $(c injected) faults injected ($(c fired) fired: $(c clean) clean exit 2/3, $(c recovered) recovered by SQLite; $(c resumed) interrupted runs resumed), $(c crash) crashes, $(c falseok) false ok, $(c inconsistent) inconsistent stores, $(c asan) ASan reports, $(c message) bad messages"
+    echo "$1: $(c injected) faults injected ($(c fired) fired: $(c clean) clean exit 2/3, $(c recovered) ran on to the fault-free result; $(c resumed) interrupted runs resumed), $(c crash) crashes, $(c falseok) false ok, $(c inconsistent) inconsistent stores, $(c asan) ASan reports, $(c message) bad messages"
     echo "RESULT $1 injected=$(c injected) fired=$(c fired) crash=$(c crash) falseok=$(c falseok) inconsistent=$(c inconsistent) asan=$(c asan) message=$(c message)" >>"${FAULT_RESULTS:-/dev/null}"
     [ "$(c crash)" -eq 0 ] && [ "$(c falseok)" -eq 0 ] && [ "$(c inconsistent)" -eq 0 ] &&
         [ "$(c asan)" -eq 0 ] && [ "$(c message)" -eq 0 ]
