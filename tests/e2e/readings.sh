@@ -45,6 +45,15 @@ if grep -q "^  protocols/gpu-vi-unordered.proto:[0-9]*  network req$" "$T/v" &&
     bad "gpu-vi-unordered readings: $(cat "$T/v")"
 fi
 
+# 4. The audit: every protocol that is not a variant marks its readings.
+for f in protocols/*.proto; do
+    grep -q '^protocol [a-z0-9-]* ".*" extends ' "$f" && continue
+    n=$(basename "$f" .proto)
+    if "$BIN" count --readings --json "$n" | grep -q '"readings":\[{'; then ok; else
+        bad "$n has no readings"
+    fi
+done
+
 # 5. Errors: one FILE:LINE:COL line, exit 2, nothing on stdout.
 cp tests/fuzz/seeds-proto/readings.proto "$T/r.proto"
 err() { # NAME SED-SCRIPT 'LINE:COL: text'
