@@ -93,6 +93,7 @@ test-check: cohcheck
 	sh tests/e2e/count.sh ./cohcheck
 	sh tests/e2e/extends.sh ./cohcheck
 	sh tests/e2e/readings.sh ./cohcheck
+	sh tests/e2e/findings.sh ./cohcheck
 
 # The time abstraction against raw integers (docs/time-abstraction.md).
 test-time: cohcheck
