@@ -92,6 +92,8 @@ test-check: cohcheck
 	sh tests/e2e/check.sh ./cohcheck
 	sh tests/e2e/count.sh ./cohcheck
 	sh tests/e2e/extends.sh ./cohcheck
+	sh tests/e2e/readings.sh ./cohcheck
+	sh tests/e2e/findings.sh ./cohcheck
 
 # The time abstraction against raw integers (docs/time-abstraction.md).
 test-time: cohcheck

@@ -999,9 +999,52 @@ static int count_labels(const proto_t *p, bool json, strbuf_t *b)
     return missing;
 }
 
+static const char *const reading_kinds[] = {"", "row", "network", "param", "map"};
+
+/* `count --readings`: where protocol P interprets or departs from its source
+ * (docs/protocol-language.md, Readings); the readings a variant's items
+ * replaced are left out. */
+static void count_readings(const proto_t *p, bool json, strbuf_t *b)
+{
+    int n = 0;
+    for (int i = 0; i < p->nreadings; i++)
+        n += p->readings[i].live;
+    if (json) {
+        sb_puts(b, "{\"protocol\":");
+        sb_json_str(b, p->name);
+        sb_puts(b, ",\"readings\":[");
+    } else if (n) {
+        sb_printf(b, "%s: %d reading%s\n", p->name, n, n == 1 ? "" : "s");
+    } else {
+        sb_printf(b, "%s: no readings (every row transcribed as written)\n", p->name);
+    }
+    int k = 0;
+    for (int i = 0; i < p->nreadings; i++) {
+        const proto_reading_t *r = &p->readings[i];
+        if (!r->live)
+            continue;
+        const char *f = strncmp(r->file, "./", 2) ? r->file : r->file + 2;
+        if (json) {
+            sb_puts(b, k++ ? ",{\"file\":" : "{\"file\":");
+            sb_json_str(b, f);
+            sb_printf(b, ",\"line\":%d,\"kind\":\"%s\",\"item\":", r->line, reading_kinds[r->kind]);
+            sb_json_str(b, r->item);
+            sb_puts(b, ",\"section\":");
+            sb_json_str(b, r->section);
+            sb_puts(b, ",\"text\":");
+            sb_json_str(b, r->text);
+            sb_putc(b, '}');
+        } else {
+            sb_printf(b, "  %s:%d  %s\n      (%s) %s\n", f, r->line, r->item, r->section, r->text);
+        }
+    }
+    if (json)
+        sb_puts(b, "]}\n");
+}
+
 int cmd_count(int argc, char **argv)
 {
-    bool json = false, resolved = false;
+    bool json = false, resolved = false, readings = false;
     int first = 1;
     int rc = CLI_OK;
     for (; first < argc && argv[first][0] == '-'; first++) {
@@ -1009,9 +1052,11 @@ int cmd_count(int argc, char **argv)
             json = true;
         else if (!strcmp(argv[first], "--resolved"))
             resolved = true;
+        else if (!strcmp(argv[first], "--readings"))
+            readings = true;
         else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
             fputs(
-                "usage: cohcheck count [--json] [--resolved] PROTOCOL...\n"
+                "usage: cohcheck count [--json] [--resolved | --readings] PROTOCOL...\n"
                 "\n"
                 "Table-level counts per controller: declared stable and transient states (and\n"
                 "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
@@ -1033,6 +1078,12 @@ int cmd_count(int argc, char **argv)
                 "  --resolved   print the whole resolved protocol instead: a variant\n"
                 "               ('extends') with its bases applied, as one standalone file\n"
                 "               (one row per state list and event, in the order they are tried)\n"
+                "  --readings   list the protocol's readings instead: each row, network,\n"
+                "               param or map marked 'reading \"SECTION\": \"TEXT\"', where the\n"
+                "               tables interpret or depart from their paper, as FILE:LINE of\n"
+                "               the marked item, the item, the section and the reading\n"
+                "               (unmarked items are transcribed as written; a variant's\n"
+                "               list has its bases' readings it did not replace)\n"
                 "  --json       one JSON object per protocol\n",
                 stdout);
             return CLI_OK;
@@ -1045,12 +1096,25 @@ int cmd_count(int argc, char **argv)
         cli_error("count: give at least one protocol (see --help)");
         return CLI_BAD_INPUT;
     }
+    if (resolved && readings) {
+        cli_error("count: --resolved and --readings exclude each other");
+        return CLI_BAD_INPUT;
+    }
     for (int i = first; i < argc; i++) {
         proto_t *p;
         diag_t d;
         if (cli_load_protocol(argv[i], argv[0], &p, &d)) {
             cli_report(&d);
             rc = CLI_BAD_INPUT;
+            continue;
+        }
+        if (readings) {
+            strbuf_t b;
+            sb_init(&b);
+            count_readings(p, json, &b);
+            fputs(b.s, stdout);
+            sb_free(&b);
+            proto_free(p);
             continue;
         }
         if (resolved) {

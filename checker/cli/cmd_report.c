@@ -26,8 +26,12 @@ static const char USAGE[] =
     "\n"
     "Regenerate the reports from fresh runs, into DIR (default reports):\n"
     "  verdicts.md          the verdict matrix: every protocol in ./protocols under its\n"
-    "                       target model (or all six) on each suite, cold, with counts\n"
+    "                       target model (or all six) on each suite, cold, with counts;\n"
+    "                       a variant's first failure is the first test that fails on\n"
+    "                       it and passes on its base\n"
     "  counts-all.md        states and transitions of every protocol's controllers\n"
+    "  readings.md          every protocol's readings: where its tables interpret or\n"
+    "                       depart from the paper (cohcheck count --readings)\n"
     "  diagrams/P.svg       each protocol's state machines (cohcheck draw)\n"
     "  traces/P.svg         the first counterexample of each refuted protocol, as a\n"
     "                       message-sequence chart (cohcheck draw --trace)\n"
@@ -170,12 +174,17 @@ static const char *const vnames[V__N] = {"ok",         "violation",  "deadlock",
                                          "unexpected", "incomplete", "skipped",  "error"};
 
 typedef struct {
-    char proto[64], model[32], setting[48];
+    char proto[64], base[64], model[32], setting[48];
     int n[V__N];
     uint64_t states;
     double secs;
     char fail_test[128], fail_verdict[32];
     bool has_trace;
+    bool also_base;  /* every failure of this variant also fails on its base */
+    bool target;     /* under the protocol's target model */
+    int proto_index; /* into the protocol paths */
+    strbuf_t oks;    /* "\nTEST\n..." : the tests that passed */
+    strbuf_t fails;  /* "TEST VERDICT\n...": the failures, in suite order */
 } row_t;
 
 typedef struct {
@@ -248,15 +257,53 @@ static void run_row(const char *self, row_t *r, const char *proto_path, const ch
                 r->secs += strtod(buf, NULL);
             if (!model || !*r->model)
                 json_field(line, "model", r->model, sizeof r->model);
-            if (k != V_OK && k != V_SKIPPED && k != V_INCOMPLETE && !r->fail_test[0] &&
-                json_field(line, "test", test, sizeof test)) {
-                snprintf(r->fail_test, sizeof r->fail_test, "%s", test);
-                snprintf(r->fail_verdict, sizeof r->fail_verdict, "%s", v);
+            bool named = json_field(line, "test", test, sizeof test);
+            if (named && k == V_OK)
+                sb_printf(&r->oks, "%s\n", test);
+            if (named && k != V_OK && k != V_SKIPPED && k != V_INCOMPLETE) {
+                sb_printf(&r->fails, "%s %s\n", test, v);
+                if (!r->fail_test[0]) {
+                    snprintf(r->fail_test, sizeof r->fail_test, "%s", test);
+                    snprintf(r->fail_verdict, sizeof r->fail_verdict, "%s", v);
+                }
             }
         }
         line = nl ? nl + 1 : NULL;
     }
     free(out);
+}
+
+/* A variant's first failure is the first test that fails on it and passes on
+ * its base (same model and setting): the failures it shares with its base are
+ * the base's. When there is none, the first failure stays, marked also_base. */
+static void pick_first_failures(row_t *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        row_t *r = &rows[i];
+        const row_t *b = NULL;
+        for (size_t j = 0; r->base[0] && r->fail_test[0] && j < n && !b; j++)
+            if (!strcmp(rows[j].proto, r->base) && !strcmp(rows[j].model, r->model) &&
+                !strcmp(rows[j].setting, r->setting))
+                b = &rows[j];
+        if (!b)
+            continue;
+        r->also_base = true;
+        for (const char *l = r->fails.s; l && *l;) {
+            const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+            if (!sp || !nl)
+                break;
+            char key[160];
+            snprintf(key, sizeof key, "\n%.*s\n", (int)(sp - l), l);
+            if (b->oks.s && strstr(b->oks.s, key)) {
+                snprintf(r->fail_test, sizeof r->fail_test, "%.*s", (int)(sp - l), l);
+                snprintf(r->fail_verdict, sizeof r->fail_verdict, "%.*s", (int)(nl - sp - 1),
+                         sp + 1);
+                r->also_base = false;
+                break;
+            }
+            l = nl + 1;
+        }
+    }
 }
 
 static bool have_trace_for(const row_t *rows, size_t n, const char *proto)
@@ -265,6 +312,72 @@ static bool have_trace_for(const row_t *rows, size_t n, const char *proto)
         if (rows[i].has_trace && !strcmp(rows[i].proto, proto))
             return true;
     return false;
+}
+
+/* readings.md: protocol P's readings (`count --readings`), those its variant
+ * items replaced left out. */
+static void readings_md(strbuf_t *b, const proto_t *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nreadings; i++)
+        n += p->readings[i].live;
+    if (p->base)
+        sb_printf(b, "## %s (extends %s)\n\n", p->name, p->base);
+    else
+        sb_printf(b, "## %s\n\n", p->name);
+    if (!n) {
+        sb_puts(b, "No readings: every row is transcribed as written.\n\n");
+        return;
+    }
+    sb_puts(b, "| where | item | section | reading |\n|---|---|---|---|\n");
+    for (int i = 0; i < p->nreadings; i++) {
+        const proto_reading_t *r = &p->readings[i];
+        if (!r->live)
+            continue;
+        const char *f = strrchr(r->file, '/');
+        sb_printf(b, "| %s:%d | `", f ? f + 1 : r->file, r->line);
+        for (const char *c = r->item; *c; c++)
+            sb_puts(b, *c == '|' ? "\\|" : (char[]){*c, 0});
+        sb_printf(b, "` | %s | %s |\n", r->section, r->text);
+    }
+    sb_putc(b, '\n');
+}
+
+/* A chart of the first counterexample of row R (under its protocol's target
+ * model; one per protocol), drawn from a fresh check into a scratch store. */
+static void draw_first_trace(const char *self, const char *outdir, row_t *rows, size_t n, row_t *r,
+                             char *proto_path, const test_ref_t *refs, int ntests)
+{
+    const char *tpath = NULL;
+    for (int t = 0; r->fail_test[0] && t < ntests; t++)
+        if (refs[t].name && !strcmp(refs[t].name, r->fail_test))
+            tpath = refs[t].path;
+    if (!r->target || !tpath || have_trace_for(rows, n, r->proto))
+        return;
+    char db[4200], svg[4200], *out;
+    snprintf(db, sizeof db, "%s/.report-%ld.db", outdir, (long)getpid());
+    snprintf(svg, sizeof svg, "%s/traces/%s.svg", outdir, r->proto);
+    unlink(db);
+    char init[8] = "cold", env[48] = "", tmp[48];
+    snprintf(tmp, sizeof tmp, "%s", r->setting);
+    char *sv = NULL;
+    for (char *t = strtok_r(tmp, "+", &sv); t; t = strtok_r(NULL, "+", &sv)) {
+        if (!strcmp(t, "cold") || !strcmp(t, "warm"))
+            snprintf(init, sizeof init, "%s", t);
+        else
+            snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s", *env ? "," : "", t);
+    }
+    char *ca[] = {
+        (char *)self,        "check",    "--db",       db,         "--init",      init, "--env",
+        *env ? env : "none", "--no-por", "--protocol", proto_path, (char *)tpath, NULL};
+    char *da[] = {(char *)self, "draw", "--db", db, "--trace", "1", "-o", svg, NULL};
+    int s1 = run_capture(ca, &out);
+    free(out);
+    out = NULL;
+    if (s1 == 1 && run_capture(da, &out) == 0)
+        r->has_trace = true;
+    free(out);
+    unlink(db);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -428,6 +541,15 @@ int cmd_report(int argc, char **argv)
             "impossible, branches = the same per guarded alternative.\n\n"
             "| protocol | extends | controller | stable | transient (coherent) | transitions | "
             "branches |\n|---|---|---|---|---|---|---|\n");
+    strbuf_t rd;
+    sb_init(&rd);
+    sb_puts(&rd,
+            "# Readings\n\n"
+            "Generated by `cohcheck report` from `cohcheck count --readings`: every row,\n"
+            "network, param or map of a protocol that interprets or departs from its paper\n"
+            "is marked `reading \"SECTION\": \"TEXT\"` (docs/protocol-language.md, Readings).\n"
+            "Unmarked items are transcribed as written. A variant lists its bases' readings\n"
+            "it did not replace.\n\n");
     for (int i = 0; rc == CLI_OK && i < nprotos; i++) {
         proto_t *p;
         if (proto_load(protos[i], &p, &d)) {
@@ -436,6 +558,7 @@ int cmd_report(int argc, char **argv)
             break;
         }
         fprintf(stderr, "report: %s\n", p->name);
+        readings_md(&rd, p);
         for (int c = 0; c < p->nctrls; c++) {
             proto_count_t k;
             proto_count(p, c, &k);
@@ -460,45 +583,21 @@ int cmd_report(int argc, char **argv)
             snprintf(r.setting, sizeof r.setting, "%s", setting);
             if (model)
                 snprintf(r.model, sizeof r.model, "%s", model);
+            snprintf(r.base, sizeof r.base, "%s", p->base ? p->base : "");
+            r.proto_index = i;
+            r.target = !model || (p->target && !strcmp(model, p->target));
+            sb_init(&r.oks);
+            sb_init(&r.fails);
+            sb_putc(&r.oks, '\n');
             run_row(self, &r, protos[i], model, setting, suites, nsuites, maxst, jobs);
-            /* A chart of the first counterexample under the target model. */
-            bool target = !model || (p->target && !strcmp(model, p->target));
-            const char *tpath = NULL;
-            for (int t = 0; r.fail_test[0] && t < ntests; t++)
-                if (refs[t].name && !strcmp(refs[t].name, r.fail_test))
-                    tpath = refs[t].path;
-            if (target && tpath && !have_trace_for(rows, nrows, p->name)) {
-                char db[4200], svg[4200], *out;
-                snprintf(db, sizeof db, "%s/.report-%ld.db", outdir, (long)getpid());
-                snprintf(svg, sizeof svg, "%s/traces/%s.svg", outdir, p->name);
-                unlink(db);
-                char init[8] = "cold", env[48] = "", tmp[48];
-                snprintf(tmp, sizeof tmp, "%s", setting);
-                char *sv = NULL;
-                for (char *t = strtok_r(tmp, "+", &sv); t; t = strtok_r(NULL, "+", &sv)) {
-                    if (!strcmp(t, "cold") || !strcmp(t, "warm"))
-                        snprintf(init, sizeof init, "%s", t);
-                    else
-                        snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s",
-                                 *env ? "," : "", t);
-                }
-                char *ca[] = {self,       "check",      "--db",    db,
-                              "--init",   init,         "--env",   *env ? env : "none",
-                              "--no-por", "--protocol", protos[i], (char *)tpath,
-                              NULL};
-                char *da[] = {self, "draw", "--db", db, "--trace", "1", "-o", svg, NULL};
-                int s1 = run_capture(ca, &out);
-                free(out);
-                out = NULL;
-                if (s1 == 1 && run_capture(da, &out) == 0)
-                    r.has_trace = true;
-                free(out);
-                unlink(db);
-            }
             UTIL_PUSH(rows, nrows, caprows, r);
         }
         proto_free(p);
     }
+    pick_first_failures(rows, nrows);
+    for (size_t i = 0; rc == CLI_OK && i < nrows; i++)
+        draw_first_trace(self, outdir, rows, nrows, &rows[i], protos[rows[i].proto_index], refs,
+                         ntests);
     /* verdicts.md */
     strbuf_t md, html;
     sb_init(&md);
@@ -515,7 +614,10 @@ int cmd_report(int argc, char **argv)
         sb_printf(&md, "%s `%s`", s ? "," : "", suites[s]);
     sb_printf(&md,
               " (%d tests). A broken variant is meant to be refuted; the first failing "
-              "test is named, and its trace drawn in `traces/`.\n\n",
+              "test is named, and its trace drawn in `traces/`. For a variant (`extends`) it "
+              "is the first test that fails on the variant and passes on its base in the "
+              "same setting (its own failure; \"also on BASE\" when every failure is "
+              "shared).\n\n",
               ntests);
     sb_puts(&md, "| protocol | model | setting | ok | violation | deadlock | invariant | "
                  "unexpected | incomplete | skipped | states | time s | first failure |\n"
@@ -525,14 +627,18 @@ int cmd_report(int argc, char **argv)
         sb_printf(&md, "| %s | %s | %s |", r->proto, r->model, r->setting);
         for (int k = 0; k < V_ERROR; k++)
             sb_printf(&md, " %d |", r->n[k]);
-        sb_printf(&md, " %llu | %.2f | %s%s%s%s |\n", (unsigned long long)r->states, r->secs,
+        sb_printf(&md, " %llu | %.2f | %s%s%s%s%s%s%s |\n", (unsigned long long)r->states, r->secs,
                   r->n[V_ERROR] ? "error running the check; " : "", r->fail_test,
-                  r->fail_test[0] ? " " : "", r->fail_verdict);
+                  r->fail_test[0] ? " " : "", r->fail_verdict, r->also_base ? " (also on " : "",
+                  r->also_base ? r->base : "", r->also_base ? ")" : "");
     }
     if (rc == CLI_OK && write_file(outdir, "verdicts.md", md.s))
         rc = CLI_BAD_INPUT;
     if (rc == CLI_OK && write_file(outdir, "counts-all.md", counts.s))
         rc = CLI_BAD_INPUT;
+    if (rc == CLI_OK && write_file(outdir, "readings.md", rd.s))
+        rc = CLI_BAD_INPUT;
+    sb_free(&rd);
     /* bench-latest.md */
     bool have_bench = false;
     if (rc == CLI_OK && bench) {
@@ -580,7 +686,9 @@ int cmd_report(int argc, char **argv)
         sb_puts(&html, "</code>");
     }
     sb_printf(&html,
-              " (%d tests; <a href=\"verdicts.md\">verdicts.md</a>).</p>\n<table>\n<tr>"
+              " (%d tests; <a href=\"verdicts.md\">verdicts.md</a>). Where each protocol's "
+              "tables interpret or depart from their paper: <a href=\"readings.md\">"
+              "readings.md</a>.</p>\n<table>\n<tr>"
               "<th>protocol</th><th>model</th><th>setting</th>",
               ntests);
     for (int k = 0; k < V_ERROR; k++)
@@ -697,11 +805,15 @@ int cmd_report(int argc, char **argv)
         rc = CLI_BAD_INPUT;
     if (rc == CLI_OK)
         printf("report: %zu rows (%d protocols x %s) on %d tests written to %s/ (verdicts.md, "
-               "counts-all.md, diagrams/, traces/%s, index.html)\n",
+               "counts-all.md, readings.md, diagrams/, traces/%s, index.html)\n",
                nrows, nprotos, models, ntests, outdir, have_bench ? ", bench-latest.md" : "");
     sb_free(&md);
     sb_free(&html);
     sb_free(&counts);
+    for (size_t i = 0; i < nrows; i++) {
+        sb_free(&rows[i].oks);
+        sb_free(&rows[i].fails);
+    }
     free(rows);
     for (int i = 0; i < ntests; i++)
         free(refs[i].name);

@@ -113,6 +113,13 @@ void proto_free(proto_t *p)
         free(p->labels[i]);
     free(p->labels);
     free(p->labels_source);
+    for (int i = 0; i < p->nreadings; i++) {
+        free(p->readings[i].item);
+        free(p->readings[i].section);
+        free(p->readings[i].text);
+        free(p->readings[i].file);
+    }
+    free(p->readings);
     free(p->base);
     free(p->finals);
     for (int i = 0; i < p->nfiles; i++)

@@ -178,7 +178,8 @@ typedef struct {
     int section;               /* 0: the base; k: the k-th variant ('extends') on top of it */
     size_t text_off, text_len; /* guard..next (and labels) in proto_t.source, for printing */
     int ncites;
-    int *cites; /* indexes into proto_t.labels: the paper's table cells this row implements */
+    int *cites;  /* indexes into proto_t.labels: the paper's table cells this row implements */
+    int reading; /* 1 + index into proto_t.readings: the reading that marks this row; 0: none */
 } proto_row_t;
 
 typedef struct {
@@ -227,6 +228,29 @@ typedef struct {
     size_t text_off, text_len; /* the expression's text in proto_t.source */
 } proto_inv_t;
 
+/* What a 'reading' marks (docs/protocol-language.md, Readings). */
+typedef enum {
+    PROTO_READ_NONE,
+    PROTO_READ_ROW,
+    PROTO_READ_NETWORK,
+    PROTO_READ_PARAM,
+    PROTO_READ_MAP,
+} proto_reading_kind_t;
+
+/* 'reading "SECTION": "TEXT"' after a row, network, param or map: where the
+ * item interprets or departs from its source. Unmarked items are transcribed
+ * as written. */
+typedef struct proto_reading {
+    proto_reading_kind_t kind;
+    char *item;    /* the marked item: "network req", "param npend", "map ld.*", "L1 V | store" */
+    char *section; /* the source it interprets, e.g. "seed 004 §3.1" */
+    char *text;    /* the reading */
+    char *file;    /* where the marked item is */
+    int line, col;
+    int sect;  /* the protocol section (0: the base of every 'extends') that wrote it */
+    bool live; /* false: a variant replaced or removed the item (its rows, network, param, map) */
+} proto_reading_t;
+
 typedef struct {
     char *file;
     char *name;
@@ -259,6 +283,8 @@ typedef struct {
     char *labels_source;        /* 'labels "SOURCE" ...': the table the rows cite; NULL: none */
     int nlabels;
     char **labels;
+    int nreadings;
+    proto_reading_t *readings; /* in file order, bases first; see proto_reading_t.live */
     char *base;    /* 'extends BASE': the protocol this one is a variant of; NULL: none */
     int nsections; /* 1 + the number of 'extends' steps */
     int nfiles;    /* the files source came from, bases first */

@@ -151,6 +151,12 @@ typedef struct {
     int **map_toks;   /* per map: the tokens of its events (errors after pass 2) */
     size_t cap_map_meta;
     int *ctrl_section; /* per controller: the section that last opened it (pass 1) */
+    /* readings: the item a 'reading' would mark (kind, its first token, the
+     * token after its key) and the readings seen in this pass */
+    proto_reading_kind_t last_kind;
+    int last_start, last_key_end;
+    int nread;
+    size_t cap_readings;
     /* pass 2 scratch */
     uint64_t **reach; /* per controller, per event: cells already taken by an unguarded row */
     uint64_t *over;   /* per event: cells of the current controller this section overrides */

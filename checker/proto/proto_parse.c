@@ -45,6 +45,116 @@ static void set_limit(proto_parser_t *ps, int end)
     ps->eol = (lex_tok_t){T_EOL, last->line, last->col + (int)last->len, last->off + last->len, 0};
 }
 
+/* ---- readings (docs/protocol-language.md, Readings) ---- */
+
+/* The text of tokens [S, E) with PREFIX in front: one space where the source
+ * has white space or a comment between two tokens; malloc'd. */
+static char *tokens_text(const proto_parser_t *ps, const char *prefix, int s, int e)
+{
+    strbuf_t b;
+    sb_init(&b);
+    if (prefix)
+        sb_printf(&b, "%s ", prefix);
+    for (int i = s; i < e; i++) {
+        const lex_tok_t *t = &ps->toks[i];
+        if (i > s && t->off > ps->toks[i - 1].off + ps->toks[i - 1].len)
+            sb_putc(&b, ' ');
+        sb_printf(&b, "%.*s", (int)t->len, ps->src + t->off);
+    }
+    return b.s ? b.s : xstrdup("");
+}
+
+/* The next items may carry a 'reading': KIND starting at token START, whose
+ * key (what a variant replaces) ends before token KEY_END. */
+static void mark_item(proto_parser_t *ps, proto_reading_kind_t kind, int start, int key_end)
+{
+    ps->last_kind = kind;
+    ps->last_start = start;
+    ps->last_key_end = key_end;
+}
+
+/* A variant replaced or removed the network, param or map ITEM: its earlier
+ * readings no longer apply (pass 1). */
+static void drop_readings(proto_parser_t *ps, proto_reading_kind_t kind, const char *item)
+{
+    for (int i = 0; i < ps->p->nreadings; i++) {
+        proto_reading_t *r = &ps->p->readings[i];
+        if (r->kind == kind && r->sect < ps->section && !strcmp(r->item, item))
+            r->live = false;
+    }
+}
+
+/* Pass 2: the rows the reading marks, those the row item at the marked
+ * position stored (one per event), get its index. */
+static void mark_rows(proto_parser_t *ps, int k)
+{
+    proto_ctrl_t *c = &ps->p->ctrls[ps->ctrl];
+    int line = ps->toks[ps->last_start].line;
+    for (int r = 0; r < c->nrows; r++)
+        if (c->rows[r].line == line && c->rows[r].section == ps->section && !c->rows[r].reading)
+            c->rows[r].reading = k + 1;
+}
+
+/* 'reading' STRING ':' STRING, right after the row, network, param or map it
+ * marks; one per item. */
+static int parse_reading(proto_parser_t *ps)
+{
+    const lex_tok_t *kw = proto_next(ps), *sec = proto_peek(ps), *txt;
+    if (proto_expect(ps, T_STRING, "the section it interprets, e.g. \"seed 004 §3.1\"") ||
+        proto_expect(ps, T_COLON, "':' after the section"))
+        return -1;
+    txt = proto_peek(ps);
+    if (proto_expect(ps, T_STRING, "the reading, a string"))
+        return -1;
+    if (ps->last_kind == PROTO_READ_NONE)
+        return proto_fail(ps, kw, "a reading must follow the row, network, param or map it marks");
+    if (sec->len < 3 || txt->len < 3)
+        return proto_fail(ps, sec->len < 3 ? sec : txt, "empty %s",
+                          sec->len < 3 ? "section" : "reading");
+    int k = ps->nread++;
+    if (ps->pass == 2) {
+        if (ps->last_kind == PROTO_READ_ROW)
+            mark_rows(ps, k);
+        return 0;
+    }
+    proto_t *p = ps->p;
+    const lex_tok_t *item = &ps->toks[ps->last_start];
+    if (p->nreadings && p->readings[p->nreadings - 1].sect == ps->section &&
+        p->readings[p->nreadings - 1].line == item->line &&
+        p->readings[p->nreadings - 1].col == item->col)
+        return proto_fail(ps, kw, "a second reading for one item (one per item)");
+    proto_reading_t r = {0};
+    r.kind = ps->last_kind;
+    r.item = tokens_text(ps, ps->last_kind == PROTO_READ_ROW ? p->ctrls[ps->ctrl].name : NULL,
+                         ps->last_start, ps->last_key_end);
+    r.section = xstrndup(ps->src + sec->off + 1, sec->len - 2);
+    r.text = xstrndup(ps->src + txt->off + 1, txt->len - 2);
+    r.file = xstrdup(proto_file_at(ps, item->off));
+    r.line = item->line;
+    r.col = item->col;
+    r.sect = ps->section;
+    r.live = true;
+    UTIL_PUSH(p->readings, p->nreadings, ps->cap_readings, r);
+    return 0;
+}
+
+/* Whether the next token starts a 'reading' (the word, then a string). */
+static bool at_reading(const proto_parser_t *ps)
+{
+    return proto_is(ps, proto_peek(ps), "reading") && proto_peek2(ps)->kind == T_STRING;
+}
+
+/* The token after the second '|' of the row starting at token S (its key:
+ * states and events), or the row's end. */
+static int row_key_end(const proto_parser_t *ps, int s)
+{
+    int bars = 0, i = s;
+    for (; i < ps->limit && i < ps->ntoks; i++)
+        if (ps->toks[i].kind == T_BAR && ++bars == 2)
+            break;
+    return i;
+}
+
 /* ---- declarations ---- */
 
 static int parse_type(proto_parser_t *ps, proto_type_t *ty)
@@ -95,6 +205,10 @@ static int decl_param(proto_parser_t *ps)
     }
     int old = proto_find_param(ps, name);
     if (old >= 0 && ps->section) { /* a variant's new default */
+        char *key =
+            tokens_text(ps, "param", proto_tok_index(ps, name), proto_tok_index(ps, name) + 1);
+        drop_readings(ps, PROTO_READ_PARAM, key);
+        free(key);
         free(s);
         ps->p->params[old].value = v;
         ps->p->params[old].line = name->line;
@@ -137,6 +251,10 @@ static int decl_network(proto_parser_t *ps)
         return 0;
     int old = proto_names_find(&ps->ix_nets, ps->src + name->off, name->len);
     if (old >= 0 && ps->section) { /* a variant replaces its base's network */
+        char *key =
+            tokens_text(ps, "network", proto_tok_index(ps, name), proto_tok_index(ps, name) + 1);
+        drop_readings(ps, PROTO_READ_NETWORK, key);
+        free(key);
         ps->p->nets[old].ordered = ordered;
         ps->p->nets[old].capacity = capacity;
         return 0;
@@ -464,8 +582,17 @@ static int item_event(proto_parser_t *ps)
 static int controller_item(proto_parser_t *ps)
 {
     const lex_tok_t *t = proto_peek(ps), *t2 = proto_peek2(ps);
-    if (t->kind == T_MINUS || (t->kind == T_ID && (t2->kind == T_BAR || t2->kind == T_COMMA)))
-        return proto_parse_row(ps);
+    if (at_reading(ps))
+        return parse_reading(ps);
+    int start = ps->pos;
+    ps->last_kind = PROTO_READ_NONE;
+    if (t->kind == T_MINUS || (t->kind == T_ID && (t2->kind == T_BAR || t2->kind == T_COMMA))) {
+        int key_end = row_key_end(ps, start);
+        if (proto_parse_row(ps))
+            return -1;
+        mark_item(ps, PROTO_READ_ROW, start, key_end);
+        return 0;
+    }
     if (proto_is(ps, t, "stable") || proto_is(ps, t, "transient")) {
         proto_next(ps);
         return item_states(ps, proto_tok_eq(ps, t, "transient"));
@@ -544,6 +671,7 @@ static int decl_controller(proto_parser_t *ps)
         ps->cap_rows = (size_t)p->ctrls[found].nrows;
         memset(ps->over, 0, sizeof *ps->over * ((size_t)p->nevents + 1));
     }
+    ps->last_kind = PROTO_READ_NONE;
     while (proto_peek(ps)->kind != T_RBRACE) {
         if (proto_peek(ps)->kind == LEX_EOF)
             return proto_expected(ps, "'}'");
@@ -556,6 +684,7 @@ static int decl_controller(proto_parser_t *ps)
             return -1;
     }
     proto_next(ps);
+    ps->last_kind = PROTO_READ_NONE;
     proto_ctrl_t *c = &p->ctrls[ps->ctrl];
     ps->ctrl = -1;
     if (ps->pass == 2 || found >= 0)
@@ -657,6 +786,9 @@ static int core_unmap(proto_parser_t *ps)
     int i = same_pattern(ps, &m);
     if (i < 0 || ps->map_section[i] == ps->section)
         return proto_fail(ps, pat, "the base has no map for this pattern");
+    char *key = tokens_text(ps, "map", proto_tok_index(ps, pat), ps->pos);
+    drop_readings(ps, PROTO_READ_MAP, key);
+    free(key);
     proto_t *p = ps->p;
     free(p->maps[i].events);
     free(ps->map_toks[i]);
@@ -676,7 +808,10 @@ static int core_map(proto_parser_t *ps)
     proto_map_t m = {0};
     m.line = kw->line;
     m.col = kw->col;
-    if (parse_pattern(ps, &m) || proto_expect(ps, T_ARROW, "'->'"))
+    if (parse_pattern(ps, &m))
+        return -1;
+    mark_item(ps, PROTO_READ_MAP, proto_tok_index(ps, kw), ps->pos);
+    if (proto_expect(ps, T_ARROW, "'->'"))
         return -1;
     size_t cap = 0;
     bool line_op = m.op != PROG_OP_FENCE;
@@ -718,6 +853,9 @@ static int core_map(proto_parser_t *ps)
                           p->maps[i].line);
     }
     if (i >= 0) { /* a variant replaces its base's map */
+        char *key = tokens_text(ps, "map", proto_tok_index(ps, pat), ps->last_key_end);
+        drop_readings(ps, PROTO_READ_MAP, key);
+        free(key);
         free(p->maps[i].events);
         free(ps->map_toks[i]);
         p->maps[i] = m;
@@ -748,10 +886,17 @@ static int decl_core(proto_parser_t *ps)
         ps->core_section = ps->section;
         ps->seen_outstanding = false;
     }
+    ps->last_kind = PROTO_READ_NONE;
     for (;;) {
         const lex_tok_t *t = proto_peek(ps);
         if (t->kind == T_RBRACE)
             break;
+        if (at_reading(ps)) {
+            if (parse_reading(ps))
+                return -1;
+            continue;
+        }
+        ps->last_kind = PROTO_READ_NONE;
         if (proto_is(ps, t, "map")) {
             if (core_map(ps))
                 return -1;
@@ -773,10 +918,11 @@ static int decl_core(proto_parser_t *ps)
             ps->seen_outstanding = true;
             ps->p->outstanding = v;
         } else {
-            return proto_expected(ps, "'map', 'unmap', 'outstanding' or '}'");
+            return proto_expected(ps, "'map', 'unmap', 'outstanding', 'reading' or '}'");
         }
     }
     proto_next(ps);
+    ps->last_kind = PROTO_READ_NONE;
     return 0;
 }
 
@@ -1119,6 +1265,13 @@ static int parse_file(proto_parser_t *ps)
             return proto_expected(
                 ps, "a declaration (target, param, network, message, "
                     "controller, core, invariant, clock, published, labels, final, granularity)");
+        if (at_reading(ps)) {
+            if (parse_reading(ps))
+                return -1;
+            continue;
+        }
+        int start = ps->pos;
+        ps->last_kind = PROTO_READ_NONE;
         if (proto_tok_eq(ps, t, "protocol")) {
             ps->section++;
             if (parse_header(ps, false))
@@ -1142,8 +1295,10 @@ static int parse_file(proto_parser_t *ps)
             }
         } else if (proto_tok_eq(ps, t, "param")) {
             rc = decl_param(ps);
+            mark_item(ps, PROTO_READ_PARAM, start, start + 2);
         } else if (proto_tok_eq(ps, t, "network")) {
             rc = decl_network(ps);
+            mark_item(ps, PROTO_READ_NETWORK, start, start + 2);
         } else if (proto_tok_eq(ps, t, "message")) {
             rc = decl_message(ps);
         } else if (proto_tok_eq(ps, t, "controller")) {
@@ -1247,9 +1402,24 @@ static int check_maps(proto_parser_t *ps)
     return rc;
 }
 
+/* After pass 2: a row reading applies while some row it marks is left (a
+ * variant overrides or removes the cells of its base's rows). */
+static void rows_readings_live(proto_t *p)
+{
+    for (int i = 0; i < p->nreadings; i++)
+        if (p->readings[i].kind == PROTO_READ_ROW)
+            p->readings[i].live = false;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++)
+            if (p->ctrls[c].rows[r].reading)
+                p->readings[p->ctrls[c].rows[r].reading - 1].live = true;
+}
+
 static int run_pass(proto_parser_t *ps, int pass)
 {
     ps->pass = pass;
+    ps->nread = 0;
+    ps->last_kind = PROTO_READ_NONE;
     ps->pos = 0;
     ps->limit = ps->ntoks;
     ps->depth = 0;
@@ -1302,6 +1472,8 @@ int proto_parse_lib(const char *file, const char *src, size_t len, const char *c
         rc = run_pass(&ps, 2);
     if (!rc)
         rc = check_maps(&ps);
+    if (!rc)
+        rows_readings_live(p);
     for (int i = 0; i < ps.nnamed; i++)
         free(ps.named[i].name);
     free(ps.named);

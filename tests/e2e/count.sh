@@ -51,9 +51,9 @@ if [ "$rc" -eq 1 ] && [ "$got" = "c3 c7 c11 c15 c19 c23 " ]; then pass=$((pass +
     echo "FAIL count hlrc-noinv: exit $rc, uncited '$got'"
 fi
 # Directory protocols (issue 9): reports/counts.md "Directory protocols"
-expect gpu-vi L1 "2 2 1 26 28"
+expect gpu-vi L1 "2 2 1 26 27"
 expect gpu-vi L2 "3 2 2 13 20"
-expect gpu-vini L1 "2 2 1 26 28"
+expect gpu-vini L1 "2 2 1 26 27"
 expect gpu-vini L2 "4 3 3 17 25"
 expect mesi L1 "4 6 4 35 38"
 expect mesi L2 "4 5 5 19 23"

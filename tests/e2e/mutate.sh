@@ -41,13 +41,13 @@ one() { # one WANT_SUBSTRING PROTOCOL ARGS...
         echo "    want $want"
     fi
 }
-one '"mutant":21,"file":"protocols/gpu-wt.proto","line":117,"controller":"L1","operator":"stall-to-unhandled","original":"I, V, IV, IF | rel | pending > 0 | stall |","row":"","class":"killed","killed_by":"2+2W+rels","verdict":"violation","setting":"base"}' \
+one '"mutant":21,"file":"protocols/gpu-wt.proto","line":122,"controller":"L1","operator":"stall-to-unhandled","original":"I, V, IV, IF | rel | pending > 0 | stall |","row":"","class":"killed","killed_by":"2+2W+rels","verdict":"violation","setting":"base"}' \
     gpu-wt-banked --stronger none --only 21 $C/2+2W+rels.litmus
-one '"mutant":75,"file":"protocols/gpu-wt.proto","line":117,"controller":"L1","operator":"stall-to-unhandled","original":"I, V, IV, IF | rel | pending > 0 | stall |","row":"","class":"equivalent","killed_by":null,"gained":0,"lost":0,"bounded":0,"differs_on":null}' \
+one '"mutant":75,"file":"protocols/gpu-wt.proto","line":122,"controller":"L1","operator":"stall-to-unhandled","original":"I, V, IV, IF | rel | pending > 0 | stall |","row":"","class":"equivalent","killed_by":null,"gained":0,"lost":0,"bounded":0,"differs_on":null}' \
     gpu-wt --stronger none --only 75 $C/2+2W+rels.litmus $C/MP+rel+acq.litmus
 # gpu-hrf's wg CAS in the L1 that reports success without writing: killed by CoCASR1+wg,
 # the test added for it.
-one '"mutant":67,"file":"protocols/gpu-hrf.proto","line":123,"controller":"L1","operator":"drop-conjunct","original":"V | watomic | req.op == 2 && data[req.loc] != req.exp | done(data[req.loc]) |","row":"V | watomic | req.op == 2 | done(data[req.loc]) |","class":"killed","killed_by":"CoCASR1+wg","verdict":"violation","setting":"base"}' \
+one '"mutant":67,"file":"protocols/gpu-hrf.proto","line":127,"controller":"L1","operator":"drop-conjunct","original":"V | watomic | req.op == 2 && data[req.loc] != req.exp | done(data[req.loc]) |","row":"V | watomic | req.op == 2 | done(data[req.loc]) |","class":"killed","killed_by":"CoCASR1+wg","verdict":"violation","setting":"base"}' \
     gpu-hrf --stronger none --only 67,69 $C/CoRR.litmus $C/CoCASR1+wg.litmus
 # A survivor that only drops a valid copy after a hit (a run of the original with an
 # eviction): under warm caches it reaches an outcome the original does not (allowed).

@@ -65,6 +65,28 @@ for args in "--models most" "--settings cold;warm" "--suite /nonexistent" "-j 0"
     rc=$?
     if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "report $args: exit $rc"; fi
 done
+# readings.md: every protocol has a section; gpu-vi's ordered request network is a reading.
+for p in protocols/*.proto; do
+    n=$(basename "$p" .proto)
+    grep -q "^## $n\( (extends [a-z0-9-]*)\)\{0,1\}$" "$R/readings.md" || { bad "readings.md lacks $n"; continue; }
+done
+ok
+if grep -q '^| gpu-vi.proto:[0-9]* | `network req` | seed 004 §3.1, Table 4 | ' "$R/readings.md"; then ok; else
+    bad "readings.md: gpu-vi's network req reading"
+fi
+
+# A variant's first failure is its own: the first test that fails on it and passes on its
+# base. qr-split-fifo fails R+sc (as qr does) and guard-WRC+rel+acqs+samecu (qr passes it).
+R2=$T/r2
+if "$BIN" report --out "$R2" --settings cold --suite litmus/core/R+sc.litmus \
+    --suite litmus/core/guard-WRC+rel+acqs+samecu.litmus >"$T/out2" 2>"$T/err2"; then ok; else
+    bad "second report failed: $(tail -n 3 "$T/err2")"
+fi
+if grep -q '^| qr-split-fifo | rcsc | cold | 0 | 2 |.* guard-WRC+rel+acqs+samecu violation |$' "$R2/verdicts.md" &&
+    grep -q '^| qr | rcsc | cold | 1 | 1 |.* R+sc violation |$' "$R2/verdicts.md"; then ok; else
+    bad "first failures: $(grep '^| qr' "$R2/verdicts.md")"
+fi
+
 if [ "${BROWSER:-0}" = 1 ]; then
     CHROME=$(command -v chromium || command -v chromium-browser || true)
     if [ -z "$CHROME" ]; then

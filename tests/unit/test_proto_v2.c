@@ -330,3 +330,84 @@ Test(v2, extends_granularity, .init = setup, .fini = teardown)
     proto_free(q);
     proto_free(p);
 }
+
+/* Readings (docs/protocol-language.md, Readings): kept per item with the item's FILE:LINE;
+ * a variant drops the readings of the network it redeclares and of the rows whose cells it
+ * overrides, and keeps the others. */
+static const char *readings_src =
+    "protocol rd \"readings\"\n"
+    "target sc\n"
+    "param k = 1\n"
+    "  reading \"seed 9 §1\": \"k is one\"\n"
+    "network req ordered\n"
+    "  reading \"seed 9 §2\": \"requests keep their order\"\n"
+    "network resp ordered\n"
+    "message REQ on req (tid: tid, loc: loc)\n"
+    "message ANS on resp (tid: tid, val: val)\n"
+    "controller L1 per-cu {\n"
+    "  stable I V\n"
+    "  I, V | load | | send REQ(tid=req.tid, loc=req.loc) to L2; wait |\n"
+    "  reading \"seed 9 Table 1\": \"a load always asks the L2\"\n"
+    "  I, V | ANS | | done(msg.tid, msg.val) |\n"
+    "  - | fence | | done |\n"
+    "}\n"
+    "controller L2 shared {\n"
+    "  stable V\n"
+    "  line data: data = initial\n"
+    "  V | REQ | | send ANS(tid=msg.tid, val=data[msg.loc]) to msg.src |\n"
+    "}\n"
+    "core L1 {\n"
+    "  map ld.* -> load\n"
+    "  reading \"§3\": \"every load\"\n"
+    "  map fence.* -> fence\n"
+    "}\n";
+
+static int live_readings(const proto_t *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nreadings; i++)
+        n += p->readings[i].live;
+    return n;
+}
+
+Test(v2, readings, .init = setup, .fini = teardown)
+{
+    write_file("rd.proto", readings_src);
+    proto_t *p = load_ok("rd.proto", readings_src);
+    cr_assert_eq(p->nreadings, 4);
+    cr_expect_eq(live_readings(p), 4);
+    const proto_reading_t *r = p->readings;
+    cr_expect_eq(r[0].kind, PROTO_READ_PARAM);
+    cr_expect_str_eq(r[0].item, "param k");
+    cr_expect_eq(r[0].line, 3);
+    cr_expect_str_eq(r[1].item, "network req");
+    cr_expect_str_eq(r[1].section, "seed 9 §2");
+    cr_expect_str_eq(r[1].text, "requests keep their order");
+    cr_expect_eq(r[2].kind, PROTO_READ_ROW);
+    cr_expect_str_eq(r[2].item, "L1 I, V | load");
+    cr_expect_eq(r[2].line, 12);
+    cr_expect_str_eq(r[3].item, "map ld.*");
+    /* the rows of the marked item carry the reading, the others none */
+    int marked = 0;
+    for (int k = 0; k < p->ctrls[0].nrows; k++)
+        marked += p->ctrls[0].rows[k].reading == 3;
+    cr_expect_eq(marked, 1);
+    proto_free(p);
+
+    const char *variant = "protocol rdv \"a variant\" extends rd\n"
+                          "network req unordered\n"
+                          "  reading \"seed 9 §2\": \"the other reading\"\n"
+                          "controller L1 per-cu {\n"
+                          "  I, V | load | | stall |\n"
+                          "}\n";
+    p = load_ok("rdv.proto", variant);
+    cr_assert_eq(p->nreadings, 5);
+    cr_expect(!p->readings[1].live, "the base's network reading must go");
+    cr_expect(!p->readings[2].live, "the overridden row's reading must go");
+    cr_expect(p->readings[0].live && p->readings[3].live && p->readings[4].live);
+    cr_expect(strstr(p->readings[4].file, "rdv.proto") != NULL);
+    proto_free(p);
+
+    load_bad("bad.proto", "protocol bad \"x\"\nreading \"a\": \"b\"\n", "bad.proto", 2, 1,
+             "a reading must follow");
+}
