@@ -67,6 +67,7 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
 {
     const char *s = c->src;
     size_t n = c->len;
+    int depth = 0; /* braces open: inside a thread's code, herd's C lexer has no (* *) */
     while (off < n) {
         char ch = s[off];
         if (ch == '\n') {
@@ -80,13 +81,14 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
             col++;
             continue;
         }
-        /* Comments: C's two kinds and herd's (* ... *). */
+        /* Comments: C's two kinds, and herd's (* ... *) outside braces (in a thread's
+         * code, as in herd7's C lexer, `(*x)` is a dereference). */
         if (ch == '/' && off + 1 < n && s[off + 1] == '/') {
             while (off < n && s[off] != '\n')
                 off++;
             continue;
         }
-        if ((ch == '/' || ch == '(') && off + 1 < n && s[off + 1] == '*') {
+        if ((ch == '/' || (ch == '(' && depth == 0)) && off + 1 < n && s[off + 1] == '*') {
             char close = ch == '/' ? '/' : ')';
             int l0 = line, c0 = col;
             off += 2;
@@ -133,6 +135,8 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
                      (unsigned char)ch);
             return fail_at(c, line, col, "unexpected %s", what);
         }
+        if (t.kind == C_PUNCT && (ch == '{' || ch == '}'))
+            depth += ch == '{' ? 1 : (depth > 0 ? -1 : 0);
         UTIL_PUSH(c->t, c->nt, c->cap, t);
         off += t.n;
         col += (int)t.n;
@@ -202,6 +206,8 @@ typedef struct {
     cname_t locs[MAXLOC];
     int init[MAXLOC];
     int nlocs;
+    int writes[MAXLOC];           /* stores, RMWs and compare-exchanges to each location */
+    const ctok_t *casexp[MAXLOC]; /* the compare-exchange using it as its expected value */
 } ctest_t;
 
 static void tok_name(const ctok_t *t, char *buf, size_t n)
@@ -403,6 +409,108 @@ static int check_ord(ctest_t *x, const ctok_t *at, const char *ord, const char *
     return 0;
 }
 
+/* Is NAME one of the Linux kernel's memory-model primitives (herd's
+ * linux-kernel.def: READ_ONCE, smp_mb, xchg_relaxed, atomic_inc, spin_lock, ...)? */
+static bool is_kernel_macro(const char *name)
+{
+    static const char *const exact[] = {
+        "READ_ONCE",        "WRITE_ONCE", "synchronize_rcu",     "synchronize_rcu_expedited",
+        "synchronize_srcu", "call_rcu",   "lockless_dereference"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (!strcmp(name, exact[i]))
+            return true;
+    static const char *const prefix[] = {"smp_", "rcu_", "srcu_", "spin_", "xchg", "cmpxchg"};
+    for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+        if (!strncmp(name, prefix[i], strlen(prefix[i])))
+            return true;
+    if (strncmp(name, "atomic_", 7) != 0)
+        return false;
+    /* atomic_*: C11's own names (with or without _explicit) are not the kernel's. */
+    static const char *const c11[] = {"load",
+                                      "store",
+                                      "fetch_add",
+                                      "fetch_sub",
+                                      "fetch_and",
+                                      "fetch_or",
+                                      "fetch_xor",
+                                      "exchange",
+                                      "thread_fence",
+                                      "signal_fence",
+                                      "work_item_fence",
+                                      "init",
+                                      "is_lock_free",
+                                      "compare_exchange_strong",
+                                      "compare_exchange_weak"};
+    size_t n = strlen(name + 7);
+    if (n > 9 && !strcmp(name + 7 + n - 9, "_explicit"))
+        n -= 9;
+    for (size_t i = 0; i < sizeof c11 / sizeof c11[0]; i++)
+        if (strlen(c11[i]) == n && !strncmp(name + 7, c11[i], n))
+            return false;
+    return strncmp(name + 7, "flag_", 5) != 0;
+}
+
+/* compare_exchange(x, e, NEW, mo, mo_fail[, scope]) with E a location, as herd7
+ * reads it: a plain read of E, then either an RMW of X from *E to NEW (result 1)
+ * or a read of X that differs, whose value is stored to E (result 0). Written
+ * natively: ld rE e; cas rO x K NEW; [mov dest 1]; beq rO K; [mov dest 0]; st e rO.
+ * K is E's initial value, which rE always reads because no other code writes E
+ * (checked at the end: cas_loc_check). The cursor is after "x,". */
+static int cas_loc(ctest_t *x, cthread_t *th, const ctok_t *t, int l, int dest, bool explicit_)
+{
+    cp_t *c = x->c;
+    const ctok_t *et = peek(c);
+    if (et->kind != C_ID)
+        return fail_tok(c, et, "expected the location of the expected value, found %s");
+    int e = find_loc(x, et);
+    if (e < 0)
+        return fail_tok(c, et, "%s is not a location (herd7 passes the expected value's location)");
+    if (e == l)
+        return fail_tok(c, et, "not supported: %s as both object and expected value");
+    if (x->casexp[e])
+        return fail_tok(c, et, "not supported: %s is the expected value of two compare-exchanges");
+    x->casexp[e] = et;
+    next(c);
+    char w[16];
+    const char *ord = "sc", *scope = "";
+    if (expect(c, ",", "expected ',' and the new value, found %s") || value(x, th, w, sizeof w))
+        return -1;
+    if (explicit_ &&
+        (expect(c, ",", "expected ',' and the success order, found %s") || !(ord = mem_order(x)) ||
+         expect(c, ",", "expected ',' and the failure order, found %s") || !mem_order(x) ||
+         !(scope = mem_scope(x))))
+        return -1;
+    int re = temp_reg(x, th, t), ro = re < 0 ? -1 : temp_reg(x, th, t);
+    if (ro < 0)
+        return -1;
+    int k = x->init[e], lab = th->labels++;
+    emit(th, t->line, "ld r%d %s", re, x->locs[e].name);
+    emit(th, t->line, "cas.%s%s r%d %s %d %s", ord, scope, ro, x->locs[l].name, k, w);
+    if (dest >= 0)
+        emit(th, t->line, "mov r%d 1", dest);
+    emit(th, t->line, "beq r%d %d C%d", ro, k, lab);
+    if (dest >= 0)
+        emit(th, t->line, "mov r%d 0", dest);
+    emit(th, t->line, "st %s r%d", x->locs[e].name, ro);
+    emit(th, t->line, "C%d:", lab);
+    th->known[re] = th->known[ro] = false;
+    if (dest >= 0)
+        th->known[dest] = false;
+    return 0;
+}
+
+/* Every location a compare-exchange reads its expected value from is written by
+ * nothing else, so that its read returns the initial value (see cas_loc). */
+static int cas_loc_check(ctest_t *x)
+{
+    for (int e = 0; e < x->nlocs; e++)
+        if (x->casexp[e] && x->writes[e] > 0)
+            return fail_tok(x->c, x->casexp[e],
+                            "not supported: %s, a compare-exchange's expected value, is also "
+                            "written by other code");
+    return 0;
+}
+
 /* A call that produces a value into register DEST (-1: discarded).
  * Returns 0, or -1 reported. T is the function name token, already consumed. */
 static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
@@ -411,6 +519,10 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
     char name[64];
     tok_name(t, name, sizeof name);
     bool explicit_ = strstr(name, "_explicit") != NULL;
+    if (is_kernel_macro(name))
+        return fail_tok(c, t,
+                        "Linux-kernel macro %s is not supported (cohcheck has no Linux-kernel "
+                        "memory model; docs/litmus.md)");
     if (expect(c, "(", "expected '(' after the function name, found %s"))
         return -1;
     const char *ord = "sc", *scope = "";
@@ -439,6 +551,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
                 return -1;
         }
         emit(th, t->line, "st.%s%s %s %s", ord, scope, x->locs[l].name, v);
+        x->writes[l]++;
     } else if (!strcmp(name, "atomic_fetch_add_explicit") || !strcmp(name, "atomic_fetch_add") ||
                !strcmp(name, "atomic_exchange_explicit") || !strcmp(name, "atomic_exchange")) {
         bool add = strstr(name, "add") != NULL;
@@ -452,15 +565,22 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
             return -1;
         emit(th, t->line, "rmw.%s.%s%s r%d %s %s", add ? "add" : "exch", ord, scope, dest,
              x->locs[l].name, v);
+        x->writes[l]++;
     } else if (!strcmp(name, "atomic_compare_exchange_strong_explicit") ||
                !strcmp(name, "atomic_compare_exchange_strong")) {
         /* (x, &r, NEW, mo_success, mo_failure[, scope]): r ends holding the old value
          * in both cases, as our cas's register does; the failure order is the one our
          * cas derives from the success order. The result (success) is old == expected. */
-        if ((l = loc_arg(x)) < 0 || expect(c, ",", "expected ',' and '&' register, found %s"))
+        if ((l = loc_arg(x)) < 0 ||
+            expect(c, ",", "expected ',' and the expected value's location, found %s"))
             return -1;
-        if (expect(c, "&", "expected '&' and the register holding the expected value, found %s"))
-            return -1;
+        x->writes[l]++;
+        if (!is(peek(c), "&")) {
+            if (cas_loc(x, th, t, l, dest, explicit_))
+                return -1;
+            return expect(c, ")", "expected ')', found %s");
+        }
+        next(c);
         const ctok_t *rt = peek(c);
         if (rt->kind != C_ID)
             return fail_tok(c, rt, "expected a register, found %s");
@@ -520,6 +640,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
 }
 
 static int stmt(ctest_t *x, cthread_t *th);
+static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh);
 
 /* '{' stmts '}' or one statement. Registers assigned inside lose their known values. */
 static int block(ctest_t *x, cthread_t *th)
@@ -592,6 +713,16 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
             val = 0;
             eq = neg;
         }
+    } else if (is(a, "*")) {
+        /* if (*x), if (!*x): a plain load into a scratch register, tested against 0. */
+        next(c);
+        int l = loc_arg(x);
+        if (l < 0 || (reg = temp_reg(x, th, a)) < 0)
+            return -1;
+        emit(th, a->line, "ld r%d %s", reg, x->locs[l].name);
+        th->known[reg] = false;
+        val = 0;
+        eq = neg;
     } else {
         return fail_tok(c, a, "expected a register condition, found %s");
     }
@@ -651,6 +782,7 @@ static int stmt(ctest_t *x, cthread_t *th)
             expect(c, ";", "expected ';', found %s"))
             return -1;
         emit(th, t->line, "st %s %s", x->locs[l].name, v);
+        x->writes[l]++;
         return 0;
     }
     /* [int] r [= expr]; */
@@ -682,6 +814,23 @@ static int stmt(ctest_t *x, cthread_t *th)
     }
     if (expect(c, "=", "expected '=', found %s"))
         return -1;
+    int npar = 0; /* r = (*x); r = (f(...)); */
+    while (is(peek(c), "(") && (is(peek2(c), "*") || is(peek2(c), "(") || peek2(c)->kind == C_ID)) {
+        next(c);
+        npar++;
+    }
+    if (rhs(x, th, r, fresh))
+        return -1;
+    for (; npar > 0; npar--)
+        if (expect(c, ")", "expected ')', found %s"))
+            return -1;
+    return expect(c, ";", "expected ';', found %s");
+}
+
+/* The right-hand side of r = ...: *x, a call, a value or a sum of two. */
+static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh)
+{
+    cp_t *c = x->c;
     const ctok_t *e = peek(c);
     if (is(e, "*")) { /* r = *x; a plain load */
         next(c);
@@ -713,7 +862,7 @@ static int stmt(ctest_t *x, cthread_t *th)
             th->val[r] = atoi(a);
         }
     }
-    return expect(c, ";", "expected ';', found %s");
+    return 0;
 }
 
 /* P<n>[@wg N, dev N] ( params ) { stmts } */
@@ -949,9 +1098,65 @@ bool prog_is_c(const char *src, size_t len)
     return word && off + w < len && (src[off + w] == ' ' || src[off + w] == '\t');
 }
 
-int prog_c_translate(const char *file, const char *src, size_t len, char **native, int **map,
-                     int *nmap, diag_t *err)
+/* After the name line: blank lines, a "description" line (written to the native
+ * text) and herd's KEY=VALUE lines (Cycle=..., Orig=...; appended to META), in
+ * any order. Returns the offset of the first other line; *LINE is its number. */
+static size_t header_lines(cp_t *c, size_t off, int *line, strbuf_t *meta)
 {
+    const char *s = c->src;
+    size_t n = c->len;
+    bool desc = false;
+    while (off < n) {
+        size_t ls = off + (s[off] == '\n'); /* start of the next line */
+        if (s[off] == '\n')
+            (*line)++;
+        size_t p = ls;
+        while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\r'))
+            p++;
+        size_t e = p;
+        while (e < n && s[e] != '\n')
+            e++;
+        if (p == e) { /* a blank line */
+            off = e;
+            continue;
+        }
+        if (s[p] == '"' && !desc) {
+            const char *q = memchr(s + p + 1, '"', e - p - 1);
+            if (!q) {
+                fail_at(c, *line, (int)(p - ls) + 1, "unterminated string%s", "");
+                return n;
+            }
+            size_t r = (size_t)(q - s) + 1;
+            while (r < e && isspace((unsigned char)s[r]))
+                r++;
+            if (r < e)
+                return ls;
+            sb_putn(&c->out, s + p, (size_t)(q - s) + 1 - p);
+            sb_putc(&c->out, '\n');
+            map_line(c, *line);
+            desc = true;
+            off = e;
+            continue;
+        }
+        size_t k = p;
+        while (k < e && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+            k++;
+        size_t eq = k;
+        while (eq < e && (s[eq] == ' ' || s[eq] == '\t'))
+            eq++;
+        if (k == p || !isalpha((unsigned char)s[p]) || eq >= e || s[eq] != '=')
+            return ls;
+        sb_putn(meta, s + p, e - p);
+        sb_putc(meta, '\n');
+        off = e;
+    }
+    return off;
+}
+
+int prog_c_translate(const char *file, const char *src, size_t len, char **native, int **map,
+                     int *nmap, prog_c_info_t *info, diag_t *err)
+{
+    memset(info, 0, sizeof *info);
     cp_t c;
     memset(&c, 0, sizeof c);
     c.file = file;
@@ -999,6 +1204,16 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     sb_printf(&c.out, "GPU %s\n", name);
     free(name);
     map_line(&c, line);
+    strbuf_t meta;
+    sb_init(&meta);
+    off = header_lines(&c, off, &line, &meta);
+    if (c.failed) {
+        sb_free(&meta);
+        goto out;
+    }
+    info->meta = meta.len ? meta.s : NULL;
+    if (!meta.len)
+        sb_free(&meta);
     if (tokenize(&c, off, line, 1))
         goto out;
     if (peek(&c)->kind == C_STR) {
@@ -1022,10 +1237,14 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
         fail_tok(&c, peek(&c), "expected thread P0, found %s");
         goto out;
     }
+    if (cas_loc_check(x))
+        goto out;
     int cond_line = peek(&c)->line;
     strbuf_t cond;
     sb_init(&cond);
-    if (condition(x, &cond)) {
+    if (peek(&c)->kind == C_EOF) {
+        sb_puts(&cond, "forall (true)"); /* no final condition: herd7 lists the states */
+    } else if (condition(x, &cond)) {
         sb_free(&cond);
         goto out;
     }
@@ -1057,8 +1276,16 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     sb_printf(&c.out, "%s\n", cond.s);
     map_line(&c, cond_line);
     sb_free(&cond);
+    for (int t = 0; t < x->nth; t++)
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            if (x->th[t].regs[r].name[0] && x->th[t].regs[r].name[0] != ' ')
+                info->regname[t][r] = xstrdup(x->th[t].regs[r].name);
     rc = 0;
 out:
+    if (rc) {
+        free(info->meta);
+        info->meta = NULL;
+    }
     for (int t = 0; t < MAXT; t++) {
         for (size_t k = 0; k < x->th[t].n; k++)
             free(x->th[t].ins[k]);
