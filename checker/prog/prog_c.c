@@ -129,6 +129,8 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
                     (ch == '/' && s[off + 1] == '\\') || (ch == '\\' && s[off + 1] == '/') ||
                     (ch == '&' && s[off + 1] == '&') || (ch == '|' && s[off + 1] == '|'))) {
             t.n = 2;
+        } else if (ch == '^') {
+            return fail_at(c, line, col, "not supported: the operator %s (only '+' is)", "'^'");
         } else if (!strchr("(){}[];,=*&:@~+-!<>.|", ch) || !ch) {
             char what[16];
             snprintf(what, sizeof what, isprint((unsigned char)ch) ? "'%c'" : "byte 0x%02x",
@@ -208,6 +210,7 @@ typedef struct {
     int nlocs;
     int writes[MAXLOC];           /* stores, RMWs and compare-exchanges to each location */
     const ctok_t *casexp[MAXLOC]; /* the compare-exchange using it as its expected value */
+    bool close_neg;               /* the condition's next value closes a '~(' */
 } ctest_t;
 
 static void tok_name(const ctok_t *t, char *buf, size_t n)
@@ -748,9 +751,11 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
 
 static bool is_type_word(const ctok_t *t)
 {
-    static const char *const w[] = {"int",      "atomic_int", "volatile", "const",   "unsigned",
-                                    "global",   "__global",   "local",    "_Atomic", "intptr_t",
-                                    "uint32_t", "int32_t",    "long",     "bool",    "_Bool"};
+    static const char *const w[] = {
+        "int",      "atomic_int", "volatile",   "const",       "unsigned", "global",  "__global",
+        "local",    "_Atomic",    "intptr_t",   "uint32_t",    "int32_t",  "long",    "bool",
+        "_Bool",    "int8_t",     "uint8_t",    "int16_t",     "uint16_t", "int64_t", "uint64_t",
+        "__int128", "__uint128",  "__int128_t", "__uint128_t", "signed",   "short",   "char"};
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (is(t, w[i]))
             return true;
@@ -828,39 +833,72 @@ static int stmt(ctest_t *x, cthread_t *th)
 }
 
 /* The right-hand side of r = ...: *x, a call, a value or a sum of two. */
+/* An operand of '+': a value, or *x or a call, read into a scratch register. */
+static int operand(ctest_t *x, cthread_t *th, char *buf, size_t n)
+{
+    cp_t *c = x->c;
+    const ctok_t *e = peek(c);
+    if (!is(e, "*") && !(e->kind == C_ID && is(peek2(c), "(")))
+        return value(x, th, buf, n);
+    int t = temp_reg(x, th, e);
+    if (t < 0)
+        return -1;
+    next(c);
+    if (is(e, "*")) {
+        int l = loc_arg(x);
+        if (l < 0)
+            return -1;
+        emit(th, e->line, "ld r%d %s", t, x->locs[l].name);
+    } else if (call(x, th, e, t)) {
+        return -1;
+    }
+    th->known[t] = false;
+    snprintf(buf, n, "r%d", t);
+    return 0;
+}
+
+/* The right-hand side of r = ...: *x, a call or a value, maybe plus an operand. */
 static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh)
 {
     cp_t *c = x->c;
     const ctok_t *e = peek(c);
+    char a[16], b[16];
+    bool simple = false;
     if (is(e, "*")) { /* r = *x; a plain load */
         next(c);
         int l = loc_arg(x);
         if (l < 0)
             return -1;
         emit(th, e->line, "ld r%d %s", r, x->locs[l].name);
-        th->known[r] = false;
+        snprintf(a, sizeof a, "r%d", r);
     } else if (e->kind == C_ID && is(peek2(c), "(")) {
         next(c);
         if (call(x, th, e, r))
             return -1;
+        snprintf(a, sizeof a, "r%d", r);
     } else {
-        char a[16], b[16];
         if (value(x, th, a, sizeof a))
             return -1;
-        if (is(peek(c), "+")) {
-            next(c);
-            if (value(x, th, b, sizeof b))
-                return -1;
-            emit(th, e->line, "add r%d %s %s", r, a, b);
-            th->known[r] = false;
-        } else if (fresh && !strcmp(a, "0")) {
-            th->known[r] = true; /* int r = 0: registers start at 0, no instruction */
-            th->val[r] = 0;
-        } else {
-            emit(th, e->line, "mov r%d %s", r, a);
-            th->known[r] = a[0] != 'r';
-            th->val[r] = atoi(a);
-        }
+        simple = true;
+    }
+    if (is(peek(c), "^") || is(peek(c), "-") || is(peek(c), "*") || is(peek(c), "&") ||
+        is(peek(c), "|"))
+        return fail_tok(c, peek(c), "not supported: the operator %s (only '+' is)");
+    if (is(peek(c), "+")) {
+        next(c);
+        if (operand(x, th, b, sizeof b))
+            return -1;
+        emit(th, e->line, "add r%d %s %s", r, a, b);
+        th->known[r] = false;
+    } else if (!simple) {
+        th->known[r] = false;
+    } else if (fresh && !strcmp(a, "0")) {
+        th->known[r] = true; /* int r = 0: registers start at 0, no instruction */
+        th->val[r] = 0;
+    } else {
+        emit(th, e->line, "mov r%d %s", r, a);
+        th->known[r] = a[0] != 'r';
+        th->val[r] = atoi(a);
     }
     return 0;
 }
@@ -946,6 +984,10 @@ static int init_block(ctest_t *x)
             next(c);
             continue;
         }
+        if (is(t, "atomic_t") || is(t, "spinlock_t") || is(t, "atomic_long_t"))
+            return fail_tok(c, t,
+                            "Linux-kernel type %s is not supported (cohcheck has no "
+                            "Linux-kernel memory model; docs/litmus.md)");
         while (is_type_word(peek(c)) || is(peek(c), "*") || is(peek(c), "["))
             next(c);
         const ctok_t *id = peek(c);
@@ -977,11 +1019,33 @@ static int init_block(ctest_t *x)
     return 0;
 }
 
+/* Before an atom (the cursor after its register or location): herd's A != V is
+ * ~(A = V) here; writes "~(" and ends the atom's ')' after its value. Returns 0. */
+static int neg_atom(ctest_t *x, strbuf_t *out)
+{
+    cp_t *c = x->c;
+    if (!is(peek(c), "!="))
+        return 0;
+    const ctok_t *v = peek2(c);
+    if (v->kind != C_NUM)
+        return fail_tok(c, v, "expected a value after '!=', found %s");
+    x->close_neg = true;
+    sb_puts(out, "~(");
+    return 0;
+}
+
 /* The final condition: herd's syntax, registers renamed to ours. */
 static int condition(ctest_t *x, strbuf_t *out)
 {
     cp_t *c = x->c;
     const ctok_t *t = peek(c);
+    if (is(t, "regions") && is(peek2(c), ":")) {
+        /* regions: x:PROP ...: memory attributes for herd's Arm models; ignored here */
+        while (peek(c)->kind != C_EOF && !is(peek(c), "exists") && !is(peek(c), "forall") &&
+               !is(peek(c), "~") && !is(peek(c), "locations") && !is(peek(c), "filter"))
+            next(c);
+        t = peek(c);
+    }
     if (is(t, "locations")) { /* locations [x; 0:r0;]: what herd prints; we print all */
         while (!is(peek(c), "]") && peek(c)->kind != C_EOF)
             next(c);
@@ -1011,8 +1075,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             sb_puts(out, is(k, "&&") ? " /\\ " : " \\/ ");
         } else if (is(k, "!")) {
             sb_puts(out, "~");
-        } else if (is(k, "=") || is(k, "==")) {
-            sb_puts(out, " = ");
+        } else if (is(k, "=") || is(k, "==") || is(k, "!=")) {
+            sb_puts(out, " = "); /* an atom with != was opened with '~(' (neg_atom) */
         } else if (is(k, "true") || is(k, "false")) {
             sb_putn(out, k->s, k->n);
         } else if (k->kind == C_NUM && is(peek(c), ":")) {
@@ -1027,6 +1091,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             if (ri < 0)
                 return -1;
             next(c);
+            if (neg_atom(x, out))
+                return -1;
             sb_printf(out, "%ld:r%d", tn, ri);
         } else if (k->kind == C_NUM) {
             char tmp[32], *end;
@@ -1034,7 +1100,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             long v = strtol(tmp, &end, 0);
             if (k->n >= sizeof tmp || *end || v < 0 || v > INT_MAX) /* as native conditions */
                 return fail_tok(c, k, "value %s is not a non-negative integer");
-            sb_printf(out, "%ld", v);
+            sb_printf(out, "%ld%s", v, x->close_neg ? ")" : "");
+            x->close_neg = false;
         } else if (is(k, "[") || is(k, "*")) {
             const ctok_t *l = peek(c);
             if (l->kind != C_ID || find_loc(x, l) < 0)
@@ -1042,10 +1109,14 @@ static int condition(ctest_t *x, strbuf_t *out)
             next(c);
             if (is(k, "[") && expect(c, "]", "expected ']', found %s"))
                 return -1;
+            if (neg_atom(x, out))
+                return -1;
             sb_putn(out, l->s, l->n);
         } else if (k->kind == C_ID) {
             if (find_loc(x, k) < 0)
                 return fail_tok(c, k, "%s is not a location of the test");
+            if (neg_atom(x, out))
+                return -1;
             sb_putn(out, k->s, k->n);
         } else {
             return fail_tok(c, k, "unexpected %s in the condition");
