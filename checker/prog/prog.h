@@ -198,6 +198,10 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
  * form (a loop, remote scope, a work-group on another CU). */
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen);
 
+/* Does P need the OpenCL dialect (scopes, work-group placement)? herd7 has had no
+ * OpenCL front end since 2015, so `--to-herd` skips such tests unless asked. */
+bool prog_needs_opencl(const prog_t *p);
+
 /* Names of orders and scopes as written in litmus files ("acq", "wg", ...); "" for none. */
 /* Register R of thread T as outcomes print it: the test's own name, or "rN". */
 const char *prog_reg_name(const prog_t *p, int t, int r, char *buf, size_t n);

@@ -1385,7 +1385,32 @@ typedef struct {
     strbuf_t *out;
     char *why;
     size_t whylen;
+    char rn[4][300]; /* register names being printed (wreg) */
+    int rni;
 } wr_t;
+
+/* Register R of the thread being written, by its test's name (rN if none). */
+static const char *wreg(wr_t *w, int r)
+{
+    char *b = w->rn[w->rni++ & 3];
+    return prog_reg_name(w->p, w->t, r, b, sizeof w->rn[0]);
+}
+
+/* The location holding compare-exchange I's expected value in thread T (herd7
+ * passes the expected value by address): casexpT_I, made unique. */
+static void cas_loc_name(const prog_t *p, int t, int i, char *buf, size_t n)
+{
+    snprintf(buf, n, "casexp%d_%d", t, i);
+    for (int l = 0; l < p->nlocs; l++)
+        if (!strcmp(p->locs[l].name, buf)) {
+            size_t k = strlen(buf);
+            if (k + 1 < n) {
+                buf[k] = '_';
+                buf[k + 1] = 0;
+            }
+            l = -1;
+        }
+}
 
 static int no_c_form(wr_t *w, const char *what)
 {
@@ -1424,7 +1449,7 @@ static void c_scope(wr_t *w, prog_scope_t s)
 static void c_operand(wr_t *w, prog_operand_t a)
 {
     if (a.is_reg)
-        sb_printf(w->out, "r%d", (int)a.v);
+        sb_puts(w->out, wreg(w, (int)a.v));
     else
         sb_printf(w->out, "%d", (int)a.v);
 }
@@ -1448,9 +1473,9 @@ static int write_range(wr_t *w, int i, int j, int depth)
         switch (in->op) {
         case PROG_OP_LD:
             if (in->ord == PROG_ORD_PLAIN)
-                sb_printf(w->out, "r%d = *%s;\n", in->reg, loc);
+                sb_printf(w->out, "%s = *%s;\n", wreg(w, in->reg), loc);
             else {
-                sb_printf(w->out, "r%d = atomic_load_explicit(%s, %s", in->reg, loc,
+                sb_printf(w->out, "%s = atomic_load_explicit(%s, %s", wreg(w, in->reg), loc,
                           c_order(in->ord));
                 c_scope(w, in->scope);
                 sb_puts(w->out, ");\n");
@@ -1470,27 +1495,30 @@ static int write_range(wr_t *w, int i, int j, int depth)
             }
             break;
         case PROG_OP_RMW:
-            sb_printf(w->out, "r%d = atomic_%s_explicit(%s, ", in->reg,
+            sb_printf(w->out, "%s = atomic_%s_explicit(%s, ", wreg(w, in->reg),
                       in->rmw == PROG_RMW_ADD ? "fetch_add" : "exchange", loc);
             c_operand(w, in->a);
             sb_printf(w->out, ", %s", c_order(in->ord));
             c_scope(w, in->scope);
             sb_puts(w->out, ");\n");
             break;
-        case PROG_OP_CAS:
-            /* r = EXP; compare_exchange(x, &r, NEW): r ends with the old value, as ours. */
-            if (!(in->a.is_reg && in->a.v == in->reg)) {
-                sb_printf(w->out, "r%d = ", in->reg);
-                c_operand(w, in->a);
-                sb_puts(w->out, ";\n");
-                indent(w, depth);
-            }
-            sb_printf(w->out, "atomic_compare_exchange_strong_explicit(%s, &r%d, ", loc, in->reg);
+        case PROG_OP_CAS: {
+            /* compare_exchange(x, e, NEW) with e a location holding EXP (herd7 takes the
+             * expected value by address), then r = *e: the old value in both cases, as
+             * our cas's register (cohcheck reads this back exactly: cas_loc). */
+            if (in->a.is_reg)
+                return no_c_form(w, "a compare-exchange whose expected value is a register");
+            char e[64];
+            cas_loc_name(w->p, w->t, i, e, sizeof e);
+            sb_printf(w->out, "atomic_compare_exchange_strong_explicit(%s, %s, ", loc, e);
             c_operand(w, in->b);
             sb_printf(w->out, ", %s, %s", c_order(in->ord), c_fail_order(in->ord));
             c_scope(w, in->scope);
             sb_puts(w->out, ");\n");
+            indent(w, depth);
+            sb_printf(w->out, "%s = *%s;\n", wreg(w, in->reg), e);
             break;
+        }
         case PROG_OP_FENCE:
             if (w->opencl) {
                 sb_printf(w->out, "atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, %s",
@@ -1502,12 +1530,12 @@ static int write_range(wr_t *w, int i, int j, int depth)
             }
             break;
         case PROG_OP_MOV:
-            sb_printf(w->out, "r%d = ", in->reg);
+            sb_printf(w->out, "%s = ", wreg(w, in->reg));
             c_operand(w, in->a);
             sb_puts(w->out, ";\n");
             break;
         case PROG_OP_ADD:
-            sb_printf(w->out, "r%d = ", in->reg);
+            sb_printf(w->out, "%s = ", wreg(w, in->reg));
             c_operand(w, in->a);
             sb_puts(w->out, " + ");
             c_operand(w, in->b);
@@ -1526,7 +1554,7 @@ static int write_range(wr_t *w, int i, int j, int depth)
                 return no_c_form(w, "a branch comparing two registers");
             /* The block [i+1, t) runs when the branch is not taken. */
             indent(w, depth);
-            sb_printf(w->out, "if (r%d %s %d) {\n", in->reg,
+            sb_printf(w->out, "if (%s %s %d) {\n", wreg(w, in->reg),
                       in->op == PROG_OP_BEQ ? "!=" : "==", (int)in->a.v);
             int end = t;
             const prog_instr_t *last = t - 1 > i ? &th->instr[t - 1] : NULL;
@@ -1551,9 +1579,23 @@ static int write_range(wr_t *w, int i, int j, int depth)
     return 0;
 }
 
+bool prog_needs_opencl(const prog_t *p)
+{
+    for (int t = 0; t < p->nthreads; t++) {
+        if (p->threads[t].wg != t)
+            return true;
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].scope == PROG_SCOPE_WG ||
+                p->threads[t].instr[i].scope == PROG_SCOPE_SYSTEM ||
+                p->threads[t].instr[i].scope == PROG_SCOPE_RM_AGENT)
+                return true;
+    }
+    return false;
+}
+
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
 {
-    wr_t w = {p, 0, false, out, why, whylen};
+    wr_t w = {.p = p, .out = out, .why = why, .whylen = whylen};
     if (p->nthreads > PROG_MAX_THREADS)
         return no_c_form(&w, "more than 16 threads");
     for (int l = 0; l < p->nlocs; l++) {
@@ -1590,6 +1632,13 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
     sb_puts(&body, "{");
     for (int l = 0; l < p->nlocs; l++)
         sb_printf(&body, " %s = %d;", p->locs[l].name, (int)p->locs[l].init);
+    for (int t = 0; t < p->nthreads; t++) /* compare-exchanges' expected values */
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].op == PROG_OP_CAS) {
+                char e[64];
+                cas_loc_name(p, t, i, e, sizeof e);
+                sb_printf(&body, " %s = %d;", e, (int)p->threads[t].instr[i].a.v);
+            }
     sb_puts(&body, " }\n");
     for (int t = 0; t < p->nthreads; t++) {
         const prog_thread_t *th = &p->threads[t];
@@ -1600,6 +1649,12 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
         for (int l = 0; l < p->nlocs; l++)
             sb_printf(&body, "%s%satomic_int* %s", l ? ", " : "", w.opencl ? "global " : "",
                       p->locs[l].name);
+        for (int i = 0; i < th->ninstr; i++)
+            if (th->instr[i].op == PROG_OP_CAS) {
+                char e[64];
+                cas_loc_name(p, t, i, e, sizeof e);
+                sb_printf(&body, ", %sint* %s", w.opencl ? "global " : "", e);
+            }
         sb_puts(&body, ") {\n");
         /* Declare every register the thread writes (ours start at 0, as C's here). */
         bool used[PROG_MAX_REGS] = {false};
@@ -1615,10 +1670,10 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
             if (in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
                 used[in->reg] = true;
         }
+        w.t = t;
         for (int r = 0; r < PROG_MAX_REGS; r++)
             if (used[r])
-                sb_printf(&body, "  int r%d = 0;\n", r);
-        w.t = t;
+                sb_printf(&body, "  int %s = 0;\n", wreg(&w, r));
         if (write_range(&w, 0, th->ninstr, 1)) {
             sb_free(&body);
             return -1;

@@ -11,7 +11,8 @@ and a summary; exits 1 when any test differs or cohcheck rejects a test that
 herd7 answers (unless --allow-rejects), 0 otherwise.
 
 Usage: herd_diff.py --cohcheck BIN --herd7 HERD7 --libdir DIR
-                    --model COH:HERD.cat [--model ...] [--allow-rejects] FILE...
+                    --model COH:HERD.cat [--model ...] [--allow-rejects]
+                    [--require-all] FILE...
 """
 import argparse
 import json
@@ -151,6 +152,8 @@ def compare(args):
         total_diff += diff
         for f in unanswered:
             print("  herd7 does not answer %s: %s" % (f, herr.get(f, "no output")))
+        if args.require_all:
+            total_diff += len(unanswered)
     for f, e in sorted(rejected.items()):
         print("REJECTED %s: %s" % (f, e))
     print("Summary: %d differences, %d rejected of those herd7 answers" %
@@ -169,6 +172,8 @@ def main():
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--model", action="append", required=True)
     ap.add_argument("--allow-rejects", action="store_true")
+    ap.add_argument("--require-all", action="store_true",
+                    help="a test herd7 does not answer is a failure")
     ap.add_argument("files", nargs="+")
     return compare(ap.parse_args())
 
