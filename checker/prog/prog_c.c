@@ -341,7 +341,7 @@ static int value(ctest_t *x, cthread_t *th, char *buf, size_t n)
         return 0;
     }
     if (is(t, "-"))
-        return fail_tok(x->c, t, "%s: negative values are not supported (values are 0 to 255)");
+        return fail_tok(x->c, t, "not supported: negative values (%s; values are 0 to 255)");
     return fail_tok(x->c, t, "expected a value (an integer or a register), found %s");
 }
 
@@ -1629,6 +1629,8 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
     sb_printf(&body, "%s %s\n", w.opencl ? "OpenCL" : "C", p->name);
     if (p->desc)
         sb_printf(&body, "\"%s\"\n", p->desc);
+    if (p->meta) /* a C test's KEY=VALUE header lines, kept */
+        sb_puts(&body, p->meta);
     sb_puts(&body, "{");
     for (int l = 0; l < p->nlocs; l++)
         sb_printf(&body, " %s = %d;", p->locs[l].name, (int)p->locs[l].init);
@@ -1671,7 +1673,9 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
                 used[in->reg] = true;
         }
         w.t = t;
-        for (int r = 0; r < PROG_MAX_REGS; r++)
+        /* Highest first: the reader gives a name other than rN the highest free
+         * index, so a C test's registers keep their indices (and outcome order). */
+        for (int r = PROG_MAX_REGS - 1; r >= 0; r--)
             if (used[r])
                 sb_printf(&body, "  int %s = 0;\n", wreg(&w, r));
         if (write_range(&w, 0, th->ninstr, 1)) {

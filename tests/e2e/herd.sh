@@ -76,6 +76,24 @@ done
 if [ $? -eq 1 ] && "$BIN" trace --db "$T/db" 1 | grep -q 'L2 receives' &&
     "$BIN" draw --db "$T/db" --trace 1 -o "$T/t.dot"; then ok; else bad "stored C run"; fi
 
+# A C test keeps its own register names in outcomes and conditions, and its
+# header KEY=VALUE lines through --to-herd (which writes the names back).
+"$BIN" litmus --json --model rc11 tests/e2e/data/herd/MP+na+rel+acq+diycross.litmus >"$T/names.json"
+if grep -q '"outcomes":\[{"1:data":0,"1:flag":0,"y":1,"x":1},{"1:data":1,"1:flag":1,"y":1,"x":1}\]' "$T/names.json" &&
+    grep -q '"condition":"exists (1:flag=1 /\\\\ 1:data=0)"' "$T/names.json"; then ok; else
+    bad "C register names in outcomes: $(cat "$T/names.json")"
+fi
+mkdir "$T/cc"
+"$BIN" litmus --to-herd "$T/cc" tests/e2e/data/herd/MP+na+rel+acq+diycross.litmus >/dev/null 2>&1
+w="$T/cc/MP+na+rel+acq+diycross.litmus"
+if grep -q '^Cycle=Fre PodWWNaRel RfeRelAcq PodRRAcqNa$' "$w" && grep -q 'int flag = 0;' "$w" &&
+    grep -q '^exists (1:flag=1 /\\ 1:data=0)$' "$w" &&
+    [ "$("$BIN" litmus --json --model rc11 "$w" | sed 's/"file":"[^"]*"//; s/"time_s":[^,}]*//')" = \
+        "$(sed 's/"file":"[^"]*"//; s/"time_s":[^,}]*//' "$T/names.json")" ]; then ok; else
+    bad "--to-herd of a C test: names, header lines"
+    cat "$w"
+fi
+
 # Errors: the first line of each file is "// FILE:LINE:COL: message".
 for f in tests/e2e/data/herd-bad/*.litmus; do
     want=$(head -n 1 "$f" | sed 's|^// ||')
