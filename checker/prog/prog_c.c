@@ -1217,6 +1217,11 @@ static size_t header_lines(cp_t *c, size_t off, int *line, strbuf_t *meta)
             eq++;
         if (k == p || !isalpha((unsigned char)s[p]) || eq >= e || s[eq] != '=')
             return ls;
+        for (size_t q = p; q < e; q++)
+            if ((unsigned char)s[q] < 0x20 && s[q] != '\t' && s[q] != '\r') {
+                fail_at(c, *line, (int)(q - ls) + 1, "unexpected byte in a header line%s", "");
+                return n;
+            }
         sb_putn(meta, s + p, e - p);
         sb_putc(meta, '\n');
         off = e;
@@ -1623,6 +1628,12 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
                 w.opencl = true;
         }
     }
+    int nexp = 0;
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            nexp += p->threads[t].instr[i].op == PROG_OP_CAS;
+    if (p->nlocs + nexp > MAXLOC)
+        return no_c_form(&w, "too many locations with the compare-exchanges' expected values");
     strbuf_t body;
     sb_init(&body);
     w.out = &body;
@@ -1671,6 +1682,17 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
                 used[in->b.v] = true;
             if (in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
                 used[in->reg] = true;
+        }
+        /* Reading the compare-exchange form back takes two scratch registers each. */
+        int nused = 0, ncas = 0;
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            nused += used[r];
+        for (int i = 0; i < th->ninstr; i++)
+            ncas += th->instr[i].op == PROG_OP_CAS;
+        if (nused + 2 * ncas > PROG_MAX_REGS) {
+            sb_free(&body);
+            return no_c_form(&w, "too many registers for herd7's compare-exchange form (two "
+                                 "scratch registers each)");
         }
         w.t = t;
         /* Highest first: the reader gives a name other than rN the highest free
