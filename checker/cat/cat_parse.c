@@ -460,6 +460,27 @@ static char *resolve(const char *file, const char *name)
     return sb.s;
 }
 
+/* herd7's implicit standard library (its stdlib.cat and the C front end's
+ * sets), the part with a meaning in cohcheck's executions, read before a file
+ * with a herd header ('C RC11'). An RMW is two events here, so RMW is both. */
+static const char herd_prelude[] = "let po-loc = po & loc\n"
+                                   "let rfe = rf & ext\n"
+                                   "let rfi = rf & int\n"
+                                   "let ACQ_REL = ACQREL\n"
+                                   "let RMW = domain(rmw) | range(rmw)\n"
+                                   "let A = M & (RLX | ACQ | REL | ACQREL | SC)\n"
+                                   "let NA = M \\ A\n"
+                                   "let FW = W \\ domain(co)\n";
+
+/* herd7's cos.cat generates the candidate coherence orders and names their parts;
+ * cohcheck enumerates every coherence order itself, so 'include "cos.cat"' binds
+ * the names only. */
+static const char herd_cos[] = "let invrf = rf^-1\n"
+                               "let coi = co & int\n"
+                               "let coe = co \\ coi\n"
+                               "let fri = fr & int\n"
+                               "let fre = fr \\ fri\n";
+
 static int parse_include(parser_t *p)
 {
     advance(p); /* 'include' */
@@ -467,6 +488,8 @@ static int parse_include(parser_t *p)
     if (t.kind != T_STRING)
         return expected(p, "a quoted file name after 'include'");
     advance(p);
+    if (t.len == 9 && !memcmp(p->src + t.off, "\"cos.cat\"", 9))
+        return parse_file(p->sh, "<herd7's cos.cat>", herd_cos, sizeof herd_cos - 1);
     char *name = xstrndup(p->src + t.off + 1, t.len - 2);
     char *path = resolve(p->file, name);
     char *canon = NULL, *data = NULL;
@@ -614,12 +637,15 @@ static int parse_stmts(parser_t *p)
     while (peek(p, k)->kind == T_ID && peek(p, k)->line == 1)
         k++;
     if (k > 0 && !tok_is(p, cur(p), "show") && peek(p, k)->kind != LEX_EOF &&
-        peek(p, k)->line > 1) {
+        (peek(p, k)->line > 1 || peek(p, k)->kind == T_STRING)) {
         const lex_tok_t *h = cur(p), *last = peek(p, k - 1);
         if (p->sh->nstack <= 1 && !p->sh->title && peek(p, k)->kind != T_STRING)
             p->sh->title = xstrndup(p->src + h->off, last->off + last->len - h->off);
         for (; k > 0; k--)
             advance(p);
+        if (p->sh->nstack <= 1 &&
+            parse_file(p->sh, "<herd7's stdlib>", herd_prelude, sizeof herd_prelude - 1))
+            return -1;
     }
     if (cur(p)->kind == T_STRING) { /* optional title */
         if (p->sh->nstack <= 1 && !p->sh->title)

@@ -678,3 +678,17 @@ Test(cat_herd, accepted_and_named)
                "t.cat:1:9: herd7's '{' (sets, tags, functions) is not supported by "
                "cohcheck's cat dialect (docs/models.md, \"herd's cat and cohcheck's\")");
 }
+
+/* A file with a herd header gets herd's standard names, and include "cos.cat"
+ * names the parts of co (cohcheck enumerates co itself). */
+Test(cat_herd, stdlib_and_cos)
+{
+    cat_model_t *m = parse_ok("C T\ninclude \"cos.cat\"\nlet r = po-loc | rfe | rfi | coe | "
+                              "coi | fre | fri | invrf | [RMW] | [ACQ_REL] | [A] | [NA] | [FW]\n"
+                              "acyclic r as t\n");
+    cr_assert_not_null(m);
+    cat_free(m);
+    expect_err("\"no herd header\"\nacyclic po-loc",
+               "t.cat:2:9: unknown name 'po-loc': herd7's (its language or standard library), "
+               "not in cohcheck's cat dialect (docs/models.md, \"herd's cat and cohcheck's\")");
+}
