@@ -103,8 +103,9 @@ typedef struct {
     cat_build_t *b;
     const lex_spec_t *spec;
     diag_t *err;
-    char *title;  /* the root file's quoted title, or NULL */
-    char **stack; /* canonical paths of the files being read, outermost first */
+    char *title;        /* the root file's quoted title, or NULL */
+    const char *libdir; /* where an include not found beside its file is looked up, or NULL */
+    char **stack;       /* canonical paths of the files being read, outermost first */
     int nstack;
     int nflags, nchecks;
 } shared_t;
@@ -492,6 +493,12 @@ static int parse_include(parser_t *p)
         return parse_file(p->sh, "<herd7's cos.cat>", herd_cos, sizeof herd_cos - 1);
     char *name = xstrndup(p->src + t.off + 1, t.len - 2);
     char *path = resolve(p->file, name);
+    struct stat lst;
+    if (p->sh->libdir && name[0] != '/' && stat(path, &lst) != 0) {
+        free(path);
+        path = xmalloc(strlen(p->sh->libdir) + strlen(name) + 2);
+        sprintf(path, "%s/%s", p->sh->libdir, name);
+    }
     char *canon = NULL, *data = NULL;
     size_t len = 0;
     int rc = -1;
@@ -722,6 +729,12 @@ static int parse_file(shared_t *sh, const char *file, const char *src, size_t le
 int cat_parse(const char *name, const char *file, const char *src, size_t len, cat_model_t **out,
               diag_t *err)
 {
+    return cat_parse_lib(name, file, src, len, NULL, out, err);
+}
+
+int cat_parse_lib(const char *name, const char *file, const char *src, size_t len,
+                  const char *libdir, cat_model_t **out, diag_t *err)
+{
     lex_spec_t *spec;
     if (lex_spec_new(cat_rules, (int)(sizeof cat_rules / sizeof cat_rules[0]), &spec, err))
         return -1;
@@ -730,7 +743,7 @@ int cat_parse(const char *name, const char *file, const char *src, size_t len, c
     cat_build_t b;
     cat_build_init(&b);
     char *stack[CAT_MAX_INCLUDE_DEPTH + 1];
-    shared_t sh = {.b = &b, .spec = spec, .err = err, .stack = stack};
+    shared_t sh = {.b = &b, .spec = spec, .err = err, .stack = stack, .libdir = libdir};
     char *canon = realpath(file, NULL); /* NULL for a source with no file: fine */
     stack[sh.nstack++] = canon ? canon : xstrdup("");
     int rc = parse_file(&sh, file, src, len);
@@ -744,6 +757,11 @@ int cat_parse(const char *name, const char *file, const char *src, size_t len, c
 }
 
 int cat_load(const char *path, cat_model_t **out, diag_t *err)
+{
+    return cat_load_lib(path, NULL, out, err);
+}
+
+int cat_load_lib(const char *path, const char *libdir, cat_model_t **out, diag_t *err)
 {
     char *data;
     size_t len;
@@ -762,7 +780,7 @@ int cat_load(const char *path, cat_model_t **out, diag_t *err)
     if (n > 4 && strcmp(base + n - 4, ".cat") == 0)
         n -= 4;
     char *name = xstrndup(base, n);
-    int rc = cat_parse(name, path, data, len, out, err);
+    int rc = cat_parse_lib(name, path, data, len, libdir, out, err);
     free(name);
     free(data);
     return rc;

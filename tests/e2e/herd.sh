@@ -94,6 +94,16 @@ if grep -q '^Cycle=Fre PodWWNaRel RfeRelAcq PodRRAcqNa$' "$w" && grep -q 'int fl
     cat "$w"
 fi
 
+# A model's include not found beside it is looked up in COHCHECK_CAT_LIBDIR or HERDLIB.
+mkdir "$T/lib" "$T/m"
+printf 'let com = rf | co | fr\n' >"$T/lib/mylib.cat"
+printf 'C M\ninclude "mylib.cat"\nacyclic po | com as sc\n' >"$T/m/m.cat"
+if ! "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus >/dev/null 2>&1 &&
+    COHCHECK_CAT_LIBDIR="$T/lib" "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus |
+    grep -q '^Observation SB Never 0 3' &&
+    HERDLIB="$T/lib" "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus |
+    grep -q '^Observation SB Never 0 3'; then ok; else bad "include from COHCHECK_CAT_LIBDIR/HERDLIB"; fi
+
 # Errors: the first line of each file is "// FILE:LINE:COL: message".
 for f in tests/e2e/data/herd-bad/*.litmus; do
     want=$(head -n 1 "$f" | sed 's|^// ||')
