@@ -82,6 +82,7 @@ test-mutate: cohcheck
 # herd7's C dialect: reading, --to-herd round trips, errors.
 test-herd: cohcheck
 	sh tests/e2e/herd.sh ./cohcheck
+	sh tests/e2e/herd-diff.sh ./cohcheck
 
 # `make install` into a scratch folder: paths, man page, bash completion.
 test-install: cohcheck

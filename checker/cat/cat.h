@@ -93,9 +93,17 @@ typedef struct cat_ctx cat_ctx_t;
 int cat_parse(const char *name, const char *file, const char *src, size_t len, cat_model_t **out,
               diag_t *err);
 
+/* As cat_parse; an 'include' not found beside the including file is looked up
+ * in LIBDIR too (a herd7 library folder; NULL: none). */
+int cat_parse_lib(const char *name, const char *file, const char *src, size_t len,
+                  const char *libdir, cat_model_t **out, diag_t *err);
+
 /* Read and parse the file at PATH; the model's name is the file's base name
  * without ".cat". */
 int cat_load(const char *path, cat_model_t **out, diag_t *err);
+
+/* As cat_load, with cat_parse_lib's LIBDIR. */
+int cat_load_lib(const char *path, const char *libdir, cat_model_t **out, diag_t *err);
 
 void cat_free(cat_model_t *m);
 

@@ -51,6 +51,9 @@ enum {
     T_RPAREN,
     T_LBRACK,
     T_RBRACK,
+    T_HASHLINE, /* herd's '#' comment: skipped at statement level */
+    T_COMMA,    /* herd's 'show a, b' */
+    T_HERDSYM,  /* herd's '{' '}' '++' '->' ... : reported by name */
 };
 
 #define NOT_ID_CHAR "(?![A-Za-z0-9_.-])"
@@ -90,6 +93,9 @@ static const lex_rule_t cat_rules[] = {
     {T_RPAREN, "\\)"},
     {T_LBRACK, "\\["},
     {T_RBRACK, "\\]"},
+    {T_HASHLINE, "#[^\\n]*"},
+    {T_COMMA, ","},
+    {T_HERDSYM, "[{}!:<>-]"},
 };
 
 /* State shared by the root file and everything it includes. */
@@ -97,8 +103,9 @@ typedef struct {
     cat_build_t *b;
     const lex_spec_t *spec;
     diag_t *err;
-    char *title;  /* the root file's quoted title, or NULL */
-    char **stack; /* canonical paths of the files being read, outermost first */
+    char *title;        /* the root file's quoted title, or NULL */
+    const char *libdir; /* where an include not found beside its file is looked up, or NULL */
+    char **stack;       /* canonical paths of the files being read, outermost first */
     int nstack;
     int nflags, nchecks;
 } shared_t;
@@ -167,6 +174,11 @@ static int expected(parser_t *p, const char *what)
         return fail_at(p, t, "unterminated comment");
     if (t->kind == T_BADSTRING)
         return fail_at(p, t, "unterminated string");
+    if (t->kind == T_HERDSYM || t->kind == T_COMMA)
+        return fail_at(p, t,
+                       "herd7's '%.*s' (sets, tags, functions) is not supported by cohcheck's cat "
+                       "dialect (docs/models.md, \"herd's cat and cohcheck's\")",
+                       (int)t->len, p->src + t->off);
     if (t->kind == T_NUMBER)
         return fail_at(p, t, "unexpected number '%.*s' (the only number is 0, the empty relation)",
                        t->len > 40 ? 40 : (int)t->len, p->src + t->off);
@@ -229,6 +241,21 @@ static int parse_group(parser_t *p, int close, const char *what, int *out, lex_t
     return 0;
 }
 
+/* Is T a word of herd7's cat language or of its standard library (stdlib.cat,
+ * c11.bell, cos.cat, filters.cat) that cohcheck's dialect does not have? */
+static bool herd_name(const parser_t *p, const lex_tok_t *t)
+{
+    static const char *const w[] = {
+        "try", "fun", "match", "rec",  "in",     "with",   "RMW",    "ACQ_REL", "A",
+        "NA",  "CON", "FW",    "toid", "po-loc", "rfe",    "rfi",    "fre",     "fri",
+        "coe", "coi", "sm",    "amo",  "data",   "addr",   "ctrl",   "co0",     "invrf",
+        "X",   "LK",  "UL",    "LS",   "lo",     "MFENCE", "SFENCE", "LFENCE",  "emptyset"};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (t->len == strlen(w[i]) && !memcmp(p->src + t->off, w[i], t->len))
+            return true;
+    return false;
+}
+
 static int parse_primary(parser_t *p, int *out)
 {
     cat_build_t *b = p->sh->b;
@@ -238,6 +265,12 @@ static int parse_primary(parser_t *p, int *out)
     switch (t.kind) {
     case T_ID:
         *out = cat_lookup(b, p->src + t.off, t.len);
+        if (*out < 0 && herd_name(p, &t))
+            return fail_at(p, &t,
+                           "unknown name '%.*s': herd7's (its language or standard library), "
+                           "not in cohcheck's cat dialect (docs/models.md, \"herd's cat and "
+                           "cohcheck's\")",
+                           (int)t.len, p->src + t.off);
         if (*out < 0)
             return fail_at(p, &t, "unknown name '%.*s'", t.len > 64 ? 64 : (int)t.len,
                            p->src + t.off);
@@ -428,6 +461,27 @@ static char *resolve(const char *file, const char *name)
     return sb.s;
 }
 
+/* herd7's implicit standard library (its stdlib.cat and the C front end's
+ * sets), the part with a meaning in cohcheck's executions, read before a file
+ * with a herd header ('C RC11'). An RMW is two events here, so RMW is both. */
+static const char herd_prelude[] = "let po-loc = po & loc\n"
+                                   "let rfe = rf & ext\n"
+                                   "let rfi = rf & int\n"
+                                   "let ACQ_REL = ACQREL\n"
+                                   "let RMW = domain(rmw) | range(rmw)\n"
+                                   "let A = M & (RLX | ACQ | REL | ACQREL | SC)\n"
+                                   "let NA = M \\ A\n"
+                                   "let FW = W \\ domain(co)\n";
+
+/* herd7's cos.cat generates the candidate coherence orders and names their parts;
+ * cohcheck enumerates every coherence order itself, so 'include "cos.cat"' binds
+ * the names only. */
+static const char herd_cos[] = "let invrf = rf^-1\n"
+                               "let coi = co & int\n"
+                               "let coe = co \\ coi\n"
+                               "let fri = fr & int\n"
+                               "let fre = fr \\ fri\n";
+
 static int parse_include(parser_t *p)
 {
     advance(p); /* 'include' */
@@ -435,8 +489,16 @@ static int parse_include(parser_t *p)
     if (t.kind != T_STRING)
         return expected(p, "a quoted file name after 'include'");
     advance(p);
+    if (t.len == 9 && !memcmp(p->src + t.off, "\"cos.cat\"", 9))
+        return parse_file(p->sh, "<herd7's cos.cat>", herd_cos, sizeof herd_cos - 1);
     char *name = xstrndup(p->src + t.off + 1, t.len - 2);
     char *path = resolve(p->file, name);
+    struct stat lst;
+    if (p->sh->libdir && name[0] != '/' && stat(path, &lst) != 0) {
+        free(path);
+        path = xmalloc(strlen(p->sh->libdir) + strlen(name) + 2);
+        sprintf(path, "%s/%s", p->sh->libdir, name);
+    }
     char *canon = NULL, *data = NULL;
     size_t len = 0;
     int rc = -1;
@@ -483,16 +545,21 @@ out:
 static int parse_check(parser_t *p)
 {
     shared_t *sh = p->sh;
-    bool flag = false, neg = false;
+    bool flag = false, neg = false, undef = false;
     const lex_tok_t start = *cur(p);
     if (cur(p)->kind == T_FLAG) {
         flag = true;
+        advance(p);
+    } else if (cur(p)->kind == T_ID) { /* undefined_unless: flag when the check fails */
+        flag = undef = true;
         advance(p);
     }
     if (cur(p)->kind == T_TILDE) {
         neg = true;
         advance(p);
     }
+    if (undef)
+        neg = !neg;
     const lex_tok_t kw = *cur(p);
     cat_check_kind_t kind;
     switch (kw.kind) {
@@ -528,14 +595,80 @@ static int parse_check(parser_t *p)
     return 0;
 }
 
+static bool tok_is(const parser_t *p, const lex_tok_t *t, const char *w)
+{
+    return t->kind == T_ID && t->len == strlen(w) && !memcmp(p->src + t->off, w, t->len);
+}
+
+/* herd7's cat has statements cohcheck's dialect lacks: the error names the one found. */
+static int herd_feature(parser_t *p)
+{
+    static const char *const kw[] = {"if",           "procedure", "call",      "rec",    "with",
+                                     "try",          "match",     "enum",      "forall", "and",
+                                     "instructions", "events",    "relations", "assert", "in"};
+    const lex_tok_t *t = cur(p);
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (tok_is(p, t, kw[i]))
+            return fail_at(p, t,
+                           "herd7's '%s' is not supported by cohcheck's cat dialect "
+                           "(docs/models.md, \"herd's cat and cohcheck's\")",
+                           kw[i]);
+    return expected(p, "'let', 'include', 'flag' or a check");
+}
+
+/* herd7's show/unshow E [as N], E, ...: what herd7 draws; nothing here. */
+static int skip_show(parser_t *p)
+{
+    advance(p);
+    for (;;) {
+        int e;
+        if (parse_expr(p, &e))
+            return -1;
+        if (cur(p)->kind == T_AS) {
+            advance(p);
+            if (cur(p)->kind != T_ID)
+                return expected(p, "a name after 'as'");
+            advance(p);
+        }
+        if (cur(p)->kind != T_COMMA)
+            return 0;
+        advance(p);
+    }
+}
+
 static int parse_stmts(parser_t *p)
 {
+    /* herd7's header: a model name of words on the first line ('C RC11', 'SC')
+     * before the title or the first statement; taken as the title. */
+    int k = 0;
+    while (peek(p, k)->kind == T_ID && peek(p, k)->line == 1)
+        k++;
+    if (k > 0 && !tok_is(p, cur(p), "show") && peek(p, k)->kind != LEX_EOF &&
+        (peek(p, k)->line > 1 || peek(p, k)->kind == T_STRING)) {
+        const lex_tok_t *h = cur(p), *last = peek(p, k - 1);
+        if (p->sh->nstack <= 1 && !p->sh->title && peek(p, k)->kind != T_STRING)
+            p->sh->title = xstrndup(p->src + h->off, last->off + last->len - h->off);
+        for (; k > 0; k--)
+            advance(p);
+        if (p->sh->nstack <= 1 &&
+            parse_file(p->sh, "<herd7's stdlib>", herd_prelude, sizeof herd_prelude - 1))
+            return -1;
+    }
     if (cur(p)->kind == T_STRING) { /* optional title */
         if (p->sh->nstack <= 1 && !p->sh->title)
             p->sh->title = xstrndup(p->src + cur(p)->off + 1, cur(p)->len - 2);
         advance(p);
     }
     while (cur(p)->kind != LEX_EOF) {
+        if (cur(p)->kind == T_HASHLINE) {
+            advance(p);
+            continue;
+        }
+        if (tok_is(p, cur(p), "show") || tok_is(p, cur(p), "unshow")) {
+            if (skip_show(p))
+                return -1;
+            continue;
+        }
         switch (cur(p)->kind) {
         case T_LET: {
             advance(p);
@@ -543,6 +676,12 @@ static int parse_stmts(parser_t *p)
             if (id.kind != T_ID)
                 return expected(p, "a name after 'let'");
             advance(p);
+            if (cur(p)->kind == T_LPAREN || (cur(p)->kind == T_ID && peek(p, 1)->kind == T_EQ))
+                return fail_at(p, cur(p),
+                               "herd7's functions ('let %.*s(...) =') are not supported by "
+                               "cohcheck's cat dialect (docs/models.md, \"herd's cat and "
+                               "cohcheck's\")",
+                               (int)(id.len > 64 ? 64 : id.len), p->src + id.off);
             if (cur(p)->kind != T_EQ)
                 return expected(p, "'='");
             advance(p);
@@ -564,7 +703,14 @@ static int parse_stmts(parser_t *p)
             if (parse_check(p))
                 return -1;
             break;
-        default: return expected(p, "'let', 'include', 'flag' or a check");
+        default:
+            if (tok_is(p, cur(p), "undefined_unless")) {
+                /* herd7's undefined_unless CHECK E as N: a flag raised when CHECK fails */
+                if (parse_check(p))
+                    return -1;
+                break;
+            }
+            return herd_feature(p);
         }
     }
     return 0;
@@ -583,6 +729,12 @@ static int parse_file(shared_t *sh, const char *file, const char *src, size_t le
 int cat_parse(const char *name, const char *file, const char *src, size_t len, cat_model_t **out,
               diag_t *err)
 {
+    return cat_parse_lib(name, file, src, len, NULL, out, err);
+}
+
+int cat_parse_lib(const char *name, const char *file, const char *src, size_t len,
+                  const char *libdir, cat_model_t **out, diag_t *err)
+{
     lex_spec_t *spec;
     if (lex_spec_new(cat_rules, (int)(sizeof cat_rules / sizeof cat_rules[0]), &spec, err))
         return -1;
@@ -591,7 +743,7 @@ int cat_parse(const char *name, const char *file, const char *src, size_t len, c
     cat_build_t b;
     cat_build_init(&b);
     char *stack[CAT_MAX_INCLUDE_DEPTH + 1];
-    shared_t sh = {.b = &b, .spec = spec, .err = err, .stack = stack};
+    shared_t sh = {.b = &b, .spec = spec, .err = err, .stack = stack, .libdir = libdir};
     char *canon = realpath(file, NULL); /* NULL for a source with no file: fine */
     stack[sh.nstack++] = canon ? canon : xstrdup("");
     int rc = parse_file(&sh, file, src, len);
@@ -605,6 +757,11 @@ int cat_parse(const char *name, const char *file, const char *src, size_t len, c
 }
 
 int cat_load(const char *path, cat_model_t **out, diag_t *err)
+{
+    return cat_load_lib(path, NULL, out, err);
+}
+
+int cat_load_lib(const char *path, const char *libdir, cat_model_t **out, diag_t *err)
 {
     char *data;
     size_t len;
@@ -623,7 +780,7 @@ int cat_load(const char *path, cat_model_t **out, diag_t *err)
     if (n > 4 && strcmp(base + n - 4, ".cat") == 0)
         n -= 4;
     char *name = xstrndup(base, n);
-    int rc = cat_parse(name, path, data, len, out, err);
+    int rc = cat_parse_lib(name, path, data, len, libdir, out, err);
     free(name);
     free(data);
     return rc;

@@ -100,7 +100,11 @@ int cli_load_model(const char *arg, const char *argv0, cat_model_t **out, diag_t
                  arg);
         return -1;
     }
-    return cat_load(path, out, err);
+    /* A herd7 library folder for includes: $COHCHECK_CAT_LIBDIR, else herd7's $HERDLIB. */
+    const char *lib = getenv("COHCHECK_CAT_LIBDIR");
+    if (!lib || !*lib)
+        lib = getenv("HERDLIB");
+    return cat_load_lib(path, lib && *lib ? lib : NULL, out, err);
 }
 
 static int cmpstr(const void *a, const void *b)

@@ -172,8 +172,8 @@ void exec_layout_init(exec_layout_t *l, const prog_t *p)
                 l->thread[k] = t;
                 l->reg[k] = r;
                 l->loc[k] = -1;
-                char buf[32];
-                snprintf(buf, sizeof buf, "%d:r%d", t, r);
+                char buf[300], rn[32];
+                snprintf(buf, sizeof buf, "%d:%s", t, prog_reg_name(p, t, r, rn, sizeof rn));
                 l->names[k++] = xstrdup(buf);
             }
     for (int i = 0; i < p->nlocs; i++) {

@@ -1,4 +1,6 @@
 /* prog.c - evaluating and printing litmus conditions (see prog.h). */
+#include <stdio.h>
+
 #include "prog.h"
 
 bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS],
@@ -16,12 +18,25 @@ bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS
     return false;
 }
 
+const char *prog_reg_name(const prog_t *p, int t, int r, char *buf, size_t n)
+{
+    if (t >= 0 && t < p->nthreads && r >= 0 && r < PROG_MAX_REGS && p->threads[t].regname[r])
+        return p->threads[t].regname[r];
+    snprintf(buf, n, "r%d", r);
+    return buf;
+}
+
 static void fmt(const prog_t *p, const prog_cond_t *c, strbuf_t *out, int prec)
 {
     switch (c->kind) {
     case PROG_COND_TRUE: sb_puts(out, "true"); break;
     case PROG_COND_FALSE: sb_puts(out, "false"); break;
-    case PROG_COND_REG: sb_printf(out, "%d:r%d=%lld", c->thread, c->reg, (long long)c->val); break;
+    case PROG_COND_REG: {
+        char rn[64];
+        sb_printf(out, "%d:%s=%lld", c->thread, prog_reg_name(p, c->thread, c->reg, rn, sizeof rn),
+                  (long long)c->val);
+        break;
+    }
     case PROG_COND_LOC: sb_printf(out, "%s=%lld", p->locs[c->loc].name, (long long)c->val); break;
     case PROG_COND_NOT:
         sb_puts(out, "~");

@@ -81,6 +81,9 @@ typedef struct {
     int cu; /* compute unit (P<n>@wg<k>:cu<m>; default: the work-group's number) */
     int ninstr;
     prog_instr_t *instr;
+    /* A C test's own register names, by index (NULL: none, shown as rN; a native
+     * test has none). Outcomes and conditions print them (prog_reg_name). */
+    char *regname[PROG_MAX_REGS];
 } prog_thread_t;
 
 typedef struct {
@@ -137,6 +140,7 @@ typedef struct {
     prog_cond_t *cond;
     int nparams; /* declared parameters and lets, in file order */
     prog_param_t *params;
+    char *meta; /* a C test's header KEY=VALUE lines, each ending in '\n', or NULL */
 } prog_t;
 
 /* Parse SRC[0..LEN) (FILE names it in diagnostics). Returns 0 and *OUT, or -1
@@ -174,18 +178,33 @@ void prog_cond_format(const prog_t *p, strbuf_t *out);
  * 'C' or 'OpenCL'. */
 bool prog_is_c(const char *src, size_t len);
 
-/* Translate a C-dialect test into the native format: 0 with *NATIVE (malloc'd)
- * and *MAP (malloc'd; MAP[k] is the C line native line k came from, k >= 1;
- * *NMAP entries), or -1 with ERR at the C file's LINE:COL. */
+/* What a C test says that the native text cannot carry: its register names
+ * (malloc'd, NULL where the translation made the register up) and its header
+ * KEY=VALUE lines (malloc'd or NULL). prog_parse moves them into the prog_t. */
+typedef struct {
+    char *regname[PROG_MAX_THREADS][PROG_MAX_REGS];
+    char *meta;
+} prog_c_info_t;
+
+/* Translate a C-dialect test into the native format: 0 with *NATIVE (malloc'd),
+ * *MAP (malloc'd; MAP[k] is the C line native line k came from, k >= 1; *NMAP
+ * entries) and *INFO filled, or -1 with ERR at the C file's LINE:COL (INFO then
+ * holds nothing). */
 int prog_c_translate(const char *file, const char *src, size_t len, char **native, int **map,
-                     int *nmap, diag_t *err);
+                     int *nmap, prog_c_info_t *info, diag_t *err);
 
 /* Append P in herd7's C dialect ('OpenCL' with scopes and work-group placement
  * when it uses scopes or places threads) to OUT. -1 with WHY when P has no C
  * form (a loop, remote scope, a work-group on another CU). */
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen);
 
+/* Does P need the OpenCL dialect (scopes, work-group placement)? herd7 has had no
+ * OpenCL front end since 2015, so `--to-herd` skips such tests unless asked. */
+bool prog_needs_opencl(const prog_t *p);
+
 /* Names of orders and scopes as written in litmus files ("acq", "wg", ...); "" for none. */
+/* Register R of thread T as outcomes print it: the test's own name, or "rN". */
+const char *prog_reg_name(const prog_t *p, int t, int r, char *buf, size_t n);
 const char *prog_ord_name(prog_ord_t o);
 const char *prog_scope_name(prog_scope_t s);
 

@@ -67,6 +67,7 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
 {
     const char *s = c->src;
     size_t n = c->len;
+    int depth = 0; /* braces open: inside a thread's code, herd's C lexer has no (* *) */
     while (off < n) {
         char ch = s[off];
         if (ch == '\n') {
@@ -80,13 +81,14 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
             col++;
             continue;
         }
-        /* Comments: C's two kinds and herd's (* ... *). */
+        /* Comments: C's two kinds, and herd's (* ... *) outside braces (in a thread's
+         * code, as in herd7's C lexer, `(*x)` is a dereference). */
         if (ch == '/' && off + 1 < n && s[off + 1] == '/') {
             while (off < n && s[off] != '\n')
                 off++;
             continue;
         }
-        if ((ch == '/' || ch == '(') && off + 1 < n && s[off + 1] == '*') {
+        if ((ch == '/' || (ch == '(' && depth == 0)) && off + 1 < n && s[off + 1] == '*') {
             char close = ch == '/' ? '/' : ')';
             int l0 = line, c0 = col;
             off += 2;
@@ -127,12 +129,16 @@ static int tokenize(cp_t *c, size_t off, int line, int col)
                     (ch == '/' && s[off + 1] == '\\') || (ch == '\\' && s[off + 1] == '/') ||
                     (ch == '&' && s[off + 1] == '&') || (ch == '|' && s[off + 1] == '|'))) {
             t.n = 2;
+        } else if (ch == '^') {
+            return fail_at(c, line, col, "not supported: the operator %s (only '+' is)", "'^'");
         } else if (!strchr("(){}[];,=*&:@~+-!<>.|", ch) || !ch) {
             char what[16];
             snprintf(what, sizeof what, isprint((unsigned char)ch) ? "'%c'" : "byte 0x%02x",
                      (unsigned char)ch);
             return fail_at(c, line, col, "unexpected %s", what);
         }
+        if (t.kind == C_PUNCT && (ch == '{' || ch == '}'))
+            depth += ch == '{' ? 1 : (depth > 0 ? -1 : 0);
         UTIL_PUSH(c->t, c->nt, c->cap, t);
         off += t.n;
         col += (int)t.n;
@@ -202,6 +208,9 @@ typedef struct {
     cname_t locs[MAXLOC];
     int init[MAXLOC];
     int nlocs;
+    int writes[MAXLOC];           /* stores, RMWs and compare-exchanges to each location */
+    const ctok_t *casexp[MAXLOC]; /* the compare-exchange using it as its expected value */
+    bool close_neg;               /* the condition's next value closes a '~(' */
 } ctest_t;
 
 static void tok_name(const ctok_t *t, char *buf, size_t n)
@@ -332,7 +341,7 @@ static int value(ctest_t *x, cthread_t *th, char *buf, size_t n)
         return 0;
     }
     if (is(t, "-"))
-        return fail_tok(x->c, t, "%s: negative values are not supported (values are 0 to 255)");
+        return fail_tok(x->c, t, "not supported: negative values (%s; values are 0 to 255)");
     return fail_tok(x->c, t, "expected a value (an integer or a register), found %s");
 }
 
@@ -403,6 +412,108 @@ static int check_ord(ctest_t *x, const ctok_t *at, const char *ord, const char *
     return 0;
 }
 
+/* Is NAME one of the Linux kernel's memory-model primitives (herd's
+ * linux-kernel.def: READ_ONCE, smp_mb, xchg_relaxed, atomic_inc, spin_lock, ...)? */
+static bool is_kernel_macro(const char *name)
+{
+    static const char *const exact[] = {
+        "READ_ONCE",        "WRITE_ONCE", "synchronize_rcu",     "synchronize_rcu_expedited",
+        "synchronize_srcu", "call_rcu",   "lockless_dereference"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (!strcmp(name, exact[i]))
+            return true;
+    static const char *const prefix[] = {"smp_", "rcu_", "srcu_", "spin_", "xchg", "cmpxchg"};
+    for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+        if (!strncmp(name, prefix[i], strlen(prefix[i])))
+            return true;
+    if (strncmp(name, "atomic_", 7) != 0)
+        return false;
+    /* atomic_*: C11's own names (with or without _explicit) are not the kernel's. */
+    static const char *const c11[] = {"load",
+                                      "store",
+                                      "fetch_add",
+                                      "fetch_sub",
+                                      "fetch_and",
+                                      "fetch_or",
+                                      "fetch_xor",
+                                      "exchange",
+                                      "thread_fence",
+                                      "signal_fence",
+                                      "work_item_fence",
+                                      "init",
+                                      "is_lock_free",
+                                      "compare_exchange_strong",
+                                      "compare_exchange_weak"};
+    size_t n = strlen(name + 7);
+    if (n > 9 && !strcmp(name + 7 + n - 9, "_explicit"))
+        n -= 9;
+    for (size_t i = 0; i < sizeof c11 / sizeof c11[0]; i++)
+        if (strlen(c11[i]) == n && !strncmp(name + 7, c11[i], n))
+            return false;
+    return strncmp(name + 7, "flag_", 5) != 0;
+}
+
+/* compare_exchange(x, e, NEW, mo, mo_fail[, scope]) with E a location, as herd7
+ * reads it: a plain read of E, then either an RMW of X from *E to NEW (result 1)
+ * or a read of X that differs, whose value is stored to E (result 0). Written
+ * natively: ld rE e; cas rO x K NEW; [mov dest 1]; beq rO K; [mov dest 0]; st e rO.
+ * K is E's initial value, which rE always reads because no other code writes E
+ * (checked at the end: cas_loc_check). The cursor is after "x,". */
+static int cas_loc(ctest_t *x, cthread_t *th, const ctok_t *t, int l, int dest, bool explicit_)
+{
+    cp_t *c = x->c;
+    const ctok_t *et = peek(c);
+    if (et->kind != C_ID)
+        return fail_tok(c, et, "expected the location of the expected value, found %s");
+    int e = find_loc(x, et);
+    if (e < 0)
+        return fail_tok(c, et, "%s is not a location (herd7 passes the expected value's location)");
+    if (e == l)
+        return fail_tok(c, et, "not supported: %s as both object and expected value");
+    if (x->casexp[e])
+        return fail_tok(c, et, "not supported: %s is the expected value of two compare-exchanges");
+    x->casexp[e] = et;
+    next(c);
+    char w[16];
+    const char *ord = "sc", *scope = "";
+    if (expect(c, ",", "expected ',' and the new value, found %s") || value(x, th, w, sizeof w))
+        return -1;
+    if (explicit_ &&
+        (expect(c, ",", "expected ',' and the success order, found %s") || !(ord = mem_order(x)) ||
+         expect(c, ",", "expected ',' and the failure order, found %s") || !mem_order(x) ||
+         !(scope = mem_scope(x))))
+        return -1;
+    int re = temp_reg(x, th, t), ro = re < 0 ? -1 : temp_reg(x, th, t);
+    if (ro < 0)
+        return -1;
+    int k = x->init[e], lab = th->labels++;
+    emit(th, t->line, "ld r%d %s", re, x->locs[e].name);
+    emit(th, t->line, "cas.%s%s r%d %s %d %s", ord, scope, ro, x->locs[l].name, k, w);
+    if (dest >= 0)
+        emit(th, t->line, "mov r%d 1", dest);
+    emit(th, t->line, "beq r%d %d C%d", ro, k, lab);
+    if (dest >= 0)
+        emit(th, t->line, "mov r%d 0", dest);
+    emit(th, t->line, "st %s r%d", x->locs[e].name, ro);
+    emit(th, t->line, "C%d:", lab);
+    th->known[re] = th->known[ro] = false;
+    if (dest >= 0)
+        th->known[dest] = false;
+    return 0;
+}
+
+/* Every location a compare-exchange reads its expected value from is written by
+ * nothing else, so that its read returns the initial value (see cas_loc). */
+static int cas_loc_check(ctest_t *x)
+{
+    for (int e = 0; e < x->nlocs; e++)
+        if (x->casexp[e] && x->writes[e] > 0)
+            return fail_tok(x->c, x->casexp[e],
+                            "not supported: %s, a compare-exchange's expected value, is also "
+                            "written by other code");
+    return 0;
+}
+
 /* A call that produces a value into register DEST (-1: discarded).
  * Returns 0, or -1 reported. T is the function name token, already consumed. */
 static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
@@ -411,6 +522,10 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
     char name[64];
     tok_name(t, name, sizeof name);
     bool explicit_ = strstr(name, "_explicit") != NULL;
+    if (is_kernel_macro(name))
+        return fail_tok(c, t,
+                        "Linux-kernel macro %s is not supported (cohcheck has no Linux-kernel "
+                        "memory model; docs/litmus.md)");
     if (expect(c, "(", "expected '(' after the function name, found %s"))
         return -1;
     const char *ord = "sc", *scope = "";
@@ -439,6 +554,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
                 return -1;
         }
         emit(th, t->line, "st.%s%s %s %s", ord, scope, x->locs[l].name, v);
+        x->writes[l]++;
     } else if (!strcmp(name, "atomic_fetch_add_explicit") || !strcmp(name, "atomic_fetch_add") ||
                !strcmp(name, "atomic_exchange_explicit") || !strcmp(name, "atomic_exchange")) {
         bool add = strstr(name, "add") != NULL;
@@ -452,15 +568,22 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
             return -1;
         emit(th, t->line, "rmw.%s.%s%s r%d %s %s", add ? "add" : "exch", ord, scope, dest,
              x->locs[l].name, v);
+        x->writes[l]++;
     } else if (!strcmp(name, "atomic_compare_exchange_strong_explicit") ||
                !strcmp(name, "atomic_compare_exchange_strong")) {
         /* (x, &r, NEW, mo_success, mo_failure[, scope]): r ends holding the old value
          * in both cases, as our cas's register does; the failure order is the one our
          * cas derives from the success order. The result (success) is old == expected. */
-        if ((l = loc_arg(x)) < 0 || expect(c, ",", "expected ',' and '&' register, found %s"))
+        if ((l = loc_arg(x)) < 0 ||
+            expect(c, ",", "expected ',' and the expected value's location, found %s"))
             return -1;
-        if (expect(c, "&", "expected '&' and the register holding the expected value, found %s"))
-            return -1;
+        x->writes[l]++;
+        if (!is(peek(c), "&")) {
+            if (cas_loc(x, th, t, l, dest, explicit_))
+                return -1;
+            return expect(c, ")", "expected ')', found %s");
+        }
+        next(c);
         const ctok_t *rt = peek(c);
         if (rt->kind != C_ID)
             return fail_tok(c, rt, "expected a register, found %s");
@@ -520,6 +643,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
 }
 
 static int stmt(ctest_t *x, cthread_t *th);
+static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh);
 
 /* '{' stmts '}' or one statement. Registers assigned inside lose their known values. */
 static int block(ctest_t *x, cthread_t *th)
@@ -592,6 +716,16 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
             val = 0;
             eq = neg;
         }
+    } else if (is(a, "*")) {
+        /* if (*x), if (!*x): a plain load into a scratch register, tested against 0. */
+        next(c);
+        int l = loc_arg(x);
+        if (l < 0 || (reg = temp_reg(x, th, a)) < 0)
+            return -1;
+        emit(th, a->line, "ld r%d %s", reg, x->locs[l].name);
+        th->known[reg] = false;
+        val = 0;
+        eq = neg;
     } else {
         return fail_tok(c, a, "expected a register condition, found %s");
     }
@@ -617,9 +751,11 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
 
 static bool is_type_word(const ctok_t *t)
 {
-    static const char *const w[] = {"int",      "atomic_int", "volatile", "const",   "unsigned",
-                                    "global",   "__global",   "local",    "_Atomic", "intptr_t",
-                                    "uint32_t", "int32_t",    "long",     "bool",    "_Bool"};
+    static const char *const w[] = {
+        "int",      "atomic_int", "volatile",   "const",       "unsigned", "global",  "__global",
+        "local",    "_Atomic",    "intptr_t",   "uint32_t",    "int32_t",  "long",    "bool",
+        "_Bool",    "int8_t",     "uint8_t",    "int16_t",     "uint16_t", "int64_t", "uint64_t",
+        "__int128", "__uint128",  "__int128_t", "__uint128_t", "signed",   "short",   "char"};
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (is(t, w[i]))
             return true;
@@ -651,6 +787,7 @@ static int stmt(ctest_t *x, cthread_t *th)
             expect(c, ";", "expected ';', found %s"))
             return -1;
         emit(th, t->line, "st %s %s", x->locs[l].name, v);
+        x->writes[l]++;
         return 0;
     }
     /* [int] r [= expr]; */
@@ -682,38 +819,88 @@ static int stmt(ctest_t *x, cthread_t *th)
     }
     if (expect(c, "=", "expected '=', found %s"))
         return -1;
+    int npar = 0; /* r = (*x); r = (f(...)); */
+    while (is(peek(c), "(") && (is(peek2(c), "*") || is(peek2(c), "(") || peek2(c)->kind == C_ID)) {
+        next(c);
+        npar++;
+    }
+    if (rhs(x, th, r, fresh))
+        return -1;
+    for (; npar > 0; npar--)
+        if (expect(c, ")", "expected ')', found %s"))
+            return -1;
+    return expect(c, ";", "expected ';', found %s");
+}
+
+/* The right-hand side of r = ...: *x, a call, a value or a sum of two. */
+/* An operand of '+': a value, or *x or a call, read into a scratch register. */
+static int operand(ctest_t *x, cthread_t *th, char *buf, size_t n)
+{
+    cp_t *c = x->c;
     const ctok_t *e = peek(c);
+    if (!is(e, "*") && !(e->kind == C_ID && is(peek2(c), "(")))
+        return value(x, th, buf, n);
+    int t = temp_reg(x, th, e);
+    if (t < 0)
+        return -1;
+    next(c);
+    if (is(e, "*")) {
+        int l = loc_arg(x);
+        if (l < 0)
+            return -1;
+        emit(th, e->line, "ld r%d %s", t, x->locs[l].name);
+    } else if (call(x, th, e, t)) {
+        return -1;
+    }
+    th->known[t] = false;
+    snprintf(buf, n, "r%d", t);
+    return 0;
+}
+
+/* The right-hand side of r = ...: *x, a call or a value, maybe plus an operand. */
+static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh)
+{
+    cp_t *c = x->c;
+    const ctok_t *e = peek(c);
+    char a[16], b[16];
+    bool simple = false;
     if (is(e, "*")) { /* r = *x; a plain load */
         next(c);
         int l = loc_arg(x);
         if (l < 0)
             return -1;
         emit(th, e->line, "ld r%d %s", r, x->locs[l].name);
-        th->known[r] = false;
+        snprintf(a, sizeof a, "r%d", r);
     } else if (e->kind == C_ID && is(peek2(c), "(")) {
         next(c);
         if (call(x, th, e, r))
             return -1;
+        snprintf(a, sizeof a, "r%d", r);
     } else {
-        char a[16], b[16];
         if (value(x, th, a, sizeof a))
             return -1;
-        if (is(peek(c), "+")) {
-            next(c);
-            if (value(x, th, b, sizeof b))
-                return -1;
-            emit(th, e->line, "add r%d %s %s", r, a, b);
-            th->known[r] = false;
-        } else if (fresh && !strcmp(a, "0")) {
-            th->known[r] = true; /* int r = 0: registers start at 0, no instruction */
-            th->val[r] = 0;
-        } else {
-            emit(th, e->line, "mov r%d %s", r, a);
-            th->known[r] = a[0] != 'r';
-            th->val[r] = atoi(a);
-        }
+        simple = true;
     }
-    return expect(c, ";", "expected ';', found %s");
+    if (is(peek(c), "^") || is(peek(c), "-") || is(peek(c), "*") || is(peek(c), "&") ||
+        is(peek(c), "|"))
+        return fail_tok(c, peek(c), "not supported: the operator %s (only '+' is)");
+    if (is(peek(c), "+")) {
+        next(c);
+        if (operand(x, th, b, sizeof b))
+            return -1;
+        emit(th, e->line, "add r%d %s %s", r, a, b);
+        th->known[r] = false;
+    } else if (!simple) {
+        th->known[r] = false;
+    } else if (fresh && !strcmp(a, "0")) {
+        th->known[r] = true; /* int r = 0: registers start at 0, no instruction */
+        th->val[r] = 0;
+    } else {
+        emit(th, e->line, "mov r%d %s", r, a);
+        th->known[r] = a[0] != 'r';
+        th->val[r] = atoi(a);
+    }
+    return 0;
 }
 
 /* P<n>[@wg N, dev N] ( params ) { stmts } */
@@ -797,6 +984,10 @@ static int init_block(ctest_t *x)
             next(c);
             continue;
         }
+        if (is(t, "atomic_t") || is(t, "spinlock_t") || is(t, "atomic_long_t"))
+            return fail_tok(c, t,
+                            "Linux-kernel type %s is not supported (cohcheck has no "
+                            "Linux-kernel memory model; docs/litmus.md)");
         while (is_type_word(peek(c)) || is(peek(c), "*") || is(peek(c), "["))
             next(c);
         const ctok_t *id = peek(c);
@@ -828,11 +1019,33 @@ static int init_block(ctest_t *x)
     return 0;
 }
 
+/* Before an atom (the cursor after its register or location): herd's A != V is
+ * ~(A = V) here; writes "~(" and ends the atom's ')' after its value. Returns 0. */
+static int neg_atom(ctest_t *x, strbuf_t *out)
+{
+    cp_t *c = x->c;
+    if (!is(peek(c), "!="))
+        return 0;
+    const ctok_t *v = peek2(c);
+    if (v->kind != C_NUM)
+        return fail_tok(c, v, "expected a value after '!=', found %s");
+    x->close_neg = true;
+    sb_puts(out, "~(");
+    return 0;
+}
+
 /* The final condition: herd's syntax, registers renamed to ours. */
 static int condition(ctest_t *x, strbuf_t *out)
 {
     cp_t *c = x->c;
     const ctok_t *t = peek(c);
+    if (is(t, "regions") && is(peek2(c), ":")) {
+        /* regions: x:PROP ...: memory attributes for herd's Arm models; ignored here */
+        while (peek(c)->kind != C_EOF && !is(peek(c), "exists") && !is(peek(c), "forall") &&
+               !is(peek(c), "~") && !is(peek(c), "locations") && !is(peek(c), "filter"))
+            next(c);
+        t = peek(c);
+    }
     if (is(t, "locations")) { /* locations [x; 0:r0;]: what herd prints; we print all */
         while (!is(peek(c), "]") && peek(c)->kind != C_EOF)
             next(c);
@@ -862,8 +1075,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             sb_puts(out, is(k, "&&") ? " /\\ " : " \\/ ");
         } else if (is(k, "!")) {
             sb_puts(out, "~");
-        } else if (is(k, "=") || is(k, "==")) {
-            sb_puts(out, " = ");
+        } else if (is(k, "=") || is(k, "==") || is(k, "!=")) {
+            sb_puts(out, " = "); /* an atom with != was opened with '~(' (neg_atom) */
         } else if (is(k, "true") || is(k, "false")) {
             sb_putn(out, k->s, k->n);
         } else if (k->kind == C_NUM && is(peek(c), ":")) {
@@ -878,6 +1091,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             if (ri < 0)
                 return -1;
             next(c);
+            if (neg_atom(x, out))
+                return -1;
             sb_printf(out, "%ld:r%d", tn, ri);
         } else if (k->kind == C_NUM) {
             char tmp[32], *end;
@@ -885,7 +1100,8 @@ static int condition(ctest_t *x, strbuf_t *out)
             long v = strtol(tmp, &end, 0);
             if (k->n >= sizeof tmp || *end || v < 0 || v > INT_MAX) /* as native conditions */
                 return fail_tok(c, k, "value %s is not a non-negative integer");
-            sb_printf(out, "%ld", v);
+            sb_printf(out, "%ld%s", v, x->close_neg ? ")" : "");
+            x->close_neg = false;
         } else if (is(k, "[") || is(k, "*")) {
             const ctok_t *l = peek(c);
             if (l->kind != C_ID || find_loc(x, l) < 0)
@@ -893,10 +1109,14 @@ static int condition(ctest_t *x, strbuf_t *out)
             next(c);
             if (is(k, "[") && expect(c, "]", "expected ']', found %s"))
                 return -1;
+            if (neg_atom(x, out))
+                return -1;
             sb_putn(out, l->s, l->n);
         } else if (k->kind == C_ID) {
             if (find_loc(x, k) < 0)
                 return fail_tok(c, k, "%s is not a location of the test");
+            if (neg_atom(x, out))
+                return -1;
             sb_putn(out, k->s, k->n);
         } else {
             return fail_tok(c, k, "unexpected %s in the condition");
@@ -949,9 +1169,70 @@ bool prog_is_c(const char *src, size_t len)
     return word && off + w < len && (src[off + w] == ' ' || src[off + w] == '\t');
 }
 
-int prog_c_translate(const char *file, const char *src, size_t len, char **native, int **map,
-                     int *nmap, diag_t *err)
+/* After the name line: blank lines, a "description" line (written to the native
+ * text) and herd's KEY=VALUE lines (Cycle=..., Orig=...; appended to META), in
+ * any order. Returns the offset of the first other line; *LINE is its number. */
+static size_t header_lines(cp_t *c, size_t off, int *line, strbuf_t *meta)
 {
+    const char *s = c->src;
+    size_t n = c->len;
+    bool desc = false;
+    while (off < n) {
+        size_t ls = off + (s[off] == '\n'); /* start of the next line */
+        if (s[off] == '\n')
+            (*line)++;
+        size_t p = ls;
+        while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\r'))
+            p++;
+        size_t e = p;
+        while (e < n && s[e] != '\n')
+            e++;
+        if (p == e) { /* a blank line */
+            off = e;
+            continue;
+        }
+        if (s[p] == '"' && !desc) {
+            const char *q = memchr(s + p + 1, '"', e - p - 1);
+            if (!q) {
+                fail_at(c, *line, (int)(p - ls) + 1, "unterminated string%s", "");
+                return n;
+            }
+            size_t r = (size_t)(q - s) + 1;
+            while (r < e && isspace((unsigned char)s[r]))
+                r++;
+            if (r < e)
+                return ls;
+            sb_putn(&c->out, s + p, (size_t)(q - s) + 1 - p);
+            sb_putc(&c->out, '\n');
+            map_line(c, *line);
+            desc = true;
+            off = e;
+            continue;
+        }
+        size_t k = p;
+        while (k < e && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+            k++;
+        size_t eq = k;
+        while (eq < e && (s[eq] == ' ' || s[eq] == '\t'))
+            eq++;
+        if (k == p || !isalpha((unsigned char)s[p]) || eq >= e || s[eq] != '=')
+            return ls;
+        for (size_t q = p; q < e; q++)
+            if ((unsigned char)s[q] < 0x20 && s[q] != '\t' && s[q] != '\r') {
+                fail_at(c, *line, (int)(q - ls) + 1, "unexpected byte in a header line%s", "");
+                return n;
+            }
+        sb_putn(meta, s + p, e - p);
+        sb_putc(meta, '\n');
+        off = e;
+    }
+    return off;
+}
+
+int prog_c_translate(const char *file, const char *src, size_t len, char **native, int **map,
+                     int *nmap, prog_c_info_t *info, diag_t *err)
+{
+    memset(info, 0, sizeof *info);
     cp_t c;
     memset(&c, 0, sizeof c);
     c.file = file;
@@ -999,6 +1280,16 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     sb_printf(&c.out, "GPU %s\n", name);
     free(name);
     map_line(&c, line);
+    strbuf_t meta;
+    sb_init(&meta);
+    off = header_lines(&c, off, &line, &meta);
+    if (c.failed) {
+        sb_free(&meta);
+        goto out;
+    }
+    info->meta = meta.len ? meta.s : NULL;
+    if (!meta.len)
+        sb_free(&meta);
     if (tokenize(&c, off, line, 1))
         goto out;
     if (peek(&c)->kind == C_STR) {
@@ -1022,10 +1313,14 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
         fail_tok(&c, peek(&c), "expected thread P0, found %s");
         goto out;
     }
+    if (cas_loc_check(x))
+        goto out;
     int cond_line = peek(&c)->line;
     strbuf_t cond;
     sb_init(&cond);
-    if (condition(x, &cond)) {
+    if (peek(&c)->kind == C_EOF) {
+        sb_puts(&cond, "forall (true)"); /* no final condition: herd7 lists the states */
+    } else if (condition(x, &cond)) {
         sb_free(&cond);
         goto out;
     }
@@ -1057,8 +1352,16 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     sb_printf(&c.out, "%s\n", cond.s);
     map_line(&c, cond_line);
     sb_free(&cond);
+    for (int t = 0; t < x->nth; t++)
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            if (x->th[t].regs[r].name[0] && x->th[t].regs[r].name[0] != ' ')
+                info->regname[t][r] = xstrdup(x->th[t].regs[r].name);
     rc = 0;
 out:
+    if (rc) {
+        free(info->meta);
+        info->meta = NULL;
+    }
     for (int t = 0; t < MAXT; t++) {
         for (size_t k = 0; k < x->th[t].n; k++)
             free(x->th[t].ins[k]);
@@ -1087,7 +1390,32 @@ typedef struct {
     strbuf_t *out;
     char *why;
     size_t whylen;
+    char rn[4][300]; /* register names being printed (wreg) */
+    int rni;
 } wr_t;
+
+/* Register R of the thread being written, by its test's name (rN if none). */
+static const char *wreg(wr_t *w, int r)
+{
+    char *b = w->rn[w->rni++ & 3];
+    return prog_reg_name(w->p, w->t, r, b, sizeof w->rn[0]);
+}
+
+/* The location holding compare-exchange I's expected value in thread T (herd7
+ * passes the expected value by address): casexpT_I, made unique. */
+static void cas_loc_name(const prog_t *p, int t, int i, char *buf, size_t n)
+{
+    snprintf(buf, n, "casexp%d_%d", t, i);
+    for (int l = 0; l < p->nlocs; l++)
+        if (!strcmp(p->locs[l].name, buf)) {
+            size_t k = strlen(buf);
+            if (k + 1 < n) {
+                buf[k] = '_';
+                buf[k + 1] = 0;
+            }
+            l = -1;
+        }
+}
 
 static int no_c_form(wr_t *w, const char *what)
 {
@@ -1126,7 +1454,7 @@ static void c_scope(wr_t *w, prog_scope_t s)
 static void c_operand(wr_t *w, prog_operand_t a)
 {
     if (a.is_reg)
-        sb_printf(w->out, "r%d", (int)a.v);
+        sb_puts(w->out, wreg(w, (int)a.v));
     else
         sb_printf(w->out, "%d", (int)a.v);
 }
@@ -1150,9 +1478,9 @@ static int write_range(wr_t *w, int i, int j, int depth)
         switch (in->op) {
         case PROG_OP_LD:
             if (in->ord == PROG_ORD_PLAIN)
-                sb_printf(w->out, "r%d = *%s;\n", in->reg, loc);
+                sb_printf(w->out, "%s = *%s;\n", wreg(w, in->reg), loc);
             else {
-                sb_printf(w->out, "r%d = atomic_load_explicit(%s, %s", in->reg, loc,
+                sb_printf(w->out, "%s = atomic_load_explicit(%s, %s", wreg(w, in->reg), loc,
                           c_order(in->ord));
                 c_scope(w, in->scope);
                 sb_puts(w->out, ");\n");
@@ -1172,27 +1500,30 @@ static int write_range(wr_t *w, int i, int j, int depth)
             }
             break;
         case PROG_OP_RMW:
-            sb_printf(w->out, "r%d = atomic_%s_explicit(%s, ", in->reg,
+            sb_printf(w->out, "%s = atomic_%s_explicit(%s, ", wreg(w, in->reg),
                       in->rmw == PROG_RMW_ADD ? "fetch_add" : "exchange", loc);
             c_operand(w, in->a);
             sb_printf(w->out, ", %s", c_order(in->ord));
             c_scope(w, in->scope);
             sb_puts(w->out, ");\n");
             break;
-        case PROG_OP_CAS:
-            /* r = EXP; compare_exchange(x, &r, NEW): r ends with the old value, as ours. */
-            if (!(in->a.is_reg && in->a.v == in->reg)) {
-                sb_printf(w->out, "r%d = ", in->reg);
-                c_operand(w, in->a);
-                sb_puts(w->out, ";\n");
-                indent(w, depth);
-            }
-            sb_printf(w->out, "atomic_compare_exchange_strong_explicit(%s, &r%d, ", loc, in->reg);
+        case PROG_OP_CAS: {
+            /* compare_exchange(x, e, NEW) with e a location holding EXP (herd7 takes the
+             * expected value by address), then r = *e: the old value in both cases, as
+             * our cas's register (cohcheck reads this back exactly: cas_loc). */
+            if (in->a.is_reg)
+                return no_c_form(w, "a compare-exchange whose expected value is a register");
+            char e[64];
+            cas_loc_name(w->p, w->t, i, e, sizeof e);
+            sb_printf(w->out, "atomic_compare_exchange_strong_explicit(%s, %s, ", loc, e);
             c_operand(w, in->b);
             sb_printf(w->out, ", %s, %s", c_order(in->ord), c_fail_order(in->ord));
             c_scope(w, in->scope);
             sb_puts(w->out, ");\n");
+            indent(w, depth);
+            sb_printf(w->out, "%s = *%s;\n", wreg(w, in->reg), e);
             break;
+        }
         case PROG_OP_FENCE:
             if (w->opencl) {
                 sb_printf(w->out, "atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, %s",
@@ -1204,12 +1535,12 @@ static int write_range(wr_t *w, int i, int j, int depth)
             }
             break;
         case PROG_OP_MOV:
-            sb_printf(w->out, "r%d = ", in->reg);
+            sb_printf(w->out, "%s = ", wreg(w, in->reg));
             c_operand(w, in->a);
             sb_puts(w->out, ";\n");
             break;
         case PROG_OP_ADD:
-            sb_printf(w->out, "r%d = ", in->reg);
+            sb_printf(w->out, "%s = ", wreg(w, in->reg));
             c_operand(w, in->a);
             sb_puts(w->out, " + ");
             c_operand(w, in->b);
@@ -1228,7 +1559,7 @@ static int write_range(wr_t *w, int i, int j, int depth)
                 return no_c_form(w, "a branch comparing two registers");
             /* The block [i+1, t) runs when the branch is not taken. */
             indent(w, depth);
-            sb_printf(w->out, "if (r%d %s %d) {\n", in->reg,
+            sb_printf(w->out, "if (%s %s %d) {\n", wreg(w, in->reg),
                       in->op == PROG_OP_BEQ ? "!=" : "==", (int)in->a.v);
             int end = t;
             const prog_instr_t *last = t - 1 > i ? &th->instr[t - 1] : NULL;
@@ -1253,9 +1584,23 @@ static int write_range(wr_t *w, int i, int j, int depth)
     return 0;
 }
 
+bool prog_needs_opencl(const prog_t *p)
+{
+    for (int t = 0; t < p->nthreads; t++) {
+        if (p->threads[t].wg != t)
+            return true;
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].scope == PROG_SCOPE_WG ||
+                p->threads[t].instr[i].scope == PROG_SCOPE_SYSTEM ||
+                p->threads[t].instr[i].scope == PROG_SCOPE_RM_AGENT)
+                return true;
+    }
+    return false;
+}
+
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
 {
-    wr_t w = {p, 0, false, out, why, whylen};
+    wr_t w = {.p = p, .out = out, .why = why, .whylen = whylen};
     if (p->nthreads > PROG_MAX_THREADS)
         return no_c_form(&w, "more than 16 threads");
     for (int l = 0; l < p->nlocs; l++) {
@@ -1283,15 +1628,30 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
                 w.opencl = true;
         }
     }
+    int nexp = 0;
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            nexp += p->threads[t].instr[i].op == PROG_OP_CAS;
+    if (p->nlocs + nexp > MAXLOC)
+        return no_c_form(&w, "too many locations with the compare-exchanges' expected values");
     strbuf_t body;
     sb_init(&body);
     w.out = &body;
     sb_printf(&body, "%s %s\n", w.opencl ? "OpenCL" : "C", p->name);
     if (p->desc)
         sb_printf(&body, "\"%s\"\n", p->desc);
+    if (p->meta) /* a C test's KEY=VALUE header lines, kept */
+        sb_puts(&body, p->meta);
     sb_puts(&body, "{");
     for (int l = 0; l < p->nlocs; l++)
         sb_printf(&body, " %s = %d;", p->locs[l].name, (int)p->locs[l].init);
+    for (int t = 0; t < p->nthreads; t++) /* compare-exchanges' expected values */
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].op == PROG_OP_CAS) {
+                char e[64];
+                cas_loc_name(p, t, i, e, sizeof e);
+                sb_printf(&body, " %s = %d;", e, (int)p->threads[t].instr[i].a.v);
+            }
     sb_puts(&body, " }\n");
     for (int t = 0; t < p->nthreads; t++) {
         const prog_thread_t *th = &p->threads[t];
@@ -1302,6 +1662,12 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
         for (int l = 0; l < p->nlocs; l++)
             sb_printf(&body, "%s%satomic_int* %s", l ? ", " : "", w.opencl ? "global " : "",
                       p->locs[l].name);
+        for (int i = 0; i < th->ninstr; i++)
+            if (th->instr[i].op == PROG_OP_CAS) {
+                char e[64];
+                cas_loc_name(p, t, i, e, sizeof e);
+                sb_printf(&body, ", %sint* %s", w.opencl ? "global " : "", e);
+            }
         sb_puts(&body, ") {\n");
         /* Declare every register the thread writes (ours start at 0, as C's here). */
         bool used[PROG_MAX_REGS] = {false};
@@ -1317,10 +1683,23 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
             if (in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
                 used[in->reg] = true;
         }
+        /* Reading the compare-exchange form back takes two scratch registers each. */
+        int nused = 0, ncas = 0;
         for (int r = 0; r < PROG_MAX_REGS; r++)
-            if (used[r])
-                sb_printf(&body, "  int r%d = 0;\n", r);
+            nused += used[r];
+        for (int i = 0; i < th->ninstr; i++)
+            ncas += th->instr[i].op == PROG_OP_CAS;
+        if (nused + 2 * ncas > PROG_MAX_REGS) {
+            sb_free(&body);
+            return no_c_form(&w, "too many registers for herd7's compare-exchange form (two "
+                                 "scratch registers each)");
+        }
         w.t = t;
+        /* Highest first: the reader gives a name other than rN the highest free
+         * index, so a C test's registers keep their indices (and outcome order). */
+        for (int r = PROG_MAX_REGS - 1; r >= 0; r--)
+            if (used[r])
+                sb_printf(&body, "  int %s = 0;\n", wreg(&w, r));
         if (write_range(&w, 0, th->ninstr, 1)) {
             sb_free(&body);
             return -1;

@@ -2025,7 +2025,8 @@ int prog_parse_params(const char *file, const char *src, size_t len, const prog_
     }
     char *native;
     int *map, nmap;
-    if (prog_c_translate(file, src, len, &native, &map, &nmap, err))
+    prog_c_info_t info;
+    if (prog_c_translate(file, src, len, &native, &map, &nmap, &info, err))
         return -1;
     int rc = parse_native(file, native, strlen(native), NULL, 0, 0, out, err);
     if (rc) {
@@ -2044,7 +2045,18 @@ int prog_parse_params(const char *file, const char *src, size_t len, const prog_
         free(p->source);
         p->source = xstrndup(src, len);
         p->source_len = len;
+        for (int t = 0; t < p->nthreads; t++)
+            for (int r = 0; r < PROG_MAX_REGS; r++) {
+                p->threads[t].regname[r] = info.regname[t][r];
+                info.regname[t][r] = NULL;
+            }
+        p->meta = info.meta;
+        info.meta = NULL;
     }
+    for (int t = 0; t < PROG_MAX_THREADS; t++)
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            free(info.regname[t][r]);
+    free(info.meta);
     free(native);
     free(map);
     return rc;
@@ -2081,9 +2093,13 @@ void prog_free(prog_t *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->nthreads; i++)
+    for (int i = 0; i < p->nthreads; i++) {
         free(p->threads[i].instr);
+        for (int r = 0; r < PROG_MAX_REGS; r++)
+            free(p->threads[i].regname[r]);
+    }
     free(p->threads);
+    free(p->meta);
     for (int i = 0; i < p->nlocs; i++)
         free(p->locs[i].name);
     free(p->locs);

@@ -24,8 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (prog_to_herd(p, &c, why, sizeof why) == 0) {
         prog_t *q = NULL;
         if (prog_parse("fuzz-c.litmus", c.s, c.len, &q, &d) != 0)
-            abort(); /* the writer produced C its own reader rejects */
-        if (q->nthreads != p->nthreads || q->nlocs > p->nlocs || q->quant != p->quant)
+            abort();  /* the writer produced C its own reader rejects */
+        int ncas = 0; /* each compare-exchange's expected value gets a location */
+        for (int t = 0; t < p->nthreads; t++)
+            for (int i = 0; i < p->threads[t].ninstr; i++)
+                ncas += p->threads[t].instr[i].op == PROG_OP_CAS;
+        if (q->nthreads != p->nthreads || q->nlocs > p->nlocs + ncas || q->quant != p->quant)
             abort();
         strbuf_t a, b;
         sb_init(&a);

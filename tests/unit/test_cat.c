@@ -646,3 +646,49 @@ Test(cat_ops, scope_inclusion_builtin)
     expect_err("let e = incl * W", "t.cat:1:14: '*' (cartesian product) needs two sets, but the "
                                    "left operand is a relation");
 }
+
+/* herd7's syntax: a model-name header, '#' comments, show/unshow (ignored) and
+ * undefined_unless (a flag raised when its check fails) are read; the rest of
+ * herd's language is an error that names the feature. */
+Test(cat_herd, accepted_and_named)
+{
+    cat_model_t *m = parse_ok("C RC11\n# a comment\nlet com = rf | co\nshow com, po as x\n"
+                              "unshow po\nundefined_unless empty 0 as U\n"
+                              "undefined_unless acyclic po as V\nacyclic po | com as sc\n");
+    cr_assert_not_null(m);
+    cat_exec_t x;
+    fixture(&x);
+    cat_result_t r = run(m, &x);
+    cr_expect_eq(r.flags, 0, "empty 0 and acyclic po hold: no flag raised");
+    cat_free(m);
+    m = parse_ok("SC\nundefined_unless empty po as U\n");
+    r = run(m, &x);
+    cr_expect_neq(r.flags, 0, "po is not empty: U is raised");
+    cat_free(m);
+    expect_err("\"t\"\nif \"cos-opt\" let x = po end",
+               "t.cat:2:1: herd7's 'if' is not supported by cohcheck's cat dialect "
+               "(docs/models.md, \"herd's cat and cohcheck's\")");
+    expect_err("let f(r) = r",
+               "t.cat:1:6: herd7's functions ('let f(...) =') are not supported by cohcheck's "
+               "cat dialect (docs/models.md, \"herd's cat and cohcheck's\")");
+    expect_err("acyclic po | RMW",
+               "t.cat:1:14: unknown name 'RMW': herd7's (its language or standard library), not "
+               "in cohcheck's cat dialect (docs/models.md, \"herd's cat and cohcheck's\")");
+    expect_err("let s = {}",
+               "t.cat:1:9: herd7's '{' (sets, tags, functions) is not supported by "
+               "cohcheck's cat dialect (docs/models.md, \"herd's cat and cohcheck's\")");
+}
+
+/* A file with a herd header gets herd's standard names, and include "cos.cat"
+ * names the parts of co (cohcheck enumerates co itself). */
+Test(cat_herd, stdlib_and_cos)
+{
+    cat_model_t *m = parse_ok("C T\ninclude \"cos.cat\"\nlet r = po-loc | rfe | rfi | coe | "
+                              "coi | fre | fri | invrf | [RMW] | [ACQ_REL] | [A] | [NA] | [FW]\n"
+                              "acyclic r as t\n");
+    cr_assert_not_null(m);
+    cat_free(m);
+    expect_err("\"no herd header\"\nacyclic po-loc",
+               "t.cat:2:9: unknown name 'po-loc': herd7's (its language or standard library), "
+               "not in cohcheck's cat dialect (docs/models.md, \"herd's cat and cohcheck's\")");
+}
