@@ -1,5 +1,5 @@
 /* cli.h - shared pieces of the command-line layer: the only code that prints
- * or chooses exit codes. Exit codes (DESIGN.md section 3, normative): 0 all
+ * or chooses exit codes. Exit codes (docs/architecture.md section 3, normative): 0 all
  * checks pass, 1 a check failed, 2 bad input or usage, 3 a resource limit
  * stopped the work before it was complete. */
 #ifndef COHCHECK_CLI_H

@@ -1,6 +1,6 @@
 /* cmd_check.c - `cohcheck check`: explore a protocol exhaustively on each
  * litmus test and prove or refute it against a memory model and its own
- * invariants (DESIGN.md sections 3 and 5). Racy tests constrain no outcome:
+ * invariants (docs/architecture.md sections 3 and 5). Racy tests constrain no outcome:
  * only deadlocks, unexpected events and invariants can fail them. */
 #include <ctype.h>
 #include <getopt.h>
@@ -1011,7 +1011,8 @@ int cmd_count(int argc, char **argv)
                 "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
                 "transitions, in two conventions:\n"
                 "  transitions  distinct (state, event) cells with at least one row that is\n"
-                "               neither 'stall' nor 'impossible' (DESIGN.md section 4); a row\n"
+                "               neither 'stall' nor 'impossible' (docs/architecture.md section 4); "
+                "a row\n"
                 "               listing several states or events covers each cell; a\n"
                 "               controller-level row ('-') is one cell per event;\n"
                 "  branches     the same rows counted per guarded alternative: a cell whose\n"

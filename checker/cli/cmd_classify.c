@@ -1,5 +1,5 @@
 /* cmd_classify.c - `cohcheck classify --protocol P SUITE...`: where a protocol
- * sits in the model lattice (models/lattice; DESIGN.md section 3, normative
+ * sits in the model lattice (models/lattice; docs/architecture.md section 3, normative
  * JSON fields protocol, passes, fails, strongest, separating).
  *
  * Each test is explored once, with no model to stop at, collecting every

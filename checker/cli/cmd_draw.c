@@ -1,5 +1,5 @@
 /* cmd_draw.c - `cohcheck draw`: a protocol's state machines, or a stored
- * trace as a message-sequence chart (DESIGN.md section 3), as .dot, .svg or
+ * trace as a message-sequence chart (docs/architecture.md section 3), as .dot, .svg or
  * .png by the output's extension. SVG and PNG come from Graphviz's `dot`. The
  * output is written to a temporary file and renamed: never a partial file. */
 #include <errno.h>

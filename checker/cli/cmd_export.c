@@ -1,5 +1,5 @@
 /* cmd_export.c - `cohcheck export --murphi --protocol P [options] TEST -o FILE.m`
- * (DESIGN.md section 3): the whole system as a Murphi model for Rumur
+ * (docs/architecture.md section 3): the whole system as a Murphi model for Rumur
  * (checker/export/murphi.h, docs/murphi.md). The file is written through a
  * temporary file renamed over FILE, so bad input leaves no partial output. */
 #include <errno.h>
@@ -23,7 +23,8 @@ static void usage(FILE *f)
           "the litmus test's threads, the configuration, the channels, the environment\n"
           "actions and the time abstraction - as a Murphi model in the dialect Rumur reads.\n"
           "Its reachable states are cohcheck's one for one: Rumur's state count equals the\n"
-          "`states` of `cohcheck check` with the same options (docs/murphi.md).\n"
+          "`states` of `cohcheck check --no-por` with the same other options (the partial-\n"
+          "order reduction is off in the export; docs/murphi.md).\n"
           "\n"
           "options:\n"
           "  --murphi            the output language (the only one so far; required)\n"

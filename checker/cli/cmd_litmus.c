@@ -1,5 +1,5 @@
 /* cmd_litmus.c - `cohcheck litmus`: which outcomes each memory model allows for
- * each litmus test, printed herd7-style or as JSON lines (DESIGN.md section 3).
+ * each litmus test, printed herd7-style or as JSON lines (docs/architecture.md section 3).
  * With --expect, compares the observation and racy flag of every test and
  * model against the test's own "(* expect ... *)" block. */
 #define PCRE2_CODE_UNIT_WIDTH 8

@@ -1,4 +1,4 @@
-/* cmd_report.c - `cohcheck report`: regenerate reports/ from fresh runs (DESIGN.md
+/* cmd_report.c - `cohcheck report`: regenerate reports/ from fresh runs (docs/architecture.md
  * section 3): the verdict matrix (protocol x model x suite), the table-level
  * counts of every protocol, the state diagrams, a message-sequence chart of the
  * first counterexample of every refuted protocol, optionally the benchmark table,

@@ -1,4 +1,4 @@
-/* cmd_store.c - the store's subcommands (DESIGN.md section 7): `show` lists
+/* cmd_store.c - the store's subcommands (docs/architecture.md section 7): `show` lists
  * runs, `trace` prints a stored path, `resume` finishes a stopped run, `diff`
  * compares two runs. Each run holds its protocol and test sources and its
  * configuration, so the system is rebuilt from the store alone, whatever the
