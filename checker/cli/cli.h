@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../base/diag.h"
 #include "../cat/cat.h"
@@ -175,5 +176,44 @@ enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
 #define CLI_POR_DEFAULT true
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);
+
+/* ---- Shared output (cli_out.c) ---- */
+
+/* Decode a stored trace (a JSON array of step strings, as the store and --json
+ * keep it) into *STEPS (free with cli_free_list). 0, or -1 when malformed. */
+int cli_trace_steps(const char *trace_json, char ***steps, int *nsteps);
+/* Print the stored trace TRACE_JSON one step per line, numbered from 1 as
+ * `check` prints it (step 1 is the initial state), each line led by INDENT.
+ * Returns the number of steps, or -1 (nothing printed) when malformed. */
+int cli_print_trace(FILE *out, const char *indent, const char *trace_json);
+
+/* One progress line on stderr, redrawn in place at most 5 times a second, and
+ * only when stderr is a terminal and WANTED (callers pass !json && !quiet):
+ * "WHAT: DONE/TOTAL (P%), T s, MSG". Every long-running subcommand uses it. */
+typedef struct cli_progress cli_progress_t;
+cli_progress_t *cli_progress_new(const char *what, bool wanted);
+bool cli_progress_on(const cli_progress_t *p);
+/* TOTAL <= 0: unknown. FMT (may be NULL) adds a detail. Thread-compatible, not
+ * thread-safe: call from one thread. */
+void cli_progress(cli_progress_t *p, long long done, long long total, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Blank the line (before printing results); the next call draws it again. */
+void cli_progress_clear(cli_progress_t *p);
+void cli_progress_free(cli_progress_t *p);
+
+/* What a run over a folder did, for its closing summary line. */
+typedef struct {
+    int tests;      /* files given or found, readable or not */
+    int ok;         /* passed (or evaluated, for litmus) */
+    int failed;     /* a check failed */
+    int incomplete; /* a limit stopped the check */
+    int skipped;    /* the protocol cannot run the test (no mapping) */
+    int unreadable; /* a bad or unreadable file: one FILE:LINE:COL line each */
+} cli_tally_t;
+/* Append "164 tests: 149 ok, 15 skipped, 2 unreadable" (zero counts left out, ok kept). */
+void cli_tally_line(strbuf_t *b, const cli_tally_t *t);
+/* The exit status of a tally: 2 with an unreadable file, else 1 with a failure,
+ * else 3 with an incomplete check, else 0. */
+int cli_tally_exit(const cli_tally_t *t);
 
 #endif

@@ -156,6 +156,50 @@ static char *lane_note(const char *text, const char *name)
     return b.s ? b.s : xstrdup("");
 }
 
+/* The initial state's step: DESC is "initial state" or "initial state: L1[1].x=V, ...";
+ * each "LANE.rest" item becomes a note "rest" on that lane, so warm copies show
+ * where they are. The step keeps number 1, as in the text trace; when no lane
+ * gets a note, lane 0 says "initial state" so the numbering stays visible. */
+static void init_step(draw_msc_t *m, const char *desc, char **names, int nl)
+{
+    strbuf_t *nb = xcalloc((size_t)nl, sizeof *nb);
+    for (int l = 0; l < nl; l++)
+        sb_init(&nb[l]);
+    const char *s = desc ? strstr(desc, ": ") : NULL;
+    for (s = s ? s + 2 : ""; *s;) {
+        const char *e = strstr(s, ", ");
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        for (int l = 0; l < nl; l++) {
+            size_t k = strlen(names[l]);
+            if (n > k + 1 && !strncmp(s, names[l], k) && s[k] == '.') {
+                sb_printf(&nb[l], "%s%.*s", nb[l].len ? "\n" : "", (int)(n - k - 1), s + k + 1);
+                break;
+            }
+        }
+        s += e ? n + 2 : n;
+    }
+    char **notes = xcalloc((size_t)nl, sizeof *notes);
+    bool any = false;
+    for (int l = 0; l < nl; l++) {
+        if (nb[l].len) {
+            notes[l] = xmalloc(nb[l].len + 32);
+            sprintf(notes[l], "1  initial: %s", nb[l].s);
+            any = true;
+        }
+    }
+    if (!any && nl > 0)
+        notes[0] = xstrdup("1  initial state");
+    draw_step_t st = {-1,   NULL, (const char *const *)notes, -1, NULL, -1, NULL, 0, NULL,
+                      NULL, NULL};
+    draw_msc_step(m, &st);
+    for (int l = 0; l < nl; l++) {
+        free(notes[l]);
+        sb_free(&nb[l]);
+    }
+    free(notes);
+    free(nb);
+}
+
 static int draw_trace(const char *dbp, const char *runs, const char *states, const char *out,
                       const char *argv0)
 {
@@ -227,9 +271,16 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
         memset(&lab, 0, sizeof lab);
         memcpy(&lab, path[i].label,
                path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
-        if (lab.kind == SYS_STEP_INIT)
-            continue;
         const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
+        if (lab.kind == SYS_STEP_INIT) {
+            strbuf_t desc;
+            sb_init(&desc);
+            sys_describe(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
+                         &desc);
+            init_step(m, desc.s, names, nl);
+            sb_free(&desc);
+            continue;
+        }
         sys_step_info_t info;
         sys_step_info(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &info);
         strbuf_t act;

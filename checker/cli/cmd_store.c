@@ -187,6 +187,7 @@ static int parse_run(const char *cmd, const char *s, int64_t *id)
 
 typedef struct {
     bool json;
+    bool one; /* one run asked for: --json adds its message and trace */
     int n;
 } show_ctx_t;
 
@@ -208,9 +209,15 @@ static void show_one(void *ctx, const store_run_t *r)
         sb_json_str(&b, r->status ? r->status : "");
         sb_puts(&b, ",\"verdict\":");
         sb_json_str(&b, r->verdict ? r->verdict : "");
-        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"seconds\":%.3f,\"config\":%s}\n",
+        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"seconds\":%.3f,\"config\":%s",
                   (unsigned long long)r->states, (unsigned long long)r->transitions, r->seconds,
                   r->config ? r->config : "null");
+        if (c->one) {
+            sb_puts(&b, ",\"message\":");
+            sb_json_str(&b, r->message ? r->message : "");
+            sb_printf(&b, ",\"trace\":%s", r->trace_json && *r->trace_json ? r->trace_json : "[]");
+        }
+        sb_puts(&b, "}\n");
         fputs(b.s, stdout);
         sb_free(&b);
     } else {
@@ -233,7 +240,8 @@ int cmd_show(int argc, char **argv)
         common_opts(argc, argv, &dbp, &json,
                     "usage: cohcheck show [--db PATH] [--json] [RUN]\n\n"
                     "List the runs recorded in the store (newest first), or show one run: its\n"
-                    "configuration, counts, verdict and the trace to its failure.\n",
+                    "configuration, counts, verdict and the trace to its failure, one numbered\n"
+                    "step per line. --json: one object per run.\n",
                     NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -242,7 +250,7 @@ int cmd_show(int argc, char **argv)
         return CLI_BAD_INPUT;
     diag_t d;
     int rc = CLI_OK;
-    show_ctx_t c = {json, 0};
+    show_ctx_t c = {json, first < argc, 0};
     if (first >= argc) {
         if (store_list_runs(db, show_one, &c, &d)) {
             cli_report(&d);
@@ -262,8 +270,11 @@ int cmd_show(int argc, char **argv)
                        r.config ? r.config : "");
                 if (r.message && *r.message)
                     printf("message: %s\n", r.message);
-                if (r.trace_json && strcmp(r.trace_json, "[]"))
-                    printf("trace:   %s\n", r.trace_json);
+                if (r.trace_json && strcmp(r.trace_json, "[]")) {
+                    puts("trace:");
+                    if (cli_print_trace(stdout, "  ", r.trace_json) < 0)
+                        printf("  %s\n", r.trace_json);
+                }
             }
             store_run_free(&r);
         }
@@ -280,9 +291,11 @@ int cmd_trace(int argc, char **argv)
     bool json = false;
     int first =
         common_opts(argc, argv, &dbp, &json,
-                    "usage: cohcheck trace [--db PATH] RUN [STATE]\n\n"
+                    "usage: cohcheck trace [--db PATH] [--json] RUN [STATE]\n\n"
                     "Print the path from an initial state to state number STATE of a stored run\n"
-                    "(default: the run's failure), one step per line: component, event, changes.\n",
+                    "(default: the run's failure), one numbered step per line as `check` prints\n"
+                    "it: component, event, changes; step 1 is the initial state (warm copies\n"
+                    "included). --json: one object with the steps as an array of strings.\n",
                     NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -316,10 +329,14 @@ int cmd_trace(int argc, char **argv)
         if (json)
             printf("{\"run\":%lld,\"verdict\":\"%s\",\"trace\":%s}\n", (long long)id,
                    b.run.verdict ? b.run.verdict : "", b.run.trace_json ? b.run.trace_json : "[]");
-        else
-            printf("run %lld: %s %s %s: %s\n%s\n", (long long)id, b.run.protocol, b.run.test,
-                   b.run.model, b.run.verdict ? b.run.verdict : "",
-                   b.run.trace_json ? b.run.trace_json : "[]");
+        else {
+            printf("run %lld: %s %s %s: %s\n", (long long)id, b.run.protocol, b.run.test,
+                   b.run.model, b.run.verdict ? b.run.verdict : "");
+            if (b.run.message && *b.run.message)
+                printf("  %s\n", b.run.message);
+            if (cli_print_trace(stdout, "  ", b.run.trace_json) < 0)
+                printf("  %s\n", b.run.trace_json);
+        }
         cli_rebuilt_free(&b);
         store_close(db, &d);
         return CLI_OK;
@@ -357,7 +374,7 @@ int cmd_trace(int argc, char **argv)
                 sb_putc(&js, ',');
             sb_json_str(&js, sb.s);
         } else {
-            printf("%4zu  %s\n", n - i, sb.s);
+            printf("  %3zu  %s\n", n - i, sb.s);
         }
         sb_free(&sb);
     }

@@ -1,0 +1,229 @@
+/* cli_out.c - output pieces every subcommand shares: stored traces printed as
+ * numbered steps, the one progress line on a terminal, and the folder summary
+ * ("164 tests: 149 ok, 15 skipped, 2 unreadable"). Invariant: the progress
+ * line is drawn only when stderr is a terminal, so piped or redirected output
+ * never carries it. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../base/util.h"
+
+/* Append the UTF-8 encoding of code point CP. */
+static void put_utf8(strbuf_t *b, unsigned cp)
+{
+    if (cp < 0x80) {
+        sb_putc(b, (char)cp);
+    } else if (cp < 0x800) {
+        sb_putc(b, (char)(0xC0 | (cp >> 6)));
+        sb_putc(b, (char)(0x80 | (cp & 0x3F)));
+    } else {
+        sb_putc(b, (char)(0xE0 | (cp >> 12)));
+        sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        sb_putc(b, (char)(0x80 | (cp & 0x3F)));
+    }
+}
+
+/* Decode the JSON string at *P (just past its opening quote) into OUT; *P ends
+ * past the closing quote. -1 on a malformed string. */
+static int json_string(const char **p, strbuf_t *out)
+{
+    const char *s = *p;
+    for (; *s && *s != '"'; s++) {
+        if (*s != '\\') {
+            sb_putc(out, *s);
+            continue;
+        }
+        s++;
+        switch (*s) {
+        case 'n': sb_putc(out, '\n'); break;
+        case 't': sb_putc(out, '\t'); break;
+        case 'r': sb_putc(out, '\r'); break;
+        case 'b': sb_putc(out, '\b'); break;
+        case 'f': sb_putc(out, '\f'); break;
+        case '"':
+        case '\\':
+        case '/': sb_putc(out, *s); break;
+        case 'u': {
+            unsigned cp = 0;
+            for (int k = 1; k <= 4; k++) {
+                char c = s[k];
+                int v = c >= '0' && c <= '9'   ? c - '0'
+                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                               : -1;
+                if (v < 0)
+                    return -1;
+                cp = cp * 16 + (unsigned)v;
+            }
+            put_utf8(out, cp);
+            s += 4;
+            break;
+        }
+        default: return -1;
+        }
+    }
+    if (*s != '"')
+        return -1;
+    *p = s + 1;
+    return 0;
+}
+
+int cli_trace_steps(const char *trace_json, char ***steps, int *nsteps)
+{
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+    const char *s = trace_json ? trace_json : "[]";
+    while (*s == ' ')
+        s++;
+    if (*s++ != '[')
+        return -1;
+    for (;;) {
+        while (*s == ' ' || *s == ',' || *s == '\n')
+            s++;
+        if (*s == ']')
+            break;
+        strbuf_t b;
+        sb_init(&b);
+        if (*s != '"' || (s++, json_string(&s, &b))) {
+            sb_free(&b);
+            cli_free_list(v, (int)n);
+            return -1;
+        }
+        UTIL_PUSH(v, n, cap, b.s ? b.s : xstrdup(""));
+    }
+    *steps = v;
+    *nsteps = (int)n;
+    return 0;
+}
+
+int cli_print_trace(FILE *out, const char *indent, const char *trace_json)
+{
+    char **steps;
+    int n;
+    if (cli_trace_steps(trace_json, &steps, &n))
+        return -1;
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s%3d  %s\n", indent, i + 1, steps[i]);
+    cli_free_list(steps, n);
+    return n;
+}
+
+/* ---- the progress line ---- */
+
+struct cli_progress {
+    bool on;          /* stderr is a terminal and the caller wants progress */
+    double start;     /* monotonic seconds at creation */
+    double last;      /* when the line was last drawn */
+    size_t width;     /* characters drawn last time (to blank them) */
+    const char *what; /* the subcommand, first on the line */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+cli_progress_t *cli_progress_new(const char *what, bool wanted)
+{
+    cli_progress_t *p = xcalloc(1, sizeof *p);
+    p->on = wanted && isatty(STDERR_FILENO);
+    p->start = p->last = now_s();
+    p->what = what;
+    return p;
+}
+
+bool cli_progress_on(const cli_progress_t *p)
+{
+    return p && p->on;
+}
+
+void cli_progress(cli_progress_t *p, long long done, long long total, const char *fmt, ...)
+{
+    if (!p || !p->on)
+        return;
+    double t = now_s();
+    if (total <= 0 || done < total) {
+        if (t - p->last < 0.2)
+            return;
+    }
+    p->last = t;
+    char msg[256] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    }
+    char line[400];
+    int w;
+    if (total > 0)
+        w = snprintf(line, sizeof line, "%s: %lld/%lld (%.0f%%), %.1f s%s%s", p->what, done, total,
+                     100.0 * (double)done / (double)total, t - p->start, *msg ? ", " : "", msg);
+    else
+        w = snprintf(line, sizeof line, "%s: %lld done, %.1f s%s%s", p->what, done, t - p->start,
+                     *msg ? ", " : "", msg);
+    if (w < 0)
+        return;
+    size_t len = strlen(line);
+    if (len > 150) {
+        line[150] = '\0';
+        len = 150;
+    }
+    fprintf(stderr, "\r%s", line);
+    for (size_t i = len; i < p->width; i++)
+        fputc(' ', stderr);
+    p->width = len;
+    fflush(stderr);
+}
+
+void cli_progress_clear(cli_progress_t *p)
+{
+    if (!p || !p->on || !p->width)
+        return;
+    fputc('\r', stderr);
+    for (size_t i = 0; i < p->width; i++)
+        fputc(' ', stderr);
+    fputc('\r', stderr);
+    fflush(stderr);
+    p->width = 0;
+}
+
+void cli_progress_free(cli_progress_t *p)
+{
+    cli_progress_clear(p);
+    free(p);
+}
+
+/* ---- the folder summary ---- */
+
+void cli_tally_line(strbuf_t *b, const cli_tally_t *t)
+{
+    sb_printf(b, "%d test%s: %d ok", t->tests, t->tests == 1 ? "" : "s", t->ok);
+    if (t->failed)
+        sb_printf(b, ", %d failed", t->failed);
+    if (t->incomplete)
+        sb_printf(b, ", %d incomplete", t->incomplete);
+    if (t->skipped)
+        sb_printf(b, ", %d skipped", t->skipped);
+    if (t->unreadable)
+        sb_printf(b, ", %d unreadable", t->unreadable);
+}
+
+int cli_tally_exit(const cli_tally_t *t)
+{
+    if (t->unreadable)
+        return CLI_BAD_INPUT;
+    if (t->failed)
+        return CLI_FAIL;
+    if (t->incomplete)
+        return CLI_LIMIT;
+    return CLI_OK;
+}
