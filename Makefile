@@ -52,6 +52,7 @@ test-unit: $(BUILD)/unit_tests
 test-e2e: cohcheck
 	sh tests/e2e/run.sh ./cohcheck
 	sh tests/e2e/docs.sh ./cohcheck
+	sh tests/e2e/folders.sh ./cohcheck
 
 test-litmus: cohcheck
 	./cohcheck litmus --expect --quiet litmus

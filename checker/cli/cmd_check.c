@@ -53,6 +53,7 @@ typedef struct {
     strbuf_t out;
     int rc;
     bool done;
+    bool skipped;                   /* the protocol cannot run the test (no core map) */
     const explore_mpi_stats_t *mpi; /* --mpi: the run's communication, or NULL */
 } job_t;
 
@@ -464,6 +465,7 @@ static int check_file(job_t *job)
         char tname[512];
         snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(c->model));
         cli_junit_case(c->junit, c->proto->name, tname, 0, "skipped", "unsupported", where, NULL);
+        job->skipped = true;
         goto out;
     }
     if (src) {
@@ -563,8 +565,25 @@ static void *worker(void *arg)
     }
 }
 
-/* Check FILES with c->jobs workers; print results in file order as they finish. */
-static int run_all(check_t *c, char **files, int nfiles)
+/* Count job J's result into T. */
+static void tally_job(cli_tally_t *t, const job_t *j)
+{
+    t->tests++;
+    if (j->rc == CLI_BAD_INPUT)
+        t->unreadable++;
+    else if (j->rc == CLI_FAIL)
+        t->failed++;
+    else if (j->rc == CLI_LIMIT)
+        t->incomplete++;
+    else if (j->skipped)
+        t->skipped++;
+    else
+        t->ok++;
+}
+
+/* Check FILES with c->jobs workers; print results in file order as they finish, and
+ * count them into *T. A bad file gets its error line and the others still run. */
+static int run_all(check_t *c, char **files, int nfiles, cli_tally_t *t)
 {
     job_t *jobs = xcalloc((size_t)nfiles + 1, sizeof *jobs);
     for (int i = 0; i < nfiles; i++) {
@@ -596,6 +615,7 @@ static int run_all(check_t *c, char **files, int nfiles)
         fputs(jobs[i].out.s, stdout);
         fflush(stdout);
         rc = worst(rc, jobs[i].rc);
+        tally_job(t, &jobs[i]);
         sb_free(&jobs[i].out);
     }
     for (int k = 0; k < started; k++)
@@ -910,8 +930,18 @@ int cmd_check(int argc, char **argv)
     }
     if (junit_path)
         c.junit = cli_junit_new("cohcheck check");
-    rc = worst(rc, run_all(&c, files, nfiles));
+    cli_tally_t tally = {0};
+    rc = worst(rc, run_all(&c, files, nfiles, &tally));
     cli_free_list(files, nfiles);
+    if (nfiles > 1 && !c.json && c.rank == 0) {
+        /* The closing line, as litmus has: every test counted, bad files included. */
+        strbuf_t sl;
+        sb_init(&sl);
+        cli_tally_line(&sl, &tally);
+        printf("Summary: %s\n", sl.s);
+        fflush(stdout);
+        sb_free(&sl);
+    }
     if (c.junit && cli_junit_write(c.junit, junit_path) != CLI_OK)
         rc = worst(rc, CLI_BAD_INPUT);
     cli_junit_free(c.junit);

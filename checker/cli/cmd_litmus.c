@@ -701,8 +701,13 @@ int cmd_litmus(int argc, char **argv)
     double t0 = now_s();
     if (junit_path && !o.to_herd)
         o.junit = cli_junit_new("cohcheck litmus");
+    /* A bad file gets its one error line; the others still run and the summary
+     * counts it. */
+    int unreadable = 0;
     for (int i = 0; i < nfiles; i++) {
-        rc = worst(rc, run_file(&o, files[i]));
+        int frc = run_file(&o, files[i]);
+        unreadable += frc == CLI_BAD_INPUT;
+        rc = worst(rc, frc);
         fflush(stdout);
     }
     if (o.junit && rc != CLI_BAD_INPUT && cli_junit_write(o.junit, junit_path) != CLI_OK)
@@ -711,17 +716,18 @@ int cmd_litmus(int argc, char **argv)
     o.junit = NULL;
     cli_free_list(files, nfiles);
     if (o.to_herd) {
-        if (rc != CLI_BAD_INPUT)
+        if (nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1)))
             printf("Summary: %d test%s written in herd7's C dialect to %s, %d skipped (no C "
-                   "form)\n",
-                   o.written, o.written == 1 ? "" : "s", o.to_herd, o.skipped);
+                   "form)%s%.0d%s\n",
+                   o.written, o.written == 1 ? "" : "s", o.to_herd, o.skipped,
+                   unreadable ? ", " : "", unreadable, unreadable ? " unreadable" : "");
         goto out;
     }
     if (o.expect)
         printf("%d passed, %d failed\n", o.passed, o.failed);
-    if (!o.json && rc != CLI_BAD_INPUT) {
-        /* One line (not after bad input, which gets its error line only): tests, models,
-         * observations per model, mismatches, time. */
+    if (!o.json && nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1))) {
+        /* One line: tests, models, observations per model, mismatches, unreadable
+         * files (each had its error line), time. */
         printf("Summary: %d test%s, %d model%s", o.tests, o.tests == 1 ? "" : "s", o.nsum,
                o.nsum == 1 ? "" : "s");
         for (int m = 0; m < o.nsum; m++) {
@@ -732,6 +738,8 @@ int cmd_litmus(int argc, char **argv)
         }
         if (o.expect)
             printf("; %d --expect mismatch%s", o.failed, o.failed == 1 ? "" : "es");
+        if (unreadable)
+            printf("; %d unreadable", unreadable);
         printf("; %.2f s\n", now_s() - t0);
     }
 out:

@@ -332,21 +332,23 @@ int cmd_mutate(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     mutate_test_t *tests = xcalloc((size_t)nfiles + 1, sizeof *tests);
-    int ntests = 0;
+    int ntests = 0, unreadable = 0;
+    /* A bad test file gets its error line and is left out; the others run, and the
+     * summary counts it (exit 2 after the run). */
     for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
         mutate_test_t *t = &tests[ntests];
         if (prog_load(files[i], &t->prog, &d)) {
             cli_report(&d);
-            rc = CLI_BAD_INPUT;
-            break;
+            unreadable++;
+            continue;
         }
         exec_opts_t xo = {.unroll = unroll};
         exec_stats_t xs;
         if (exec_eval(t->prog, &model, 1, &xo, &t->mr, &xs, &d)) {
             cli_report(&d);
             prog_free(t->prog);
-            rc = CLI_BAD_INPUT;
-            break;
+            unreadable++;
+            continue;
         }
         exec_layout_init(&t->lay, t->prog);
         t->path = files[i];
@@ -426,6 +428,9 @@ int cmd_mutate(int argc, char **argv)
                       p->name, cat_model_name(model), nm, ntests, usable, cnt[MUT_KILLED],
                       cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT],
                       cnt[MUT_INVALID], rate);
+            if (unreadable)
+                sb_printf(&b, "%d test file%s unreadable (left out)\n", unreadable,
+                          unreadable == 1 ? "" : "s");
         }
         cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck mutate") : NULL;
         for (int i = 0; i < nm; i++) {
@@ -453,6 +458,8 @@ int cmd_mutate(int argc, char **argv)
             rc = CLI_BAD_INPUT;
         cli_junit_free(ju);
     }
+    if (unreadable)
+        rc = CLI_BAD_INPUT;
     mutate_free(m, nm);
     for (int t = 0; t < ntests; t++) {
         exec_layout_free(&tests[t].lay);
