@@ -94,6 +94,9 @@ typedef struct cli_junit cli_junit_t;
 cli_junit_t *cli_junit_new(const char *suite);
 void cli_junit_case(cli_junit_t *j, const char *classname, const char *name, double secs,
                     const char *status, const char *type, const char *message, const char *body);
+/* Before a run: can the report be written at PATH (NULL: nothing to check)? CLI_OK, or
+ * CLI_BAD_INPUT with one error line, so a bad path costs no run. */
+int cli_junit_check(const char *path);
 /* Write the report (cases sorted) to PATH through a temporary file: CLI_OK or CLI_BAD_INPUT. */
 int cli_junit_write(cli_junit_t *j, const char *path);
 void cli_junit_free(cli_junit_t *j);

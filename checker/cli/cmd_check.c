@@ -277,6 +277,33 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A JUnit failure's body: the forbidden outcome (a violation), then the trace: all of
+ * it up to 20 steps, else its first and last three steps. */
+static void junit_body(strbuf_t *body, const explore_result_t *r, const exec_model_result_t *mr,
+                       const exec_layout_t *lay, bool racy)
+{
+    for (size_t i = 0; i < r->reached.n && !racy && r->verdict == EXPLORE_VIOLATION; i++) {
+        const prog_val_t *v = exec_outcome(&r->reached, i);
+        if (exec_outcomes_has(&mr->allowed, v))
+            continue;
+        sb_puts(body, "forbidden outcome:");
+        for (int k = 0; k < lay->nkeys; k++)
+            sb_printf(body, " %s=%lld;", lay->names[k], (long long)v[k]);
+        sb_putc(body, '\n');
+        break;
+    }
+    if (r->ntrace > 0)
+        sb_printf(body, "trace (%d steps):\n", r->ntrace);
+    for (int i = 0; i < r->ntrace; i++) {
+        if (r->ntrace > 20 && i == 3) {
+            sb_printf(body, "     ... (%d more steps: cohcheck trace RUN)\n", r->ntrace - 6);
+            i = r->ntrace - 4;
+            continue;
+        }
+        sb_printf(body, "%3d  %s\n", i + 1, r->trace[i]);
+    }
+}
+
 static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_layout_t *lay,
                          bool racy, const exec_model_result_t *mr, const explore_result_t *r,
                          double secs)
@@ -400,8 +427,7 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
     } else {
         strbuf_t body;
         sb_init(&body);
-        for (int i = 0; i < r->ntrace; i++)
-            sb_printf(&body, "%3d  %s\n", i + 1, r->trace[i]);
+        junit_body(&body, r, mr, lay, racy);
         const char *vn = explore_verdict_names[r->verdict];
         cli_junit_case(c->junit, c->proto->name, tname, secs,
                        r->verdict == EXPLORE_INCOMPLETE ? "error" : "failure", vn, r->msg, body.s);
@@ -927,6 +953,12 @@ int cmd_check(int argc, char **argv)
     if (!nfiles) {
         cli_error("check: no .litmus files found");
         rc = CLI_BAD_INPUT;
+    }
+    if (rc == CLI_OK && cli_junit_check(junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    if (rc != CLI_OK) {
+        cli_free_list(files, nfiles);
+        goto out;
     }
     if (junit_path)
         c.junit = cli_junit_new("cohcheck check");

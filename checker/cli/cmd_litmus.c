@@ -698,6 +698,12 @@ int cmd_litmus(int argc, char **argv)
         cli_error("litmus: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
+    if (rc == CLI_OK && !o.to_herd && cli_junit_check(junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    if (rc != CLI_OK) {
+        cli_free_list(files, nfiles);
+        goto out;
+    }
     double t0 = now_s();
     if (junit_path && !o.to_herd)
         o.junit = cli_junit_new("cohcheck litmus");

@@ -274,6 +274,8 @@ int cmd_mutate(int argc, char **argv)
         cli_error("mutate: give at least one litmus test or folder");
         return CLI_BAD_INPUT;
     }
+    if (cli_junit_check(junit_path) != CLI_OK)
+        return CLI_BAD_INPUT;
     /* Stronger settings. */
     mutate_setting_t sets[16];
     char setbuf[512];

@@ -231,6 +231,8 @@ int cmd_regress(int argc, char **argv)
         cli_error("regress: give OLD, NEW and at least one test or folder (see --help)");
         return CLI_BAD_INPUT;
     }
+    if (cli_junit_check(junit_path) != CLI_OK)
+        return CLI_BAD_INPUT;
     proto_t *po = NULL, *pn = NULL;
     if (load_version(argv[optind], argv[0], &po, &d) ||
         load_version(argv[optind + 1], argv[0], &pn, &d)) {
