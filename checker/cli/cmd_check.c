@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,39 @@ static void usage(FILE *f)
           "skipped: the test uses an instruction the protocol has no core map for.\n"
           "exit: 0 all ok, 1 a check failed, 2 bad input, 3 a limit stopped the search\n",
           f);
+}
+
+/* The store's size on disk: the database and its write-ahead log. */
+static uint64_t store_bytes(const char *path)
+{
+    uint64_t n = 0;
+    struct stat st;
+    char wal[PATH_MAX + 8];
+    if (stat(path, &st) == 0)
+        n += (uint64_t)st.st_size;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &st) == 0)
+        n += (uint64_t)st.st_size;
+    return n;
+}
+
+static int parse_size(const char *s, uint64_t *out);
+
+/* The store keeps every visited state of every run: warn once, when this run takes it
+ * past CLI_STORE_WARN (64 MiB; COHCHECK_STORE_WARN=SIZE overrides), and name --no-db. */
+#define CLI_STORE_WARN (64ULL << 20)
+static void store_size_warn(const char *path, uint64_t before)
+{
+    uint64_t limit = CLI_STORE_WARN;
+    const char *env = getenv("COHCHECK_STORE_WARN");
+    if (env && *env && parse_size(env, &limit))
+        limit = CLI_STORE_WARN;
+    uint64_t after = store_bytes(path);
+    if (before <= limit && after > limit)
+        cli_error("warning: the store %s is now %.3g MiB (over %.3g MiB): every visited state of "
+                  "every run is kept; use --no-db for runs you will not resume, trace or diff, "
+                  "or remove old runs' files",
+                  path, (double)after / 1048576.0, (double)limit / 1048576.0);
 }
 
 static int parse_size(const char *s, uint64_t *out)
@@ -713,6 +747,7 @@ int cmd_check(int argc, char **argv)
     c.cfg.chan_capacity = 8;
     const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
     bool no_db = false, db_given = false;
+    uint64_t store_before = 0; /* the store's size before this run (store_size_warn) */
     const char *params[64];
     int nparams = 0;
     int rc = CLI_OK;
@@ -934,6 +969,7 @@ int cmd_check(int argc, char **argv)
         c.command = cmd.s;
         c.params = pr.s;
     }
+    store_before = no_db ? 0 : store_bytes(db_path);
     if (!no_db && store_open(db_path, &c.db, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
@@ -982,6 +1018,8 @@ out:
     if (c.db && store_close(c.db, &d)) {
         cli_report(&d);
         rc = worst(rc, CLI_BAD_INPUT);
+    } else if (c.db && c.rank == 0) {
+        store_size_warn(db_path, store_before);
     }
     if (stop_flag)
         rc = worst(rc, CLI_LIMIT);

@@ -689,6 +689,87 @@ static void set_diff(const char *what, const textset_t *a, const textset_t *b, i
     *only_b = nb;
 }
 
+/* The next "key":value pair of a flat JSON object at *P into KEY and VAL (a string's
+ * contents, or the bare token). 0, or -1 at the end. */
+static int config_pair(const char **p, char *key, size_t klen, char *val, size_t vlen)
+{
+    const char *s = *p;
+    while (*s && *s != '"')
+        s++;
+    if (!*s)
+        return -1;
+    const char *k = ++s;
+    while (*s && *s != '"')
+        s++;
+    if (!*s)
+        return -1;
+    snprintf(key, klen, "%.*s", (int)(s - k), k);
+    s++;
+    while (*s == ':' || *s == ' ')
+        s++;
+    const char *v = s;
+    if (*s == '"') {
+        v = ++s;
+        while (*s && !(*s == '"' && s[-1] != '\\'))
+            s++;
+        snprintf(val, vlen, "%.*s", (int)(s - v), v);
+        if (*s)
+            s++;
+    } else {
+        while (*s && *s != ',' && *s != '}')
+            s++;
+        snprintf(val, vlen, "%.*s", (int)(s - v), v);
+    }
+    *p = s;
+    return 0;
+}
+
+/* Look KEY up in flat JSON object CFG; VAL gets "(none)" when it is absent. */
+static void config_get(const char *cfg, const char *key, char *val, size_t vlen)
+{
+    char k[64];
+    const char *p = cfg ? cfg : "";
+    while (config_pair(&p, k, sizeof k, val, vlen) == 0)
+        if (!strcmp(k, key))
+            return;
+    snprintf(val, vlen, "(none)");
+}
+
+/* The settings two runs were made with that differ (their stored configurations):
+ * "por true -> false, init cold -> warm" into TEXT, objects into JS. Returns how many. */
+static int settings_diff(const char *ca, const char *cb, strbuf_t *text, strbuf_t *js)
+{
+    int n = 0;
+    for (int side = 0; side < 2; side++) {
+        const char *p = side ? cb : ca;
+        char key[64], v[512], va[512], vb[512];
+        while (p && config_pair(&p, key, sizeof key, v, sizeof v) == 0) {
+            if (side) { /* keys only run 2 has */
+                config_get(ca, key, va, sizeof va);
+                if (strcmp(va, "(none)"))
+                    continue;
+                snprintf(vb, sizeof vb, "%s", v);
+            } else {
+                snprintf(va, sizeof va, "%s", v);
+                config_get(cb, key, vb, sizeof vb);
+                if (!strcmp(va, vb))
+                    continue;
+            }
+            sb_printf(text, "%s%s %s -> %s", n ? ", " : "", key, *va ? va : "\"\"",
+                      *vb ? vb : "\"\"");
+            sb_puts(js, n ? ",{\"setting\":" : "{\"setting\":");
+            sb_json_str(js, key);
+            sb_puts(js, ",\"run1\":");
+            sb_json_str(js, va);
+            sb_puts(js, ",\"run2\":");
+            sb_json_str(js, vb);
+            sb_putc(js, '}');
+            n++;
+        }
+    }
+    return n;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *dbp = "cohcheck.db";
@@ -699,7 +780,9 @@ int cmd_diff(int argc, char **argv)
         "Compare two runs (say, a protocol before and after a change): verdicts, counts,\n"
         "reached outcomes, and visited states compared by their decoded, name-based form\n"
         "(thread positions, line states by name, messages by name), so renumbered states\n"
-        "and reordered tables still match. Exit 1 when they differ.\n",
+        "and reordered tables still match. First it names the settings the two runs\n"
+        "were made with that differ (--por against --no-por, --init, --env, ...).\n"
+        "Exit 1 when verdicts, outcomes or states differ.\n",
         NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -734,6 +817,14 @@ int cmd_diff(int argc, char **argv)
         printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)rb,
                B.run.protocol, B.run.test, B.run.model, B.run.verdict ? B.run.verdict : "",
                (unsigned long long)B.run.states, (unsigned long long)B.run.transitions);
+    /* Runs made with different settings (--por against --no-por, cold against warm)
+     * differ for that reason alone: say so first. */
+    strbuf_t set_text, set_js;
+    sb_init(&set_text);
+    sb_init(&set_js);
+    int nset = settings_diff(A.run.config, B.run.config, &set_text, &set_js);
+    if (!json)
+        printf("settings: %s\n", nset ? set_text.s : "same");
     textset_t oa, ob, sa, sb;
     memset(&oa, 0, sizeof oa);
     memset(&ob, 0, sizeof ob);
@@ -760,8 +851,11 @@ int cmd_diff(int argc, char **argv)
         if (json) {
             strbuf_t jb;
             sb_init(&jb);
-            sb_printf(&jb, "{\"run1\":%lld,\"run2\":%lld,\"verdict_same\":%s,\"outcomes_only_1\":[",
-                      (long long)ra, (long long)rb, verdict_same ? "true" : "false");
+            sb_printf(&jb,
+                      "{\"run1\":%lld,\"run2\":%lld,\"settings_differ\":[%s],\"verdict_same\":%s,"
+                      "\"outcomes_only_1\":[",
+                      (long long)ra, (long long)rb, nset ? set_js.s : "",
+                      verdict_same ? "true" : "false");
             for (int side = 0; side < 2; side++) {
                 const textset_t *x = side ? &ob : &oa, *y = side ? &oa : &ob;
                 int k = 0;
@@ -790,6 +884,8 @@ int cmd_diff(int argc, char **argv)
     textset_free(&ob);
     textset_free(&sa);
     textset_free(&sb);
+    sb_free(&set_text);
+    sb_free(&set_js);
     cli_rebuilt_free(&A);
     cli_rebuilt_free(&B);
     store_close(db, &d);
