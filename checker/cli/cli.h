@@ -204,6 +204,12 @@ void cli_progress(cli_progress_t *p, long long done, long long total, const char
 void cli_progress_clear(cli_progress_t *p);
 void cli_progress_free(cli_progress_t *p);
 
+/* Output folders are created when missing, for every option that names one (-o,
+ * --out, --to-herd, --show, --junit): mkdir -p DIR, or of FILE's folder. 0, or -1
+ * with one error line ("cannot create folder 'X': why"). */
+int cli_mkdirs(const char *dir);
+int cli_mkdirs_for(const char *file);
+
 /* What a run over a folder did, for its closing summary line. */
 typedef struct {
     int tests;      /* files given or found, readable or not */

@@ -5,10 +5,12 @@
  * never carries it. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -226,4 +228,49 @@ int cli_tally_exit(const cli_tally_t *t)
     if (t->incomplete)
         return CLI_LIMIT;
     return CLI_OK;
+}
+
+/* ---- output folders ---- */
+
+int cli_mkdirs(const char *dir)
+{
+    if (!dir || !*dir)
+        return 0;
+    char *p = xstrdup(dir);
+    int rc = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            if (mkdir(p, 0777) && errno != EEXIST) {
+                cli_error("cannot create folder '%s': %s", p, strerror(errno));
+                rc = -1;
+                break;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            cli_error("cannot create folder '%s': a file of that name exists", p);
+            rc = -1;
+            break;
+        }
+        *s = c;
+        if (!c)
+            break;
+    }
+    free(p);
+    return rc;
+}
+
+int cli_mkdirs_for(const char *file)
+{
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (!slash || slash == file)
+        return 0;
+    char *dir = xstrdup(file);
+    dir[slash - file] = '\0';
+    int rc = cli_mkdirs(dir);
+    free(dir);
+    return rc;
 }

@@ -3,6 +3,7 @@
  * .png by the output's extension. SVG and PNG come from Graphviz's `dot`. The
  * output is written to a temporary file and renamed: never a partial file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ static const char USAGE[] =
     "defaults to the state where the run's check failed.\n"
     "\n"
     "options:\n"
-    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot);\n"
+    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot;\n"
+    "                      FILE's folder is created when missing);\n"
     "                      '-' writes the .dot text to standard output\n"
     "  --controller C      draw only controller C\n"
     "  --stalls            draw stall rows too (dotted)\n"
@@ -63,6 +65,12 @@ static int run_dot(const char *text, const char *fmt, const char *path)
         dup2(fd[0], 0);
         close(fd[0]);
         close(fd[1]);
+        /* dot's own messages name the temporary file: ours is the one line. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 2);
+            close(null);
+        }
         execlp("dot", "dot", t, o, (char *)NULL);
         _exit(127);
     }
@@ -110,12 +118,21 @@ int cli_write_picture(const char *text, const char *out)
         cli_error("draw: '%s': the output must end in .svg, .png or .dot", out);
         return CLI_BAD_INPUT;
     }
+    if (cli_mkdirs_for(out))
+        return CLI_BAD_INPUT;
     char *tmp = xmalloc(strlen(out) + 32);
     sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
     int rc = CLI_OK;
     if (fmt) {
-        if (run_dot(text, fmt, tmp))
+        /* The temporary file is made here, so an unwritable place is our one error
+         * line, not Graphviz's message naming the temporary file. */
+        FILE *f = fopen(tmp, "w");
+        if (!f || fclose(f)) {
+            cli_error("draw: cannot write '%s': %s", out, strerror(errno));
             rc = CLI_BAD_INPUT;
+        } else if (run_dot(text, fmt, tmp)) {
+            rc = CLI_BAD_INPUT;
+        }
     } else {
         FILE *f = fopen(tmp, "w");
         if (!f || fputs(text, f) < 0 || fclose(f)) {

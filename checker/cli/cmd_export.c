@@ -58,6 +58,8 @@ static int write_file(const char *text, const char *out)
         fputs(text, stdout);
         return fflush(stdout) ? CLI_BAD_INPUT : CLI_OK;
     }
+    if (cli_mkdirs_for(out))
+        return CLI_BAD_INPUT;
     char *tmp = xmalloc(strlen(out) + 32);
     sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
     int rc = CLI_OK;

@@ -188,8 +188,7 @@ int cmd_gen(int argc, char **argv)
         gen_free(t, n);
         return CLI_OK;
     }
-    if (mkdir(out, 0777) && errno != EEXIST) {
-        cli_error("gen: cannot create '%s': %s", out, strerror(errno));
+    if (cli_mkdirs(out)) {
         gen_free(t, n);
         return CLI_BAD_INPUT;
     }

@@ -95,6 +95,7 @@ static void usage(FILE *f)
           "                     scopes or work-groups) to DIR/NAME.litmus instead of\n"
           "                     evaluating it; tests with no C form (loops, rm_agent) are\n"
           "                     listed and skipped\n"
+          "                     (DIR, and a --junit file's folder, are created when missing)\n"
           "  -h, --help         this help\n"
           "\n"
           "Files whose first word is 'C' or 'OpenCL' are read as herd7's C dialect\n"
@@ -644,26 +645,8 @@ int cmd_litmus(int argc, char **argv)
         case 'q': o.quiet = true; break;
         case 'U': junit_path = optarg; break;
         case 'A': o.annotate = true; break;
-        case 'H': {
-            struct stat st;
-            if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
-                cli_error("--to-herd: '%s' is not a folder", optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.to_herd = optarg;
-            break;
-        }
-        case 'S': {
-            struct stat st;
-            if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
-                cli_error("--show: '%s' is not a folder", optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.show = optarg;
-            break;
-        }
+        case 'H': o.to_herd = optarg; break; /* created when missing, below */
+        case 'S': o.show = optarg; break;
         case 'h': usage(stdout); goto out;
         default:
             if (optopt)
@@ -684,6 +667,11 @@ int cmd_litmus(int argc, char **argv)
             goto out;
     if (cli_split_params(NULL, o.params, o.nparams, &o.sp, &d)) {
         cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    /* Output folders are created when missing. */
+    if ((o.to_herd && cli_mkdirs(o.to_herd)) || (o.show && cli_mkdirs(o.show))) {
         rc = CLI_BAD_INPUT;
         goto out;
     }

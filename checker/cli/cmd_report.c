@@ -133,11 +133,7 @@ static int write_file(const char *dir, const char *name, const char *text)
 
 static int make_dir(const char *path)
 {
-    if (mkdir(path, 0777) && errno != EEXIST) {
-        cli_error("report: cannot create '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return cli_mkdirs(path);
 }
 
 static void html_esc(strbuf_t *b, const char *s)

@@ -156,6 +156,8 @@ int cli_junit_check(const char *path)
         cli_error("--junit: '%s' is a folder, not a file", path);
         return CLI_BAD_INPUT;
     }
+    if (cli_mkdirs_for(path))
+        return CLI_BAD_INPUT;
     /* The report is written through PATH.tmpPID renamed over PATH: try exactly that. */
     char *tmp = xmalloc(strlen(path) + 32);
     sprintf(tmp, "%s.tmp%ld", path, (long)getpid());

@@ -75,5 +75,28 @@ nok=$(grep -Ec ': ok( \[racy[^]]*\])? \(' "$T/out")
 "$BIN" check --no-db --json --protocol nol1 "$T/dir" >"$T/out" 2>&1
 [ "$(grep -vc '^{' "$T/out")" -eq 0 ] && ok || bad "check --json printed a non-JSON line"
 
+# Output folders are created when missing, for every option that names one; a file in
+# the way is one error line and exit 2.
+"$BIN" litmus --to-herd "$T/o/herd/deep" litmus/core/SB.litmus >/dev/null 2>&1 && [ -f "$T/o/herd/deep/SB.litmus" ] &&
+    ok || bad "litmus --to-herd into a new folder"
+"$BIN" litmus --show "$T/o/show/deep" --model sc litmus/core/SB.litmus >/dev/null 2>&1 &&
+    ls "$T/o/show/deep/"SB.*.dot >/dev/null 2>&1 && ok || bad "litmus --show into a new folder"
+"$BIN" draw nol1 -o "$T/o/draw/deep/nol1.dot" >/dev/null 2>&1 && [ -s "$T/o/draw/deep/nol1.dot" ] &&
+    ok || bad "draw -o into a new folder"
+"$BIN" export --murphi --protocol nol1 litmus/core/SB.litmus -o "$T/o/export/deep/sb.m" >/dev/null 2>&1 &&
+    [ -s "$T/o/export/deep/sb.m" ] && ok || bad "export -o into a new folder"
+"$BIN" gen -o "$T/o/gen/deep" --edges 4 >/dev/null 2>&1 && ls "$T/o/gen/deep/"*.litmus >/dev/null 2>&1 &&
+    ok || bad "gen -o into a new folder"
+: >"$T/afile"
+for cmd in "litmus --to-herd $T/afile/d litmus/core/SB.litmus" "litmus --show $T/afile/d litmus/core/SB.litmus" \
+    "draw nol1 -o $T/afile/x.svg" "export --murphi --protocol nol1 litmus/core/SB.litmus -o $T/afile/x.m" \
+    "gen -o $T/afile/d"; do
+    # shellcheck disable=SC2086
+    "$BIN" $cmd >"$T/out" 2>"$T/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "cannot create folder '$T/afile'" "$T/err" && ok ||
+        bad "$cmd under a file: exit $rc, $(cat "$T/err")"
+done
+
 echo "folders: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

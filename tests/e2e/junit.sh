@@ -43,9 +43,12 @@ fi
 sed 's/ failures="[0-9]*" errors="[0-9]*" skipped/ skipped/' "$T/check.xml" >"$T/broken.xml"
 if ! valid "$T/broken.xml"; then ok; else bad "a testsuite without failures= validated"; fi
 # Unwritable report: exit 2, one line.
-"$BIN" litmus --junit /nonexistent/dir/x.xml $C/SB.litmus >/dev/null 2>"$T/err"
+: >"$T/afile"; "$BIN" litmus --junit "$T/afile/x.xml" $C/SB.litmus >/dev/null 2>"$T/err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q 'cannot write' "$T/err"; then ok; else bad "unwritable --junit: exit $rc"; fi
+if [ $rc -eq 2 ] && grep -q 'cannot create folder' "$T/err"; then ok; else bad "unwritable --junit: exit $rc"; fi
+# A missing folder is created.
+"$BIN" litmus --junit "$T/new/sub/x.xml" $C/SB.litmus >/dev/null 2>&1 && valid "$T/new/sub/x.xml" && ok ||
+    bad "--junit into a new folder"
 # The body's first and last steps are the trace's (check's text output).
 "$BIN" check --no-db --protocol gpu-wt-noflush $C/MP+rel+acq+guard.litmus >"$T/txt" 2>&1
 first=$(grep -E '^ +1  ' "$T/txt" | sed 's/^ *//')
@@ -57,10 +60,10 @@ fi
 # The path is checked before the run: a bad one costs no exploration and prints no result.
 for cmd in "check --no-db --protocol gpu-wt-noflush" "litmus" "mutate --protocol nol1" "regress nol1 nol1"; do
     # shellcheck disable=SC2086
-    "$BIN" $cmd --junit /nonexistent/dir/x.xml $C/MP+rel+acq+guard.litmus >"$T/out" 2>"$T/err"
+    "$BIN" $cmd --junit "$T/afile/x.xml" $C/MP+rel+acq+guard.litmus >"$T/out" 2>"$T/err"
     rc=$?
-    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'cannot write' "$T/err"; then ok; else
-        bad "$cmd --junit to a missing folder: exit $rc, out $(head -2 "$T/out"), err $(cat "$T/err")"
+    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "cannot write\|cannot create folder" "$T/err"; then ok; else
+        bad "$cmd --junit under a file: exit $rc, out $(head -2 "$T/out"), err $(cat "$T/err")"
     fi
 done
 "$BIN" check --no-db --protocol nol1 --junit "$T" $C/SB.litmus >"$T/out" 2>"$T/err"
