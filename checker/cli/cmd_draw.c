@@ -41,6 +41,8 @@ static const char USAGE[] =
     "  --width N           wrap edge labels after about N characters (default 48)\n"
     "  --trace RUN         draw stored run RUN instead of a protocol\n"
     "  --db PATH           the store (default cohcheck.db)\n"
+    "  --json              print what was written as one object (file, format, and\n"
+    "                      protocol or run); not with -o -\n"
     "  --help              this text\n";
 
 /* Run Graphviz's dot on TEXT, writing format FMT to PATH. 0, or -1 reported. */
@@ -393,6 +395,22 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
     return rc;
 }
 
+/* --json: what was written, as one object: {"file", "format", KEY: VALUE}. */
+static void put_json_written(const char *out, const char *key, const char *value)
+{
+    const char *dot = strrchr(out, '.');
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "{\"file\":");
+    sb_json_str(&b, out);
+    sb_puts(&b, ",\"format\":");
+    sb_json_str(&b, dot ? dot + 1 : "");
+    sb_printf(&b, ",\"%s\":", key);
+    sb_json_str(&b, value);
+    printf("%s}\n", b.s);
+    sb_free(&b);
+}
+
 int cmd_draw(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -408,6 +426,7 @@ int cmd_draw(int argc, char **argv)
     };
     const char *out = NULL, *ctrl = NULL, *run = NULL, *dbp = "cohcheck.db";
     draw_proto_opts_t o = {false, -1, 0};
+    bool json = false;
     opterr = 0;
     optind = 1;
     int ch;
@@ -427,7 +446,7 @@ int cmd_draw(int argc, char **argv)
             break;
         case 'T': run = optarg; break;
         case 'D': dbp = optarg; break;
-        case 'J': break; /* pictures have no JSON form; accepted as every command does */
+        case 'J': json = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("draw: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
@@ -438,12 +457,19 @@ int cmd_draw(int argc, char **argv)
         cli_error("draw: give the output with -o FILE (.svg, .png or .dot; '-' for dot text)");
         return CLI_BAD_INPUT;
     }
+    if (json && !strcmp(out, "-")) {
+        cli_error("draw: --json and -o - would both write to standard output");
+        return CLI_BAD_INPUT;
+    }
     if (run) {
         if (argc - optind > 1) {
             cli_error("draw: --trace takes RUN [STATE], not '%s'", argv[optind + 1]);
             return CLI_BAD_INPUT;
         }
-        return draw_trace(dbp, run, optind < argc ? argv[optind] : NULL, out, argv[0]);
+        int trc = draw_trace(dbp, run, optind < argc ? argv[optind] : NULL, out, argv[0]);
+        if (trc == CLI_OK && json)
+            put_json_written(out, "run", run);
+        return trc;
     }
     if (argc - optind != 1) {
         cli_error("draw: give one protocol (see --help)");
@@ -467,6 +493,8 @@ int cmd_draw(int argc, char **argv)
     char *text = draw_proto_dot(p, &o);
     int rc = cli_write_picture(text, out);
     free(text);
+    if (rc == CLI_OK && json)
+        put_json_written(out, "protocol", p->name);
     proto_free(p);
     return rc;
 }

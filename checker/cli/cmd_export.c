@@ -41,7 +41,10 @@ static void usage(FILE *f)
           "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
           "                      check stops at a forbidden outcome)\n"
           "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
-          "  -o FILE             the model to write ('-': standard output)\n"
+          "  -o FILE             the model to write ('-': standard output; its folder is\n"
+          "                      created when missing)\n"
+          "  --json              print what was written as one object (protocol, test,\n"
+          "                      file, bytes); not with -o -\n"
           "  -h, --help          this help\n"
           "\n"
           "Check the model with Rumur (Debian package rumur):\n"
@@ -80,24 +83,18 @@ static int write_file(const char *text, const char *out)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"murphi", no_argument, 0, 'R'},
-        {"protocol", required_argument, 0, 'p'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        {"unroll", required_argument, 0, 'u'},
-        {"no-outcomes", no_argument, 0, 'n'},
-        {0, 0, 0, 0},
+        {"murphi", no_argument, 0, 'R'},       {"protocol", required_argument, 0, 'p'},
+        {"cus", required_argument, 0, 'c'},    {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},    {"lines", required_argument, 0, 'l'},
+        {"param", required_argument, 0, 'P'},  {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {"unroll", required_argument, 0, 'u'}, {"no-outcomes", no_argument, 0, 'n'},
+        {"json", no_argument, 0, 'J'},         {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
-    bool murphi = false, outcomes = true;
+    bool murphi = false, outcomes = true, json = false;
     int unroll = 2;
     long long v;
     sys_config_t cfg;
@@ -116,6 +113,7 @@ int cmd_export(int argc, char **argv)
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
         case 'n': outcomes = false; break;
+        case 'J': json = true; break;
         case 'o': out = optarg; break;
         case 'u': {
             diag_t d;
@@ -147,6 +145,10 @@ int cmd_export(int argc, char **argv)
     }
     if (!out) {
         cli_error("export: -o FILE.m is required (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (json && !strcmp(out, "-")) {
+        cli_error("export: --json and -o - would both write to standard output");
         return CLI_BAD_INPUT;
     }
     if (optind != argc - 1) {
@@ -205,7 +207,8 @@ int cmd_export(int argc, char **argv)
     for (int i = 1; i < argc; i++) { /* the output's name is left out: it is the file itself */
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
             i++;
-        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9))
+        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9) &&
+                 strcmp(argv[i], "--json"))
             sb_printf(&cmd, " %s", argv[i]);
     }
     mo.command = cmd.s;
@@ -213,6 +216,19 @@ int cmd_export(int argc, char **argv)
         cli_report(&d);
     else
         rc = write_file(text.s, out);
+    if (rc == CLI_OK && json) {
+        strbuf_t j;
+        sb_init(&j);
+        sb_puts(&j, "{\"protocol\":");
+        sb_json_str(&j, p->name);
+        sb_puts(&j, ",\"test\":");
+        sb_json_str(&j, prog->name);
+        sb_puts(&j, ",\"file\":");
+        sb_json_str(&j, out);
+        sb_printf(&j, ",\"bytes\":%zu}\n", text.len);
+        fputs(j.s, stdout);
+        sb_free(&j);
+    }
     sb_free(&cmd);
     sb_free(&text);
 done:

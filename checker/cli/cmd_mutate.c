@@ -41,7 +41,8 @@ static const char USAGE[] =
     "                      units) joined by '+' (default warm,warm+all,warm+cus4);\n"
     "                      'none' for no second round\n"
     "  --max-states N      per exploration (default 200000); a bounded one kills nothing\n"
-    "  -j N, --threads N   mutants checked at once (default 2)\n"
+    "  -j N                mutants checked at once (default 2; the old spelling\n"
+    "                      --threads N still works, with a deprecation line)\n"
     "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
     "  --json              one object per mutant, then a summary object\n"
     "  --all               list every mutant, not only those not killed\n"
@@ -186,7 +187,7 @@ int cmd_mutate(int argc, char **argv)
         {"param", required_argument, 0, 'P'},
         {"stronger", required_argument, 0, 's'},
         {"max-states", required_argument, 0, 'S'},
-        {"threads", required_argument, 0, 'j'},
+        {"threads", required_argument, 0, 'T'}, /* deprecated spelling of -j */
         {"unroll", required_argument, 0, 'u'},
         {"json", no_argument, 0, 'J'},
         {"all", no_argument, 0, 'a'},
@@ -240,6 +241,10 @@ int cmd_mutate(int argc, char **argv)
             }
             mo.max_states = (uint64_t)v;
             break;
+        case 'T':
+            cli_error("mutate: warning: --threads N is deprecated here, use -j N (mutants at "
+                      "once; --threads is the threads of one search elsewhere)");
+            /* fall through */
         case 'j':
             if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
                 cli_error("mutate: -j takes a number from 1 to 64");

@@ -776,7 +776,7 @@ int cmd_diff(int argc, char **argv)
     bool json = false;
     int first = common_opts(
         argc, argv, &dbp, &json,
-        "usage: cohcheck diff [--db PATH] RUN1 RUN2\n\n"
+        "usage: cohcheck diff [--db PATH] [--json] RUN1 RUN2\n\n"
         "Compare two runs (say, a protocol before and after a change): verdicts, counts,\n"
         "reached outcomes, and visited states compared by their decoded, name-based form\n"
         "(thread positions, line states by name, messages by name), so renumbered states\n"
