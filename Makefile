@@ -68,11 +68,12 @@ test-draw: cohcheck
 # cohcheck report on a small suite (BROWSER=1: also render it in headless Chromium).
 test-report: cohcheck
 	sh tests/e2e/report.sh ./cohcheck
+	sh tests/e2e/report-browser.sh ./cohcheck
 
 # Regenerate reports/ (verdict matrix cold and warm on litmus/core, counts, diagrams,
 # counterexample charts, index.html); `make report REPORT_FLAGS=--bench` adds bench rows.
 report: cohcheck
-	./cohcheck report $(REPORT_FLAGS)
+	./cohcheck report --out reports $(REPORT_FLAGS)
 
 # Generated tests (litmus/gen), mutation testing, regress, JUnit reports.
 test-mutate: cohcheck

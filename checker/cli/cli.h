@@ -196,10 +196,12 @@ int cli_print_trace(FILE *out, const char *indent, const char *trace_json);
 typedef struct cli_progress cli_progress_t;
 cli_progress_t *cli_progress_new(const char *what, bool wanted);
 bool cli_progress_on(const cli_progress_t *p);
-/* TOTAL <= 0: unknown. FMT (may be NULL) adds a detail. Thread-compatible, not
- * thread-safe: call from one thread. */
+/* TOTAL <= 0: unknown ("WHAT: DONE done, T s, MSG"); DONE < 0 too: "WHAT: MSG, T s".
+ * FMT (may be NULL) adds a detail. Thread-safe. */
 void cli_progress(cli_progress_t *p, long long done, long long total, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Make the next cli_progress call draw at once (before a long step with no updates). */
+void cli_progress_soon(cli_progress_t *p);
 /* Blank the line (before printing results); the next call draws it again. */
 void cli_progress_clear(cli_progress_t *p);
 void cli_progress_free(cli_progress_t *p);

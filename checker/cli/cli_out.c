@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,11 +120,12 @@ int cli_print_trace(FILE *out, const char *indent, const char *trace_json)
 /* ---- the progress line ---- */
 
 struct cli_progress {
-    bool on;          /* stderr is a terminal and the caller wants progress */
-    double start;     /* monotonic seconds at creation */
-    double last;      /* when the line was last drawn */
-    size_t width;     /* characters drawn last time (to blank them) */
-    const char *what; /* the subcommand, first on the line */
+    pthread_mutex_t lock; /* worker threads may report (mutate, check -j) */
+    bool on;              /* stderr is a terminal and the caller wants progress */
+    double start;         /* monotonic seconds at creation */
+    double last;          /* when the line was last drawn */
+    size_t width;         /* characters drawn last time (to blank them) */
+    const char *what;     /* the subcommand, first on the line */
 };
 
 static double now_s(void)
@@ -136,6 +138,7 @@ static double now_s(void)
 cli_progress_t *cli_progress_new(const char *what, bool wanted)
 {
     cli_progress_t *p = xcalloc(1, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
     p->on = wanted && isatty(STDERR_FILENO);
     p->start = p->last = now_s();
     p->what = what;
@@ -151,10 +154,11 @@ void cli_progress(cli_progress_t *p, long long done, long long total, const char
 {
     if (!p || !p->on)
         return;
+    pthread_mutex_lock(&p->lock);
     double t = now_s();
-    if (total <= 0 || done < total) {
-        if (t - p->last < 0.2)
-            return;
+    if ((total <= 0 || done < total) && t - p->last < 0.2) {
+        pthread_mutex_unlock(&p->lock);
+        return;
     }
     p->last = t;
     char msg[256] = "";
@@ -169,11 +173,16 @@ void cli_progress(cli_progress_t *p, long long done, long long total, const char
     if (total > 0)
         w = snprintf(line, sizeof line, "%s: %lld/%lld (%.0f%%), %.1f s%s%s", p->what, done, total,
                      100.0 * (double)done / (double)total, t - p->start, *msg ? ", " : "", msg);
-    else
+    else if (done >= 0)
         w = snprintf(line, sizeof line, "%s: %lld done, %.1f s%s%s", p->what, done, t - p->start,
                      *msg ? ", " : "", msg);
-    if (w < 0)
+    else
+        w = snprintf(line, sizeof line, "%s: %s%s%.1f s", p->what, msg, *msg ? ", " : "",
+                     t - p->start);
+    if (w < 0) {
+        pthread_mutex_unlock(&p->lock);
         return;
+    }
     size_t len = strlen(line);
     if (len > 150) {
         line[150] = '\0';
@@ -184,23 +193,40 @@ void cli_progress(cli_progress_t *p, long long done, long long total, const char
         fputc(' ', stderr);
     p->width = len;
     fflush(stderr);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void cli_progress_soon(cli_progress_t *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->last = p->start - 1.0;
+    pthread_mutex_unlock(&p->lock);
 }
 
 void cli_progress_clear(cli_progress_t *p)
 {
-    if (!p || !p->on || !p->width)
+    if (!p || !p->on)
         return;
-    fputc('\r', stderr);
-    for (size_t i = 0; i < p->width; i++)
-        fputc(' ', stderr);
-    fputc('\r', stderr);
-    fflush(stderr);
-    p->width = 0;
+    pthread_mutex_lock(&p->lock);
+    if (p->width) {
+        fputc('\r', stderr);
+        for (size_t i = 0; i < p->width; i++)
+            fputc(' ', stderr);
+        fputc('\r', stderr);
+        fflush(stderr);
+        p->width = 0;
+    }
+    pthread_mutex_unlock(&p->lock);
 }
 
 void cli_progress_free(cli_progress_t *p)
 {
+    if (!p)
+        return;
     cli_progress_clear(p);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 

@@ -38,6 +38,8 @@ typedef struct {
     sys_config_t cfg;
     explore_opts_t eo;
     bool json, progress, trace, annotate;
+    cli_progress_t *pr; /* the shared progress line: a search's states (one test at a time)
+                           or tests done (-j N); drawn only on a terminal */
     int unroll;
     cli_junit_t *junit; /* --junit FILE, or NULL */
     int nok, nfail, nlimit;
@@ -207,18 +209,26 @@ int cli_parse_env(const char *s, sys_config_t *cfg)
     return 0;
 }
 
+/* The explorer's progress hook: one search's states, speed, queue and memory on the
+ * shared progress line. */
+typedef struct {
+    double t0;
+    cli_progress_t *pr;
+    const char *test;
+} search_progress_t;
+
 static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled)
 {
-    double *t0 = ctx;
+    search_progress_t *sp = ctx;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
-    char sp[64] = "";
+    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - sp->t0;
+    char spill[64] = "";
     if (spilled)
-        snprintf(sp, sizeof sp, ", %.1f MiB spilled", (double)spilled / 1048576.0);
-    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB%s   ",
-            (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
-            (unsigned long long)queued, (double)bytes / 1048576.0, sp);
+        snprintf(spill, sizeof spill, ", %.1f MiB spilled", (double)spilled / 1048576.0);
+    cli_progress(sp->pr, -1, 0, "%s: %llu states, %.0f states/s, queue %llu, %.1f MiB%s", sp->test,
+                 (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
+                 (unsigned long long)queued, (double)bytes / 1048576.0, spill);
 }
 
 /* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
@@ -563,7 +573,8 @@ static int check_file(job_t *job)
         eo.on_new_ctx = &job->hook;
     }
     double t0 = now_s();
-    eo.progress_ctx = &t0;
+    search_progress_t spr = {t0, c->pr, p->name};
+    eo.progress_ctx = &spr;
     eo.progress = c->progress ? progress : NULL;
     explore_result_t r;
     explore_mpi_stats_t ms;
@@ -576,7 +587,7 @@ static int check_file(job_t *job)
         goto out;
     }
     if (c->progress)
-        fputs("\r\033[K", stderr);
+        cli_progress_clear(c->pr);
     double secs = now_s() - t0;
     pthread_mutex_lock(&c->lock);
     cli_store_finish(c->db, job->run, &r, &lay, &mr, secs);
@@ -672,8 +683,11 @@ static int run_all(check_t *c, char **files, int nfiles, cli_tally_t *t)
         while (!jobs[i].done)
             pthread_cond_wait(&c->cond, &c->lock);
         pthread_mutex_unlock(&c->lock);
+        cli_progress_clear(c->pr);
         fputs(jobs[i].out.s, stdout);
         fflush(stdout);
+        if (c->jobs > 1)
+            cli_progress(c->pr, i + 1, nfiles, "%d at once", c->jobs);
         rc = worst(rc, jobs[i].rc);
         tally_job(t, &jobs[i]);
         sb_free(&jobs[i].out);
@@ -956,6 +970,7 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     c.progress = !c.json && isatty(2) && c.jobs == 1 && c.rank == 0;
+    c.pr = cli_progress_new("check", !c.json && c.rank == 0);
     c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
@@ -1023,6 +1038,7 @@ out:
     }
     if (stop_flag)
         rc = worst(rc, CLI_LIMIT);
+    cli_progress_free(c.pr);
     free(c.command);
     free(c.params);
     cli_params_free(&c.sp);

@@ -474,8 +474,10 @@ int cmd_classify(int argc, char **argv)
     strbuf_t skipped_names, inc_names;
     sb_init(&skipped_names);
     sb_init(&inc_names);
+    cli_progress_t *pr = cli_progress_new("classify", !json);
     for (int f = 0; f < nfiles; f++) {
         bool inc = false, perr = false;
+        cli_progress(pr, f, nfiles, "%s", files[f]);
         int r = classify_test(&c, files[f], ms, nm, &inc, &perr);
         if (r < 0) {
             rc = CLI_BAD_INPUT;
@@ -497,6 +499,7 @@ int cmd_classify(int argc, char **argv)
         if (inc)
             sb_printf(&inc_names, "%s%.*s", incomplete++ ? " " : "", (int)(strlen(base) - 7), base);
     }
+    cli_progress_free(pr);
     if (rc != CLI_OK) {
         sb_free(&skipped_names);
         sb_free(&inc_names);

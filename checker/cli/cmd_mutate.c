@@ -55,15 +55,16 @@ static const char USAGE[] =
     "exit: 0 done, 2 bad input\n";
 
 typedef struct {
-    bool tty;
+    cli_progress_t *pr; /* the shared progress line (cli_out.c) */
 } prog_ctx_t;
 
 static void progress(void *ctx, const mutant_t *m, int done, int total)
 {
     prog_ctx_t *p = ctx;
-    if (p->tty)
-        fprintf(stderr, "\r\033[Kmutate: %d/%d", done, total);
-    (void)m;
+    if (m)
+        cli_progress(p->pr, done, total, "mutant #%d", m->id);
+    else
+        cli_progress(p->pr, done, total, NULL);
 }
 
 /* "warm+evict+fetch" into CFG (from BASE). -1 on junk. */
@@ -370,7 +371,7 @@ int cmd_mutate(int argc, char **argv)
     if (rc == CLI_OK && only && select_only(only, &m, &nm) < 0)
         rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
-        prog_ctx_t pc = {isatty(2) && !json};
+        prog_ctx_t pc = {cli_progress_new("mutate", !json)};
         mo.base = base;
         mo.stronger = sets;
         mo.nstronger = nsets;
@@ -380,8 +381,7 @@ int cmd_mutate(int argc, char **argv)
             cli_report(&d);
             rc = CLI_BAD_INPUT;
         }
-        if (pc.tty)
-            fputs("\r\033[K", stderr);
+        cli_progress_free(pc.pr);
     }
     if (rc == CLI_OK) {
         int cnt[5] = {0};

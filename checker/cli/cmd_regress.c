@@ -268,7 +268,9 @@ int cmd_regress(int argc, char **argv)
     strbuf_t out;
     sb_init(&out);
     int unreadable = 0; /* bad test files: an error line each, left out, exit 2 at the end */
+    cli_progress_t *pr = cli_progress_new("regress", !json);
     for (int f = 0; f < nfiles && rc == CLI_OK; f++) {
+        cli_progress(pr, f, nfiles, "%s", files[f]);
         prog_t *prog;
         if (prog_load(files[f], &prog, &d)) {
             cli_report(&d);
@@ -374,6 +376,7 @@ int cmd_regress(int argc, char **argv)
         exec_layout_free(&lay);
         prog_free(prog);
     }
+    cli_progress_free(pr);
     if (rc == CLI_OK) {
         fputs(out.s, stdout);
         if (!json)
