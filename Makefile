@@ -53,6 +53,7 @@ test-e2e: cohcheck
 	sh tests/e2e/run.sh ./cohcheck
 	sh tests/e2e/docs.sh ./cohcheck
 	sh tests/e2e/folders.sh ./cohcheck
+	sh tests/e2e/progress.sh ./cohcheck
 
 test-litmus: cohcheck
 	./cohcheck litmus --expect --quiet litmus

@@ -190,8 +190,9 @@ int cli_trace_steps(const char *trace_json, char ***steps, int *nsteps);
  * Returns the number of steps, or -1 (nothing printed) when malformed. */
 int cli_print_trace(FILE *out, const char *indent, const char *trace_json);
 
-/* One progress line on stderr, redrawn in place at most 5 times a second, and
- * only when stderr is a terminal and WANTED (callers pass !json && !quiet):
+/* One progress line on stderr, redrawn in place at most 5 times a second (first after
+ * 0.2 s; COHCHECK_PROGRESS_EVERY=SECONDS changes both), and only when stderr is a
+ * terminal and WANTED (callers pass !json && !quiet):
  * "WHAT: DONE/TOTAL (P%), T s, MSG". Every long-running subcommand uses it. */
 typedef struct cli_progress cli_progress_t;
 cli_progress_t *cli_progress_new(const char *what, bool wanted);

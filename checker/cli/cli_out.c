@@ -124,6 +124,7 @@ struct cli_progress {
     bool on;              /* stderr is a terminal and the caller wants progress */
     double start;         /* monotonic seconds at creation */
     double last;          /* when the line was last drawn */
+    double every;         /* seconds between redraws: 0.2, or COHCHECK_PROGRESS_EVERY */
     size_t width;         /* characters drawn last time (to blank them) */
     const char *what;     /* the subcommand, first on the line */
 };
@@ -142,6 +143,10 @@ cli_progress_t *cli_progress_new(const char *what, bool wanted)
     p->on = wanted && isatty(STDERR_FILENO);
     p->start = p->last = now_s();
     p->what = what;
+    const char *e = getenv("COHCHECK_PROGRESS_EVERY");
+    char *end = NULL;
+    double ev = e && *e ? strtod(e, &end) : -1;
+    p->every = e && *e && end && !*end && ev >= 0 && ev <= 60 ? ev : 0.2;
     return p;
 }
 
@@ -156,7 +161,7 @@ void cli_progress(cli_progress_t *p, long long done, long long total, const char
         return;
     pthread_mutex_lock(&p->lock);
     double t = now_s();
-    if ((total <= 0 || done < total) && t - p->last < 0.2) {
+    if ((total <= 0 || done < total) && t - p->last < p->every) {
         pthread_mutex_unlock(&p->lock);
         return;
     }
