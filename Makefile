@@ -121,6 +121,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/folders.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/gen.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/mutate.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/regress.sh ./build-san/cohcheck

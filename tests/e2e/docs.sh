@@ -82,6 +82,15 @@ done
 same "README pinned workload runs" "$(sed -n 's/.*TBs; \([0-9]*\) runs at default parameters are pinned.*/\1/p' README.md)" \
     "$(grep -v '^#' tests/e2e/workloads.tab | grep -c .)"
 
+# ---- Rumur's count equals cohcheck's with --no-por only (the export has no reduction):
+# no doc says "with the same options" any more, each says --no-por.
+for f in README.md docs/murphi.md docs/cohcheck.1; do
+    if grep -q 'with the same options' "$f"; then bad "$f still says 'with the same options'"; else ok; fi
+done
+grep -q 'no\\-por' docs/cohcheck.1 && grep -q 'check --protocol P --no-por' docs/murphi.md &&
+    grep -q 'check --no-por` with the same other options' README.md && ok || bad "a Murphi paragraph lacks --no-por"
+"$BIN" export --help | grep -q 'check --no-por` with the same other options' && ok || bad "export --help lacks --no-por"
+
 # ---- The man page: one section per subcommand of `cohcheck --help`, in the
 # order NAME, SYNOPSIS, DESCRIPTION, COMMANDS..., EXIT STATUS, FILES, SEE ALSO.
 "$BIN" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | sort -u >"$T/cmds"
