@@ -1,8 +1,8 @@
 /* cli_out.c - output pieces every subcommand shares: stored traces printed as
- * numbered steps, the one progress line on a terminal, and the folder summary
- * ("164 tests: 149 ok, 15 skipped, 2 unreadable"). Invariant: the progress
- * line is drawn only when stderr is a terminal, so piped or redirected output
- * never carries it. */
+ * numbered steps, the one progress line on a terminal, the folder summary
+ * ("164 tests: 149 ok, 15 skipped, 2 unreadable") and output folders created
+ * when missing. Invariant: the progress line is drawn only when stderr is a
+ * terminal, so piped or redirected output never carries it. */
 #include "cli.h"
 
 #include <errno.h>
