@@ -51,6 +51,9 @@ test-unit: $(BUILD)/unit_tests
 
 test-e2e: cohcheck
 	sh tests/e2e/run.sh ./cohcheck
+	sh tests/e2e/docs.sh ./cohcheck
+	sh tests/e2e/folders.sh ./cohcheck
+	sh tests/e2e/progress.sh ./cohcheck
 
 test-litmus: cohcheck
 	./cohcheck litmus --expect --quiet litmus
@@ -66,11 +69,12 @@ test-draw: cohcheck
 # cohcheck report on a small suite (BROWSER=1: also render it in headless Chromium).
 test-report: cohcheck
 	sh tests/e2e/report.sh ./cohcheck
+	sh tests/e2e/report-browser.sh ./cohcheck
 
 # Regenerate reports/ (verdict matrix cold and warm on litmus/core, counts, diagrams,
 # counterexample charts, index.html); `make report REPORT_FLAGS=--bench` adds bench rows.
 report: cohcheck
-	./cohcheck report $(REPORT_FLAGS)
+	./cohcheck report --out reports $(REPORT_FLAGS)
 
 # Generated tests (litmus/gen), mutation testing, regress, JUnit reports.
 test-mutate: cohcheck
@@ -120,6 +124,7 @@ test-san:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/folders.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/gen.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/mutate.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/regress.sh ./build-san/cohcheck

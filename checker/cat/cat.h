@@ -1,5 +1,5 @@
 /* cat.h - memory models as data: a small relational language in the spirit of
- * herd7's cat (DESIGN.md section 6), parsed once and evaluated on each
+ * herd7's cat (docs/architecture.md section 6), parsed once and evaluated on each
  * candidate execution. Sets of events are 64-bit masks and relations are
  * 64x64 bit matrices (row i = successors of event i), so an execution has at
  * most CAT_MAX_EVENTS events. A compiled model is immutable and may be shared

@@ -16,10 +16,19 @@
 const char *const cli_default_models[6] = {"sc",  "rcsc",       "rcpc",
                                            "drf", "hrf-direct", "hrf-indirect"};
 
+/* On a terminal an error starts on a clean line: a progress line (cli_out.c) may be
+ * showing; it is drawn again at its next update. */
+static void clear_line(void)
+{
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+}
+
 void cli_report(const diag_t *d)
 {
     char buf[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
     diag_format(d, buf, sizeof buf);
+    clear_line();
     fprintf(stderr, "cohcheck: %s\n", buf);
 }
 
@@ -27,6 +36,7 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    clear_line();
     fputs("cohcheck: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

@@ -1,5 +1,5 @@
 /* cli.h - shared pieces of the command-line layer: the only code that prints
- * or chooses exit codes. Exit codes (DESIGN.md section 3, normative): 0 all
+ * or chooses exit codes. Exit codes (docs/architecture.md section 3, normative): 0 all
  * checks pass, 1 a check failed, 2 bad input or usage, 3 a resource limit
  * stopped the work before it was complete. */
 #ifndef COHCHECK_CLI_H
@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../base/diag.h"
 #include "../cat/cat.h"
@@ -93,6 +94,9 @@ typedef struct cli_junit cli_junit_t;
 cli_junit_t *cli_junit_new(const char *suite);
 void cli_junit_case(cli_junit_t *j, const char *classname, const char *name, double secs,
                     const char *status, const char *type, const char *message, const char *body);
+/* Before a run: can the report be written at PATH (NULL: nothing to check)? CLI_OK, or
+ * CLI_BAD_INPUT with one error line, so a bad path costs no run. */
+int cli_junit_check(const char *path);
 /* Write the report (cases sorted) to PATH through a temporary file: CLI_OK or CLI_BAD_INPUT. */
 int cli_junit_write(cli_junit_t *j, const char *path);
 void cli_junit_free(cli_junit_t *j);
@@ -179,5 +183,53 @@ enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
 #define CLI_POR_DEFAULT true
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);
+
+/* ---- Shared output (cli_out.c) ---- */
+
+/* Decode a stored trace (a JSON array of step strings, as the store and --json
+ * keep it) into *STEPS (free with cli_free_list). 0, or -1 when malformed. */
+int cli_trace_steps(const char *trace_json, char ***steps, int *nsteps);
+/* Print the stored trace TRACE_JSON one step per line, numbered from 1 as
+ * `check` prints it (step 1 is the initial state), each line led by INDENT.
+ * Returns the number of steps, or -1 (nothing printed) when malformed. */
+int cli_print_trace(FILE *out, const char *indent, const char *trace_json);
+
+/* One progress line on stderr, redrawn in place at most 5 times a second (first after
+ * 0.2 s; COHCHECK_PROGRESS_EVERY=SECONDS changes both), and only when stderr is a
+ * terminal and WANTED (callers pass !json && !quiet):
+ * "WHAT: DONE/TOTAL (P%), T s, MSG". Every long-running subcommand uses it. */
+typedef struct cli_progress cli_progress_t;
+cli_progress_t *cli_progress_new(const char *what, bool wanted);
+bool cli_progress_on(const cli_progress_t *p);
+/* TOTAL <= 0: unknown ("WHAT: DONE done, T s, MSG"); DONE < 0 too: "WHAT: MSG, T s".
+ * FMT (may be NULL) adds a detail. Thread-safe. */
+void cli_progress(cli_progress_t *p, long long done, long long total, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Make the next cli_progress call draw at once (before a long step with no updates). */
+void cli_progress_soon(cli_progress_t *p);
+/* Blank the line (before printing results); the next call draws it again. */
+void cli_progress_clear(cli_progress_t *p);
+void cli_progress_free(cli_progress_t *p);
+
+/* Output folders are created when missing, for every option that names one (-o,
+ * --out, --to-herd, --show, --junit): mkdir -p DIR, or of FILE's folder. 0, or -1
+ * with one error line ("cannot create folder 'X': why"). */
+int cli_mkdirs(const char *dir);
+int cli_mkdirs_for(const char *file);
+
+/* What a run over a folder did, for its closing summary line. */
+typedef struct {
+    int tests;      /* files given or found, readable or not */
+    int ok;         /* passed (or evaluated, for litmus) */
+    int failed;     /* a check failed */
+    int incomplete; /* a limit stopped the check */
+    int skipped;    /* the protocol cannot run the test (no mapping) */
+    int unreadable; /* a bad or unreadable file: one FILE:LINE:COL line each */
+} cli_tally_t;
+/* Append "164 tests: 149 ok, 15 skipped, 2 unreadable" (zero counts left out, ok kept). */
+void cli_tally_line(strbuf_t *b, const cli_tally_t *t);
+/* The exit status of a tally: 2 with an unreadable file, else 1 with a failure,
+ * else 3 with an incomplete check, else 0. */
+int cli_tally_exit(const cli_tally_t *t);
 
 #endif

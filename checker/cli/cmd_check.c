@@ -1,10 +1,11 @@
 /* cmd_check.c - `cohcheck check`: explore a protocol exhaustively on each
  * litmus test and prove or refute it against a memory model and its own
- * invariants (DESIGN.md sections 3 and 5). Racy tests constrain no outcome:
+ * invariants (docs/architecture.md sections 3 and 5). Racy tests constrain no outcome:
  * only deadlocks, unexpected events and invariants can fail them. */
 #include <ctype.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,8 @@ typedef struct {
     sys_config_t cfg;
     explore_opts_t eo;
     bool json, progress, trace, annotate;
+    cli_progress_t *pr; /* the shared progress line: a search's states (one test at a time)
+                           or tests done (-j N); drawn only on a terminal */
     int unroll;
     cli_junit_t *junit; /* --junit FILE, or NULL */
     int nok, nfail, nlimit;
@@ -53,6 +56,7 @@ typedef struct {
     strbuf_t out;
     int rc;
     bool done;
+    bool skipped;                   /* the protocol cannot run the test (no core map) */
     const explore_mpi_stats_t *mpi; /* --mpi: the run's communication, or NULL */
 } job_t;
 
@@ -118,6 +122,39 @@ static void usage(FILE *f)
           f);
 }
 
+/* The store's size on disk: the database and its write-ahead log. */
+static uint64_t store_bytes(const char *path)
+{
+    uint64_t n = 0;
+    struct stat st;
+    char wal[PATH_MAX + 8];
+    if (stat(path, &st) == 0)
+        n += (uint64_t)st.st_size;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &st) == 0)
+        n += (uint64_t)st.st_size;
+    return n;
+}
+
+static int parse_size(const char *s, uint64_t *out);
+
+/* The store keeps every visited state of every run: warn once, when this run takes it
+ * past CLI_STORE_WARN (64 MiB; COHCHECK_STORE_WARN=SIZE overrides), and name --no-db. */
+#define CLI_STORE_WARN (64ULL << 20)
+static void store_size_warn(const char *path, uint64_t before)
+{
+    uint64_t limit = CLI_STORE_WARN;
+    const char *env = getenv("COHCHECK_STORE_WARN");
+    if (env && *env && parse_size(env, &limit))
+        limit = CLI_STORE_WARN;
+    uint64_t after = store_bytes(path);
+    if (before <= limit && after > limit)
+        cli_error("warning: the store %s is now %.3g MiB (over %.3g MiB): every visited state of "
+                  "every run is kept; use --no-db for runs you will not resume, trace or diff, "
+                  "or remove old runs' files",
+                  path, (double)after / 1048576.0, (double)limit / 1048576.0);
+}
+
 static int parse_size(const char *s, uint64_t *out)
 {
     char *end;
@@ -172,18 +209,26 @@ int cli_parse_env(const char *s, sys_config_t *cfg)
     return 0;
 }
 
+/* The explorer's progress hook: one search's states, speed, queue and memory on the
+ * shared progress line. */
+typedef struct {
+    double t0;
+    cli_progress_t *pr;
+    const char *test;
+} search_progress_t;
+
 static void progress(void *ctx, uint64_t states, uint64_t queued, uint64_t bytes, uint64_t spilled)
 {
-    double *t0 = ctx;
+    search_progress_t *sp = ctx;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
-    char sp[64] = "";
+    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - sp->t0;
+    char spill[64] = "";
     if (spilled)
-        snprintf(sp, sizeof sp, ", %.1f MiB spilled", (double)spilled / 1048576.0);
-    fprintf(stderr, "\r%llu states, %.0f states/s, queue %llu, %.1f MiB%s   ",
-            (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
-            (unsigned long long)queued, (double)bytes / 1048576.0, sp);
+        snprintf(spill, sizeof spill, ", %.1f MiB spilled", (double)spilled / 1048576.0);
+    cli_progress(sp->pr, -1, 0, "%s: %llu states, %.0f states/s, queue %llu, %.1f MiB%s", sp->test,
+                 (unsigned long long)states, el > 0 ? (double)states / el : 0.0,
+                 (unsigned long long)queued, (double)bytes / 1048576.0, spill);
 }
 
 /* SIGINT stops the search cleanly: the run is recorded as stopped and can be resumed. */
@@ -278,6 +323,33 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A JUnit failure's body: the forbidden outcome (a violation), then the trace: all of
+ * it up to 20 steps, else its first and last three steps. */
+static void junit_body(strbuf_t *body, const explore_result_t *r, const exec_model_result_t *mr,
+                       const exec_layout_t *lay, bool racy)
+{
+    for (size_t i = 0; i < r->reached.n && !racy && r->verdict == EXPLORE_VIOLATION; i++) {
+        const prog_val_t *v = exec_outcome(&r->reached, i);
+        if (exec_outcomes_has(&mr->allowed, v))
+            continue;
+        sb_puts(body, "forbidden outcome:");
+        for (int k = 0; k < lay->nkeys; k++)
+            sb_printf(body, " %s=%lld;", lay->names[k], (long long)v[k]);
+        sb_putc(body, '\n');
+        break;
+    }
+    if (r->ntrace > 0)
+        sb_printf(body, "trace (%d steps):\n", r->ntrace);
+    for (int i = 0; i < r->ntrace; i++) {
+        if (r->ntrace > 20 && i == 3) {
+            sb_printf(body, "     ... (%d more steps: cohcheck trace RUN)\n", r->ntrace - 6);
+            i = r->ntrace - 4;
+            continue;
+        }
+        sb_printf(body, "%3d  %s\n", i + 1, r->trace[i]);
+    }
 }
 
 static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_layout_t *lay,
@@ -403,8 +475,7 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
     } else {
         strbuf_t body;
         sb_init(&body);
-        for (int i = 0; i < r->ntrace; i++)
-            sb_printf(&body, "%3d  %s\n", i + 1, r->trace[i]);
+        junit_body(&body, r, mr, lay, racy);
         const char *vn = explore_verdict_names[r->verdict];
         cli_junit_case(c->junit, c->proto->name, tname, secs,
                        r->verdict == EXPLORE_INCOMPLETE ? "error" : "failure", vn, r->msg, body.s);
@@ -468,6 +539,7 @@ static int check_file(job_t *job)
         char tname[512];
         snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(c->model));
         cli_junit_case(c->junit, c->proto->name, tname, 0, "skipped", "unsupported", where, NULL);
+        job->skipped = true;
         goto out;
     }
     if (src) {
@@ -505,7 +577,8 @@ static int check_file(job_t *job)
         eo.on_new_ctx = &job->hook;
     }
     double t0 = now_s();
-    eo.progress_ctx = &t0;
+    search_progress_t spr = {t0, c->pr, p->name};
+    eo.progress_ctx = &spr;
     eo.progress = c->progress ? progress : NULL;
     explore_result_t r;
     explore_mpi_stats_t ms;
@@ -518,7 +591,7 @@ static int check_file(job_t *job)
         goto out;
     }
     if (c->progress)
-        fputs("\r\033[K", stderr);
+        cli_progress_clear(c->pr);
     double secs = now_s() - t0;
     pthread_mutex_lock(&c->lock);
     int rec = cli_store_finish(c->db, job->run, &r, &lay, &mr, secs);
@@ -569,8 +642,25 @@ static void *worker(void *arg)
     }
 }
 
-/* Check FILES with c->jobs workers; print results in file order as they finish. */
-static int run_all(check_t *c, char **files, int nfiles)
+/* Count job J's result into T. */
+static void tally_job(cli_tally_t *t, const job_t *j)
+{
+    t->tests++;
+    if (j->rc == CLI_BAD_INPUT)
+        t->unreadable++;
+    else if (j->rc == CLI_FAIL)
+        t->failed++;
+    else if (j->rc == CLI_LIMIT)
+        t->incomplete++;
+    else if (j->skipped)
+        t->skipped++;
+    else
+        t->ok++;
+}
+
+/* Check FILES with c->jobs workers; print results in file order as they finish, and
+ * count them into *T. A bad file gets its error line and the others still run. */
+static int run_all(check_t *c, char **files, int nfiles, cli_tally_t *t)
 {
     job_t *jobs = xcalloc((size_t)nfiles + 1, sizeof *jobs);
     for (int i = 0; i < nfiles; i++) {
@@ -599,9 +689,13 @@ static int run_all(check_t *c, char **files, int nfiles)
         while (!jobs[i].done)
             pthread_cond_wait(&c->cond, &c->lock);
         pthread_mutex_unlock(&c->lock);
+        cli_progress_clear(c->pr);
         fputs(jobs[i].out.s, stdout);
         fflush(stdout);
+        if (c->jobs > 1)
+            cli_progress(c->pr, i + 1, nfiles, "%d at once", c->jobs);
         rc = worst(rc, jobs[i].rc);
+        tally_job(t, &jobs[i]);
         sb_free(&jobs[i].out);
     }
     for (int k = 0; k < started; k++)
@@ -673,6 +767,7 @@ int cmd_check(int argc, char **argv)
     c.cfg.chan_capacity = 8;
     const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
     bool no_db = false, db_given = false;
+    uint64_t store_before = 0; /* the store's size before this run (store_size_warn) */
     const char *params[64];
     int nparams = 0;
     int rc = CLI_OK;
@@ -881,6 +976,7 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     c.progress = !c.json && isatty(2) && c.jobs == 1 && c.rank == 0;
+    c.pr = cli_progress_new("check", !c.json && c.rank == 0);
     c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
@@ -894,6 +990,7 @@ int cmd_check(int argc, char **argv)
         c.command = cmd.s;
         c.params = pr.s;
     }
+    store_before = no_db ? 0 : store_bytes(db_path);
     if (!no_db && store_open(db_path, &c.db, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
@@ -914,10 +1011,26 @@ int cmd_check(int argc, char **argv)
         cli_error("check: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
+    if (rc == CLI_OK && cli_junit_check(junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    if (rc != CLI_OK) {
+        cli_free_list(files, nfiles);
+        goto out;
+    }
     if (junit_path)
         c.junit = cli_junit_new("cohcheck check");
-    rc = worst(rc, run_all(&c, files, nfiles));
+    cli_tally_t tally = {0};
+    rc = worst(rc, run_all(&c, files, nfiles, &tally));
     cli_free_list(files, nfiles);
+    if (nfiles > 1 && !c.json && c.rank == 0) {
+        /* The closing line, as litmus has: every test counted, bad files included. */
+        strbuf_t sl;
+        sb_init(&sl);
+        cli_tally_line(&sl, &tally);
+        printf("Summary: %s\n", sl.s);
+        fflush(stdout);
+        sb_free(&sl);
+    }
     if (c.junit && cli_junit_write(c.junit, junit_path) != CLI_OK)
         rc = worst(rc, CLI_BAD_INPUT);
     cli_junit_free(c.junit);
@@ -926,9 +1039,12 @@ out:
     if (c.db && store_close(c.db, &d)) {
         cli_report(&d);
         rc = worst(rc, CLI_BAD_INPUT);
+    } else if (c.db && c.rank == 0) {
+        store_size_warn(db_path, store_before);
     }
     if (stop_flag)
         rc = worst(rc, CLI_LIMIT);
+    cli_progress_free(c.pr);
     free(c.command);
     free(c.params);
     cli_params_free(&c.sp);
@@ -1062,7 +1178,8 @@ int cmd_count(int argc, char **argv)
                 "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
                 "transitions, in two conventions:\n"
                 "  transitions  distinct (state, event) cells with at least one row that is\n"
-                "               neither 'stall' nor 'impossible' (DESIGN.md section 4); a row\n"
+                "               neither 'stall' nor 'impossible' (docs/architecture.md section 4); "
+                "a row\n"
                 "               listing several states or events covers each cell; a\n"
                 "               controller-level row ('-') is one cell per event;\n"
                 "  branches     the same rows counted per guarded alternative: a cell whose\n"

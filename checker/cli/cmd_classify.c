@@ -1,5 +1,5 @@
 /* cmd_classify.c - `cohcheck classify --protocol P SUITE...`: where a protocol
- * sits in the model lattice (models/lattice; DESIGN.md section 3, normative
+ * sits in the model lattice (models/lattice; docs/architecture.md section 3, normative
  * JSON fields protocol, passes, fails, strongest, separating).
  *
  * Each test is explored once, with no model to stop at, collecting every
@@ -151,7 +151,8 @@ static void set_sep(mstate_t *m, const char *file, const char *name, int depth, 
     m->sep_states = states;
 }
 
-/* Explore one test and update every model. Returns 0 run, 1 skipped, -1 bad input. */
+/* Explore one test and update every model. Returns 0 run, 1 skipped, 2 a bad test file
+ * (reported; the caller goes on), -1 bad input that stops the run. */
 static int classify_test(const ctx_t *c, const char *file, mstate_t *ms, int nm, bool *incomplete,
                          bool *proto_error)
 {
@@ -159,7 +160,7 @@ static int classify_test(const ctx_t *c, const char *file, mstate_t *ms, int nm,
     prog_t *p;
     if (prog_load(file, &p, &d)) {
         cli_report(&d);
-        return -1;
+        return 2;
     }
     cat_model_t *models[LATTICE_MAX_MODELS];
     for (int i = 0; i < nm; i++)
@@ -170,7 +171,7 @@ static int classify_test(const ctx_t *c, const char *file, mstate_t *ms, int nm,
     if (exec_eval(p, models, nm, &xo, mr, &xs, &d)) {
         cli_report(&d);
         prog_free(p);
-        return -1;
+        return 2;
     }
     int rc = 0;
     sys_t *s = NULL;
@@ -469,16 +470,22 @@ int cmd_classify(int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto out;
     }
-    int ran = 0, skipped = 0, incomplete = 0, perrors = 0;
+    int ran = 0, skipped = 0, incomplete = 0, perrors = 0, unreadable = 0;
     strbuf_t skipped_names, inc_names;
     sb_init(&skipped_names);
     sb_init(&inc_names);
+    cli_progress_t *pr = cli_progress_new("classify", !json);
     for (int f = 0; f < nfiles; f++) {
         bool inc = false, perr = false;
+        cli_progress(pr, f, nfiles, "%s", files[f]);
         int r = classify_test(&c, files[f], ms, nm, &inc, &perr);
         if (r < 0) {
             rc = CLI_BAD_INPUT;
             break;
+        }
+        if (r == 2) {
+            unreadable++;
+            continue;
         }
         const char *base = strrchr(files[f], '/');
         base = base ? base + 1 : files[f];
@@ -492,6 +499,7 @@ int cmd_classify(int argc, char **argv)
         if (inc)
             sb_printf(&inc_names, "%s%.*s", incomplete++ ? " " : "", (int)(strlen(base) - 7), base);
     }
+    cli_progress_free(pr);
     if (rc != CLI_OK) {
         sb_free(&skipped_names);
         sb_free(&inc_names);
@@ -621,7 +629,7 @@ int cmd_classify(int argc, char **argv)
             }
             free(dup);
         }
-        sb_printf(&b, "],\"protocol_errors\":%d}\n", perrors);
+        sb_printf(&b, "],\"protocol_errors\":%d,\"unreadable\":%d}\n", perrors, unreadable);
     } else if (row) {
         sb_printf(&b, "| %s | %s |", c.proto->name, init);
         int k = 0;
@@ -642,8 +650,11 @@ int cmd_classify(int argc, char **argv)
             sb_puts(&b, " -");
         sb_printf(&b, " | %d/%d%s |\n", ran - incomplete, nfiles, incomplete ? " complete" : "");
     } else {
-        sb_printf(&b, "classify %s (%s): %d tests, %d explored, %d skipped, %d incomplete\n",
+        sb_printf(&b, "classify %s (%s): %d tests, %d explored, %d skipped, %d incomplete",
                   c.proto->name, init, nfiles, ran, skipped, incomplete);
+        if (unreadable)
+            sb_printf(&b, ", %d unreadable", unreadable);
+        sb_putc(&b, '\n');
         text_list(&b, "passes", lat, pass);
         text_list(&b, "fails", lat, fail);
         if (nund)
@@ -674,7 +685,11 @@ int cmd_classify(int argc, char **argv)
     sb_free(&b);
     sb_free(&skipped_names);
     sb_free(&inc_names);
-    rc = perrors ? CLI_FAIL : nund ? CLI_LIMIT : !npass ? CLI_FAIL : CLI_OK;
+    rc = unreadable ? CLI_BAD_INPUT
+         : perrors  ? CLI_FAIL
+         : nund     ? CLI_LIMIT
+         : !npass   ? CLI_FAIL
+                    : CLI_OK;
 out:
     cli_free_list(files, nfiles);
     for (int m = 0; m < nm; m++) {

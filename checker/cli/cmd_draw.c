@@ -1,8 +1,9 @@
 /* cmd_draw.c - `cohcheck draw`: a protocol's state machines, or a stored
- * trace as a message-sequence chart (DESIGN.md section 3), as .dot, .svg or
+ * trace as a message-sequence chart (docs/architecture.md section 3), as .dot, .svg or
  * .png by the output's extension. SVG and PNG come from Graphviz's `dot`. The
  * output is written to a temporary file and renamed: never a partial file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,16 +30,21 @@ static const char USAGE[] =
     "one lane per thread and controller instance, one row per step, core requests\n"
     "and messages as arrows from the step that sent them to the step that received\n"
     "them, state changes on the lanes. STATE (a state number, see 'cohcheck trace')\n"
-    "defaults to the state where the run's check failed.\n"
+    "defaults to the state where the run's check failed. Steps are numbered as\n"
+    "'cohcheck trace' prints them: step 1 is the initial state, warm copies shown\n"
+    "on their lanes.\n"
     "\n"
     "options:\n"
-    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot);\n"
+    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot;\n"
+    "                      FILE's folder is created when missing);\n"
     "                      '-' writes the .dot text to standard output\n"
     "  --controller C      draw only controller C\n"
     "  --stalls            draw stall rows too (dotted)\n"
     "  --width N           wrap edge labels after about N characters (default 48)\n"
     "  --trace RUN         draw stored run RUN instead of a protocol\n"
     "  --db PATH           the store (default cohcheck.db)\n"
+    "  --json              print what was written as one object (file, format, and\n"
+    "                      protocol or run); not with -o -\n"
     "  --help              this text\n";
 
 /* Run Graphviz's dot on TEXT, writing format FMT to PATH. 0, or -1 reported. */
@@ -63,6 +69,12 @@ static int run_dot(const char *text, const char *fmt, const char *path)
         dup2(fd[0], 0);
         close(fd[0]);
         close(fd[1]);
+        /* dot's own messages name the temporary file: ours is the one line. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 2);
+            close(null);
+        }
         execlp("dot", "dot", t, o, (char *)NULL);
         _exit(127);
     }
@@ -110,12 +122,21 @@ int cli_write_picture(const char *text, const char *out)
         cli_error("draw: '%s': the output must end in .svg, .png or .dot", out);
         return CLI_BAD_INPUT;
     }
+    if (cli_mkdirs_for(out))
+        return CLI_BAD_INPUT;
     char *tmp = xmalloc(strlen(out) + 32);
     sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
     int rc = CLI_OK;
     if (fmt) {
-        if (run_dot(text, fmt, tmp))
+        /* The temporary file is made here, so an unwritable place is our one error
+         * line, not Graphviz's message naming the temporary file. */
+        FILE *f = fopen(tmp, "w");
+        if (!f || fclose(f)) {
+            cli_error("draw: cannot write '%s': %s", out, strerror(errno));
             rc = CLI_BAD_INPUT;
+        } else if (run_dot(text, fmt, tmp)) {
+            rc = CLI_BAD_INPUT;
+        }
     } else {
         FILE *f = fopen(tmp, "w");
         if (!f || fputs(text, f) < 0 || fclose(f)) {
@@ -154,6 +175,50 @@ static char *lane_note(const char *text, const char *name)
         s += (e ? (size_t)(e - s) + 2 : strlen(s));
     }
     return b.s ? b.s : xstrdup("");
+}
+
+/* The initial state's step: DESC is "initial state" or "initial state: L1[1].x=V, ...";
+ * each "LANE.rest" item becomes a note "rest" on that lane, so warm copies show
+ * where they are. The step keeps number 1, as in the text trace; when no lane
+ * gets a note, lane 0 says "initial state" so the numbering stays visible. */
+static void init_step(draw_msc_t *m, const char *desc, char **names, int nl)
+{
+    strbuf_t *nb = xcalloc((size_t)nl, sizeof *nb);
+    for (int l = 0; l < nl; l++)
+        sb_init(&nb[l]);
+    const char *s = desc ? strstr(desc, ": ") : NULL;
+    for (s = s ? s + 2 : ""; *s;) {
+        const char *e = strstr(s, ", ");
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        for (int l = 0; l < nl; l++) {
+            size_t k = strlen(names[l]);
+            if (n > k + 1 && !strncmp(s, names[l], k) && s[k] == '.') {
+                sb_printf(&nb[l], "%s%.*s", nb[l].len ? "\n" : "", (int)(n - k - 1), s + k + 1);
+                break;
+            }
+        }
+        s += e ? n + 2 : n;
+    }
+    char **notes = xcalloc((size_t)nl, sizeof *notes);
+    bool any = false;
+    for (int l = 0; l < nl; l++) {
+        if (nb[l].len) {
+            notes[l] = xmalloc(nb[l].len + 32);
+            sprintf(notes[l], "1  initial: %s", nb[l].s);
+            any = true;
+        }
+    }
+    if (!any && nl > 0)
+        notes[0] = xstrdup("1  initial state");
+    draw_step_t st = {-1,   NULL, (const char *const *)notes, -1, NULL, -1, NULL, 0, NULL,
+                      NULL, NULL};
+    draw_msc_step(m, &st);
+    for (int l = 0; l < nl; l++) {
+        free(notes[l]);
+        sb_free(&nb[l]);
+    }
+    free(notes);
+    free(nb);
 }
 
 static int draw_trace(const char *dbp, const char *runs, const char *states, const char *out,
@@ -227,9 +292,16 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
         memset(&lab, 0, sizeof lab);
         memcpy(&lab, path[i].label,
                path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
-        if (lab.kind == SYS_STEP_INIT)
-            continue;
         const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
+        if (lab.kind == SYS_STEP_INIT) {
+            strbuf_t desc;
+            sb_init(&desc);
+            sys_describe(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
+                         &desc);
+            init_step(m, desc.s, names, nl);
+            sb_free(&desc);
+            continue;
+        }
         sys_step_info_t info;
         sys_step_info(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &info);
         strbuf_t act;
@@ -325,6 +397,22 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
     return rc;
 }
 
+/* --json: what was written, as one object: {"file", "format", KEY: VALUE}. */
+static void put_json_written(const char *out, const char *key, const char *value)
+{
+    const char *dot = strrchr(out, '.');
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "{\"file\":");
+    sb_json_str(&b, out);
+    sb_puts(&b, ",\"format\":");
+    sb_json_str(&b, dot ? dot + 1 : "");
+    sb_printf(&b, ",\"%s\":", key);
+    sb_json_str(&b, value);
+    printf("%s}\n", b.s);
+    sb_free(&b);
+}
+
 int cmd_draw(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -340,6 +428,7 @@ int cmd_draw(int argc, char **argv)
     };
     const char *out = NULL, *ctrl = NULL, *run = NULL, *dbp = "cohcheck.db";
     draw_proto_opts_t o = {false, -1, 0};
+    bool json = false;
     opterr = 0;
     optind = 1;
     int ch;
@@ -359,7 +448,7 @@ int cmd_draw(int argc, char **argv)
             break;
         case 'T': run = optarg; break;
         case 'D': dbp = optarg; break;
-        case 'J': break; /* pictures have no JSON form; accepted as every command does */
+        case 'J': json = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("draw: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
@@ -370,12 +459,19 @@ int cmd_draw(int argc, char **argv)
         cli_error("draw: give the output with -o FILE (.svg, .png or .dot; '-' for dot text)");
         return CLI_BAD_INPUT;
     }
+    if (json && !strcmp(out, "-")) {
+        cli_error("draw: --json and -o - would both write to standard output");
+        return CLI_BAD_INPUT;
+    }
     if (run) {
         if (argc - optind > 1) {
             cli_error("draw: --trace takes RUN [STATE], not '%s'", argv[optind + 1]);
             return CLI_BAD_INPUT;
         }
-        return draw_trace(dbp, run, optind < argc ? argv[optind] : NULL, out, argv[0]);
+        int trc = draw_trace(dbp, run, optind < argc ? argv[optind] : NULL, out, argv[0]);
+        if (trc == CLI_OK && json)
+            put_json_written(out, "run", run);
+        return trc;
     }
     if (argc - optind != 1) {
         cli_error("draw: give one protocol (see --help)");
@@ -399,6 +495,8 @@ int cmd_draw(int argc, char **argv)
     char *text = draw_proto_dot(p, &o);
     int rc = cli_write_picture(text, out);
     free(text);
+    if (rc == CLI_OK && json)
+        put_json_written(out, "protocol", p->name);
     proto_free(p);
     return rc;
 }

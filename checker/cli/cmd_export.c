@@ -1,5 +1,5 @@
 /* cmd_export.c - `cohcheck export --murphi --protocol P [options] TEST -o FILE.m`
- * (DESIGN.md section 3): the whole system as a Murphi model for Rumur
+ * (docs/architecture.md section 3): the whole system as a Murphi model for Rumur
  * (checker/export/murphi.h, docs/murphi.md). The file is written through a
  * temporary file renamed over FILE, so bad input leaves no partial output. */
 #include <errno.h>
@@ -23,7 +23,8 @@ static void usage(FILE *f)
           "the litmus test's threads, the configuration, the channels, the environment\n"
           "actions and the time abstraction - as a Murphi model in the dialect Rumur reads.\n"
           "Its reachable states are cohcheck's one for one: Rumur's state count equals the\n"
-          "`states` of `cohcheck check` with the same options (docs/murphi.md).\n"
+          "`states` of `cohcheck check --no-por` with the same other options (the partial-\n"
+          "order reduction is off in the export; docs/murphi.md).\n"
           "\n"
           "options:\n"
           "  --murphi            the output language (the only one so far; required)\n"
@@ -40,7 +41,10 @@ static void usage(FILE *f)
           "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
           "                      check stops at a forbidden outcome)\n"
           "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
-          "  -o FILE             the model to write ('-': standard output)\n"
+          "  -o FILE             the model to write ('-': standard output; its folder is\n"
+          "                      created when missing)\n"
+          "  --json              print what was written as one object (protocol, test,\n"
+          "                      file, bytes); not with -o -\n"
           "  -h, --help          this help\n"
           "\n"
           "Check the model with Rumur (Debian package rumur):\n"
@@ -57,6 +61,8 @@ static int write_file(const char *text, const char *out)
         fputs(text, stdout);
         return fflush(stdout) ? CLI_BAD_INPUT : CLI_OK;
     }
+    if (cli_mkdirs_for(out))
+        return CLI_BAD_INPUT;
     char *tmp = xmalloc(strlen(out) + 32);
     sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
     int rc = CLI_OK;
@@ -77,24 +83,18 @@ static int write_file(const char *text, const char *out)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"murphi", no_argument, 0, 'R'},
-        {"protocol", required_argument, 0, 'p'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        {"unroll", required_argument, 0, 'u'},
-        {"no-outcomes", no_argument, 0, 'n'},
-        {0, 0, 0, 0},
+        {"murphi", no_argument, 0, 'R'},       {"protocol", required_argument, 0, 'p'},
+        {"cus", required_argument, 0, 'c'},    {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},    {"lines", required_argument, 0, 'l'},
+        {"param", required_argument, 0, 'P'},  {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {"unroll", required_argument, 0, 'u'}, {"no-outcomes", no_argument, 0, 'n'},
+        {"json", no_argument, 0, 'J'},         {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
-    bool murphi = false, outcomes = true;
+    bool murphi = false, outcomes = true, json = false;
     int unroll = 2;
     long long v;
     sys_config_t cfg;
@@ -113,6 +113,7 @@ int cmd_export(int argc, char **argv)
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
         case 'n': outcomes = false; break;
+        case 'J': json = true; break;
         case 'o': out = optarg; break;
         case 'u': {
             diag_t d;
@@ -144,6 +145,10 @@ int cmd_export(int argc, char **argv)
     }
     if (!out) {
         cli_error("export: -o FILE.m is required (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    if (json && !strcmp(out, "-")) {
+        cli_error("export: --json and -o - would both write to standard output");
         return CLI_BAD_INPUT;
     }
     if (optind != argc - 1) {
@@ -202,7 +207,8 @@ int cmd_export(int argc, char **argv)
     for (int i = 1; i < argc; i++) { /* the output's name is left out: it is the file itself */
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
             i++;
-        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9))
+        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9) &&
+                 strcmp(argv[i], "--json"))
             sb_printf(&cmd, " %s", argv[i]);
     }
     mo.command = cmd.s;
@@ -210,6 +216,19 @@ int cmd_export(int argc, char **argv)
         cli_report(&d);
     else
         rc = write_file(text.s, out);
+    if (rc == CLI_OK && json) {
+        strbuf_t j;
+        sb_init(&j);
+        sb_puts(&j, "{\"protocol\":");
+        sb_json_str(&j, p->name);
+        sb_puts(&j, ",\"test\":");
+        sb_json_str(&j, prog->name);
+        sb_puts(&j, ",\"file\":");
+        sb_json_str(&j, out);
+        sb_printf(&j, ",\"bytes\":%zu}\n", text.len);
+        fputs(j.s, stdout);
+        sb_free(&j);
+    }
     sb_free(&cmd);
     sb_free(&text);
 done:

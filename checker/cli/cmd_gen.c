@@ -14,8 +14,8 @@
 #include "cli.h"
 
 static const char USAGE[] =
-    "usage: cohcheck gen -o DIR [--edges N] [--threads N] [--annot LIST] [--wg] [--samewg]\n"
-    "                    [--expect] [--list]\n"
+    "usage: cohcheck gen -o DIR [--edges N] [--procs N] [--annot LIST] [--wg] [--samewg]\n"
+    "                    [--expect] [--list] [--json]\n"
     "\n"
     "Generate litmus tests from critical cycles, as diy does: every cycle of up to N\n"
     "edges (program order PodWW PodWR PodRW PodRR between two accesses of a thread to\n"
@@ -26,9 +26,11 @@ static const char USAGE[] =
     "See docs/gen.md.\n"
     "\n"
     "options:\n"
-    "  -o, --out DIR       write DIR/NAME.litmus (DIR is created)\n"
+    "  -o, --out DIR       write DIR/NAME.litmus (DIR is created when missing)\n"
     "  --edges N           longest cycle, 3 to 8 (default 6)\n"
-    "  --threads N         most threads, 2 to 4 (default 4)\n"
+    "  --procs N           most litmus threads (processes) per test, 2 to 4 (default 4;\n"
+    "                      the old spelling --threads N still works, with a warning:\n"
+    "                      elsewhere --threads is the threads of one search)\n"
     "  --annot LIST        families, comma-separated (default all): plain (data\n"
     "                      accesses), rlx, relacq (release on a thread's last write,\n"
     "                      acquire on its first read: MP+rel+acq), ra (every write\n"
@@ -38,6 +40,8 @@ static const char USAGE[] =
     "  --samewg            also each test with every thread in one work-group (+samewg)\n"
     "  --expect            append an (* expect *) block: each test under the six models\n"
     "  --list              print the tests' names and cycles instead of writing files\n"
+    "  --json              one object per test ({\"test\", \"cycle\", \"file\"}), then\n"
+    "                      {\"tests\", \"out\"}\n"
     "  -h, --help          this help\n";
 
 static int append_expect(strbuf_t *b, const char *text, const char *name, const char *argv0)
@@ -85,12 +89,31 @@ static int append_expect(strbuf_t *b, const char *text, const char *name, const 
     return rc;
 }
 
+/* One generated test as a JSON line: name, cycle and (when written) its file. */
+static void put_json_test(const gen_test_t *t, const char *path)
+{
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "{\"test\":");
+    sb_json_str(&b, t->name);
+    sb_puts(&b, ",\"cycle\":");
+    sb_json_str(&b, t->cycle);
+    sb_puts(&b, ",\"file\":");
+    if (path)
+        sb_json_str(&b, path);
+    else
+        sb_puts(&b, "null");
+    printf("%s}\n", b.s);
+    sb_free(&b);
+}
+
 int cmd_gen(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"out", required_argument, 0, 'o'},
         {"edges", required_argument, 0, 'e'},
-        {"threads", required_argument, 0, 't'},
+        {"procs", required_argument, 0, 'p'},
+        {"threads", required_argument, 0, 't'}, /* deprecated spelling of --procs */
         {"annot", required_argument, 0, 'a'},
         {"wg", no_argument, 0, 'w'},
         {"samewg", no_argument, 0, 's'},
@@ -103,7 +126,7 @@ int cmd_gen(int argc, char **argv)
     gen_opts_t o = {6, 4, GEN_PLAIN | GEN_RLX | GEN_RELACQ | GEN_RA | GEN_SC | GEN_FENCES, false,
                     false};
     const char *out = NULL;
-    bool expect = false, list = false;
+    bool expect = false, list = false, json = false;
     diag_t d;
     long long v;
     opterr = 0;
@@ -120,8 +143,12 @@ int cmd_gen(int argc, char **argv)
             o.max_edges = (int)v;
             break;
         case 't':
-            if (cli_parse_count("--threads", optarg, 4, &v, &d) || v < 2) {
-                cli_error("gen: --threads takes a number from 2 to 4");
+            cli_error("gen: warning: --threads N is deprecated, use --procs N (the litmus "
+                      "threads of a test; --threads is the threads of one search elsewhere)");
+            /* fall through */
+        case 'p':
+            if (cli_parse_count("--procs", optarg, 4, &v, &d) || v < 2) {
+                cli_error("gen: --procs takes a number from 2 to 4");
                 return CLI_BAD_INPUT;
             }
             o.max_threads = (int)v;
@@ -159,7 +186,7 @@ int cmd_gen(int argc, char **argv)
         case 's': o.same_wg = true; break;
         case 'E': expect = true; break;
         case 'l': list = true; break;
-        case 'J': break;
+        case 'J': json = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("gen: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
@@ -182,18 +209,26 @@ int cmd_gen(int argc, char **argv)
     }
     int rc = CLI_OK;
     if (list) {
-        for (int i = 0; i < n; i++)
-            printf("%-40s %s\n", t[i].name, t[i].cycle);
-        printf("%d tests\n", n);
+        for (int i = 0; i < n; i++) {
+            if (json)
+                put_json_test(&t[i], NULL);
+            else
+                printf("%-40s %s\n", t[i].name, t[i].cycle);
+        }
+        if (json)
+            printf("{\"tests\":%d,\"out\":null}\n", n);
+        else
+            printf("%d tests\n", n);
         gen_free(t, n);
         return CLI_OK;
     }
-    if (mkdir(out, 0777) && errno != EEXIST) {
-        cli_error("gen: cannot create '%s': %s", out, strerror(errno));
+    if (cli_mkdirs(out)) {
         gen_free(t, n);
         return CLI_BAD_INPUT;
     }
+    cli_progress_t *pr = cli_progress_new("gen", !json);
     for (int i = 0; i < n && rc == CLI_OK; i++) {
+        cli_progress(pr, i, n, "%s", t[i].name);
         strbuf_t b;
         sb_init(&b);
         sb_puts(&b, t[i].text);
@@ -209,12 +244,23 @@ int cmd_gen(int argc, char **argv)
             unlink(tmp);
             rc = CLI_BAD_INPUT;
         }
+        if (rc == CLI_OK && json)
+            put_json_test(&t[i], path);
         free(path);
         free(tmp);
         sb_free(&b);
     }
-    if (rc == CLI_OK)
+    cli_progress_free(pr);
+    if (rc == CLI_OK && json) {
+        strbuf_t j;
+        sb_init(&j);
+        sb_printf(&j, "{\"tests\":%d,\"out\":", n);
+        sb_json_str(&j, out);
+        printf("%s}\n", j.s);
+        sb_free(&j);
+    } else if (rc == CLI_OK) {
         printf("gen: %d tests written to %s\n", n, out);
+    }
     gen_free(t, n);
     return rc;
 }

@@ -1,5 +1,5 @@
 /* cmd_litmus.c - `cohcheck litmus`: which outcomes each memory model allows for
- * each litmus test, printed herd7-style or as JSON lines (DESIGN.md section 3).
+ * each litmus test, printed herd7-style or as JSON lines (docs/architecture.md section 3).
  * With --expect, compares the observation and racy flag of every test and
  * model against the test's own "(* expect ... *)" block. */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -98,6 +98,7 @@ static void usage(FILE *f)
           "                     OpenCL) are listed and skipped\n"
           "  --opencl           with --to-herd: write scoped tests too, in the OpenCL\n"
           "                     dialect (cohcheck reads it; herd7 7.58 does not)\n"
+          "                     (DIR, and a --junit file's folder, are created when missing)\n"
           "  -h, --help         this help\n"
           "\n"
           "Files whose first word is 'C' or 'OpenCL' are read as herd7's C dialect\n"
@@ -659,26 +660,8 @@ int cmd_litmus(int argc, char **argv)
         case 'U': junit_path = optarg; break;
         case 'A': o.annotate = true; break;
         case 'O': o.opencl = true; break;
-        case 'H': {
-            struct stat st;
-            if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
-                cli_error("--to-herd: '%s' is not a folder", optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.to_herd = optarg;
-            break;
-        }
-        case 'S': {
-            struct stat st;
-            if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
-                cli_error("--show: '%s' is not a folder", optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.show = optarg;
-            break;
-        }
+        case 'H': o.to_herd = optarg; break; /* created when missing, below */
+        case 'S': o.show = optarg; break;
         case 'h': usage(stdout); goto out;
         default:
             if (optopt)
@@ -702,6 +685,11 @@ int cmd_litmus(int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto out;
     }
+    /* Output folders are created when missing. */
+    if ((o.to_herd && cli_mkdirs(o.to_herd)) || (o.show && cli_mkdirs(o.show))) {
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
     char **files;
     int nfiles;
     if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
@@ -713,11 +701,22 @@ int cmd_litmus(int argc, char **argv)
         cli_error("litmus: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
+    if (rc == CLI_OK && !o.to_herd && cli_junit_check(junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    if (rc != CLI_OK) {
+        cli_free_list(files, nfiles);
+        goto out;
+    }
     double t0 = now_s();
     if (junit_path && !o.to_herd)
         o.junit = cli_junit_new("cohcheck litmus");
+    /* A bad file gets its one error line; the others still run and the summary
+     * counts it. */
+    int unreadable = 0;
     for (int i = 0; i < nfiles; i++) {
-        rc = worst(rc, run_file(&o, files[i]));
+        int frc = run_file(&o, files[i]);
+        unreadable += frc == CLI_BAD_INPUT;
+        rc = worst(rc, frc);
         fflush(stdout);
     }
     if (o.junit && rc != CLI_BAD_INPUT && cli_junit_write(o.junit, junit_path) != CLI_OK)
@@ -726,17 +725,18 @@ int cmd_litmus(int argc, char **argv)
     o.junit = NULL;
     cli_free_list(files, nfiles);
     if (o.to_herd) {
-        if (rc != CLI_BAD_INPUT)
+        if (nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1)))
             printf("Summary: %d test%s written in herd7's C dialect to %s, %d skipped (no C "
-                   "form)\n",
-                   o.written, o.written == 1 ? "" : "s", o.to_herd, o.skipped);
+                   "form)%s%.0d%s\n",
+                   o.written, o.written == 1 ? "" : "s", o.to_herd, o.skipped,
+                   unreadable ? ", " : "", unreadable, unreadable ? " unreadable" : "");
         goto out;
     }
     if (o.expect)
         printf("%d passed, %d failed\n", o.passed, o.failed);
-    if (!o.json && rc != CLI_BAD_INPUT) {
-        /* One line (not after bad input, which gets its error line only): tests, models,
-         * observations per model, mismatches, time. */
+    if (!o.json && nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1))) {
+        /* One line: tests, models, observations per model, mismatches, unreadable
+         * files (each had its error line), time. */
         printf("Summary: %d test%s, %d model%s", o.tests, o.tests == 1 ? "" : "s", o.nsum,
                o.nsum == 1 ? "" : "s");
         for (int m = 0; m < o.nsum; m++) {
@@ -747,6 +747,8 @@ int cmd_litmus(int argc, char **argv)
         }
         if (o.expect)
             printf("; %d --expect mismatch%s", o.failed, o.failed == 1 ? "" : "es");
+        if (unreadable)
+            printf("; %d unreadable", unreadable);
         printf("; %.2f s\n", now_s() - t0);
     }
 out:

@@ -41,7 +41,8 @@ static const char USAGE[] =
     "                      units) joined by '+' (default warm,warm+all,warm+cus4);\n"
     "                      'none' for no second round\n"
     "  --max-states N      per exploration (default 200000); a bounded one kills nothing\n"
-    "  -j N, --threads N   mutants checked at once (default 2)\n"
+    "  -j N                mutants checked at once (default 2; the old spelling\n"
+    "                      --threads N still works, with a deprecation line)\n"
     "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
     "  --json              one object per mutant, then a summary object\n"
     "  --all               list every mutant, not only those not killed\n"
@@ -54,15 +55,16 @@ static const char USAGE[] =
     "exit: 0 done, 2 bad input\n";
 
 typedef struct {
-    bool tty;
+    cli_progress_t *pr; /* the shared progress line (cli_out.c) */
 } prog_ctx_t;
 
 static void progress(void *ctx, const mutant_t *m, int done, int total)
 {
     prog_ctx_t *p = ctx;
-    if (p->tty)
-        fprintf(stderr, "\r\033[Kmutate: %d/%d", done, total);
-    (void)m;
+    if (m)
+        cli_progress(p->pr, done, total, "mutant #%d", m->id);
+    else
+        cli_progress(p->pr, done, total, NULL);
 }
 
 /* "warm+evict+fetch" into CFG (from BASE). -1 on junk. */
@@ -186,7 +188,7 @@ int cmd_mutate(int argc, char **argv)
         {"param", required_argument, 0, 'P'},
         {"stronger", required_argument, 0, 's'},
         {"max-states", required_argument, 0, 'S'},
-        {"threads", required_argument, 0, 'j'},
+        {"threads", required_argument, 0, 'T'}, /* deprecated spelling of -j */
         {"unroll", required_argument, 0, 'u'},
         {"json", no_argument, 0, 'J'},
         {"all", no_argument, 0, 'a'},
@@ -240,6 +242,10 @@ int cmd_mutate(int argc, char **argv)
             }
             mo.max_states = (uint64_t)v;
             break;
+        case 'T':
+            cli_error("mutate: warning: --threads N is deprecated here, use -j N (mutants at "
+                      "once; --threads is the threads of one search elsewhere)");
+            /* fall through */
         case 'j':
             if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
                 cli_error("mutate: -j takes a number from 1 to 64");
@@ -274,6 +280,8 @@ int cmd_mutate(int argc, char **argv)
         cli_error("mutate: give at least one litmus test or folder");
         return CLI_BAD_INPUT;
     }
+    if (cli_junit_check(junit_path) != CLI_OK)
+        return CLI_BAD_INPUT;
     /* Stronger settings. */
     mutate_setting_t sets[16];
     char setbuf[512];
@@ -332,21 +340,23 @@ int cmd_mutate(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     mutate_test_t *tests = xcalloc((size_t)nfiles + 1, sizeof *tests);
-    int ntests = 0;
+    int ntests = 0, unreadable = 0;
+    /* A bad test file gets its error line and is left out; the others run, and the
+     * summary counts it (exit 2 after the run). */
     for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
         mutate_test_t *t = &tests[ntests];
         if (prog_load(files[i], &t->prog, &d)) {
             cli_report(&d);
-            rc = CLI_BAD_INPUT;
-            break;
+            unreadable++;
+            continue;
         }
         exec_opts_t xo = {.unroll = unroll};
         exec_stats_t xs;
         if (exec_eval(t->prog, &model, 1, &xo, &t->mr, &xs, &d)) {
             cli_report(&d);
             prog_free(t->prog);
-            rc = CLI_BAD_INPUT;
-            break;
+            unreadable++;
+            continue;
         }
         exec_layout_init(&t->lay, t->prog);
         t->path = files[i];
@@ -361,7 +371,7 @@ int cmd_mutate(int argc, char **argv)
     if (rc == CLI_OK && only && select_only(only, &m, &nm) < 0)
         rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
-        prog_ctx_t pc = {isatty(2) && !json};
+        prog_ctx_t pc = {cli_progress_new("mutate", !json)};
         mo.base = base;
         mo.stronger = sets;
         mo.nstronger = nsets;
@@ -371,8 +381,7 @@ int cmd_mutate(int argc, char **argv)
             cli_report(&d);
             rc = CLI_BAD_INPUT;
         }
-        if (pc.tty)
-            fputs("\r\033[K", stderr);
+        cli_progress_free(pc.pr);
     }
     if (rc == CLI_OK) {
         int cnt[5] = {0};
@@ -426,6 +435,9 @@ int cmd_mutate(int argc, char **argv)
                       p->name, cat_model_name(model), nm, ntests, usable, cnt[MUT_KILLED],
                       cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT],
                       cnt[MUT_INVALID], rate);
+            if (unreadable)
+                sb_printf(&b, "%d test file%s unreadable (left out)\n", unreadable,
+                          unreadable == 1 ? "" : "s");
         }
         cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck mutate") : NULL;
         for (int i = 0; i < nm; i++) {
@@ -453,6 +465,8 @@ int cmd_mutate(int argc, char **argv)
             rc = CLI_BAD_INPUT;
         cli_junit_free(ju);
     }
+    if (unreadable)
+        rc = CLI_BAD_INPUT;
     mutate_free(m, nm);
     for (int t = 0; t < ntests; t++) {
         exec_layout_free(&tests[t].lay);

@@ -231,6 +231,8 @@ int cmd_regress(int argc, char **argv)
         cli_error("regress: give OLD, NEW and at least one test or folder (see --help)");
         return CLI_BAD_INPUT;
     }
+    if (cli_junit_check(junit_path) != CLI_OK)
+        return CLI_BAD_INPUT;
     proto_t *po = NULL, *pn = NULL;
     if (load_version(argv[optind], argv[0], &po, &d) ||
         load_version(argv[optind + 1], argv[0], &pn, &d)) {
@@ -265,12 +267,15 @@ int cmd_regress(int argc, char **argv)
     cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck regress") : NULL;
     strbuf_t out;
     sb_init(&out);
+    int unreadable = 0; /* bad test files: an error line each, left out, exit 2 at the end */
+    cli_progress_t *pr = cli_progress_new("regress", !json);
     for (int f = 0; f < nfiles && rc == CLI_OK; f++) {
+        cli_progress(pr, f, nfiles, "%s", files[f]);
         prog_t *prog;
         if (prog_load(files[f], &prog, &d)) {
             cli_report(&d);
-            rc = CLI_BAD_INPUT;
-            break;
+            unreadable++;
+            continue;
         }
         exec_model_result_t mr[8];
         exec_stats_t xs;
@@ -278,8 +283,8 @@ int cmd_regress(int argc, char **argv)
         if (exec_eval(prog, cm, nmodels, &xo, mr, &xs, &d)) {
             cli_report(&d);
             prog_free(prog);
-            rc = CLI_BAD_INPUT;
-            break;
+            unreadable++;
+            continue;
         }
         exec_layout_t lay;
         exec_layout_init(&lay, prog);
@@ -371,12 +376,14 @@ int cmd_regress(int argc, char **argv)
         exec_layout_free(&lay);
         prog_free(prog);
     }
+    cli_progress_free(pr);
     if (rc == CLI_OK) {
         fputs(out.s, stdout);
         if (!json)
-            printf("%s -> %s: %d runs (%d tests x %d models), %d changed, %d got worse\n",
-                   argv[optind], argv[optind + 1], runs, nfiles, nmodels, changed, worse);
-        rc = worse ? CLI_FAIL : CLI_OK;
+            printf("%s -> %s: %d runs (%d tests x %d models), %d changed, %d got worse%s%.0d%s\n",
+                   argv[optind], argv[optind + 1], runs, nfiles - unreadable, nmodels, changed,
+                   worse, unreadable ? ", " : "", unreadable, unreadable ? " unreadable" : "");
+        rc = unreadable ? CLI_BAD_INPUT : worse ? CLI_FAIL : CLI_OK;
         if (ju && cli_junit_write(ju, junit_path) != CLI_OK)
             rc = CLI_BAD_INPUT;
     }

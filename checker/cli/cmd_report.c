@@ -1,4 +1,4 @@
-/* cmd_report.c - `cohcheck report`: regenerate reports/ from fresh runs (DESIGN.md
+/* cmd_report.c - `cohcheck report`: regenerate reports/ from fresh runs (docs/architecture.md
  * section 3): the verdict matrix (protocol x model x suite), the table-level
  * counts of every protocol, the state diagrams, a message-sequence chart of the
  * first counterexample of every refuted protocol, optionally the benchmark table,
@@ -21,10 +21,12 @@
 #include "cli.h"
 
 static const char USAGE[] =
-    "usage: cohcheck report [--out DIR] [--suite PATH]... [--models target|all]\n"
-    "                       [--settings LIST] [--max-states N] [-j N] [--bench]\n"
+    "usage: cohcheck report [--out DIR] [--protocols LIST] [--suite PATH]...\n"
+    "                       [--models target|all] [--settings LIST] [--max-states N]\n"
+    "                       [-j N] [--bench] [--json]\n"
     "\n"
-    "Regenerate the reports from fresh runs, into DIR (default reports):\n"
+    "Regenerate the reports from fresh runs, into DIR (default ./cohcheck-report; the\n"
+    "repository's checked-in reports/ only with an explicit --out reports):\n"
     "  verdicts.md          the verdict matrix: every protocol in ./protocols under its\n"
     "                       target model (or all six) on each suite, cold, with counts;\n"
     "                       a variant's first failure is the first test that fails on\n"
@@ -36,10 +38,18 @@ static const char USAGE[] =
     "  traces/P.svg         the first counterexample of each refuted protocol, as a\n"
     "                       message-sequence chart (cohcheck draw --trace)\n"
     "  bench-latest.md      with --bench: tests/bench/protocols.sh, one run per row\n"
-    "  index.html           a static page linking all of them and the other reports\n"
+    "  index.html           a static page linking all of them and the other reports:\n"
+    "                       a summary first (protocols, tests, findings, broken\n"
+    "                       variants refuted as intended, incomplete checks), the\n"
+    "                       matrix (red: a correct protocol refuted; blue: a broken\n"
+    "                       variant refuted, as intended; amber: incomplete), and\n"
+    "                       thumbnails of the state diagrams\n"
+    "A broken variant is a protocol whose description starts with BROKEN.\n"
     "\n"
     "options:\n"
-    "  --out DIR           where to write (default reports; created if missing)\n"
+    "  --out DIR           where to write (default cohcheck-report; created if missing)\n"
+    "  --protocols LIST    comma-separated protocol names or .proto files (default:\n"
+    "                      every protocol in $COHCHECK_PROTOCOLS, else ./protocols)\n"
     "  --suite PATH        a litmus file or folder (repeatable; default litmus/core)\n"
     "  --models target|all the protocol's target model (default) or all six models\n"
     "  --settings LIST     comma-separated check settings, each 'cold' or 'warm' and\n"
@@ -49,6 +59,7 @@ static const char USAGE[] =
     "  --max-states N      per check (default 2000000): larger ones are 'incomplete'\n"
     "  -j N                tests checked at once (default 2)\n"
     "  --bench             also run the protocol benchmark rows (minutes)\n"
+    "  --json              print the summary as one object instead of a line\n"
     "  --help              this text\n"
     "`cohcheck report timed --help`: the timed-mode figures and claims (reports/timed.md)\n"
     "exit: 0 written, 2 bad input or a file could not be written\n";
@@ -137,11 +148,7 @@ static int write_file(const char *dir, const char *name, const char *text)
 
 static int make_dir(const char *path)
 {
-    if (mkdir(path, 0777) && errno != EEXIST) {
-        cli_error("report: cannot create '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return cli_mkdirs(path);
 }
 
 static void html_esc(strbuf_t *b, const char *s)
@@ -185,6 +192,7 @@ typedef struct {
     int proto_index; /* into the protocol paths */
     strbuf_t oks;    /* "\nTEST\n..." : the tests that passed */
     strbuf_t fails;  /* "TEST VERDICT\n...": the failures, in suite order */
+    bool broken; /* a deliberately broken variant: refuting it is the intended result */
 } row_t;
 
 typedef struct {
@@ -235,11 +243,13 @@ static void run_row(const char *self, row_t *r, const char *proto_path, const ch
     argv[a] = NULL;
     char *out;
     int st = run_capture(argv, &out);
-    if (st < 0 || st == 2 || !out || !*out) {
+    if (st < 0 || !out || !*out) {
         r->n[V_ERROR]++;
         free(out);
         return;
     }
+    if (st == 2) /* a bad test in the suite: the other tests' lines still count */
+        r->n[V_ERROR]++;
     for (char *line = out; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
@@ -385,18 +395,176 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The protocols to report on: LIST (comma-separated names or .proto files, each
+ * found as --protocol finds it), else every .proto of the first protocols folder
+ * that exists ($COHCHECK_PROTOCOLS, ./protocols, beside the binary, installed). */
+static int report_protocols(const char *list, const char *argv0, char ***out, int *n)
+{
+    diag_t d;
+    if (!list) {
+        cli_dirs_t dirs;
+        cli_data_dirs("protocols", "COHCHECK_PROTOCOLS", argv0, &dirs);
+        for (int i = 0; dirs.dirs[i]; i++) {
+            struct stat st;
+            if (stat(dirs.dirs[i], &st) || !S_ISDIR(st.st_mode))
+                continue;
+            char *dir = (char *)dirs.dirs[i];
+            if (cli_collect(&dir, 1, ".proto", out, n, &d)) {
+                cli_report(&d);
+                return -1;
+            }
+            return 0;
+        }
+        *out = NULL;
+        *n = 0;
+        return 0;
+    }
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    char *dup = xstrdup(list), *save = NULL;
+    for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char path[PATH_MAX];
+        if (cli_find_data(t, "protocols", ".proto", "COHCHECK_PROTOCOLS", argv0, path,
+                          sizeof path)) {
+            cli_error("report: --protocols: no protocol '%s'", t);
+            cli_free_list(v, (int)k);
+            free(dup);
+            return -1;
+        }
+        UTIL_PUSH(v, k, cap, xstrdup(path));
+    }
+    free(dup);
+    if (!k) {
+        cli_error("report: --protocols needs at least one protocol");
+        return -1;
+    }
+    *out = v;
+    *n = (int)k;
+    return 0;
+}
+
+static bool row_failed(const row_t *r)
+{
+    return r->n[V_VIOLATION] + r->n[V_DEADLOCK] + r->n[V_INVARIANT] + r->n[V_UNEXPECTED] +
+               r->n[V_ERROR] >
+           0;
+}
+
+/* A row's colour: a correct protocol refuted (bad), a broken variant refuted as intended
+ * (expected), a check a limit stopped (incomplete), else good. */
+static const char *row_class(const row_t *r)
+{
+    if (row_failed(r))
+        return r->broken && !r->n[V_ERROR] ? "expected" : "bad";
+    return r->n[V_INCOMPLETE] ? "incomplete" : "good";
+}
+
+/* The summary at the top of index.html and verdicts.md: protocols, tests, findings
+ * (correct protocols refuted), broken variants refuted as intended, incomplete checks. */
+typedef struct {
+    int protocols, broken, broken_refuted, refuted, incomplete, checks, errors;
+    strbuf_t refuted_names, missed_names; /* "a, b" */
+} summary_t;
+
+static void summarize(const row_t *rows, size_t n, summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    sb_init(&s->refuted_names);
+    sb_init(&s->missed_names);
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < V__N; k++)
+            s->checks += rows[i].n[k];
+        s->incomplete += rows[i].n[V_INCOMPLETE];
+        s->errors += rows[i].n[V_ERROR];
+        if (i && !strcmp(rows[i].proto, rows[i - 1].proto))
+            continue;
+        bool failed = false; /* in any of this protocol's rows */
+        for (size_t j = i; j < n && !strcmp(rows[j].proto, rows[i].proto); j++)
+            failed = failed || row_failed(&rows[j]);
+        s->protocols++;
+        s->broken += rows[i].broken;
+        strbuf_t *list = NULL;
+        if (rows[i].broken && failed)
+            s->broken_refuted++;
+        else if (rows[i].broken)
+            list = &s->missed_names;
+        else if (failed) {
+            s->refuted++;
+            list = &s->refuted_names;
+        }
+        if (list)
+            sb_printf(list, "%s%s", list->len ? ", " : "", rows[i].proto);
+    }
+}
+
+static void summary_html(strbuf_t *h, const summary_t *s, int ntests)
+{
+    sb_printf(h,
+              "<div id=\"summary\"><h2>Summary</h2>\n<ul>\n"
+              "<li>Protocols: <b id=\"n-protocols\">%d</b> (%d correct, %d broken variants)</li>\n"
+              "<li>Tests: <b id=\"n-tests\">%d</b>; checks run: %d</li>\n",
+              s->protocols, s->protocols - s->broken, s->broken, ntests, s->checks);
+    sb_printf(h,
+              "<li class=\"%s\">Findings: <b id=\"n-findings\">%d</b> correct protocol%s refuted",
+              s->refuted ? "bad" : "good", s->refuted, s->refuted == 1 ? "" : "s");
+    if (s->refuted) {
+        sb_puts(h, " (");
+        html_esc(h, s->refuted_names.s);
+        sb_puts(h, ")");
+    }
+    sb_printf(h,
+              "</li>\n<li class=\"expected\">Broken variants refuted as intended: <b "
+              "id=\"n-broken-refuted\">%d</b> of %d",
+              s->broken_refuted, s->broken);
+    if (s->missed_names.len) {
+        sb_puts(h, " (not refuted here: ");
+        html_esc(h, s->missed_names.s);
+        sb_puts(h, ")");
+    }
+    sb_printf(h,
+              "</li>\n<li class=\"incomplete\">Incomplete checks: <b "
+              "id=\"n-incomplete\">%d</b> (a limit stopped them: neither a pass nor a "
+              "failure)</li>\n",
+              s->incomplete);
+    if (s->errors)
+        sb_printf(h, "<li class=\"bad\">Checks that could not run: %d</li>\n", s->errors);
+    sb_puts(h, "</ul></div>\n");
+}
+
+static void summary_md(strbuf_t *md, const summary_t *s, int ntests)
+{
+    sb_printf(md,
+              "**Summary**: %d protocols (%d correct, %d broken variants), %d tests, %d checks. "
+              "Findings: %d correct protocol%s refuted%s%s%s. Broken variants refuted as "
+              "intended: %d of %d%s%s%s. Incomplete checks: %d.%s\n\n",
+              s->protocols, s->protocols - s->broken, s->broken, ntests, s->checks, s->refuted,
+              s->refuted == 1 ? "" : "s", s->refuted ? " (" : "", s->refuted_names.s,
+              s->refuted ? ")" : "", s->broken_refuted, s->broken,
+              s->missed_names.len ? " (not refuted here: " : "", s->missed_names.s,
+              s->missed_names.len ? ")" : "", s->incomplete,
+              s->errors ? " Some checks could not run." : "");
+}
+
 int cmd_report(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"out", required_argument, 0, 'o'},      {"suite", required_argument, 0, 's'},
-        {"models", required_argument, 0, 'm'},   {"max-states", required_argument, 0, 'S'},
-        {"settings", required_argument, 0, 'T'}, {"jobs", required_argument, 0, 'j'},
-        {"bench", no_argument, 0, 'b'},          {"json", no_argument, 0, 'J'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+        {"out", required_argument, 0, 'o'},
+        {"suite", required_argument, 0, 's'},
+        {"models", required_argument, 0, 'm'},
+        {"max-states", required_argument, 0, 'S'},
+        {"settings", required_argument, 0, 'T'},
+        {"jobs", required_argument, 0, 'j'},
+        {"bench", no_argument, 0, 'b'},
+        {"json", no_argument, 0, 'J'},
+        {"protocols", required_argument, 0, 'P'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     if (argc > 1 && !strcmp(argv[1], "timed"))
         return cmd_report_timed(argc - 1, argv + 1);
-    const char *outdir = "reports", *models = "target", *settings_arg = "cold,warm";
+    const char *outdir = "cohcheck-report", *models = "target", *settings_arg = "cold,warm";
+    const char *proto_list = NULL;
+    bool json = false;
     char maxst[24] = "2000000", jobs[8] = "2";
     char *suites[32];
     int nsuites = 0;
@@ -446,7 +614,8 @@ int cmd_report(int argc, char **argv)
             }
             settings_arg = optarg;
             break;
-        case 'J': break;
+        case 'J': json = true; break;
+        case 'P': proto_list = optarg; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("report: unknown option or missing value '%s' (see --help)",
@@ -482,18 +651,15 @@ int cmd_report(int argc, char **argv)
     /* Inputs: protocols, and the suites' tests (name -> path, for traces). */
     char **protos, **tests;
     int nprotos, ntests;
-    char *pdir = "protocols";
-    if (cli_collect(&pdir, 1, ".proto", &protos, &nprotos, &d)) {
-        cli_report(&d);
+    if (report_protocols(proto_list, argv[0], &protos, &nprotos))
         return CLI_BAD_INPUT;
-    }
     if (cli_collect(suites, nsuites, ".litmus", &tests, &ntests, &d)) {
         cli_report(&d);
         cli_free_list(protos, nprotos);
         return CLI_BAD_INPUT;
     }
     if (!nprotos || !ntests) {
-        cli_error("report: no %s found", !nprotos ? "protocols in ./protocols" : "litmus tests");
+        cli_error("report: no %s found", !nprotos ? "protocols" : "litmus tests");
         cli_free_list(protos, nprotos);
         cli_free_list(tests, ntests);
         return CLI_BAD_INPUT;
@@ -550,6 +716,7 @@ int cmd_report(int argc, char **argv)
             "is marked `reading \"SECTION\": \"TEXT\"` (docs/protocol-language.md, Readings).\n"
             "Unmarked items are transcribed as written. A variant lists its bases' readings\n"
             "it did not replace.\n\n");
+    cli_progress_t *pr = cli_progress_new("report", !json);
     for (int i = 0; rc == CLI_OK && i < nprotos; i++) {
         proto_t *p;
         if (proto_load(protos[i], &p, &d)) {
@@ -557,8 +724,9 @@ int cmd_report(int argc, char **argv)
             rc = CLI_BAD_INPUT;
             break;
         }
-        fprintf(stderr, "report: %s\n", p->name);
+        cli_progress(pr, i, nprotos, "%s", p->name);
         readings_md(&rd, p);
+        bool broken = p->desc && !strncmp(p->desc, "BROKEN", 6);
         for (int c = 0; c < p->nctrls; c++) {
             proto_count_t k;
             proto_count(p, c, &k);
@@ -589,6 +757,7 @@ int cmd_report(int argc, char **argv)
             sb_init(&r.oks);
             sb_init(&r.fails);
             sb_putc(&r.oks, '\n');
+            r.broken = broken;
             run_row(self, &r, protos[i], model, setting, suites, nsuites, maxst, jobs);
             UTIL_PUSH(rows, nrows, caprows, r);
         }
@@ -598,6 +767,7 @@ int cmd_report(int argc, char **argv)
     for (size_t i = 0; rc == CLI_OK && i < nrows; i++)
         draw_first_trace(self, outdir, rows, nrows, &rows[i], protos[rows[i].proto_index], refs,
                          ntests);
+    cli_progress_free(pr);
     /* verdicts.md */
     strbuf_t md, html;
     sb_init(&md);
@@ -606,19 +776,23 @@ int cmd_report(int argc, char **argv)
     char when[64];
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     sb_printf(&md,
-              "# Verdict matrix\n\nGenerated by `cohcheck report` on %s: every protocol in "
-              "`protocols/` under %s, at most %s states per check, in each setting (cold or warm "
-              "caches, and environment actions), on",
-              when, strcmp(models, "all") ? "its target model" : "each of the six models", maxst);
+              "# Verdict matrix\n\nGenerated by `cohcheck report` on %s: %s under %s, at most %s "
+              "states per check, in each setting (cold or warm caches, and environment "
+              "actions), on",
+              when, proto_list ? "the protocols chosen with `--protocols`" : "every protocol",
+              strcmp(models, "all") ? "its target model" : "each of the six models", maxst);
     for (int s = 0; s < nsuites; s++)
         sb_printf(&md, "%s `%s`", s ? "," : "", suites[s]);
     sb_printf(&md,
-              " (%d tests). A broken variant is meant to be refuted; the first failing "
-              "test is named, and its trace drawn in `traces/`. For a variant (`extends`) it "
-              "is the first test that fails on the variant and passes on its base in the "
-              "same setting (its own failure; \"also on BASE\" when every failure is "
-              "shared).\n\n",
+              " (%d tests). A broken variant (a protocol described as BROKEN) is meant to be "
+              "refuted; the first failing test is named, and its trace drawn in `traces/`. For "
+              "a variant (`extends`) it is the first test that fails on the variant and passes "
+              "on its base in the same setting (its own failure; \"also on BASE\" when every "
+              "failure is shared).\n\n",
               ntests);
+    summary_t sum;
+    summarize(rows, nrows, &sum);
+    summary_md(&md, &sum, ntests);
     sb_puts(&md, "| protocol | model | setting | ok | violation | deadlock | invariant | "
                  "unexpected | incomplete | skipped | states | time s | first failure |\n"
                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -644,7 +818,9 @@ int cmd_report(int argc, char **argv)
     if (rc == CLI_OK && bench) {
         char *ba[] = {"/bin/sh", "-c", "RUNS=1 sh tests/bench/protocols.sh \"$0\"", self, NULL};
         char *out;
-        fprintf(stderr, "report: benchmark rows\n");
+        cli_progress_t *bp = cli_progress_new("report: benchmark rows", !json);
+        cli_progress_soon(bp);
+        cli_progress(bp, -1, 0, "running tests/bench/protocols.sh (minutes)");
         if (run_capture(ba, &out) == 0 && out && *out) {
             strbuf_t b;
             sb_init(&b);
@@ -661,6 +837,7 @@ int cmd_report(int argc, char **argv)
             cli_error("report: the benchmark script failed");
             rc = CLI_BAD_INPUT;
         }
+        cli_progress_free(bp);
         free(out);
     }
     /* index.html */
@@ -672,11 +849,17 @@ int cmd_report(int argc, char **argv)
         "table{border-collapse:collapse;font-size:90%}"
         "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}"
         "td:first-child,td:nth-child(2),td:nth-child(3),td:nth-last-child(-n+2),th{text-align:left}"
-        ".bad{background:#fdd}.good{background:#dfd}"
-        ".thumbs a{display:inline-block;margin:4px;padding:4px;border:1px solid #ccc}"
+        ".bad{background:#fdd}.good{background:#dfd}.expected{background:#dde8ff}"
+        ".incomplete{background:#ffe7b3}"
+        "#summary ul{list-style:none;padding:0}#summary li{margin:2px 0;padding:2px 6px}"
+        ".thumbs a{display:inline-block;margin:4px;padding:4px;border:1px solid #ccc;"
+        "text-align:center;vertical-align:top;font-size:90%}"
+        ".thumbs img{display:block;width:220px;height:140px;object-fit:contain;"
+        "background:#fff}"
         "\n</style>\n</head>\n<body>\n<h1>cohcheck reports</h1>\n");
     sb_printf(&html, "<p id=\"generated\">Generated by <code>cohcheck report</code> on %s.</p>\n",
               when);
+    summary_html(&html, &sum, ntests);
     sb_puts(&html, "<h2 id=\"verdicts\">Verdict matrix</h2>\n<p>");
     sb_printf(&html, "Every protocol under %s, in each setting, at most %s states per check, on ",
               strcmp(models, "all") ? "its target model" : "each of the six models", maxst);
@@ -696,10 +879,7 @@ int cmd_report(int argc, char **argv)
     sb_puts(&html, "<th>states</th><th>time s</th><th>first failure</th><th>diagram</th></tr>\n");
     for (size_t i = 0; i < nrows; i++) {
         row_t *r = &rows[i];
-        bool failed = r->n[V_VIOLATION] + r->n[V_DEADLOCK] + r->n[V_INVARIANT] +
-                          r->n[V_UNEXPECTED] + r->n[V_ERROR] >
-                      0;
-        sb_printf(&html, "<tr class=\"%s\"><td>", failed ? "bad" : "good");
+        sb_printf(&html, "<tr class=\"%s\"><td>", row_class(r));
         html_esc(&html, r->proto);
         sb_puts(&html, "</td><td>");
         html_esc(&html, r->model);
@@ -764,6 +944,8 @@ int cmd_report(int argc, char **argv)
             continue;
         sb_puts(&html, "<a href=\"diagrams/");
         html_esc(&html, rows[i].proto);
+        sb_puts(&html, ".svg\"><img loading=\"lazy\" alt=\"\" src=\"diagrams/");
+        html_esc(&html, rows[i].proto);
         sb_puts(&html, ".svg\">");
         html_esc(&html, rows[i].proto);
         sb_puts(&html, "</a>");
@@ -803,10 +985,29 @@ int cmd_report(int argc, char **argv)
     sb_puts(&html, "</ul>\n</body>\n</html>\n");
     if (rc == CLI_OK && write_file(outdir, "index.html", html.s))
         rc = CLI_BAD_INPUT;
-    if (rc == CLI_OK)
+    if (rc == CLI_OK && json) {
+        strbuf_t j;
+        sb_init(&j);
+        sb_puts(&j, "{\"out\":");
+        sb_json_str(&j, outdir);
+        sb_printf(&j,
+                  ",\"rows\":%zu,\"protocols\":%d,\"broken\":%d,\"tests\":%d,\"checks\":%d,"
+                  "\"findings\":%d,\"broken_refuted\":%d,\"incomplete\":%d,\"errors\":%d}\n",
+                  nrows, sum.protocols, sum.broken, ntests, sum.checks, sum.refuted,
+                  sum.broken_refuted, sum.incomplete, sum.errors);
+        fputs(j.s, stdout);
+        sb_free(&j);
+    } else if (rc == CLI_OK) {
         printf("report: %zu rows (%d protocols x %s) on %d tests written to %s/ (verdicts.md, "
                "counts-all.md, readings.md, diagrams/, traces/%s, index.html)\n",
                nrows, nprotos, models, ntests, outdir, have_bench ? ", bench-latest.md" : "");
+        printf("Summary: %d protocols, %d tests, %d checks: %d correct protocol%s refuted, %d of "
+               "%d broken variants refuted as intended, %d incomplete\n",
+               sum.protocols, ntests, sum.checks, sum.refuted, sum.refuted == 1 ? "" : "s",
+               sum.broken_refuted, sum.broken, sum.incomplete);
+    }
+    sb_free(&sum.refuted_names);
+    sb_free(&sum.missed_names);
     sb_free(&md);
     sb_free(&html);
     sb_free(&counts);

@@ -1,4 +1,4 @@
-/* cmd_sim.c - `cohcheck sim --protocol P --workload W [options]` (DESIGN.md
+/* cmd_sim.c - `cohcheck sim --protocol P --workload W [options]` (docs/architecture.md
  * section 8): timed mode (checker/sim/sim.h, docs/sim.md). Prints one line, one
  * JSON object (--json) or a CSV header and row (--csv). Exit: 0 done and correct,
  * 1 a wrong final state, a deadlock or a protocol error, 2 bad input, 3 a limit. */
@@ -39,7 +39,7 @@ static void usage(FILE *f)
           "  --max-events N      stop (exit 3) after N events\n"
           "  --max-idle N        cycles without any row firing before a deadlock is declared\n"
           "                      (default 1000000)\n"
-          "  --json              one JSON object (DESIGN.md section 8 fields, plus latency)\n"
+          "  --json              one JSON object (fields in docs/sim.md, plus latency)\n"
           "  --csv               a CSV header line and one row\n"
           "  -h, --help          this help\n"
           "\n"

@@ -1,4 +1,4 @@
-/* cmd_store.c - the store's subcommands (DESIGN.md section 7): `show` lists
+/* cmd_store.c - the store's subcommands (docs/architecture.md section 7): `show` lists
  * runs, `trace` prints a stored path, `resume` finishes a stopped run, `diff`
  * compares two runs. Each run holds its protocol and test sources and its
  * configuration, so the system is rebuilt from the store alone, whatever the
@@ -187,6 +187,7 @@ static int parse_run(const char *cmd, const char *s, int64_t *id)
 
 typedef struct {
     bool json;
+    bool one; /* one run asked for: --json adds its message and trace */
     int n;
 } show_ctx_t;
 
@@ -212,9 +213,15 @@ static void show_one(void *ctx, const store_run_t *r)
         }
         sb_puts(&b, ",\"verdict\":");
         sb_json_str(&b, r->verdict ? r->verdict : "");
-        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"seconds\":%.3f,\"config\":%s}\n",
+        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"seconds\":%.3f,\"config\":%s",
                   (unsigned long long)r->states, (unsigned long long)r->transitions, r->seconds,
                   r->config ? r->config : "null");
+        if (c->one) {
+            sb_puts(&b, ",\"message\":");
+            sb_json_str(&b, r->message ? r->message : "");
+            sb_printf(&b, ",\"trace\":%s", r->trace_json && *r->trace_json ? r->trace_json : "[]");
+        }
+        sb_puts(&b, "}\n");
         fputs(b.s, stdout);
         sb_free(&b);
     } else {
@@ -237,10 +244,11 @@ int cmd_show(int argc, char **argv)
         common_opts(argc, argv, &dbp, &json,
                     "usage: cohcheck show [--db PATH] [--json] [RUN]\n\n"
                     "List the runs recorded in the store (newest first), or show one run: its\n"
-                    "configuration, counts, verdict and the trace to its failure. Status: done,\n"
-                    "stopped (a limit; resumable), running (its process lives), interrupted\n"
-                    "(its process is gone: killed, out of memory; resumable), running? (another\n"
-                    "host's process, cannot tell).\n",
+                    "configuration, counts, verdict and the trace to its failure, one numbered\n"
+                    "step per line; --json: one object per run. Status: done, stopped (a limit;\n"
+                    "resumable), running (its process lives), interrupted (its process is gone:\n"
+                    "killed, out of memory; resumable), running? (another host's process, cannot\n"
+                    "tell).\n",
                     NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -249,7 +257,7 @@ int cmd_show(int argc, char **argv)
         return CLI_BAD_INPUT;
     diag_t d;
     int rc = CLI_OK;
-    show_ctx_t c = {json, 0};
+    show_ctx_t c = {json, first < argc, 0};
     if (first >= argc) {
         if (store_list_runs(db, show_one, &c, &d)) {
             cli_report(&d);
@@ -269,8 +277,11 @@ int cmd_show(int argc, char **argv)
                        r.config ? r.config : "");
                 if (r.message && *r.message)
                     printf("message: %s\n", r.message);
-                if (r.trace_json && strcmp(r.trace_json, "[]"))
-                    printf("trace:   %s\n", r.trace_json);
+                if (r.trace_json && strcmp(r.trace_json, "[]")) {
+                    puts("trace:");
+                    if (cli_print_trace(stdout, "  ", r.trace_json) < 0)
+                        printf("  %s\n", r.trace_json);
+                }
             }
             store_run_free(&r);
         }
@@ -287,9 +298,11 @@ int cmd_trace(int argc, char **argv)
     bool json = false;
     int first =
         common_opts(argc, argv, &dbp, &json,
-                    "usage: cohcheck trace [--db PATH] RUN [STATE]\n\n"
+                    "usage: cohcheck trace [--db PATH] [--json] RUN [STATE]\n\n"
                     "Print the path from an initial state to state number STATE of a stored run\n"
-                    "(default: the run's failure), one step per line: component, event, changes.\n",
+                    "(default: the run's failure), one numbered step per line as `check` prints\n"
+                    "it: component, event, changes; step 1 is the initial state (warm copies\n"
+                    "included). --json: one object with the steps as an array of strings.\n",
                     NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -323,10 +336,14 @@ int cmd_trace(int argc, char **argv)
         if (json)
             printf("{\"run\":%lld,\"verdict\":\"%s\",\"trace\":%s}\n", (long long)id,
                    b.run.verdict ? b.run.verdict : "", b.run.trace_json ? b.run.trace_json : "[]");
-        else
-            printf("run %lld: %s %s %s: %s\n%s\n", (long long)id, b.run.protocol, b.run.test,
-                   b.run.model, b.run.verdict ? b.run.verdict : "",
-                   b.run.trace_json ? b.run.trace_json : "[]");
+        else {
+            printf("run %lld: %s %s %s: %s\n", (long long)id, b.run.protocol, b.run.test,
+                   b.run.model, b.run.verdict ? b.run.verdict : "");
+            if (b.run.message && *b.run.message)
+                printf("  %s\n", b.run.message);
+            if (cli_print_trace(stdout, "  ", b.run.trace_json) < 0)
+                printf("  %s\n", b.run.trace_json);
+        }
         cli_rebuilt_free(&b);
         store_close(db, &d);
         return CLI_OK;
@@ -364,7 +381,7 @@ int cmd_trace(int argc, char **argv)
                 sb_putc(&js, ',');
             sb_json_str(&js, sb.s);
         } else {
-            printf("%4zu  %s\n", n - i, sb.s);
+            printf("  %3zu  %s\n", n - i, sb.s);
         }
         sb_free(&sb);
     }
@@ -687,17 +704,100 @@ static void set_diff(const char *what, const textset_t *a, const textset_t *b, i
     *only_b = nb;
 }
 
+/* The next "key":value pair of a flat JSON object at *P into KEY and VAL (a string's
+ * contents, or the bare token). 0, or -1 at the end. */
+static int config_pair(const char **p, char *key, size_t klen, char *val, size_t vlen)
+{
+    const char *s = *p;
+    while (*s && *s != '"')
+        s++;
+    if (!*s)
+        return -1;
+    const char *k = ++s;
+    while (*s && *s != '"')
+        s++;
+    if (!*s)
+        return -1;
+    snprintf(key, klen, "%.*s", (int)(s - k), k);
+    s++;
+    while (*s == ':' || *s == ' ')
+        s++;
+    const char *v = s;
+    if (*s == '"') {
+        v = ++s;
+        while (*s && !(*s == '"' && s[-1] != '\\'))
+            s++;
+        snprintf(val, vlen, "%.*s", (int)(s - v), v);
+        if (*s)
+            s++;
+    } else {
+        while (*s && *s != ',' && *s != '}')
+            s++;
+        snprintf(val, vlen, "%.*s", (int)(s - v), v);
+    }
+    *p = s;
+    return 0;
+}
+
+/* Look KEY up in flat JSON object CFG; VAL gets "(none)" when it is absent. */
+static void config_get(const char *cfg, const char *key, char *val, size_t vlen)
+{
+    char k[64];
+    const char *p = cfg ? cfg : "";
+    while (config_pair(&p, k, sizeof k, val, vlen) == 0)
+        if (!strcmp(k, key))
+            return;
+    snprintf(val, vlen, "(none)");
+}
+
+/* The settings two runs were made with that differ (their stored configurations):
+ * "por true -> false, init cold -> warm" into TEXT, objects into JS. Returns how many. */
+static int settings_diff(const char *ca, const char *cb, strbuf_t *text, strbuf_t *js)
+{
+    int n = 0;
+    for (int side = 0; side < 2; side++) {
+        const char *p = side ? cb : ca;
+        char key[64], v[512], va[512], vb[512];
+        while (p && config_pair(&p, key, sizeof key, v, sizeof v) == 0) {
+            if (side) { /* keys only run 2 has */
+                config_get(ca, key, va, sizeof va);
+                if (strcmp(va, "(none)"))
+                    continue;
+                snprintf(vb, sizeof vb, "%s", v);
+            } else {
+                snprintf(va, sizeof va, "%s", v);
+                config_get(cb, key, vb, sizeof vb);
+                if (!strcmp(va, vb))
+                    continue;
+            }
+            sb_printf(text, "%s%s %s -> %s", n ? ", " : "", key, *va ? va : "\"\"",
+                      *vb ? vb : "\"\"");
+            sb_puts(js, n ? ",{\"setting\":" : "{\"setting\":");
+            sb_json_str(js, key);
+            sb_puts(js, ",\"run1\":");
+            sb_json_str(js, va);
+            sb_puts(js, ",\"run2\":");
+            sb_json_str(js, vb);
+            sb_putc(js, '}');
+            n++;
+        }
+    }
+    return n;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *dbp = "cohcheck.db";
     bool json = false;
     int first = common_opts(
         argc, argv, &dbp, &json,
-        "usage: cohcheck diff [--db PATH] RUN1 RUN2\n\n"
+        "usage: cohcheck diff [--db PATH] [--json] RUN1 RUN2\n\n"
         "Compare two runs (say, a protocol before and after a change): verdicts, counts,\n"
         "reached outcomes, and visited states compared by their decoded, name-based form\n"
         "(thread positions, line states by name, messages by name), so renumbered states\n"
-        "and reordered tables still match. Exit 1 when they differ.\n",
+        "and reordered tables still match. First it names the settings the two runs\n"
+        "were made with that differ (--por against --no-por, --init, --env, ...).\n"
+        "Exit 1 when verdicts, outcomes or states differ.\n",
         NULL);
     if (first < 0)
         return first == -1 ? CLI_OK : CLI_BAD_INPUT;
@@ -732,6 +832,14 @@ int cmd_diff(int argc, char **argv)
         printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)rb,
                B.run.protocol, B.run.test, B.run.model, B.run.verdict ? B.run.verdict : "",
                (unsigned long long)B.run.states, (unsigned long long)B.run.transitions);
+    /* Runs made with different settings (--por against --no-por, cold against warm)
+     * differ for that reason alone: say so first. */
+    strbuf_t set_text, set_js;
+    sb_init(&set_text);
+    sb_init(&set_js);
+    int nset = settings_diff(A.run.config, B.run.config, &set_text, &set_js);
+    if (!json)
+        printf("settings: %s\n", nset ? set_text.s : "same");
     textset_t oa, ob, sa, sb;
     memset(&oa, 0, sizeof oa);
     memset(&ob, 0, sizeof ob);
@@ -758,8 +866,11 @@ int cmd_diff(int argc, char **argv)
         if (json) {
             strbuf_t jb;
             sb_init(&jb);
-            sb_printf(&jb, "{\"run1\":%lld,\"run2\":%lld,\"verdict_same\":%s,\"outcomes_only_1\":[",
-                      (long long)ra, (long long)rb, verdict_same ? "true" : "false");
+            sb_printf(&jb,
+                      "{\"run1\":%lld,\"run2\":%lld,\"settings_differ\":[%s],\"verdict_same\":%s,"
+                      "\"outcomes_only_1\":[",
+                      (long long)ra, (long long)rb, nset ? set_js.s : "",
+                      verdict_same ? "true" : "false");
             for (int side = 0; side < 2; side++) {
                 const textset_t *x = side ? &ob : &oa, *y = side ? &oa : &ob;
                 int k = 0;
@@ -788,6 +899,8 @@ int cmd_diff(int argc, char **argv)
     textset_free(&ob);
     textset_free(&sa);
     textset_free(&sb);
+    sb_free(&set_text);
+    sb_free(&set_js);
     cli_rebuilt_free(&A);
     cli_rebuilt_free(&B);
     store_close(db, &d);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../base/util.h"
@@ -143,6 +144,33 @@ int cli_junit_write(cli_junit_t *j, const char *path)
     }
     free(tmp);
     sb_free(&b);
+    return rc;
+}
+
+int cli_junit_check(const char *path)
+{
+    if (!path)
+        return CLI_OK;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("--junit: '%s' is a folder, not a file", path);
+        return CLI_BAD_INPUT;
+    }
+    if (cli_mkdirs_for(path))
+        return CLI_BAD_INPUT;
+    /* The report is written through PATH.tmpPID renamed over PATH: try exactly that. */
+    char *tmp = xmalloc(strlen(path) + 32);
+    sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int rc = CLI_OK;
+    if (!f) {
+        cli_error("--junit: cannot write '%s': %s", path, strerror(errno));
+        rc = CLI_BAD_INPUT;
+    } else {
+        fclose(f);
+        unlink(tmp);
+    }
+    free(tmp);
     return rc;
 }
 

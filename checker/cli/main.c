@@ -32,14 +32,16 @@ static void usage(FILE *f)
           "  classify --protocol P PATH...   the strongest models of the lattice a protocol\n"
           "                                  passes, and the tests that separate it from the\n"
           "                                  next ones\n"
-          "  report                          regenerate reports/ (verdicts, counts, diagrams,\n"
-          "                                  counterexamples, index.html) from fresh runs\n"
+          "  report                          a report (verdicts, counts, diagrams,\n"
+          "                                  counterexamples, index.html) from fresh runs,\n"
+          "                                  into ./cohcheck-report\n"
           "  export --murphi --protocol P TEST -o FILE.m\n"
           "                                  the whole system as a Murphi model for Rumur\n"
           "  sim --protocol P --workload W   timed mode: the tables simulated in cycles\n"
           "\n"
-          "Every command takes --help and --json. Exit codes: 0 all checks pass, 1 a check\n"
-          "failed, 2 bad input or usage, 3 a resource limit stopped the work early.\n"
+          "Every command takes --help and --json (one JSON object per line on stdout),\n"
+          "except 'report timed', which only writes files. Exit codes: 0 all checks pass,\n"
+          "1 a check failed, 2 bad input or usage, 3 a resource limit stopped the work.\n"
           "See README.md and docs/ for the litmus format and the model language.\n",
           f);
 }

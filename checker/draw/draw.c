@@ -162,7 +162,10 @@ char *draw_proto_dot(const proto_t *p, const draw_proto_opts_t *o)
     sb_init(&b);
     sb_puts(&b, "digraph \"");
     put_esc(&b, p->name, strlen(p->name));
-    sb_puts(&b, "\" {\n  rankdir=LR;\n  labelloc=t;\n  fontname=\"Helvetica\";\n"
+    /* Top to bottom: a controller's chain of transient states then grows downwards,
+     * so a drawing stays about as tall as wide (left to right, mesi's L1 alone was
+     * 5814 x 713 pixels; top to bottom 847 x 945 points). */
+    sb_puts(&b, "\" {\n  rankdir=TB;\n  labelloc=t;\n  fontname=\"Helvetica\";\n"
                 "  node [fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=9];\n"
                 "  label=\"");
     put_esc(&b, p->name, strlen(p->name));

@@ -1,4 +1,4 @@
-/* draw.h - pictures as Graphviz text (cohcheck draw, DESIGN.md section 3):
+/* draw.h - pictures as Graphviz text (cohcheck draw, docs/architecture.md section 3):
  * a protocol's state machines from its resolved tables, and a trace as a
  * message-sequence chart. Returns text only; the command line runs `dot`. */
 #ifndef COHCHECK_DRAW_H

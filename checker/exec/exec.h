@@ -1,5 +1,5 @@
 /* exec.h - candidate executions of a litmus program and the outcomes each
- * memory model allows (DESIGN.md section 6).
+ * memory model allows (docs/architecture.md section 6).
  *
  * Evaluation enumerates, herd-style, every candidate execution: every path of
  * every thread (loops unrolled to a bound), every value a read may return,

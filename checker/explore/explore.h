@@ -1,4 +1,4 @@
-/* explore.h - exhaustive exploration of a system's state space (DESIGN.md
+/* explore.h - exhaustive exploration of a system's state space (docs/architecture.md
  * section 5): BFS by default (shortest counterexamples), DFS on request, over
  * an in-memory set of 64-, 96- or 128-bit state fingerprints (hash compaction).
  * The BFS queue may spill to a temporary file (docs/memory.md). Finds deadlocks,

@@ -1,4 +1,4 @@
-/* prog.h - the litmus program IR and its parser (DESIGN.md section 2).
+/* prog.h - the litmus program IR and its parser (docs/architecture.md section 2).
  * A prog_t is immutable once parsed; every later stage (model evaluation, the
  * protocol explorer, timed mode) reads it. Invariant: every register, location,
  * thread and branch target it names exists (the parser rejects the rest). */

@@ -1,4 +1,4 @@
-/* prog_parse.c - litmus file parser (DESIGN.md section 2, normative).
+/* prog_parse.c - litmus file parser (docs/architecture.md section 2, normative).
  * The header line is scanned by hand (test names may contain '+', '-', '.');
  * the rest is tokenised by the shared PCRE2 lexer and parsed by recursive
  * descent. Invariant: on success every name in the program resolves (threads,

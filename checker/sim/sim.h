@@ -1,4 +1,4 @@
-/* sim.h - timed mode (DESIGN.md section 8): a discrete-event simulation of a
+/* sim.h - timed mode (docs/architecture.md section 8): a discrete-event simulation of a
  * protocol's tables running a workload on a machine description, in cycles.
  * The protocol's rows are evaluated by the same evaluator as the explorer's
  * (checker/sys/rows.h), so a row means the same in both; there is no

@@ -1,4 +1,4 @@
-/* store.c - the SQLite store (DESIGN.md section 7): opening and schema,
+/* store.c - the SQLite store (docs/architecture.md section 7): opening and schema,
  * runs, and reading back. The row queue and the writer thread are in
  * store_writer.c.
  *

@@ -1,4 +1,4 @@
-/* store.h - the SQLite store (DESIGN.md section 7): runs, visited states,
+/* store.h - the SQLite store (docs/architecture.md section 7): runs, visited states,
  * outcomes and failures, so runs can be resumed, traced, compared and
  * counted. States are written by a background writer thread in large
  * transactions (WAL mode), so exploration does not wait on the disk.

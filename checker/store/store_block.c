@@ -1,4 +1,4 @@
-/* store_block.c - visited states packed into blocks (DESIGN.md section 7).
+/* store_block.c - visited states packed into blocks (docs/architecture.md section 7).
  *
  * The states table holds one row per block of consecutive state numbers of
  * one run (at most STORE_BLOCK_STATES states or about STORE_BLOCK_BYTES), so

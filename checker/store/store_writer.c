@@ -1,5 +1,5 @@
 /* store_writer.c - the row queue and the background writer thread of the
- * store (DESIGN.md section 7).
+ * store (docs/architecture.md section 7).
  *
  * store_state and store_outcome copy a row into the tail of a list of
  * chunks under one mutex and return; the writer thread takes the whole list

@@ -1,5 +1,5 @@
 /* sys.h - a system: protocol tables + litmus program + configuration, with one
- * next-state interface over compact canonical state encodings (DESIGN.md
+ * next-state interface over compact canonical state encodings (docs/architecture.md
  * section 5). Every back-end (explorer, trace replay, timed mode) drives this
  * interface; the system never knows how states are stored, and the explorer
  * never knows which protocol it runs.

@@ -48,15 +48,38 @@ while read -r proto test opts verdict states trans; do
     name=$(basename "$proto" .proto)
     steps=$("$BIN" trace --db "$T/runs.db" --json "$run" | python3 -c 'import sys, json
 t = json.load(sys.stdin)["trace"]
-print(sum(1 for s in t if not s.startswith("initial state") and "FAILS:" not in s and not s.startswith("(")))')
+print(sum(1 for s in t if "FAILS:" not in s and not s.startswith("(")))')
     if ! "$BIN" draw --db "$T/runs.db" --trace "$run" -o "$T/$name-trace.svg" 2>"$T/err" ||
         ! valid_svg "$T/$name-trace.svg"; then
         bad "draw --trace $run ($proto $test): $(cat "$T/err")"
         continue
     fi
-    boxes=$("$BIN" draw --db "$T/runs.db" --trace "$run" -o - | grep -o 'label="[0-9][0-9]*  ' | wc -l)
+    boxes=$("$BIN" draw --db "$T/runs.db" --trace "$run" -o - | grep -o 'label="[0-9][0-9]*  ' | sort -u | wc -l)
     if [ "$boxes" -eq "$steps" ]; then ok; else bad "draw --trace $run ($proto $test): $boxes step boxes, want $steps"; fi
+    # The chart numbers its steps as the text trace does: box N is trace step N, and
+    # step 1 shows the initial state (warm copies on their lanes).
+    "$BIN" trace --db "$T/runs.db" --json "$run" >"$T/tr.json"
+    "$BIN" draw --db "$T/runs.db" --trace "$run" -o - >"$T/tr.dot"
+    if python3 - "$T/tr.json" "$T/tr.dot" <<'PY'; then ok; else bad "draw --trace $run ($proto $test): step numbers differ from the text trace"; fi
+import json, re, sys
+t = json.load(open(sys.argv[1]))["trace"]
+dot = open(sys.argv[2]).read()
+boxes = re.findall(r'label="([0-9]+)  ([^"\\]*)', dot)
+assert boxes and boxes[0][0] == "1" and boxes[0][1].startswith("initial")
+for n, text in boxes:
+    step = t[int(n) - 1]
+    if text.startswith("initial: "):
+        assert n == "1" and step.startswith("initial state: ")
+        assert all(("." + w) in step for w in text[9:].split()), (text, step)
+    elif text != "initial state":
+        assert step.startswith(text), (n, text, step)
+PY
 done <tests/e2e/check.tab
+# gpu-wt-noinv's bug needs the warm copy L1[1].x=V: the chart shows it at step 1.
+"$BIN" check --db "$T/warm.db" --protocol gpu-wt-noinv --init warm litmus/core/MP+rel+acq+guard.litmus >/dev/null 2>&1
+"$BIN" draw --db "$T/warm.db" --trace 1 -o - >"$T/warm.dot"
+grep -q 'label="1  initial: x=V' "$T/warm.dot" && grep -q 'label="2  P0 st: store x' "$T/warm.dot" && ok ||
+    bad "draw --trace of a warm run: no initial x=V at step 1, or step 2 is not P0's store"
 
 # A chart of any stored state, and the errors.
 "$BIN" check --db "$T/ok.db" --protocol nol1 litmus/core/MP.litmus >/dev/null 2>&1
@@ -75,6 +98,21 @@ expect2 "bad extension" "must end in" "$BIN" draw gpu-wt -o "$T/out.pdf"
 expect2 "no output" "give the output" "$BIN" draw gpu-wt
 expect2 "unknown controller" "no controller 'L9'" "$BIN" draw gpu-wt --controller L9 -o "$T/out.svg"
 expect2 "unknown protocol" "gpu-nope" "$BIN" draw gpu-nope -o "$T/out.svg"
+# An unwritable place is one line of ours (never Graphviz's, naming its temporary file).
+: >"$T/afile"
+"$BIN" draw gpu-wt -o "$T/afile/x.svg" >/dev/null 2>"$T/err"
+if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q '[.]tmp[0-9]' "$T/err"; then ok; else bad "draw into an unwritable place: $(cat "$T/err")"; fi
+# A single controller's drawing is at most 3 times as wide as tall (mesi's L1 was 5814 x 713).
+if command -v dot >/dev/null 2>&1; then
+    for pc in mesi:L1 hlrc:L1 rcc:L1; do
+        "$BIN" draw "${pc%:*}" --controller "${pc#*:}" -o "$T/one.svg" 2>/dev/null
+        wh=$(grep -o '<svg width="[0-9]*pt" height="[0-9]*pt"' "$T/one.svg" | tr -dc '0-9 ' | sed 's/^ *//')
+        w=${wh% *} h=${wh#* }
+        if [ -n "$w" ] && [ "$w" -le $((3 * h)) ] && [ "$h" -le $((3 * w)) ]; then ok; else
+            bad "draw $pc: ${w}x${h} points, more than 3 times as wide as tall or the reverse"
+        fi
+    done
+fi
 expect2 "no graphviz" "not installed" env PATH=/nonexistent "$BIN" draw gpu-wt -o "$T/out.svg"
 if "$BIN" draw gpu-wt --stalls -o - | grep -q 'style=dotted'; then ok; else bad "--stalls draws stall rows"; fi
 
@@ -96,7 +134,7 @@ if grep -q '1 allowed execution satisfies' "$T/show/SB+rel+acq.rcpc.dot" &&
 # A release fence synchronises with an acquire fence through rf.
 if [ "$(grep -c 'label="sw"' "$T/show/MP+fences+ok.rcpc.dot")" -eq 1 ] &&
     grep -q 'F\[rel.agent\]' "$T/show/MP+fences+ok.rcpc.dot"; then ok; else bad "--show sw edges"; fi
-expect2 "--show not a folder" "is not a folder" "$BIN" litmus --show "$T/out.none" litmus/core/SB.litmus
+expect2 "--show onto a file" "a file of that name exists" "$BIN" litmus --show "$T/afile" litmus/core/SB.litmus
 
 echo "draw: $pass passed, $fail failed"
 [ $fail -eq 0 ]

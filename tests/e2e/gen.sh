@@ -29,7 +29,18 @@ if "$BIN" gen --list --edges 4 --annot plain | tail -n 1 | grep -q '^6 tests$' &
     "$BIN" gen --list --edges 4 --annot plain | grep -q '^MP  *PodWW Rfe PodRR Fre$'; then ok; else
     bad "gen --list --edges 4: the six two-thread shapes"
 fi
-for args in "" "-o $T/x --edges 9" "-o $T/x --threads 1" "-o $T/x --annot bogus" "--list extra"; do
+# --procs N bounds a test's litmus threads; the old spelling --threads N works with one
+# deprecation line; --json gives one object per test and a summary object.
+a=$("$BIN" gen --list --edges 5 --procs 2 | tail -n 1)
+b=$("$BIN" gen --list --edges 5 --threads 2 2>"$T/dep" | tail -n 1)
+c=$("$BIN" gen --list --edges 5 | tail -n 1)
+if [ "$a" = "$b" ] && [ "$a" != "$c" ] && [ "$(wc -l <"$T/dep")" -eq 1 ] && grep -q 'deprecated, use --procs N' "$T/dep"; then ok; else
+    bad "gen --procs / --threads: '$a' '$b' '$c' $(cat "$T/dep")"
+fi
+"$BIN" gen --json -o "$T/j" --edges 4 --annot plain >"$T/j.out" 2>&1
+if [ "$(grep -c '^{"test":' "$T/j.out")" -eq 6 ] && tail -n 1 "$T/j.out" | grep -q "^{\"tests\":6,\"out\":\"$T/j\"}$" &&
+    [ "$(grep -vc '^{' "$T/j.out")" -eq 0 ] && [ "$(ls "$T/j" | wc -l)" -eq 6 ]; then ok; else bad "gen --json: $(cat "$T/j.out")"; fi
+for args in "" "-o $T/x --edges 9" "-o $T/x --procs 1" "-o $T/x --annot bogus" "--list extra"; do
     # shellcheck disable=SC2086
     "$BIN" gen $args >/dev/null 2>"$T/err"
     rc=$?

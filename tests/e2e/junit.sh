@@ -13,7 +13,8 @@ C=litmus/core
 "$BIN" check --no-db --annotate --junit "$T/check.xml" --protocol gpu-wt-noflush \
     $C/MP+rel+acq+guard.litmus $C/SB.litmus >"$T/out" 2>&1
 if valid "$T/check.xml" && grep -q '<testsuite name="cohcheck check" tests="2" failures="1" errors="0"' "$T/check.xml" &&
-    grep -q '<failure type="violation" message="reached an outcome the model forbids">  1  initial state' "$T/check.xml" &&
+    grep -q '<failure type="violation" message="reached an outcome the model forbids">forbidden outcome: 1:r0=1; 1:r1=0; x=1; y=1;' "$T/check.xml" &&
+    grep -q '^trace ([0-9]* steps):$' "$T/check.xml" && grep -q '^  1  initial state' "$T/check.xml" &&
     grep -q '^::error file=litmus/core/MP+rel+acq+guard.litmus,line=1,title=gpu-wt-noflush MP+rel+acq+guard under drf%3A violation::reached an outcome the model forbids' "$T/out"; then ok; else
     bad "check --junit/--annotate"
 fi
@@ -42,8 +43,30 @@ fi
 sed 's/ failures="[0-9]*" errors="[0-9]*" skipped/ skipped/' "$T/check.xml" >"$T/broken.xml"
 if ! valid "$T/broken.xml"; then ok; else bad "a testsuite without failures= validated"; fi
 # Unwritable report: exit 2, one line.
-"$BIN" litmus --junit /nonexistent/dir/x.xml $C/SB.litmus >/dev/null 2>"$T/err"
+: >"$T/afile"; "$BIN" litmus --junit "$T/afile/x.xml" $C/SB.litmus >/dev/null 2>"$T/err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q 'cannot write' "$T/err"; then ok; else bad "unwritable --junit: exit $rc"; fi
+if [ $rc -eq 2 ] && grep -q 'cannot create folder' "$T/err"; then ok; else bad "unwritable --junit: exit $rc"; fi
+# A missing folder is created.
+"$BIN" litmus --junit "$T/new/sub/x.xml" $C/SB.litmus >/dev/null 2>&1 && valid "$T/new/sub/x.xml" && ok ||
+    bad "--junit into a new folder"
+# The body's first and last steps are the trace's (check's text output).
+"$BIN" check --no-db --protocol gpu-wt-noflush $C/MP+rel+acq+guard.litmus >"$T/txt" 2>&1
+first=$(grep -E '^ +1  ' "$T/txt" | sed 's/^ *//')
+last=$(grep -E '^ +[0-9]+  ' "$T/txt" | tail -1 | sed 's/^ *//')
+body=$(sed -n '/<failure/,/<\/failure>/p' "$T/check.xml" | sed 's/^ *//; s/<\/failure>//; s/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g')
+if printf '%s\n' "$body" | grep -qxF "$first" && printf '%s\n' "$body" | grep -qxF "$last"; then ok; else
+    bad "junit body lacks the first or last step ($first / $last)"
+fi
+# The path is checked before the run: a bad one costs no exploration and prints no result.
+for cmd in "check --no-db --protocol gpu-wt-noflush" "litmus" "mutate --protocol nol1" "regress nol1 nol1"; do
+    # shellcheck disable=SC2086
+    "$BIN" $cmd --junit "$T/afile/x.xml" $C/MP+rel+acq+guard.litmus >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "cannot write\|cannot create folder" "$T/err"; then ok; else
+        bad "$cmd --junit under a file: exit $rc, out $(head -2 "$T/out"), err $(cat "$T/err")"
+    fi
+done
+"$BIN" check --no-db --protocol nol1 --junit "$T" $C/SB.litmus >"$T/out" 2>"$T/err"
+if [ $? -eq 2 ] && [ ! -s "$T/out" ] && grep -q 'is a folder' "$T/err"; then ok; else bad "--junit FOLDER"; fi
 echo "junit: $pass passed, $fail failed"
 [ $fail -eq 0 ]

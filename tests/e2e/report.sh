@@ -58,8 +58,23 @@ if p.stack or missing or p.rows < 20:
     print("open:", p.stack, "missing:", missing, "rows:", p.rows)
     sys.exit(1)
 PY
+# The default output is ./cohcheck-report/ (never the checked-in reports/); --protocols
+# chooses protocols, and COHCHECK_PROTOCOLS is honoured even where ./protocols exists.
+BINA=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+REPO=$PWD
+mkdir -p "$T/cwd/protocols"
+cp protocols/nol1.proto "$T/cwd/protocols/"
+(cd "$T/cwd" && "$BINA" report --protocols nol1 --settings cold --suite "$REPO/litmus/core/SB.litmus" >/dev/null 2>&1)
+if [ -f "$T/cwd/cohcheck-report/index.html" ] && [ ! -e "$T/cwd/reports" ] &&
+    grep -q '^| nol1 | sc | cold | 1 |' "$T/cwd/cohcheck-report/verdicts.md"; then ok; else bad "report's default --out"; fi
+mkdir -p "$T/envp"
+cp protocols/gpu-wt.proto protocols/gpu-wt-noinv.proto "$T/envp/"
+(cd "$T/cwd" && COHCHECK_PROTOCOLS="$T/envp" "$BINA" report --out "$T/envr" --settings cold \
+    --suite "$REPO/litmus/core/SB.litmus" >/dev/null 2>&1)
+n=$(grep -c '^| gpu-wt' "$T/envr/verdicts.md" 2>/dev/null)
+if [ "$n" = 2 ] && ! grep -q '^| nol1 ' "$T/envr/verdicts.md"; then ok; else bad "COHCHECK_PROTOCOLS ignored: $n rows"; fi
 # Bad input: exit 2.
-for args in "--models most" "--settings cold;warm" "--suite /nonexistent" "-j 0" "extra"; do
+for args in "--models most" "--settings cold;warm" "--suite /nonexistent" "-j 0" "extra" "--protocols nope"; do
     # shellcheck disable=SC2086
     "$BIN" report --out "$T/bad" $args >/dev/null 2>"$T/err"
     rc=$?

@@ -36,7 +36,7 @@ pin "tcw lock2 fermi lifetime 400" 6348,2130,66,4248 --protocol tcw --workload $
 pin "gpu-wt lock15 fermi seed 7" 317443,32426,15000,352800 --protocol gpu-wt \
     --workload $D/lock15.litmus --machine fermi --seed 7
 
-# Messages and traffic by message name (DESIGN.md section 8 fields).
+# Messages and traffic by message name (docs/architecture.md section 8 fields).
 "$BIN" sim --json --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
 for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":2' \
     '"cycles":686' '"events":126' '"correct":true' \

@@ -58,8 +58,40 @@ grep -q '^verdict: differs' "$T/d1" && ok || ko "diff verdict line"
 
 # trace: the stored failure trace, and a path to a stored state.
 "$BIN" trace --db "$DB" "$bad" | grep -q 'L1\[1\]' && ok || ko "trace of the failure"
-"$BIN" trace --db "$DB" "$bad" 40 | head -1 | grep -q '^   1  initial state' && ok || ko "trace to state 40"
-"$BIN" show --db "$DB" --json | grep -c '"run":' | grep -q '^3$' && ok || ko "show --json lists 3 runs"
+"$BIN" trace --db "$DB" "$bad" 40 | head -1 | grep -q '^    1  initial state' && ok || ko "trace to state 40"
+# Text by default: numbered steps, step 1 the initial state, as check prints them; --json:
+# the steps as one array.
+"$BIN" trace --db "$DB" "$bad" >"$T/tr"
+sed -n 3p "$T/tr" | grep -q '^    1  initial state' && ! grep -q '^\[' "$T/tr" &&
+    grep -q '^    2  ' "$T/tr" && ok || ko "trace RUN prints numbered steps: $(head -4 "$T/tr")"
+"$BIN" check --db "$DB" --protocol gpu-wt-noinv --env fetch $L/MP+rel+acq+guard.litmus |
+    sed -n 's/^  *\([0-9][0-9]*  .*\)/\1/p' >"$T/chk_steps"
+sed -n 's/^  *\([0-9][0-9]*  .*\)/\1/p' "$T/tr" >"$T/tr_steps"
+cmp -s "$T/chk_steps" "$T/tr_steps" && [ -s "$T/tr_steps" ] && ok || ko "trace RUN's steps differ from check's"
+"$BIN" trace --db "$DB" --json "$bad" | grep -q '"trace":\["initial state' && ok || ko "trace --json"
+"$BIN" show --db "$DB" "$bad" >"$T/sh"
+grep -q '^trace:$' "$T/sh" && grep -q '^    1  initial state' "$T/sh" && ! grep -q '\["' "$T/sh" && ok ||
+    ko "show RUN prints the trace as steps: $(cat "$T/sh")"
+"$BIN" show --db "$DB" --json "$bad" | grep -q '"trace":\["initial state' && ok || ko "show --json RUN has the trace"
+"$BIN" show --db "$DB" --json | grep -c '"run":' | grep -q '^4$' && ok || ko "show --json lists 4 runs"
+
+# diff names the settings that differ; the same run against itself: "settings: same".
+r1=$("$BIN" check --db "$DB" --json --no-por --protocol gpu-wt $L/SB.litmus 2>/dev/null | num run)
+r2=$("$BIN" check --db "$DB" --json --por --init warm --protocol gpu-wt $L/SB.litmus 2>/dev/null | num run)
+"$BIN" diff --db "$DB" "$r1" "$r2" >"$T/ds"
+grep -qx 'settings: init cold -> warm, por false -> true' "$T/ds" && ok || ko "diff settings: $(cat "$T/ds")"
+"$BIN" diff --db "$DB" --json "$r1" "$r2" | grep -q '"settings_differ":\[{"setting":"init","run1":"cold","run2":"warm"},{"setting":"por","run1":"false","run2":"true"}\]' &&
+    ok || ko "diff --json settings_differ"
+"$BIN" diff --db "$DB" "$r2" "$r2" | grep -qx 'settings: same' && ok || ko "diff of a run with itself: settings"
+
+# The size warning: once, when a run takes the store past COHCHECK_STORE_WARN, naming --no-db.
+W=$T/warn.db
+COHCHECK_STORE_WARN=64K "$BIN" check --db "$W" --protocol gpu-wt --init warm --env all $L/MP.litmus >/dev/null 2>"$T/w1"
+COHCHECK_STORE_WARN=64K "$BIN" check --db "$W" --protocol gpu-wt --init warm --env all $L/MP.litmus >/dev/null 2>"$T/w2"
+[ "$(wc -l <"$T/w1")" -eq 1 ] && grep -q "^cohcheck: warning: the store $W is now .* MiB (over 0.0625 MiB).*--no-db" "$T/w1" &&
+    [ ! -s "$T/w2" ] && ok || ko "store size warning: '$(cat "$T/w1")' then '$(cat "$T/w2")'"
+"$BIN" check --db "$T/small.db" --protocol gpu-wt $L/MP.litmus >/dev/null 2>"$T/w3"
+[ ! -s "$T/w3" ] && ok || ko "a small store warned: $(cat "$T/w3")"
 
 # Bad input.
 "$BIN" show --db "$T/none.db" >/dev/null 2>&1

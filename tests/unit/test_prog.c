@@ -1,5 +1,5 @@
 /* test_prog.c - unit tests for the litmus parser (checker/prog): the whole
- * DESIGN.md section 2 format, and exact FILE:LINE:COL errors for bad input. */
+ * docs/architecture.md section 2 format, and exact FILE:LINE:COL errors for bad input. */
 #include <criterion/criterion.h>
 #include <string.h>
 
