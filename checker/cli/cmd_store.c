@@ -968,16 +968,16 @@ static int64_t replay_states(sys_t *sys, const loaded_t *l)
 }
 
 /* Check run ID: its stored states are numbered 0..n-1, every step replays, and a
- * finished run's counts equal its rows. Problems are printed; returns how many
+ * finished run's counts equal its rows. Problems go to PB, one line each; returns how many
  * (-1: the run cannot be read). */
 static int check_run(store_t *db, int64_t id, const char *argv0, bool replay, bool quiet,
-                     uint64_t *nstates, char *state, size_t statelen)
+                     uint64_t *nstates, char *state, size_t statelen, strbuf_t *pb)
 {
     diag_t d;
     cli_rebuilt_t b;
     store_run_t r;
     if (store_get_run(db, id, &r, &d)) {
-        cli_report(&d);
+        sb_printf(pb, "run %lld: %s\n", (long long)id, d.msg);
         return -1;
     }
     snprintf(state, statelen, "%s", store_run_state(&r));
@@ -989,46 +989,75 @@ static int check_run(store_t *db, int64_t id, const char *argv0, bool replay, bo
     loaded_t l;
     memset(&l, 0, sizeof l);
     if (store_states(db, id, load_state, &l, &d)) {
-        printf("run %lld: %s\n", (long long)id, d.msg);
+        sb_printf(pb, "run %lld: %s\n", (long long)id, d.msg);
         return 1;
     }
     *nstates = l.n;
     if (l.gap && ++bad)
-        printf("run %lld: the stored states are not numbered 0 to %zu\n", (long long)id, l.n);
+        sb_printf(pb, "run %lld: the stored states are not numbered 0 to %zu\n", (long long)id,
+                  l.n);
     if (finished && l.n != want && ++bad)
-        printf("run %lld: the run says %llu states, %zu are stored\n", (long long)id,
-               (unsigned long long)want, l.n);
+        sb_printf(pb, "run %lld: the run says %llu states, %zu are stored\n", (long long)id,
+                  (unsigned long long)want, l.n);
     if (failure >= (int64_t)l.n && ++bad)
-        printf("run %lld: the failing state %lld is not stored\n", (long long)id,
-               (long long)failure);
+        sb_printf(pb, "run %lld: the failing state %lld is not stored\n", (long long)id,
+                  (long long)failure);
     if (replay && !bad && l.n) {
         if (cli_rebuild(db, id, argv0, &b, &d)) {
-            printf("run %lld: cannot rebuild its system: %s\n", (long long)id, d.msg);
+            sb_printf(pb, "run %lld: cannot rebuild its system: %s\n", (long long)id, d.msg);
             bad++;
         } else {
             int64_t at = replay_states(b.sys, &l);
             if (at >= 0 && ++bad)
-                printf("run %lld: stored state %lld is not a successor of its parent %lld\n",
-                       (long long)id, (long long)at, (long long)l.parents[at]);
+                sb_printf(pb, "run %lld: stored state %lld is not a successor of its parent %lld\n",
+                          (long long)id, (long long)at, (long long)l.parents[at]);
             cli_rebuilt_free(&b);
         }
     }
     if (!bad && !quiet)
-        printf("run %lld: %s, %zu states%s\n", (long long)id, state, l.n,
-               replay && l.n ? ", every step replays" : "");
+        sb_printf(pb, "run %lld: %s, %zu states%s\n", (long long)id, state, l.n,
+                  replay && l.n ? ", every step replays" : "");
     loaded_free(&l);
     return bad;
 }
 
+/* store check --json: one object; PROBLEMS holds one line per problem. */
+static void store_check_json(const char *dbp, bool ok, size_t nruns, size_t nfin, size_t nint,
+                             size_t nrun, uint64_t total, const char *problems)
+{
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "{\"db\":");
+    sb_json_str(&b, dbp);
+    sb_printf(&b,
+              ",\"consistent\":%s,\"runs\":%zu,\"finished\":%zu,\"interrupted\":%zu,"
+              "\"running\":%zu,\"states\":%llu,\"problems\":[",
+              ok ? "true" : "false", nruns, nfin, nint, nrun, (unsigned long long)total);
+    for (const char *p = problems, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            nl = p + strlen(p) - 1;
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
+        if (p != problems)
+            sb_putc(&b, ',');
+        sb_json_str(&b, line);
+    }
+    sb_puts(&b, "]}\n");
+    fputs(b.s, stdout);
+    sb_free(&b);
+}
+
 static const char store_usage[] =
-    "usage: cohcheck store check [--no-replay] [--quiet] DB\n\n"
+    "usage: cohcheck store check [--no-replay] [--quiet] [--json] DB\n\n"
     "Verify a store: SQLite's integrity and foreign-key checks, then every run: its\n"
     "stored states are numbered without gaps, a finished run's counts equal its stored\n"
     "rows, its failing state is stored, and every stored step replays (each state is a\n"
     "successor of its parent under the run's own protocol, test and configuration).\n"
     "Runs still being written or interrupted are checked as far as they got.\n"
     "--no-replay skips the replay (fast on big stores). Exit 0: consistent; 1: a problem\n"
-    "(one line each); 2: not a store, or bad usage.\n";
+    "(one line each); 2: not a store, or bad usage. --json: one object (db, consistent,\n"
+    "runs, finished, interrupted, running, states, problems).\n";
 
 int cmd_store(int argc, char **argv)
 {
@@ -1040,13 +1069,15 @@ int cmd_store(int argc, char **argv)
         cli_error("store: give a subcommand: check (see 'cohcheck store --help')");
         return CLI_BAD_INPUT;
     }
-    bool replay = true, quiet = false;
+    bool replay = true, quiet = false, json = false;
     const char *dbp = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--no-replay"))
             replay = false;
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
+        else if (!strcmp(argv[i], "--json"))
+            json = quiet = true;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(store_usage, stdout);
             return CLI_OK;
@@ -1072,11 +1103,13 @@ int cmd_store(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     int bad = integ;
+    strbuf_t pb;
+    sb_init(&pb);
     if (integ)
-        printf("%s: %s\n", dbp, msg);
+        sb_printf(&pb, "%s: %s\n", dbp, msg);
     idlist_t ids = {NULL, 0, 0};
     if (store_list_runs(db, collect_id, &ids, &d)) {
-        printf("%s: %s\n", dbp, d.msg);
+        sb_printf(&pb, "%s: %s\n", dbp, d.msg);
         bad++;
     }
     size_t nfin = 0, nint = 0, nrun = 0;
@@ -1084,7 +1117,7 @@ int cmd_store(int argc, char **argv)
     for (size_t i = ids.n; i-- > 0;) {
         uint64_t n = 0;
         char state[32] = "";
-        int k = check_run(db, ids.ids[i], argv[0], replay, quiet, &n, state, sizeof state);
+        int k = check_run(db, ids.ids[i], argv[0], replay, quiet, &n, state, sizeof state, &pb);
         bad += k != 0;
         total += n;
         if (!strcmp(state, "done") || !strcmp(state, "stopped"))
@@ -1093,10 +1126,20 @@ int cmd_store(int argc, char **argv)
             nint++;
         else
             nrun++;
+        if (!json) {
+            fputs(pb.s ? pb.s : "", stdout);
+            sb_free(&pb);
+            sb_init(&pb);
+        }
     }
     free(ids.ids);
-    printf("%s: %s: %zu runs (%zu finished, %zu interrupted, %zu running), %llu states\n", dbp,
-           bad ? "PROBLEMS" : "consistent", ids.n, nfin, nint, nrun, (unsigned long long)total);
+    if (json)
+        store_check_json(dbp, bad == 0, ids.n, nfin, nint, nrun, total, pb.s ? pb.s : "");
+    else
+        printf("%s%s: %s: %zu runs (%zu finished, %zu interrupted, %zu running), %llu states\n",
+               pb.s ? pb.s : "", dbp, bad ? "PROBLEMS" : "consistent", ids.n, nfin, nint, nrun,
+               (unsigned long long)total);
+    sb_free(&pb);
     store_close(db, &d);
     return bad ? CLI_FAIL : CLI_OK;
 }
