@@ -103,10 +103,13 @@ echo "not a database" >"$T/junk.db"
 [ $? -eq 2 ] && ok || ko "trace of a missing run"
 
 # store check: every run of $DB is consistent and replays (pinned: the fresh run and
-# the resumed one, $rs states each, and the noinv run's 2187).
+# the resumed one, $rs states each, the two noinv runs' 2187 each, and the diff
+# settings pair's 142 and 336).
 "$BIN" store check "$DB" >"$T/sc"
-[ $? -eq 0 ] && grep -q ": consistent: 3 runs (3 finished, 0 interrupted, 0 running), $((2 * rs + 2187)) states" "$T/sc" &&
-    [ "$(grep -c 'every step replays' "$T/sc")" -eq 3 ] && ok || ko "store check: $(cat "$T/sc")"
+[ $? -eq 0 ] && grep -q ": consistent: 6 runs (6 finished, 0 interrupted, 0 running), $((2 * rs + 2 * 2187 + 142 + 336)) states" "$T/sc" &&
+    [ "$(grep -c 'every step replays' "$T/sc")" -eq 6 ] && ok || ko "store check: $(cat "$T/sc")"
+"$BIN" store check --json "$DB" | grep -q '^{"db":"[^"]*","consistent":true,"runs":6,"finished":6,"interrupted":0,"running":0,"states":[0-9]*,"problems":\[\]}$' &&
+    ok || ko "store check --json"
 # A run whose count disagrees with its rows, and a damaged block: exit 1, one line each.
 if command -v python3 >/dev/null 2>&1; then
     cp "$DB" "$T/tampered.db"
