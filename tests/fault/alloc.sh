@@ -5,7 +5,8 @@
 # other sample is "n+" (that one and all later ones fail: SQLite's error paths under
 # lasting exhaustion). Each run must exit 2 or 3 with one line, or recover exactly;
 # its store must stay consistent, and its interrupted runs must resume to the
-# fault-free counts. Usage: sh tests/fault/alloc.sh   (from the repo root)
+# fault-free counts. FAULT_SAMPLES=all fails every allocation in turn; FAULT_ONLY=PATTERN
+# runs only the scenarios whose name matches. Usage: sh tests/fault/alloc.sh (repo root)
 . tests/fault/lib.sh
 K=${FAULT_SAMPLES:-24}
 L=litmus/core
@@ -15,6 +16,7 @@ L=litmus/core
 scenario() {
     name=$1 k=$2 db=$3 tpl=$4
     shift 4
+    case $name in ${FAULT_ONLY:-*}) ;; *) return ;; esac
     fresh() {
         rm -f "$db" "$db-wal" "$db-shm"
         [ "$tpl" = - ] || cp "$tpl" "$db"

@@ -24,7 +24,12 @@ sanitizer_report() {
 # samples N K: the allocation numbers to fail for a run of N allocations: 1..min(N,12),
 # then K more spread geometrically up to N, each moved by a FAULT_SEED-derived offset
 # within its step (deterministic for a seed; another seed picks other points).
+# K "all": every number from 1 to N.
 samples() {
+    if [ "$2" = all ]; then # every allocation of the run
+        seq 1 "$1"
+        return
+    fi
     awk -v n="$1" -v k="$2" -v seed="$SEED" 'BEGIN {
         srand(seed); m = n < 12 ? n : 12
         for (i = 1; i <= m; i++) print i
