@@ -192,7 +192,7 @@ typedef struct {
     int proto_index; /* into the protocol paths */
     strbuf_t oks;    /* "\nTEST\n..." : the tests that passed */
     strbuf_t fails;  /* "TEST VERDICT\n...": the failures, in suite order */
-    bool broken; /* a deliberately broken variant: refuting it is the intended result */
+    bool broken;     /* a deliberately broken variant: refuting it is the intended result */
 } row_t;
 
 typedef struct {
