@@ -214,9 +214,10 @@ int prog_graph_read(const char *file, const char *src, size_t len, long maxv, lo
                     prog_graph_t *g, diag_t *err);
 
 /* Deterministic generators (SplitMix64 from SEED): R-MAT (Chakrabarti et al.,
- * a=0.57 b=0.19 c=0.19) with 2^SCALE vertices and DEG*2^SCALE edges, weights
- * 1..63; a road-like W x H grid (4-neighbour, both directions, 1..15 weights, and
- * one diagonal shortcut in 16 cells). */
+ * a=0.57 b=0.19 c=0.19 d=0.05) with 2^SCALE vertices and DEG*2^SCALE directed
+ * edges, weights 1..63; a road-like W x H grid: every east-west road, a quarter of
+ * the north-south ones (all of column 0, so it is connected), both directions,
+ * weights 1..15 (about 2.5 arcs per vertex, as the USA-road-d graphs). */
 void prog_graph_rmat(int scale, int deg, uint64_t seed, prog_graph_t *g);
 void prog_graph_grid(int w, int h, uint64_t seed, prog_graph_t *g);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../base/util.h"
 #include "../lex/lex.h"
@@ -1683,7 +1684,9 @@ static int graph_file(parser_t *ps, const lex_tok_t *t, prog_graph_t *g)
     sb_putn(&path, ps->src + t->off + 1, t->len - 2);
     char *data;
     size_t len;
-    int rc = util_read_file(path.s, &data, &len);
+    struct stat st;
+    /* Only a regular file: a device or a pipe could block or never end. */
+    int rc = stat(path.s, &st) || !S_ISREG(st.st_mode) ? -1 : util_read_file(path.s, &data, &len);
     if (rc)
         diag_set(ps->err, ps->file, t->line, t->col, "cannot read graph file %.200s", path.s);
     else {

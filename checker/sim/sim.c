@@ -927,9 +927,9 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
         if (is_mem(in) && in->indexed && th_loc(s, t, in) < 0) {
             s->r->status = SIM_PROTOCOL;
             snprintf(s->r->msg, sizeof s->r->msg,
-                     "thread P%d: index %d out of the array %.40s (%d elements) at line %d", t,
-                     r[in->idx_reg] + in->idx_off, s->prog->locs[in->loc].name, in->idx_len,
-                     in->line);
+                     "thread P%d: index %d out of the array %.*s (%d elements) at line %d", t,
+                     r[in->idx_reg] + in->idx_off, (int)strcspn(s->prog->locs[in->loc].name, "["),
+                     s->prog->locs[in->loc].name, in->idx_len, in->line);
             th->status = TH_DONE;
             s->ndone++;
             return;

@@ -357,9 +357,10 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
             if (in->indexed && prog_instr_loc(in, th[TH_REGS + in->idx_reg]) < 0) {
                 err->kind = SYS_ERR_INVARIANT;
                 snprintf(err->msg, sizeof err->msg,
-                         "P%d: index %d out of the array %.40s (%d elements) at line %d", t,
-                         th[TH_REGS + in->idx_reg] + in->idx_off, s->prog->locs[in->loc].name,
-                         in->idx_len, in->line);
+                         "P%d: index %d out of the array %.*s (%d elements) at line %d", t,
+                         th[TH_REGS + in->idx_reg] + in->idx_off,
+                         (int)strcspn(s->prog->locs[in->loc].name, "["),
+                         s->prog->locs[in->loc].name, in->idx_len, in->line);
                 return -1;
             }
             th[TH_STATUS] = ST_RUN;
