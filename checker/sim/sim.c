@@ -1316,7 +1316,7 @@ static int build(sim_t *s, diag_t *err)
     }
     s->L = (rows_layout_t){p,         prog,         s->ninst,    prog->nthreads, s->maxlocs,
                            s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line,    s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows};
+                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,     s->ncus};
     for (int i = 0; i < s->ninst; i++) {
         const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
         for (int v = 0; v < pc->nctrlvars; v++) {

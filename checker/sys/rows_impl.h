@@ -266,7 +266,7 @@ static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, int64_t v,
     int64_t lo = -ROWS_VMAX, hi = ROWS_VMAX;
     if (ty->kind == PROTO_T_INT) {
         lo = ty->lo;
-        hi = ty->hi;
+        hi = ty->ncus ? x->L->ncus : ty->hi;
     } else if (ty->kind == PROTO_T_BOOL) {
         lo = 0;
         hi = 1;

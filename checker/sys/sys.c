@@ -1066,7 +1066,8 @@ static bool field_only_copied(const sys_t *s, int c, const proto_row_t *row, int
             /* the copy can fail no range check: the field's type is the variable's */
             const proto_type_t *ft = &p->msgs[row->event].fields[f].type;
             const proto_type_t *vt = &p->ctrls[c].linevars[a->var].type;
-            if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi)
+            if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi &&
+                ft->ncus == vt->ncus)
                 continue;
         }
         if (proto_action_any(p, a, is_field, f))
@@ -1369,7 +1370,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     }
     s->L = (rows_layout_t){p,         prog,         s->ninst,    s->nthreads, s->maxlocs,
                            s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line, s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows};
+                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,  s->ncus};
     /* Encoding widths: pc/step/status and line states in a byte, registers a thread
      * never names skipped, small bounded variables in a byte, the rest 16 bits. */
     s->fw = xcalloc((size_t)s->nfixed + 1, 1);

@@ -145,5 +145,16 @@ printf 'GPU g\ngraph grid width = 200 height = 200 seed = 1\n{ }\nthreads T[1] {
 bad_input "too many locations (239789; at most 64)" check --no-db --protocol nol1 "$T/g5.litmus"
 expect_rc 0 "sim takes the 200 x 200 grid" "$BIN" sim --protocol nol1 --workload "$T/g5.litmus"
 
+# Counters sized from the run: a directory's acks are int(0..ncus), so a write that
+# invalidates 16 or 30 sharers (17 and 31 CUs) runs; int(0..15) overflowed at 17 CUs.
+for p in mesi gpu-vi gpu-vini; do
+    for n in 17 31; do
+        expect_rc 0 "$p share at $n CUs" "$BIN" sim --protocol $p --machine fermi --cus $n \
+            --workload $D/share.litmus --param CUS=$n
+    done
+done
+pin "mesi share 31 CUs" 34395,1006,508,34132 --protocol mesi --machine fermi --cus 31 \
+    --workload $D/share.litmus --param CUS=31
+
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
