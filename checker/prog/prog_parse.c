@@ -1745,6 +1745,11 @@ static int parse_graph(parser_t *ps)
     const lex_tok_t *kw = next(ps), *t = next(ps);
     if (ps->graph)
         return fail_at(ps, kw, "a second graph input (a test has at most %s)", "one");
+    static const char *const names[] = {"N", "M", "INF", "DIST"};
+    for (int i = 0; i < 4; i++)
+        if (env_find(ps, names[i], strlen(names[i])))
+            return fail_at(ps, kw, "the graph input defines N, M, INF and DIST: %s is taken",
+                           names[i]);
     prog_graph_t g;
     memset(&g, 0, sizeof g);
     prog_val_t a, b, seed, src = 0;
@@ -1755,7 +1760,7 @@ static int parse_graph(parser_t *ps)
         if (graph_arg(ps, "scale", 1, 22, &a) || graph_arg(ps, "deg", 1, 64, &b) ||
             graph_arg(ps, "seed", 0, EXPR_LIMIT - 1, &seed))
             return -1;
-        if ((a + 1) * b > 1L << 22 || (b << a) > 1L << 22)
+        if ((b << a) > 1L << 22)
             return fail_at(ps, t, "R-MAT too large (2^scale * deg at most %s)", "4194304");
         prog_graph_rmat((int)a, (int)b, (uint64_t)seed, &g);
     } else {

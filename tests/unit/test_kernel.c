@@ -133,3 +133,48 @@ Test(kernel, indexed_instructions)
     cr_assert(prog_has_indexed(p) && prog_has_kernel_instr(p));
     prog_free(p);
 }
+
+static void kernel_bad(const char *src, int line, int col, const char *what)
+{
+    prog_t *p = NULL;
+    diag_t d;
+    cr_assert_eq(prog_parse("k.litmus", src, strlen(src), &p, &d), -1, "%s", src);
+    cr_expect_eq(d.line, line, "line %d != %d (%s)", d.line, line, d.msg);
+    cr_expect_eq(d.col, col, "col %d != %d (%s)", d.col, col, d.msg);
+    cr_expect(strstr(d.msg, what) != NULL, "message '%s' lacks '%s'", d.msg, what);
+}
+
+Test(kernel, graph_directive)
+{
+    const char *src = "GPU g\ngraph grid width = 3 height = 2 seed = 5 source = 1\n"
+                      "{ d[0..N-1] = 0; }\nthreads T[1] { ld r1 col[r2] ; }\n"
+                      "forall (all v in 0..N-1 : d[v] = DIST[v] - DIST[v])\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("g.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    prog_graph_t g;
+    prog_graph_grid(3, 2, 5, &g);
+    /* row[0..6], then col and w, then d: arrays in order. */
+    cr_assert_eq(p->nlocs, 7 + 2 * g.m + 6);
+    cr_assert_str_eq(p->locs[7].name, "col[0]");
+    cr_assert_eq(p->threads[0].instr[0].idx_len, g.m);
+    for (int k = 0; k < g.m; k++)
+        cr_assert_eq(p->locs[7 + k].init, g.col[k]);
+    prog_graph_free(&g);
+    prog_free(p);
+    kernel_bad("GPU g\nparam N = 2\ngraph rmat scale = 2 deg = 1 seed = 1\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 1, "N is taken");
+    kernel_bad("GPU g\ngraph rmat scale = 2 deg = 1 seed = 1\ngraph rmat scale = 2 deg = 1 "
+               "seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 1, "a second graph input");
+    kernel_bad("GPU g\ngraph rmat scale = 2 seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\n"
+               "forall (true)\n",
+               2, 22, "expected 'deg = VALUE'");
+    kernel_bad("GPU g\ngraph rmat scale = 22 deg = 2 seed = 1\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               2, 7, "R-MAT too large");
+    kernel_bad("GPU g\n{ a[0..1] = 0; }\nthreads T[1] { ld r1 a[r2] ; ld r2 a[r1 + 2 ; }\n"
+               "forall (true)\n",
+               3, 45, "expected ']' after the index");
+}
