@@ -32,15 +32,17 @@ pin() {
     done
 }
 
-S="--machine qr-apu --workload $K/sssp.litmus --param SCALE=6 --param DEG=4 --param TBS=2"
-pin "sssp nol1" 95142,74287,49458,1039584 --protocol nol1 $S
-pin "sssp gpu-wt" 102156,95167,48676,1182976 --protocol gpu-wt $S
-pin "sssp mesi" 73226,21140,9778,424480 --protocol mesi $S
-pin "sssp qr" 116708,152590,136084,1540924 --protocol qr $S
-pin "sssp qr seed 7" 116734,152600,136092,1541108 --protocol qr $S --seed 7
-R="--machine qr-apu --workload $K/sssp-road.litmus --param WIDTH=16 --param HEIGHT=16 --param TBS=2"
-pin "sssp-road nol1" 212733,163417,108632,2057540 --protocol nol1 $R
-pin "sssp-road qr" 348246,421152,360841,4881592 --protocol qr $R
+S="--machine qr-apu --workload $K/sssp.litmus --param SCALE=6 --param DEG=4 --param TBS=2 \
+    --param BACKOFF=16"
+pin "sssp nol1" 94817,27158,18092,349532 --protocol nol1 $S
+pin "sssp gpu-wt" 101843,34842,18542,520288 --protocol gpu-wt $S
+pin "sssp mesi" 61951,17328,8382,363956 --protocol mesi $S
+pin "sssp qr" 65912,49758,41983,548752 --protocol qr $S
+pin "sssp qr seed 7" 65945,49805,42027,549216 --protocol qr $S --seed 7
+R="--machine qr-apu --workload $K/sssp-road.litmus --param WIDTH=16 --param HEIGHT=16 --param TBS=2 \
+    --param BACKOFF=16"
+pin "sssp-road nol1" 213156,103907,69216,1190388 --protocol nol1 $R
+pin "sssp-road qr" 216884,161852,124288,2387108 --protocol qr $R
 
 # Every run of the figure's protocols passes the final check (distances = Dijkstra's).
 for p in nol1 gpu-wt mesi qr; do
@@ -53,7 +55,7 @@ for p in mesi qr; do
     prev=-1
     for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
         h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/sssp.litmus --param SCALE=7 \
-            --param DEG=4 --param TBS=2 | tail -1 | cut -d, -f12)
+            --param DEG=4 --param TBS=2 --param BACKOFF=16 | tail -1 | cut -d, -f12)
         if awk -v a="$prev" -v b="$h" 'BEGIN { exit !(b > a + 0.05) }'; then ok; else
             bad "$p: L1 hit rate $h on $m is not above $prev (the smaller L1)"
         fi
