@@ -822,8 +822,9 @@ static int parse_init_range(parser_t *ps)
             return -1;
         hi[nd] = lo[nd];
         if (peek(ps)->kind == T_DOTDOT) {
+            /* A..A-1 is empty ({ d[0..S-1] = 1; d[S] = 0; } with S = 0), as in `for`. */
             next(ps);
-            if (parse_expr_in(ps, 0, loc_limit(ps), "index", &hi[nd]))
+            if (parse_expr_in(ps, lo[nd] - 1, loc_limit(ps), "index", &hi[nd]))
                 return -1;
         }
         if (expect(ps, T_RBRACK, "']' after the index"))

@@ -93,6 +93,17 @@ check_count "check sssp-gr" ": ok (108121 states, 216033 transitions" --protocol
 check_count "check sssp-mtx" ": ok (95717 states, 191285 transitions" --protocol nol1 \
     $D/sssp-mtx.litmus
 
+# All pairs: the kernel from every source of small.gr on qr, each against Dijkstra's DIST.
+for src in 0 1 2 3 4; do
+    expect_rc 0 "sssp-gr source $src" "$BIN" sim --protocol qr --machine qr-apu \
+        --workload $D/sssp-gr.litmus --param SOURCE=$src --param BACKOFF=16
+done
+bad_input0() { # as bad_input below
+    "$BIN" "$@" >"$T/out" 2>"$T/err"
+    if [ $? = 2 ] && grep -qF "source 5 out of range (0..4)" "$T/err"; then ok; else bad "source 5: $(cat "$T/err")"; fi
+}
+bad_input0 sim --protocol qr --workload $D/sssp-gr.litmus --param SOURCE=5
+
 # An index out of its array is a run error, in sim (exit 1) and in check (reported).
 expect_rc 1 "oob sim" "$BIN" sim --protocol nol1 --workload $D/oob.litmus
 if grep -q "index 2 out of the array a (2 elements) at line 7" "$T/err"; then ok; else
@@ -130,6 +141,8 @@ kfile k2 '  ld r2 a[r2] ;'
 bad_input "k2.litmus:4:3: the index register cannot be the destination" sim --protocol nol1 --workload "$T/k2.litmus"
 kfile k3 '  ld r1 a[r2 * 2] ;'
 bad_input "k3.litmus:4:14: expected ']' after the index" sim --protocol nol1 --workload "$T/k3.litmus"
+printf 'GPU e\n{ a[0..-1] = 1; a[0] = 2; b[3..1] = 0; }\nthreads T[1] { ld r1 a[0] ; }\nforall (true)\n' >"$T/e.litmus"
+bad_input "e.litmus:2:32: index 1 out of range (2..65535)" sim --protocol nol1 --workload "$T/e.litmus"
 kfile k4 '  blt.acq r1 2 x ;' '  x: ;'
 bad_input "k4.litmus:4:7: 'blt' takes no order or scope" sim --protocol nol1 --workload "$T/k4.litmus"
 printf 'GPU g\ngraph "nosuch.gr"\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g1.litmus"
