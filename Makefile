@@ -306,3 +306,14 @@ test-fault: cohcheck
 clean: clean-fault
 clean-fault:
 	rm -rf build-fault
+
+# Kernels (docs/litmus.md "Kernels"): register-indexed addresses, loops, graph inputs; the
+# SSSP kernel pinned in sim and check (tests/e2e/kernels.sh).
+.PHONY: test-kernels test-san-kernels
+test: test-kernels
+test-kernels: cohcheck
+	sh tests/e2e/kernels.sh ./cohcheck
+test-san: test-san-kernels
+test-san-kernels:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/kernels.sh ./build-san/cohcheck

@@ -493,6 +493,43 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
     sb_free(&b);
 }
 
+/* A kernel's spec (register-indexed addresses: the model evaluator cannot
+ * enumerate its executions): its own final check. An outcome is allowed when
+ * a forall condition holds, when a ~exists proposition does not, and always
+ * for exists (an observation). */
+typedef struct {
+    const prog_t *p;
+    exec_layout_t lay;
+} kernel_spec_t;
+
+static bool kernel_allows(const void *ctx, const prog_val_t *v)
+{
+    const kernel_spec_t *k = ctx;
+    if (k->p->quant == PROG_EXISTS)
+        return true;
+    bool e = exec_outcome_sat(k->p, &k->lay, v);
+    return k->p->quant == PROG_FORALL ? e : !e;
+}
+
+/* The model's allowed outcomes of P into MR, or for a kernel the predicate of
+ * its final check (K holds its context). -1 with D when P is too large. */
+static int allowed_outcomes(check_t *c, const prog_t *p, kernel_spec_t *k, exec_model_result_t *mr,
+                            diag_t *d)
+{
+    exec_opts_t xo = {.unroll = c->unroll};
+    exec_stats_t xs;
+    k->p = NULL;
+    if (!prog_has_indexed(p))
+        return exec_eval(p, &c->model, 1, &xo, mr, &xs, d);
+    memset(mr, 0, sizeof *mr);
+    k->p = p;
+    exec_layout_init(&k->lay, p);
+    exec_outcomes_init(&mr->allowed, k->lay.nkeys);
+    mr->allowed.pred = kernel_allows;
+    mr->allowed.pred_ctx = k;
+    return 0;
+}
+
 static int check_file(job_t *job)
 {
     check_t *c = job->c;
@@ -504,11 +541,10 @@ static int check_file(job_t *job)
         return CLI_BAD_INPUT;
     }
     int rc = CLI_OK;
-    exec_opts_t xo = {.unroll = c->unroll};
     exec_model_result_t mr;
-    exec_stats_t xs;
+    kernel_spec_t kspec;
     sys_t *s = NULL;
-    if (exec_eval(p, &c->model, 1, &xo, &mr, &xs, &d)) {
+    if (allowed_outcomes(c, p, &kspec, &mr, &d)) {
         cli_report(&d);
         prog_free(p);
         return CLI_BAD_INPUT;
@@ -606,6 +642,8 @@ static int check_file(job_t *job)
 out:
     sys_free(s);
     exec_result_free(&mr);
+    if (kspec.p)
+        exec_layout_free(&kspec.lay);
     prog_free(p);
     return rc;
 }

@@ -74,6 +74,8 @@ void exec_outcomes_init(exec_outcomes_t *s, int nkeys)
     s->nkeys = nkeys;
     s->n = s->cap = 0;
     s->v = NULL;
+    s->pred = NULL;
+    s->pred_ctx = NULL;
 }
 
 void exec_outcomes_free(exec_outcomes_t *s)
@@ -129,6 +131,8 @@ bool exec_outcomes_add(exec_outcomes_t *s, const prog_val_t *v)
 
 bool exec_outcomes_has(const exec_outcomes_t *s, const prog_val_t *v)
 {
+    if (s->pred)
+        return s->pred(s->pred_ctx, v);
     bool found;
     osearch(s, v, &found);
     return found;
@@ -153,8 +157,7 @@ void exec_layout_init(exec_layout_t *l, const prog_t *p)
     for (int t = 0; t < p->nthreads; t++) {
         for (int i = 0; i < p->threads[t].ninstr; i++) {
             const prog_instr_t *in = &p->threads[t].instr[i];
-            if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS ||
-                in->op == PROG_OP_MOV || in->op == PROG_OP_ADD)
+            if (prog_writes_reg(in))
                 written[t] |= 1u << in->reg;
         }
         n += __builtin_popcount(written[t]);
@@ -340,16 +343,18 @@ static void gen(pathgen_t *g, int pc, const prog_val_t *regs_in)
             pc++;
             break;
         case PROG_OP_ADD:
-            regs[in->reg] =
-                (prog_val_t)((uint64_t)operand(&in->a, regs) + (uint64_t)operand(&in->b, regs));
+        case PROG_OP_SUB:
+        case PROG_OP_MUL:
+            regs[in->reg] = prog_alu(in, operand(&in->a, regs), operand(&in->b, regs));
             pc++;
             break;
         case PROG_OP_NOP: pc++; break;
         case PROG_OP_BEQ:
         case PROG_OP_BNE:
+        case PROG_OP_BLT:
+        case PROG_OP_BGE:
         case PROG_OP_B: {
-            bool taken =
-                in->op == PROG_OP_B || ((regs[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ));
+            bool taken = prog_branch_taken(in, regs[in->reg], operand(&in->a, regs));
             if (!taken) {
                 pc++;
                 break;
@@ -751,6 +756,13 @@ int exec_eval(const prog_t *p, cat_model_t *const *models, int nmodels, const ex
                  "too many threads for the model evaluator (%d; at most %d): lower the "
                  "workload's parameters (--param)",
                  p->nthreads, PROG_MAX_THREADS);
+        goto out;
+    }
+    if (prog_has_indexed(p)) {
+        diag_set(err, p->file, 0, 0,
+                 "the model evaluator does not take register-indexed addresses (NAME[rK]): "
+                 "its executions fix each access's location; run the kernel under cohcheck "
+                 "check or sim");
         goto out;
     }
     if (p->nlocs > CAT_MAX_EVENTS) {

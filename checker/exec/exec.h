@@ -34,6 +34,10 @@ typedef struct {
     int nkeys;
     size_t n, cap;
     prog_val_t *v; /* n * nkeys values */
+    /* A set given by a predicate instead (a kernel's final check, for check):
+       when set, has() is pred(pred_ctx, v) and the list above stays empty. */
+    bool (*pred)(const void *ctx, const prog_val_t *v);
+    const void *pred_ctx;
 } exec_outcomes_t;
 
 typedef struct {

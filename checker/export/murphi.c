@@ -1889,6 +1889,12 @@ int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
                  "export --murphi: raw time has no finite model; export the abstract one");
         return -1;
     }
+    if (prog_has_kernel_instr(prog)) {
+        diag_set(err, prog->file, 0, 0,
+                 "export --murphi: kernel instructions (sub, mul, blt, bge, NAME[rK]) have no "
+                 "Murphi form yet");
+        return -1;
+    }
     /* The system must build exactly as `check` builds it (the same errors). */
     sys_t *s;
     if (sys_new(p, prog, cfg, &s, err))

@@ -1,7 +1,76 @@
-/* prog.c - evaluating and printing litmus conditions (see prog.h). */
+/* prog.c - evaluating and printing litmus conditions, and the instruction
+ * semantics every executor shares (see prog.h). */
 #include <stdio.h>
 
 #include "prog.h"
+
+int prog_instr_loc(const prog_instr_t *in, int64_t idx)
+{
+    if (!in->indexed)
+        return in->loc;
+    int64_t e = idx + in->idx_off;
+    return e >= 0 && e < in->idx_len ? in->loc + (int)e : -1;
+}
+
+bool prog_has_indexed(const prog_t *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].indexed)
+                return true;
+    return false;
+}
+
+bool prog_has_kernel_instr(const prog_t *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].indexed || p->threads[t].instr[i].op > PROG_OP_NOP)
+                return true;
+    return false;
+}
+
+bool prog_writes_reg(const prog_instr_t *in)
+{
+    switch (in->op) {
+    case PROG_OP_LD:
+    case PROG_OP_RMW:
+    case PROG_OP_CAS:
+    case PROG_OP_MOV:
+    case PROG_OP_ADD:
+    case PROG_OP_SUB:
+    case PROG_OP_MUL: return true;
+    default: return false;
+    }
+}
+
+bool prog_is_branch(const prog_instr_t *in)
+{
+    return in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE ||
+           in->op == PROG_OP_BLT || in->op == PROG_OP_BGE;
+}
+
+bool prog_branch_taken(const prog_instr_t *in, int64_t r, int64_t a)
+{
+    switch (in->op) {
+    case PROG_OP_B: return true;
+    case PROG_OP_BEQ: return r == a;
+    case PROG_OP_BNE: return r != a;
+    case PROG_OP_BLT: return r < a;
+    case PROG_OP_BGE: return r >= a;
+    default: return false;
+    }
+}
+
+int64_t prog_alu(const prog_instr_t *in, int64_t a, int64_t b)
+{
+    switch (in->op) {
+    case PROG_OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
+    case PROG_OP_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
+    case PROG_OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+    default: return a;
+    }
+}
 
 bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS],
                     const prog_val_t *mem)

@@ -53,6 +53,11 @@ typedef enum {
     PROG_OP_BNE,
     PROG_OP_B,
     PROG_OP_NOP, /* a label standing alone */
+    /* Kernel instructions (docs/litmus.md, "Kernels"): appended so older values keep theirs. */
+    PROG_OP_SUB, /* reg := a - b */
+    PROG_OP_MUL, /* reg := a * b */
+    PROG_OP_BLT, /* branch when reg < a */
+    PROG_OP_BGE, /* branch when reg >= a */
 } prog_opcode_t;
 
 typedef enum { PROG_RMW_ADD, PROG_RMW_EXCH } prog_rmw_t;
@@ -74,6 +79,14 @@ typedef struct {
     prog_operand_t b; /* cas: new value; add: B */
     int target;       /* branches: index of the target instruction in this thread */
     int line, col;    /* where the instruction was written */
+    /* Register-indexed address `NAME[rK + C]` (ld st rmw cas): loc is element 0 of
+       the array, whose idx_len elements are locations loc..loc+idx_len-1; the
+       element is regs[idx_reg] + idx_off. idx_reg is never the instruction's
+       destination, so the address holds while the access runs. */
+    bool indexed;
+    int idx_reg;
+    int idx_off;
+    int idx_len;
 } prog_instr_t;
 
 typedef struct {
@@ -164,6 +177,58 @@ int prog_load_params(const char *path, const prog_setting_t *set, int nset, unsi
 const prog_param_t *prog_param_find(const prog_t *p, const char *name);
 
 void prog_free(prog_t *p);
+
+/* The location IN accesses when its index register holds IDX (ignored unless
+ * IN is indexed): -1 when the element lies outside the array. */
+int prog_instr_loc(const prog_instr_t *in, int64_t idx);
+
+/* True when some instruction of P addresses memory through a register. */
+bool prog_has_indexed(const prog_t *p);
+
+/* True when P uses a kernel instruction (sub, mul, blt, bge, NAME[rK]). */
+bool prog_has_kernel_instr(const prog_t *p);
+
+/* Instruction kinds: writes its `reg` (ld rmw cas mov add sub mul); a branch
+ * (b beq bne blt bge). */
+bool prog_writes_reg(const prog_instr_t *in);
+bool prog_is_branch(const prog_instr_t *in);
+
+/* A conditional branch with register value R and operand value A: taken? */
+bool prog_branch_taken(const prog_instr_t *in, int64_t r, int64_t a);
+
+/* mov add sub mul on operand values A and B. */
+int64_t prog_alu(const prog_instr_t *in, int64_t a, int64_t b);
+
+/* A graph in CSR form (prog_graph.c): vertex v's out-edges are
+ * col[row[v]..row[v+1]-1] with weights w[...]. Vertices are 0..n-1. */
+typedef struct {
+    int n;
+    int m;
+    int32_t *row; /* n + 1 entries */
+    int32_t *col; /* m entries */
+    int32_t *w;   /* m entries, each 1..PROG_MAX_SCALE_VAL-1 */
+} prog_graph_t;
+
+/* Read a graph from SRC[0..LEN): Matrix Market (`%%MatrixMarket matrix coordinate`,
+ * real/integer/pattern, general/symmetric; entry (i, j, v) is an edge i-1 -> j-1 of
+ * weight |v| rounded, at least 1; pattern weight 1) or DIMACS shortest-path (`p sp N M`,
+ * `a U V W`, 1-based). Returns 0, or -1 with ERR at FILE:LINE:COL. At most MAXV
+ * vertices and MAXE edges. */
+int prog_graph_read(const char *file, const char *src, size_t len, long maxv, long maxe,
+                    prog_graph_t *g, diag_t *err);
+
+/* Deterministic generators (SplitMix64 from SEED): R-MAT (Chakrabarti et al.,
+ * a=0.57 b=0.19 c=0.19 d=0.05) with 2^SCALE vertices and DEG*2^SCALE directed
+ * edges, weights 1..63; a road-like W x H grid: every east-west road, a quarter of
+ * the north-south ones (all of column 0, so it is connected), both directions,
+ * weights 1..15 (about 2.5 arcs per vertex, as the USA-road-d graphs). */
+void prog_graph_rmat(int scale, int deg, uint64_t seed, prog_graph_t *g);
+void prog_graph_grid(int w, int h, uint64_t seed, prog_graph_t *g);
+
+/* Shortest distances from SRC (Dijkstra); DIST[v] = -1 when v is unreachable. */
+void prog_graph_sssp(const prog_graph_t *g, int src, int64_t *dist);
+
+void prog_graph_free(prog_graph_t *g);
 
 /* Evaluate the condition's proposition on final registers REGS[thread][reg]
  * and final memory MEM[loc]. */

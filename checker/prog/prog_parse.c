@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../base/util.h"
 #include "../lex/lex.h"
@@ -193,7 +194,24 @@ typedef struct {
     uint32_t *regs_used; /* per thread: registers it names */
     size_t capregs;
     long work; /* expansion steps so far: instructions, iterations, instances */
+    /* Kernels (docs/litmus.md, "Kernels"): arrays addressed through a register
+       (name -> first location, extent) and read-only tables (DIST[v]). */
+    struct arr {
+        char *name;
+        int base, len;
+    } * arrs;
+    size_t narrs, caparrs;
+    struct table {
+        char *name;
+        prog_val_t *v;
+        long len;
+    } * tables;
+    size_t ntables, captables;
+    bool graph; /* a `graph` input: locations up to PROG_MAX_INPUT_LOCS */
 } parser_t;
+
+/* Locations (and array indices) a file with a `graph` input may have. */
+#define PROG_MAX_INPUT_LOCS (1L << 23)
 
 /* Expansion steps a scale file may take (instructions, `for`, `all`/`any` and
  * template iterations): a bound on parse time and memory. */
@@ -312,6 +330,18 @@ static long long max_val(const parser_t *ps)
     return ps->scale ? PROG_MAX_SCALE_VAL : PROG_MAX_VAL;
 }
 
+static long loc_limit(const parser_t *ps)
+{
+    return ps->graph ? PROG_MAX_INPUT_LOCS : PROG_MAX_SCALE_LOCS;
+}
+
+static int too_many_locs(parser_t *ps, const lex_tok_t *t)
+{
+    char n[24];
+    snprintf(n, sizeof n, "%ld", loc_limit(ps));
+    return fail_at(ps, t, "too many locations (at most %s)", n);
+}
+
 /* ---- names and expressions (scale files) ---- */
 
 static bind_t *env_find(parser_t *ps, const char *s, size_t n)
@@ -343,6 +373,24 @@ static bool tok_bound(parser_t *ps, const lex_tok_t *t)
 
 static int parse_expr(parser_t *ps, prog_val_t *v);
 
+/* TABLE[E]: an element of a read-only table (the `graph` input's DIST). */
+static int table_elem(parser_t *ps, const struct table *tb, prog_val_t *v)
+{
+    next(ps);
+    next(ps); /* '[' */
+    const lex_tok_t *it = peek(ps);
+    prog_val_t i;
+    if (parse_expr(ps, &i) || expect(ps, T_RBRACK, "']' after the index"))
+        return -1;
+    if (i < 0 || i >= tb->len) {
+        diag_set(ps->err, ps->file, it->line, it->col, "index %lld out of range of %s (0..%ld)",
+                 (long long)i, tb->name, tb->len - 1);
+        return -1;
+    }
+    *v = tb->v[i];
+    return 0;
+}
+
 static int parse_primary(parser_t *ps, prog_val_t *v)
 {
     const lex_tok_t *t = peek(ps);
@@ -364,6 +412,11 @@ static int parse_primary(parser_t *ps, prog_val_t *v)
         }
         return expect(ps, T_RPAREN, "')' closing the expression");
     }
+    if (t->kind == T_IDENT && ps->toks[ps->pos + 1].kind == T_LBRACK)
+        for (size_t i = 0; i < ps->ntables; i++)
+            if (strlen(ps->tables[i].name) == t->len &&
+                !memcmp(ps->tables[i].name, ps->src + t->off, t->len))
+                return table_elem(ps, &ps->tables[i], v);
     if (t->kind == T_IDENT) {
         const bind_t *b = env_find(ps, ps->src + t->off, t->len);
         if (!b) {
@@ -506,7 +559,7 @@ static int parse_loc_name(parser_t *ps, strbuf_t *name)
     while (peek(ps)->kind == T_LBRACK) {
         next(ps);
         prog_val_t v;
-        if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &v) ||
+        if (parse_expr_in(ps, 0, loc_limit(ps), "index", &v) ||
             expect(ps, T_RBRACK, "']' after the index"))
             return -1;
         sb_printf(name, "[%lld]", (long long)v);
@@ -523,13 +576,82 @@ static int parse_loc(parser_t *ps, int *loc)
     int rc = parse_loc_name(ps, &name);
     if (!rc) {
         *loc = loc_index(ps, name.s, name.len, false);
-        if (*loc < 0 && ps->p->nlocs >= PROG_MAX_SCALE_LOCS)
-            rc = fail_at(ps, t, "too many locations (at most %s)", "65536");
+        if (*loc < 0 && ps->p->nlocs >= loc_limit(ps))
+            rc = too_many_locs(ps, t);
         else if (*loc < 0)
             *loc = loc_index(ps, name.s, name.len, true);
     }
     sb_free(&name);
     return rc;
+}
+
+/* Array NAME for a register-indexed access: the locations NAME[0], NAME[1], ...
+ * that follow each other in the program (an initial-state range or a graph
+ * input), found once and remembered. */
+static int find_array(parser_t *ps, const lex_tok_t *t, int *base, int *len)
+{
+    for (size_t i = 0; i < ps->narrs; i++)
+        if (strlen(ps->arrs[i].name) == t->len &&
+            !memcmp(ps->arrs[i].name, ps->src + t->off, t->len)) {
+            *base = ps->arrs[i].base;
+            *len = ps->arrs[i].len;
+            return 0;
+        }
+    strbuf_t nm;
+    sb_init(&nm);
+    sb_printf(&nm, "%.*s[0]", (int)t->len, ps->src + t->off);
+    int b = loc_index(ps, nm.s, nm.len, false), k = 1;
+    for (; b >= 0 && b + k < ps->p->nlocs; k++) {
+        nm.len = 0;
+        sb_printf(&nm, "%.*s[%d]", (int)t->len, ps->src + t->off, k);
+        if (strcmp(ps->p->locs[b + k].name, nm.s))
+            break;
+    }
+    sb_free(&nm);
+    if (b < 0) {
+        diag_set(ps->err, ps->file, t->line, t->col,
+                 "array %.*s is addressed through a register: give its elements in the initial "
+                 "state in one range (%.*s[0..N-1] = V) or by a graph input",
+                 (int)(t->len > 40 ? 40 : t->len), ps->src + t->off,
+                 (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+        return -1;
+    }
+    struct arr a = {xstrndup(ps->src + t->off, t->len), b, k};
+    UTIL_PUSH(ps->arrs, ps->narrs, ps->caparrs, a);
+    *base = b;
+    *len = k;
+    return 0;
+}
+
+/* A memory operand: a location, or NAME[rK], NAME[rK + E], NAME[rK - E]:
+ * element rK + E of array NAME, chosen when the instruction runs. */
+static int parse_mem_loc(parser_t *ps, prog_instr_t *in)
+{
+    const lex_tok_t *t = peek(ps);
+    int r, x;
+    if (t->kind != T_IDENT || ps->pos + 2 >= ps->ntoks || ps->toks[ps->pos + 1].kind != T_LBRACK ||
+        !is_reg(ps, &ps->toks[ps->pos + 2], &r) || is_reg(ps, t, &x) ||
+        !valid_loc_name(ps->src + t->off, t->len))
+        return parse_loc(ps, &in->loc);
+    next(ps);
+    next(ps);
+    next(ps);
+    ps->tb->regs_used |= 1u << r;
+    prog_val_t off = 0;
+    const lex_tok_t *op = peek(ps);
+    if (op->kind == T_PLUS || op->kind == T_MINUS) {
+        next(ps);
+        if (parse_expr_in(ps, 0, loc_limit(ps), "index offset", &off))
+            return -1;
+        if (op->kind == T_MINUS)
+            off = -off;
+    }
+    if (expect(ps, T_RBRACK, "']' after the index (NAME[rK], NAME[rK + E] or NAME[rK - E])"))
+        return -1;
+    in->indexed = true;
+    in->idx_reg = r;
+    in->idx_off = (int)off;
+    return find_array(ps, t, &in->loc, &in->idx_len);
 }
 
 static int parse_reg(parser_t *ps, int *reg)
@@ -696,19 +818,20 @@ static int parse_init_range(parser_t *ps)
         if (nd == MAXDIM)
             return fail_at(ps, peek(ps), "at most %s indices in the initial state", "4");
         next(ps);
-        if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &lo[nd]))
+        if (parse_expr_in(ps, 0, loc_limit(ps), "index", &lo[nd]))
             return -1;
         hi[nd] = lo[nd];
         if (peek(ps)->kind == T_DOTDOT) {
+            /* A..A-1 is empty ({ d[0..S-1] = 1; d[S] = 0; } with S = 0), as in `for`. */
             next(ps);
-            if (parse_expr_in(ps, 0, PROG_MAX_SCALE_LOCS, "index", &hi[nd]))
+            if (parse_expr_in(ps, lo[nd] - 1, loc_limit(ps), "index", &hi[nd]))
                 return -1;
         }
         if (expect(ps, T_RBRACK, "']' after the index"))
             return -1;
         total *= hi[nd] >= lo[nd] ? hi[nd] - lo[nd] + 1 : 0;
-        if (total > PROG_MAX_SCALE_LOCS)
-            return fail_at(ps, lt, "too many locations (at most %s)", "65536");
+        if (total > loc_limit(ps))
+            return too_many_locs(ps, lt);
         nd++;
     }
     prog_val_t v;
@@ -723,9 +846,9 @@ static int parse_init_range(parser_t *ps)
         for (int d = 0; d < nd; d++)
             sb_printf(&nm, "[%lld]", (long long)idx[d]);
         int loc = loc_index(ps, nm.s, nm.len, false);
-        if (loc < 0 && ps->p->nlocs >= PROG_MAX_SCALE_LOCS) {
+        if (loc < 0 && ps->p->nlocs >= loc_limit(ps)) {
             sb_free(&nm);
-            return fail_at(ps, lt, "too many locations (at most %s)", "65536");
+            return too_many_locs(ps, lt);
         }
         if (loc < 0)
             loc = loc_index(ps, nm.s, nm.len, true);
@@ -879,8 +1002,17 @@ typedef struct {
 static const opname_t opnames[] = {
     {"ld", PROG_OP_LD},       {"st", PROG_OP_ST},   {"rmw", PROG_OP_RMW}, {"cas", PROG_OP_CAS},
     {"fence", PROG_OP_FENCE}, {"mov", PROG_OP_MOV}, {"add", PROG_OP_ADD}, {"beq", PROG_OP_BEQ},
-    {"bne", PROG_OP_BNE},     {"b", PROG_OP_B},
+    {"bne", PROG_OP_BNE},     {"b", PROG_OP_B},     {"sub", PROG_OP_SUB}, {"mul", PROG_OP_MUL},
+    {"blt", PROG_OP_BLT},     {"bge", PROG_OP_BGE},
 };
+
+static const char *op_name(prog_opcode_t op)
+{
+    for (size_t i = 0; i < sizeof opnames / sizeof *opnames; i++)
+        if (opnames[i].op == op)
+            return opnames[i].name;
+    return "?";
+}
 
 static const char *const ord_names[] = {"", "rlx", "acq", "rel", "acqrel", "sc"};
 static const char *const scope_names[] = {"", "wg", "agent", "system", "rm_agent"};
@@ -953,7 +1085,7 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
                 sc = i;
         if (!mem) {
             diag_set(ps->err, ps->file, t->line, col, "'%s' takes no order or scope",
-                     opnames[in->op].name);
+                     op_name(in->op));
             return -1;
         }
         if (o > 0 && !have_ord && !have_scope) {
@@ -966,7 +1098,7 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
             };
             if (!ok[in->op][o]) {
                 diag_set(ps->err, ps->file, t->line, col, "order '%s' is not allowed on %s",
-                         ord_names[o], opnames[in->op].name);
+                         ord_names[o], op_name(in->op));
                 return -1;
             }
             in->ord = (prog_ord_t)o;
@@ -1037,19 +1169,19 @@ static int parse_instr(parser_t *ps)
     int idx = (int)tb->n;
     switch (in.op) {
     case PROG_OP_LD:
-        if (parse_reg(ps, &in.reg) || parse_loc(ps, &in.loc))
+        if (parse_reg(ps, &in.reg) || parse_mem_loc(ps, &in))
             return -1;
         break;
     case PROG_OP_ST:
-        if (parse_loc(ps, &in.loc) || parse_operand(ps, &in.a))
+        if (parse_mem_loc(ps, &in) || parse_operand(ps, &in.a))
             return -1;
         break;
     case PROG_OP_RMW:
-        if (parse_reg(ps, &in.reg) || parse_loc(ps, &in.loc) || parse_operand(ps, &in.a))
+        if (parse_reg(ps, &in.reg) || parse_mem_loc(ps, &in) || parse_operand(ps, &in.a))
             return -1;
         break;
     case PROG_OP_CAS:
-        if (parse_reg(ps, &in.reg) || parse_loc(ps, &in.loc) || parse_operand(ps, &in.a) ||
+        if (parse_reg(ps, &in.reg) || parse_mem_loc(ps, &in) || parse_operand(ps, &in.a) ||
             parse_operand(ps, &in.b))
             return -1;
         break;
@@ -1060,7 +1192,14 @@ static int parse_instr(parser_t *ps)
             return -1;
         break;
     case PROG_OP_ADD:
+    case PROG_OP_SUB:
+    case PROG_OP_MUL:
         if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_operand(ps, &in.b))
+            return -1;
+        break;
+    case PROG_OP_BLT:
+    case PROG_OP_BGE:
+        if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_label_ref(ps, idx))
             return -1;
         break;
     case PROG_OP_BEQ:
@@ -1075,6 +1214,9 @@ static int parse_instr(parser_t *ps)
             return -1;
         break;
     }
+    if (in.indexed && in.op != PROG_OP_ST && in.reg == in.idx_reg)
+        return fail_at(ps, t, "the index register cannot be the destination (%s)",
+                       "the address must hold while the access runs");
     /* Labels written before this instruction point at it. */
     for (size_t i = 0; i < tb->npending; i++) {
         tb->pending[i].index = idx;
@@ -1474,6 +1616,9 @@ static int parse_template(parser_t *ps)
             *slot = (int)cu;
         }
         env_push(ps, "cu", 2, cu, B_VAR);
+        /* One thread is one warp of one lane until the SIMT core lands. */
+        env_push(ps, "lane", 4, 0, B_VAR);
+        env_push(ps, "warp", 4, i, B_VAR);
         th->wg = (int)wg;
         th->cu = (int)cu;
         thread_build_t tb;
@@ -1488,9 +1633,8 @@ static int parse_template(parser_t *ps)
             ps->regs_used[g] = tb.regs_used;
         }
         free_builder(&tb);
-        env_pop(ps);
-        env_pop(ps);
-        env_pop(ps);
+        for (int k = 0; k < 5; k++)
+            env_pop(ps);
         if (rc)
             return -1;
     }
@@ -1510,13 +1654,156 @@ static bool param_name(const char *s, size_t n)
     return true;
 }
 
-/* (param | let) NAME = E [;] ... : settings replace a param's default. */
+/* `graph` followed by a generator name or a file name starts a graph input. */
+static bool at_graph(parser_t *ps, int pos)
+{
+    const lex_tok_t *n = &ps->toks[pos + 1];
+    return tok_is(ps, &ps->toks[pos], "graph") && pos + 1 < ps->ntoks &&
+           (n->kind == T_STRING || tok_is(ps, n, "rmat") || tok_is(ps, n, "grid"));
+}
+
+/* KEY = E, E in LO..HI. */
+static int graph_arg(parser_t *ps, const char *key, long long lo, long long hi, prog_val_t *v)
+{
+    if (!tok_is(ps, peek(ps), key)) {
+        char m[64];
+        snprintf(m, sizeof m, "'%s = VALUE'", key);
+        return expected(ps, m);
+    }
+    next(ps);
+    return expect(ps, T_EQ, "'='") || parse_expr_in(ps, lo, hi + 1, key, v);
+}
+
+/* The graph file named by T, relative to the test file's folder. */
+static int graph_file(parser_t *ps, const lex_tok_t *t, prog_graph_t *g)
+{
+    strbuf_t path;
+    sb_init(&path);
+    const char *slash = strrchr(ps->file, '/');
+    if (ps->src[t->off + 1] != '/' && slash)
+        sb_putn(&path, ps->file, (size_t)(slash - ps->file) + 1);
+    sb_putn(&path, ps->src + t->off + 1, t->len - 2);
+    char *data;
+    size_t len;
+    struct stat st;
+    /* Only a regular file: a device or a pipe could block or never end. */
+    int rc = stat(path.s, &st) || !S_ISREG(st.st_mode) ? -1 : util_read_file(path.s, &data, &len);
+    if (rc)
+        diag_set(ps->err, ps->file, t->line, t->col, "cannot read graph file %.200s", path.s);
+    else {
+        rc = prog_graph_read(path.s, data, len, PROG_MAX_INPUT_LOCS / 4, PROG_MAX_INPUT_LOCS / 4, g,
+                             ps->err);
+        free(data);
+    }
+    sb_free(&path);
+    return rc;
+}
+
+/* Locations NAME[0..N-1] initialised from V (one after another: an array). */
+static int graph_array(parser_t *ps, const lex_tok_t *kw, const char *name, const int32_t *v,
+                       long n)
+{
+    for (long k = 0; k < n; k++) {
+        char nm[48];
+        int len = snprintf(nm, sizeof nm, "%s[%ld]", name, k);
+        if (loc_index(ps, nm, (size_t)len, false) >= 0)
+            return fail_at(ps, kw, "location %s already exists (the graph input comes first)", nm);
+        if (ps->p->nlocs >= loc_limit(ps))
+            return too_many_locs(ps, kw);
+        int loc = loc_index(ps, nm, (size_t)len, true);
+        ps->init_seen[loc] = true;
+        ps->p->locs[loc].init = v[k];
+    }
+    return 0;
+}
+
+/* The reference distances from SRC as table DIST (INF: unreachable). */
+static int graph_dist(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, long src)
+{
+    int64_t *d = xmalloc(sizeof *d * ((size_t)g->n + 1));
+    prog_graph_sssp(g, (int)src, d);
+    struct table tb = {xstrdup("DIST"), xmalloc(sizeof(prog_val_t) * ((size_t)g->n + 1)), g->n};
+    int rc = 0;
+    for (int v = 0; v < g->n && !rc; v++) {
+        tb.v[v] = d[v] < 0 ? PROG_MAX_SCALE_VAL - 1 : d[v];
+        if (d[v] >= PROG_MAX_SCALE_VAL - 1) {
+            char m[96];
+            snprintf(m, sizeof m, "%d is %lld (values stop at 32766; INF = 32767)", v,
+                     (long long)d[v]);
+            rc = fail_at(ps, kw, "the shortest distance to vertex %s", m);
+        }
+    }
+    free(d);
+    UTIL_PUSH(ps->tables, ps->ntables, ps->captables, tb);
+    return rc;
+}
+
+/* graph rmat scale = E deg = E seed = E | grid width = E height = E seed = E | "FILE",
+ * then [source = E]: the CSR arrays row[0..N], col[0..M-1], w[0..M-1]; lets N, M and
+ * INF; table DIST[v], the shortest distance from the source (docs/litmus.md). */
+static int parse_graph(parser_t *ps)
+{
+    const lex_tok_t *kw = next(ps), *t = next(ps);
+    if (ps->graph)
+        return fail_at(ps, kw, "a second graph input (a test has at most %s)", "one");
+    static const char *const names[] = {"N", "M", "INF", "DIST"};
+    for (int i = 0; i < 4; i++)
+        if (env_find(ps, names[i], strlen(names[i])))
+            return fail_at(ps, kw, "the graph input defines N, M, INF and DIST: %s is taken",
+                           names[i]);
+    prog_graph_t g;
+    memset(&g, 0, sizeof g);
+    prog_val_t a, b, seed, src = 0;
+    if (t->kind == T_STRING) {
+        if (graph_file(ps, t, &g))
+            return -1;
+    } else if (tok_is(ps, t, "rmat")) {
+        if (graph_arg(ps, "scale", 1, 22, &a) || graph_arg(ps, "deg", 1, 64, &b) ||
+            graph_arg(ps, "seed", 0, EXPR_LIMIT - 1, &seed))
+            return -1;
+        if ((b << a) > 1L << 22)
+            return fail_at(ps, t, "R-MAT too large (2^scale * deg at most %s)", "4194304");
+        prog_graph_rmat((int)a, (int)b, (uint64_t)seed, &g);
+    } else {
+        if (graph_arg(ps, "width", 1, 1L << 22, &a) || graph_arg(ps, "height", 1, 1L << 22, &b) ||
+            graph_arg(ps, "seed", 0, EXPR_LIMIT - 1, &seed))
+            return -1;
+        if (a * b > 1L << 21)
+            return fail_at(ps, t, "grid too large (width * height at most %s)", "2097152");
+        prog_graph_grid((int)a, (int)b, (uint64_t)seed, &g);
+    }
+    ps->graph = true;
+    int rc = 0;
+    if (tok_is(ps, peek(ps), "source"))
+        rc = graph_arg(ps, "source", 0, g.n - 1, &src);
+    if (!rc)
+        rc = graph_array(ps, kw, "row", g.row, (long)g.n + 1) ||
+             graph_array(ps, kw, "col", g.col, g.m) || graph_array(ps, kw, "w", g.w, g.m) ||
+             graph_dist(ps, kw, &g, src);
+    if (!rc) {
+        env_push(ps, "N", 1, g.n, B_LET);
+        env_push(ps, "M", 1, g.m, B_LET);
+        env_push(ps, "INF", 3, PROG_MAX_SCALE_VAL - 1, B_LET);
+    }
+    prog_graph_free(&g);
+    return rc ? -1 : 0;
+}
+
+/* (param | let) NAME = E [;] ... : settings replace a param's default; a graph
+ * input may come among them. */
 static int parse_params(parser_t *ps)
 {
     prog_t *p = ps->p;
     size_t cap = 0;
-    while ((tok_is(ps, peek(ps), "param") || tok_is(ps, peek(ps), "let")) &&
-           ps->toks[ps->pos + 1].kind == T_IDENT) {
+    for (;;) {
+        if (at_graph(ps, ps->pos)) {
+            if (parse_graph(ps))
+                return -1;
+            continue;
+        }
+        if (!((tok_is(ps, peek(ps), "param") || tok_is(ps, peek(ps), "let")) &&
+              ps->toks[ps->pos + 1].kind == T_IDENT))
+            break;
         bool derived = tok_is(ps, next(ps), "let");
         const lex_tok_t *nt = next(ps);
         const char *nm = ps->src + nt->off;
@@ -1973,7 +2260,8 @@ static int parse_native(const char *file, const char *src, size_t len, const pro
     for (int i = 0; i < ntoks; i++)
         if (toks[i].kind == T_LBRACK ||
             ((tok_is(&ps, &toks[i], "param") || tok_is(&ps, &toks[i], "let")) && i + 1 < ntoks &&
-             toks[i + 1].kind == T_IDENT && i + 2 < ntoks && toks[i + 2].kind == T_EQ))
+             toks[i + 1].kind == T_IDENT && i + 2 < ntoks && toks[i + 2].kind == T_EQ) ||
+            at_graph(&ps, i))
             ps.scale = true;
     rc = check_bad_tokens(&ps);
     if (!rc)
@@ -1999,6 +2287,14 @@ out:
     sb_free(&ps.lsfx);
     free(ps.wgcu);
     free(ps.regs_used);
+    for (size_t i = 0; i < ps.narrs; i++)
+        free(ps.arrs[i].name);
+    free(ps.arrs);
+    for (size_t i = 0; i < ps.ntables; i++) {
+        free(ps.tables[i].name);
+        free(ps.tables[i].v);
+    }
+    free(ps.tables);
     if (rc) {
         prog_free(p);
         return -1;

@@ -31,7 +31,12 @@ typedef enum {
 typedef struct {
     proto_type_kind_t kind;
     int lo, hi; /* PROTO_T_INT */
+    /* int(LO..ncus): at most the run's compute units (its --cus, or the machine's);
+       hi is then PROTO_NCUS_MAX, the static bound the type checks and encodings use. */
+    bool ncus;
 } proto_type_t;
+
+#define PROTO_NCUS_MAX 255
 
 typedef struct {
     char *name;

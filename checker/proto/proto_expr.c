@@ -16,12 +16,12 @@
 #include "../base/util.h"
 #include "proto_int.h"
 
-static const proto_type_t ty_bool = {PROTO_T_BOOL, 0, 1};
-static const proto_type_t ty_val = {PROTO_T_VAL, 0, 0};
-static const proto_type_t ty_node = {PROTO_T_NODE, 0, 0};
-static const proto_type_t ty_anyint = {PROTO_T_INT, -PROTO_MAX_INT, PROTO_MAX_INT};
-static const proto_type_t ty_time = {PROTO_T_TIME, 0, 0};
-static const proto_type_t ty_none = {PROTO_T_NONE, 0, 0};
+static const proto_type_t ty_bool = {PROTO_T_BOOL, 0, 1, false};
+static const proto_type_t ty_val = {PROTO_T_VAL, 0, 0, false};
+static const proto_type_t ty_node = {PROTO_T_NODE, 0, 0, false};
+static const proto_type_t ty_anyint = {PROTO_T_INT, -PROTO_MAX_INT, PROTO_MAX_INT, false};
+static const proto_type_t ty_time = {PROTO_T_TIME, 0, 0, false};
+static const proto_type_t ty_none = {PROTO_T_NONE, 0, 0, false};
 
 static bool is_set(proto_type_t t)
 {
@@ -44,7 +44,9 @@ void proto_type_name(proto_type_t ty, char *buf, size_t n)
 {
     static const char *const names[] = {"val", "data", "tid",     "loc",  "node", "bool",
                                         "int", "time", "nodeset", "mask", "none"};
-    if (ty.kind == PROTO_T_INT)
+    if (ty.kind == PROTO_T_INT && ty.ncus)
+        snprintf(buf, n, "int(%d..ncus)", ty.lo);
+    else if (ty.kind == PROTO_T_INT)
         snprintf(buf, n, "int(%d..%d)", ty.lo, ty.hi);
     else
         snprintf(buf, n, "%s", names[ty.kind]);
@@ -68,7 +70,7 @@ static int clamp(long long v)
 
 static proto_type_t int_range(long long lo, long long hi)
 {
-    return (proto_type_t){PROTO_T_INT, clamp(lo), clamp(hi)};
+    return (proto_type_t){PROTO_T_INT, clamp(lo), clamp(hi), false};
 }
 
 /* The range an integer-like type can take, for interval arithmetic. */
@@ -241,13 +243,13 @@ static int primary_req(proto_parser_t *ps, const lex_tok_t *kw, proto_expr_t **o
         proto_req_field_t f;
         proto_type_t ty;
     } fields[] = {
-        {"loc", PROTO_REQ_LOC, {PROTO_T_LOC, 0, 0}},
-        {"val", PROTO_REQ_VAL, {PROTO_T_VAL, 0, 0}},
-        {"exp", PROTO_REQ_EXP, {PROTO_T_VAL, 0, 0}},
-        {"op", PROTO_REQ_OP, {PROTO_T_INT, 0, 2}},
-        {"ord", PROTO_REQ_ORD, {PROTO_T_INT, 0, 5}},
-        {"scope", PROTO_REQ_SCOPE, {PROTO_T_INT, 0, 4}},
-        {"tid", PROTO_REQ_TID, {PROTO_T_TID, 0, 0}},
+        {"loc", PROTO_REQ_LOC, {PROTO_T_LOC, 0, 0, false}},
+        {"val", PROTO_REQ_VAL, {PROTO_T_VAL, 0, 0, false}},
+        {"exp", PROTO_REQ_EXP, {PROTO_T_VAL, 0, 0, false}},
+        {"op", PROTO_REQ_OP, {PROTO_T_INT, 0, 2, false}},
+        {"ord", PROTO_REQ_ORD, {PROTO_T_INT, 0, 5, false}},
+        {"scope", PROTO_REQ_SCOPE, {PROTO_T_INT, 0, 4, false}},
+        {"tid", PROTO_REQ_TID, {PROTO_T_TID, 0, 0, false}},
     };
     if (proto_expect(ps, T_DOT, "'.' after 'req'"))
         return -1;
@@ -377,7 +379,7 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
             goto fail;
         }
     } else if (call && proto_is(ps, t, "merge")) {
-        e = node(PROTO_E_MERGE, t, (proto_type_t){PROTO_T_DATA, 0, 0});
+        e = node(PROTO_E_MERGE, t, (proto_type_t){PROTO_T_DATA, 0, 0, false});
         if (proto_expect(ps, T_LPAREN, "'('") || proto_parse_expr(ps, &e->a) ||
             proto_expect(ps, T_COMMA, "','") || proto_parse_expr(ps, &e->b) ||
             proto_expect(ps, T_COMMA, "','") || proto_parse_expr(ps, &e->c) ||

@@ -171,14 +171,19 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
         if (!proto_tok_eq(ps, t, names[i].name))
             continue;
         proto_next(ps);
-        *ty = (proto_type_t){names[i].kind, 0, 0};
+        *ty = (proto_type_t){names[i].kind, 0, 0, false};
         if (ty->kind != PROTO_T_INT)
             return 0;
         if (proto_expect(ps, T_LPAREN, "'(' after 'int'") || proto_signed_int(ps, &ty->lo) ||
             proto_expect(ps, T_DOTDOT, "'..'"))
             return -1;
         const lex_tok_t *hi = proto_peek(ps);
-        if (proto_signed_int(ps, &ty->hi))
+        if (hi->kind == T_ID && proto_tok_eq(ps, hi, "ncus")) {
+            /* A counter of compute units (acks of a directory): sized from the run. */
+            proto_next(ps);
+            ty->hi = PROTO_NCUS_MAX;
+            ty->ncus = true;
+        } else if (proto_signed_int(ps, &ty->hi))
             return -1;
         if (ty->hi < ty->lo)
             return proto_fail(ps, hi, "empty range %d..%d", ty->lo, ty->hi);
@@ -281,7 +286,7 @@ static int decl_message(proto_parser_t *ps)
         proto_next(ps);
         for (;;) {
             const lex_tok_t *fn;
-            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0}};
+            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0, false}};
             if (proto_expect_id(ps, "a field name", &fn) || proto_expect(ps, T_COLON, "':'") ||
                 parse_type(ps, &f.type))
                 goto out;

@@ -203,6 +203,13 @@ static bool is_mem(const prog_instr_t *in)
            in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE;
 }
 
+/* The location thread T's memory instruction IN accesses (its index register
+ * holds while the access runs: the parser keeps it apart from the destination). */
+static int th_loc(const sim_t *s, int t, const prog_instr_t *in)
+{
+    return in->indexed ? prog_instr_loc(in, s->th[t].regs[in->idx_reg]) : in->loc;
+}
+
 static int op_class(const prog_instr_t *in)
 {
     switch (in->op) {
@@ -488,7 +495,7 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
                 const thread_t *th = &s->th[it->id];
                 const prog_instr_t *ins = &s->prog->threads[it->id].instr[th->pc];
                 ev = s->maps[s->map_base[it->id] + th->pc]->events[th->step];
-                line = s->p->events[ev].line ? s->loc_line[ins->loc] : -1;
+                line = s->p->events[ev].line ? s->loc_line[th_loc(s, it->id, ins)] : -1;
                 snprintf(who, sizeof who, "core event %s (thread %d)", s->p->events[ev].name,
                          it->id);
             } else {
@@ -512,7 +519,7 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
             continue;
         const prog_instr_t *ins = &s->prog->threads[t].instr[th->pc];
         int ev = s->maps[s->map_base[t] + th->pc]->events[th->step];
-        int line = s->p->events[ev].line ? s->loc_line[ins->loc] : -1;
+        int line = s->p->events[ev].line ? s->loc_line[th_loc(s, t, ins)] : -1;
         k += (size_t)snprintf(
             out + k, n - k,
             "thread %d: waits for a reply to core event %s on line %d (%s[%d] "
@@ -794,7 +801,7 @@ static int try_core(sim_t *s, int t)
     int ev = m->events[th->step];
     int i = th->inst;
     inst_t *ci = &s->inst[i];
-    int line = s->p->events[ev].line ? s->loc_line[in->loc] : -1;
+    int line = s->p->events[ev].line ? s->loc_line[th_loc(s, t, in)] : -1;
     if (lazy_internal(s, i, line))
         return -1;
     int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
@@ -917,6 +924,16 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             return;
         }
         const prog_instr_t *in = &pt->instr[th->pc];
+        if (is_mem(in) && in->indexed && th_loc(s, t, in) < 0) {
+            s->r->status = SIM_PROTOCOL;
+            snprintf(s->r->msg, sizeof s->r->msg,
+                     "thread P%d: index %d out of the array %.*s (%d elements) at line %d", t,
+                     r[in->idx_reg] + in->idx_off, (int)strcspn(s->prog->locs[in->loc].name, "["),
+                     s->prog->locs[in->loc].name, in->idx_len, in->line);
+            th->status = TH_DONE;
+            s->ndone++;
+            return;
+        }
         if (is_mem(in)) {
             th->status = TH_RUN;
             th->step = 0;
@@ -935,11 +952,12 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
 #define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
         switch (in->op) {
         case PROG_OP_MOV: r[in->reg] = (int32_t)OPV(in->a); break;
-        case PROG_OP_ADD: r[in->reg] = (int32_t)(OPV(in->a) + OPV(in->b)); break;
+        case PROG_OP_ADD:
+        case PROG_OP_SUB:
+        case PROG_OP_MUL: r[in->reg] = (int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
         default: break;
         }
-        if (in->op == PROG_OP_B || ((in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
-                                    (r[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ)))
+        if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
             th->pc = in->target;
         else
             th->pc++;
@@ -1298,7 +1316,7 @@ static int build(sim_t *s, diag_t *err)
     }
     s->L = (rows_layout_t){p,         prog,         s->ninst,    prog->nthreads, s->maxlocs,
                            s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line,    s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows};
+                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,     s->ncus};
     for (int i = 0; i < s->ninst; i++) {
         const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
         for (int v = 0; v < pc->nctrlvars; v++) {

@@ -33,6 +33,7 @@ typedef struct {
     int *const *cv_off;   /* per controller, per ctrl var: offset in the variables */
     int *const *msg_foff; /* per message, per field: offset after the 2-slot header */
     int *const *ev_rows;  /* per controller * nevents + event: row indices, -1 ended */
+    int ncus;             /* compute units of the run: the bound of int(LO..ncus) */
 } rows_layout_t;
 
 #define ROWS_SLOT int16_t

@@ -31,7 +31,7 @@ static int64_t ROWS(req_field)(ROWS(ctx_t) * x, int f)
     const ROWS_SLOT *regs = x->regs;
 #define OPV(o) ((o).is_reg ? regs[(o).v] : (int64_t)(o).v)
     switch (f) {
-    case PROTO_REQ_LOC: return in->loc;
+    case PROTO_REQ_LOC: return prog_instr_loc(in, in->indexed ? regs[in->idx_reg] : 0);
     case PROTO_REQ_VAL: return in->op == PROG_OP_CAS ? OPV(in->b) : OPV(in->a);
     case PROTO_REQ_EXP: return in->op == PROG_OP_CAS ? OPV(in->a) : 0;
     case PROTO_REQ_OP:
@@ -266,7 +266,7 @@ static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, int64_t v,
     int64_t lo = -ROWS_VMAX, hi = ROWS_VMAX;
     if (ty->kind == PROTO_T_INT) {
         lo = ty->lo;
-        hi = ty->hi;
+        hi = ty->ncus ? x->L->ncus : ty->hi;
     } else if (ty->kind == PROTO_T_BOOL) {
         lo = 0;
         hi = 1;

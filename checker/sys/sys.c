@@ -354,6 +354,15 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
         }
         const prog_instr_t *in = &pt->instr[th[TH_PC]];
         if (is_mem(in)) {
+            if (in->indexed && prog_instr_loc(in, th[TH_REGS + in->idx_reg]) < 0) {
+                err->kind = SYS_ERR_INVARIANT;
+                snprintf(err->msg, sizeof err->msg,
+                         "P%d: index %d out of the array %.*s (%d elements) at line %d", t,
+                         th[TH_REGS + in->idx_reg] + in->idx_off,
+                         (int)strcspn(s->prog->locs[in->loc].name, "["),
+                         s->prog->locs[in->loc].name, in->idx_len, in->line);
+                return -1;
+            }
             th[TH_STATUS] = ST_RUN;
             th[TH_STEP] = 0;
             return 0;
@@ -369,7 +378,9 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
         switch (in->op) {
         case PROG_OP_MOV:
         case PROG_OP_ADD:
-            v = in->op == PROG_OP_MOV ? OPV(in->a) : OPV(in->a) + OPV(in->b);
+        case PROG_OP_SUB:
+        case PROG_OP_MUL:
+            v = prog_alu(in, OPV(in->a), in->op == PROG_OP_MOV ? 0 : OPV(in->b));
             if (v > VAL_MAX || v < -VAL_MAX) {
                 err->kind = SYS_ERR_INVARIANT;
                 snprintf(err->msg, sizeof err->msg, "register value of P%d out of range", t);
@@ -380,7 +391,9 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
             break;
         case PROG_OP_BEQ:
         case PROG_OP_BNE:
-            if ((r[in->reg] == in->a.v) == (in->op == PROG_OP_BEQ))
+        case PROG_OP_BLT:
+        case PROG_OP_BGE:
+            if (prog_branch_taken(in, r[in->reg], OPV(in->a)))
                 th[TH_PC] = (int16_t)in->target;
             else
                 th[TH_PC]++;
@@ -645,7 +658,9 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     for (int i = 0; i < s->ninst; i++)
         if (s->inst[i].ctrl == s->p->core_ctrl && s->inst[i].cu == s->prog->threads[t].cu)
             inst = i;
-    int line = s->p->events[ev].line ? s->loc_line[in->loc] : -1;
+    int line = s->p->events[ev].line
+                   ? s->loc_line[prog_instr_loc(in, in->indexed ? th[TH_REGS + in->idx_reg] : 0)]
+                   : -1;
     ectx_t x;
     init_ctx(&x, s, g->cur, inst, line, err); /* rows are chosen on the unchanged state */
     x.r.tid = t;
@@ -887,8 +902,7 @@ void sys_outcome(sys_t *s, const uint8_t *state, size_t len, prog_val_t *out)
     for (int t = 0; t < s->prog->nthreads; t++)
         for (int i = 0; i < s->prog->threads[t].ninstr; i++) {
             const prog_instr_t *in = &s->prog->threads[t].instr[i];
-            if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS ||
-                in->op == PROG_OP_MOV || in->op == PROG_OP_ADD)
+            if (prog_writes_reg(in))
                 written[t] |= 1u << in->reg;
         }
     for (int t = 0; t < s->prog->nthreads; t++)
@@ -932,16 +946,19 @@ uint64_t *sys_future_lines(const sys_t *s, int t, bool (*sel)(void *ctx, int ev)
             const prog_instr_t *in = &th->instr[i];
             const proto_map_t *m = s->maps[s->map_base[t] + i];
             uint64_t v = in->op == PROG_OP_B ? 0 : f[i + 1];
-            if (in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE)
+            if (prog_is_branch(in))
                 v |= in->target >= 0 && in->target <= th->ninstr ? f[in->target]
                                                                  : (uint64_t)1 << DEAD_ALL;
             for (int k = 0; m && k < m->nevents; k++) {
                 if (!sel(ctx, m->events[k]))
                     continue;
-                int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
-                            ? s->loc_line[in->loc]
-                            : DEAD_ALL;
-                v |= (uint64_t)1 << (l < DEAD_ALL ? l : DEAD_ALL);
+                /* An indexed access may touch any element of its array. */
+                for (int e = 0; e < (in->indexed ? in->idx_len : 1); e++) {
+                    int l = p->events[m->events[k]].line && in->op != PROG_OP_FENCE
+                                ? s->loc_line[in->loc + e]
+                                : DEAD_ALL;
+                    v |= (uint64_t)1 << (l < DEAD_ALL ? l : DEAD_ALL);
+                }
             }
             if (v != f[i]) {
                 f[i] = v;
@@ -1049,7 +1066,8 @@ static bool field_only_copied(const sys_t *s, int c, const proto_row_t *row, int
             /* the copy can fail no range check: the field's type is the variable's */
             const proto_type_t *ft = &p->msgs[row->event].fields[f].type;
             const proto_type_t *vt = &p->ctrls[c].linevars[a->var].type;
-            if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi)
+            if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi &&
+                ft->ncus == vt->ncus)
                 continue;
         }
         if (proto_action_any(p, a, is_field, f))
@@ -1144,8 +1162,13 @@ void sys_lines_build(const proto_t *p, const prog_t *prog, sys_lines_t *out)
     out->locpos = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
     out->line_nlocs = xcalloc((size_t)out->nlines + 1, sizeof(int));
     out->line_locs = xcalloc((size_t)out->nlines + 1, sizeof(int *));
-    for (int l = 0; l < out->nlines; l++)
-        out->line_locs[l] = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    /* Sized per line (a kernel has many lines: nlines x nlocs would not fit). */
+    for (int i = 0; i < prog->nlocs; i++)
+        out->line_nlocs[out->loc_line[i]]++;
+    for (int l = 0; l < out->nlines; l++) {
+        out->line_locs[l] = xcalloc((size_t)out->line_nlocs[l] + 1, sizeof(int));
+        out->line_nlocs[l] = 0;
+    }
     for (int i = 0; i < prog->nlocs; i++) {
         int l = out->loc_line[i];
         out->locpos[i] = out->line_nlocs[l];
@@ -1172,6 +1195,14 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                  prog->nthreads, PROG_MAX_THREADS);
         goto fail;
     }
+    for (int l = 0; l < prog->nlocs; l++)
+        if (prog->locs[l].init > VAL_MAX || prog->locs[l].init < -VAL_MAX) {
+            diag_set(err, prog->file, 0, 0,
+                     "initial value of %s (%lld) is beyond the explorer's 16-bit values: "
+                     "lower the workload's parameters (--param)",
+                     prog->locs[l].name, (long long)prog->locs[l].init);
+            goto fail;
+        }
     int need = 0;
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)
@@ -1339,7 +1370,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     }
     s->L = (rows_layout_t){p,         prog,         s->ninst,    s->nthreads, s->maxlocs,
                            s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line, s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows};
+                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,  s->ncus};
     /* Encoding widths: pc/step/status and line states in a byte, registers a thread
      * never names skipped, small bounded variables in a byte, the rest 16 bits. */
     s->fw = xcalloc((size_t)s->nfixed + 1, 1);
@@ -1351,10 +1382,10 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         f[TH_STATUS] = W_BYTE;
         for (int i = 0; i < pt->ninstr; i++) {
             const prog_instr_t *in = &pt->instr[i];
-            if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS ||
-                in->op == PROG_OP_MOV || in->op == PROG_OP_ADD || in->op == PROG_OP_BEQ ||
-                in->op == PROG_OP_BNE)
+            if (prog_writes_reg(in) || (prog_is_branch(in) && in->op != PROG_OP_B))
                 f[TH_REGS + in->reg] = W_HALF;
+            if (in->indexed)
+                f[TH_REGS + in->idx_reg] = W_HALF;
             if (in->a.is_reg)
                 f[TH_REGS + in->a.v] = W_HALF;
             if (in->b.is_reg)
@@ -1876,8 +1907,11 @@ void sys_describe(sys_t *s, const sys_label_t *lab, const uint8_t *before, size_
         if (in)
             instr_text(in, out);
         sb_printf(out, ": %s", s->p->events[lab->what].name);
-        if (in && in->op != PROG_OP_FENCE)
-            sb_printf(out, " %s", s->prog->locs[in->loc].name);
+        if (in && in->op != PROG_OP_FENCE) {
+            int l = prog_instr_loc(
+                in, in->indexed ? thread_slot(&b, lab->who)[TH_REGS + in->idx_reg] : 0);
+            sb_printf(out, " %s", s->prog->locs[l < 0 ? in->loc : l].name);
+        }
         break;
     }
     case SYS_STEP_MSG: {
@@ -2177,8 +2211,7 @@ void sys_topo(const sys_t *s, sys_topo_t *out)
     for (int t = 0; t < s->nthreads; t++)
         for (int i = 0; i < s->prog->threads[t].ninstr; i++) {
             const prog_instr_t *in = &s->prog->threads[t].instr[i];
-            if ((in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
-                in->target <= i)
+            if (prog_is_branch(in) && in->target <= i)
                 out->loops = true;
         }
 }

@@ -400,8 +400,7 @@ static void analyse_receipts(sys_por_t *por)
     for (int t = 0; t < por->tp.nthreads; t++)
         for (int i = 0; i < prog->threads[t].ninstr; i++) {
             const prog_instr_t *in = &prog->threads[t].instr[i];
-            if ((in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE) &&
-                in->target <= i)
+            if (prog_is_branch(in) && in->target <= i)
                 por->tloop[t] = true;
         }
 }
@@ -415,6 +414,9 @@ static const char *analyse(sys_por_t *por)
         return "the protocol declares invariants over several controllers";
     if (por->tp.ninst > 64 || por->tp.nthreads > PROG_MAX_THREADS)
         return "too many instances";
+    if (prog_has_indexed(por->tp.prog))
+        return "an access addresses memory through a register (its line is known only when it "
+               "runs)";
     for (int c = 0; c < p->nctrls; c++)
         for (int r = 0; r < p->ctrls[c].nrows; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];

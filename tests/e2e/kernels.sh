@@ -1,0 +1,175 @@
+#!/bin/sh
+# tests/e2e/kernels.sh - kernels (docs/litmus.md "Kernels"): register-indexed addresses,
+# real loops, graph inputs. Pinned timed runs of the SSSP kernel (seed 000 APSP) on the
+# protocols of seed 000 Fig. 5 (nol1, gpu-wt, mesi as RFO, qr) on qr-apu (the same seed
+# twice gives the same numbers), L1 hit rates that move with the L1 size, a broken
+# variant that gives exit 1, check exploring the tiny kernels (pinned counts), index out
+# of bounds, the graph readers, and bad input (FILE:LINE:COL, exit 2).
+# Usage: sh tests/e2e/kernels.sh ./cohcheck   (from the repo root)
+BIN=${1:-./cohcheck}
+. tests/e2e/lib.sh
+K=litmus/workloads/kernels
+D=tests/e2e/data/kernels
+
+# expect_rc WANT NAME CMD...: the command exits with WANT.
+expect_rc() {
+    e_want=$1
+    e_name=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" = "$e_want" ]; then ok; else bad "$e_name: exit $rc, want $e_want: $(head -3 "$T/err")"; fi
+}
+
+# pin NAME WANT ARGS...: the CSV row's cycles,events,messages,traffic_bytes equal WANT, twice.
+pin() {
+    name=$1
+    want=$2
+    shift 2
+    for run in 1 2; do
+        got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f6,7,13,14)
+        if [ "$got" = "$want" ]; then ok; else bad "$name (run $run): got '$got', want '$want'"; fi
+    done
+}
+
+S="--machine qr-apu --workload $K/sssp.litmus --param SCALE=6 --param DEG=4 --param TBS=2 \
+    --param BACKOFF=16"
+pin "sssp nol1" 94817,27158,18092,349532 --protocol nol1 $S
+pin "sssp gpu-wt" 101843,34842,18542,520288 --protocol gpu-wt $S
+pin "sssp mesi" 61951,17328,8382,363956 --protocol mesi $S
+pin "sssp qr" 65912,49758,41983,548752 --protocol qr $S
+pin "sssp qr seed 7" 65945,49805,42027,549216 --protocol qr $S --seed 7
+R="--machine qr-apu --workload $K/sssp-road.litmus --param WIDTH=16 --param HEIGHT=16 --param TBS=2 \
+    --param BACKOFF=16"
+pin "sssp-road nol1" 213156,103907,69216,1190388 --protocol nol1 $R
+pin "sssp-road qr" 216884,161852,124288,2387108 --protocol qr $R
+
+# Every run of the figure's protocols passes the final check (distances = Dijkstra's).
+for p in nol1 gpu-wt mesi qr; do
+    expect_rc 0 "sssp $p correct" "$BIN" sim --protocol $p $S
+done
+
+# L1 hit rates move with the L1 size (4, 256 and 4096 lines) where the L1 keeps data
+# across acquires (mesi, qr); gpu-wt invalidates its L1 at every acquire.
+for p in mesi qr; do
+    prev=-1
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/sssp.litmus --param SCALE=7 \
+            --param DEG=4 --param TBS=2 --param BACKOFF=16 | tail -1 | cut -d, -f12)
+        if awk -v a="$prev" -v b="$h" 'BEGIN { exit !(b > a + 0.05) }'; then ok; else
+            bad "$p: L1 hit rate $h on $m is not above $prev (the smaller L1)"
+        fi
+        prev=$h
+    done
+done
+
+# A broken variant: gpu-vi-lostsharer forgets a sharer, whose stale distance survives.
+expect_rc 1 "gpu-vi-lostsharer sssp" "$BIN" sim --protocol gpu-vi-lostsharer $S
+if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer: $(cat "$T/err")"; fi
+
+# check explores the tiny kernels (final condition as the spec): pinned counts.
+check_count() {
+    name=$1
+    want=$2
+    shift 2
+    "$BIN" check --no-db --max-memory 1G --max-states 2000000 "$@" >"$T/out" 2>&1
+    got=$(grep -o ': [a-z]* ([0-9]* states, [0-9]* transitions' "$T/out" | head -1)
+    if [ "$got" = "$want" ]; then ok; else bad "$name: got '$got', want '$want': $(head -3 "$T/out")"; fi
+}
+check_count "check nol1 sssp" ": ok (4345 states, 8661 transitions" --protocol nol1 $K/sssp.litmus
+check_count "check gpu-wt sssp" ": ok (6949 states, 13859 transitions" --protocol gpu-wt $K/sssp.litmus
+check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
+    $K/sssp-road.litmus
+check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \
+    --protocol nol1-nowait --param SCALE=3 --param DEG=2 $K/sssp.litmus
+expect_rc 1 "check nol1-nowait exit" "$BIN" check --no-db --protocol nol1-nowait \
+    --param SCALE=3 --param DEG=2 $K/sssp.litmus
+
+# Graph files: DIMACS and Matrix Market (symmetric, real weights rounded).
+for f in gr mtx; do
+    expect_rc 0 "sssp over small.$f" "$BIN" sim --protocol nol1 --workload $D/sssp-$f.litmus
+done
+check_count "check sssp-gr" ": ok (108121 states, 216033 transitions" --protocol nol1 $D/sssp-gr.litmus
+check_count "check sssp-mtx" ": ok (95717 states, 191285 transitions" --protocol nol1 \
+    $D/sssp-mtx.litmus
+
+# All pairs: the kernel from every source of small.gr on qr, each against Dijkstra's DIST.
+for src in 0 1 2 3 4; do
+    expect_rc 0 "sssp-gr source $src" "$BIN" sim --protocol qr --machine qr-apu \
+        --workload $D/sssp-gr.litmus --param SOURCE=$src --param BACKOFF=16
+done
+bad_input0() { # as bad_input below
+    "$BIN" "$@" >"$T/out" 2>"$T/err"
+    if [ $? = 2 ] && grep -qF "source 5 out of range (0..4)" "$T/err"; then ok; else bad "source 5: $(cat "$T/err")"; fi
+}
+bad_input0 sim --protocol qr --workload $D/sssp-gr.litmus --param SOURCE=5
+
+# An index out of its array is a run error, in sim (exit 1) and in check (reported).
+expect_rc 1 "oob sim" "$BIN" sim --protocol nol1 --workload $D/oob.litmus
+if grep -q "index 2 out of the array a (2 elements) at line 7" "$T/err"; then ok; else
+    bad "oob sim message: $(cat "$T/err")"
+fi
+expect_rc 1 "oob check" "$BIN" check --no-db --protocol nol1 $D/oob.litmus
+if grep -q "P0: index 2 out of the array a (2 elements) at line 7" "$T/out"; then ok; else
+    bad "oob check message: $(cat "$T/out")"
+fi
+
+# litmus skips kernels (its executions fix each access's location).
+expect_rc 0 "litmus skips" "$BIN" litmus $K
+if grep -q "^SSSP: skipped (a kernel with register-indexed addresses" "$T/out"; then ok; else
+    bad "litmus skip: $(cat "$T/out")"
+fi
+
+# Bad input: one FILE:LINE:COL line, exit 2.
+bad_input() {
+    want=$1
+    shift
+    "$BIN" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -qF "$want" "$T/err" && [ "$(wc -l <"$T/err")" = 1 ]; then ok; else
+        bad "bad input (want exit 2, '$want'): exit $rc: $(cat "$T/err")"
+    fi
+}
+kfile() { # kfile NAME BODY-LINES...: a scale file with array a[0..3] and a template
+    n=$1
+    shift
+    { printf 'GPU %s\n{ a[0..3] = 0; }\nthreads T[1] {\n' "$n"; printf '%s\n' "$@"; printf '}\nforall (true)\n'; } >"$T/$n.litmus"
+}
+kfile k1 '  ld r1 nosuch[r2] ;'
+bad_input "k1.litmus:4:9: array nosuch is addressed through a register" sim --protocol nol1 --workload "$T/k1.litmus"
+kfile k2 '  ld r2 a[r2] ;'
+bad_input "k2.litmus:4:3: the index register cannot be the destination" sim --protocol nol1 --workload "$T/k2.litmus"
+kfile k3 '  ld r1 a[r2 * 2] ;'
+bad_input "k3.litmus:4:14: expected ']' after the index" sim --protocol nol1 --workload "$T/k3.litmus"
+printf 'GPU e\n{ a[0..-1] = 1; a[0] = 2; b[3..1] = 0; }\nthreads T[1] { ld r1 a[0] ; }\nforall (true)\n' >"$T/e.litmus"
+bad_input "e.litmus:2:32: index 1 out of range (2..65535)" sim --protocol nol1 --workload "$T/e.litmus"
+kfile k4 '  blt.acq r1 2 x ;' '  x: ;'
+bad_input "k4.litmus:4:7: 'blt' takes no order or scope" sim --protocol nol1 --workload "$T/k4.litmus"
+printf 'GPU g\ngraph "nosuch.gr"\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g1.litmus"
+bad_input "g1.litmus:2:7: cannot read graph file" sim --protocol nol1 --workload "$T/g1.litmus"
+printf 'GPU g\ngraph rmat scale = 30 deg = 1 seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g2.litmus"
+bad_input "g2.litmus:2:20: scale 30 out of range (1..22)" sim --protocol nol1 --workload "$T/g2.litmus"
+printf 'c x\np sp 2 1\na 1 3 5\n' >"$T/bad.gr"
+printf 'GPU g\ngraph "bad.gr"\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g3.litmus"
+bad_input "bad.gr:3:5: head vertex 3 out of range (1..2)" sim --protocol nol1 --workload "$T/g3.litmus"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n' >"$T/bad.mtx"
+printf 'GPU g\ngraph "bad.mtx"\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g4.litmus"
+bad_input "bad.mtx:4:1: fewer entries than the size line says" sim --protocol nol1 --workload "$T/g4.litmus"
+# A paper-size input is for sim: the explorer refuses it with its limit.
+printf 'GPU g\ngraph grid width = 200 height = 200 seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g5.litmus"
+bad_input "too many locations (239789; at most 64)" check --no-db --protocol nol1 "$T/g5.litmus"
+expect_rc 0 "sim takes the 200 x 200 grid" "$BIN" sim --protocol nol1 --workload "$T/g5.litmus"
+
+# Counters sized from the run: a directory's acks are int(0..ncus), so a write that
+# invalidates 16 or 30 sharers (17 and 31 CUs) runs; int(0..15) overflowed at 17 CUs.
+for p in mesi gpu-vi gpu-vini; do
+    for n in 17 31; do
+        expect_rc 0 "$p share at $n CUs" "$BIN" sim --protocol $p --machine fermi --cus $n \
+            --workload $D/share.litmus --param CUS=$n
+    done
+done
+pin "mesi share 31 CUs" 34395,1006,508,34132 --protocol mesi --machine fermi --cus 31 \
+    --workload $D/share.litmus --param CUS=31
+
+echo "kernels: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,180 @@
+/* test_kernel.c - unit tests for kernels (docs/litmus.md "Kernels"): the graph
+ * readers and generators of checker/prog/prog_graph.c (CSR invariant, determinism,
+ * the reference SSSP) and the parser's register-indexed addresses and new opcodes. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../../checker/prog/prog.h"
+
+static void csr_ok(const prog_graph_t *g)
+{
+    cr_assert_eq(g->row[0], 0);
+    cr_assert_eq(g->row[g->n], g->m);
+    for (int v = 0; v < g->n; v++)
+        cr_assert_leq(g->row[v], g->row[v + 1]);
+    for (int k = 0; k < g->m; k++) {
+        cr_assert(g->col[k] >= 0 && g->col[k] < g->n);
+        cr_assert(g->w[k] >= 1 && g->w[k] < PROG_MAX_SCALE_VAL);
+    }
+}
+
+Test(graph, dimacs_and_sssp)
+{
+    const char *src = "c five vertices\np sp 5 7\na 1 2 4\na 1 3 1\na 3 2 2\na 2 4 5\n"
+                      "a 3 4 8\na 4 5 3\na 5 1 2\n";
+    prog_graph_t g;
+    diag_t d;
+    cr_assert_eq(prog_graph_read("s.gr", src, strlen(src), 100, 100, &g, &d), 0, "%s", d.msg);
+    csr_ok(&g);
+    cr_assert_eq(g.n, 5);
+    cr_assert_eq(g.m, 7);
+    int64_t dist[5];
+    prog_graph_sssp(&g, 0, dist);
+    int64_t want[5] = {0, 3, 1, 8, 11};
+    for (int v = 0; v < 5; v++)
+        cr_expect_eq(dist[v], want[v], "vertex %d: %lld", v, (long long)dist[v]);
+    prog_graph_free(&g);
+}
+
+Test(graph, matrix_market_symmetric)
+{
+    const char *src = "%%MatrixMarket matrix coordinate real symmetric\n% c\n4 4 4\n"
+                      "2 1 1.5\n3 2 2.0\n4 3 0.4\n4 1 7\n";
+    prog_graph_t g;
+    diag_t d;
+    cr_assert_eq(prog_graph_read("s.mtx", src, strlen(src), 100, 100, &g, &d), 0, "%s", d.msg);
+    csr_ok(&g);
+    cr_assert_eq(g.m, 8);
+    int64_t dist[4];
+    prog_graph_sssp(&g, 0, dist);
+    cr_expect(dist[0] == 0 && dist[1] == 2 && dist[2] == 4 && dist[3] == 5);
+    prog_graph_free(&g);
+}
+
+static void read_bad(const char *src, int line, int col, const char *what)
+{
+    prog_graph_t g;
+    diag_t d;
+    cr_assert_eq(prog_graph_read("b", src, strlen(src), 100, 100, &g, &d), -1, "%s", src);
+    cr_expect_eq(d.line, line, "line %d != %d (%s)", d.line, line, d.msg);
+    cr_expect_eq(d.col, col, "col %d != %d (%s)", d.col, col, d.msg);
+    cr_expect(strstr(d.msg, what) != NULL, "message '%s' lacks '%s'", d.msg, what);
+}
+
+Test(graph, bad_input)
+{
+    read_bad("", 1, 1, "no problem line");
+    read_bad("p sp 2 1\na 1 3 5\n", 2, 5, "head vertex 3 out of range (1..2)");
+    read_bad("p sp 2 2\na 1 2 5\n", 3, 1, "fewer arcs");
+    read_bad("a 1 2 3\n", 1, 1, "an arc before the problem line");
+    read_bad("p sp 2 1\na 1 2 0\n", 2, 7, "arc length 0 out of range");
+    read_bad("x\n", 1, 1, "unknown line");
+    read_bad("p sp 200 1\n", 1, 6, "vertex count 200 out of range (1..100)");
+    read_bad("%%MatrixMarket matrix array real general\n", 1, 23, "only 'coordinate'");
+    read_bad("%%MatrixMarket matrix coordinate complex general\n", 1, 34, "unsupported");
+    read_bad("%%MatrixMarket matrix coordinate real general\n2 3 1\n", 2, 1, "square");
+    read_bad("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 x\n", 3, 5,
+             "expected a value");
+    read_bad("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n2 2 1\n", 4, 1,
+             "more entries");
+    prog_graph_t g;
+    diag_t d;
+    cr_assert_eq(prog_graph_read("b", "p sp 2 1\0\n", 10, 100, 100, &g, &d), -1);
+    cr_expect(strstr(d.msg, "not a text file") != NULL, "%s", d.msg);
+}
+
+Test(graph, generators_are_deterministic)
+{
+    prog_graph_t a, b;
+    prog_graph_rmat(8, 4, 42, &a);
+    prog_graph_rmat(8, 4, 42, &b);
+    csr_ok(&a);
+    cr_assert_eq(a.n, 256);
+    cr_assert_eq(a.m, 1024);
+    cr_assert(!memcmp(a.col, b.col, sizeof *a.col * (size_t)a.m));
+    cr_assert(!memcmp(a.w, b.w, sizeof *a.w * (size_t)a.m));
+    prog_graph_free(&b);
+    prog_graph_rmat(8, 4, 43, &b);
+    cr_assert(memcmp(a.col, b.col, sizeof *a.col * (size_t)a.m) != 0, "another seed, same graph");
+    prog_graph_free(&a);
+    prog_graph_free(&b);
+    prog_graph_grid(30, 20, 1, &a);
+    csr_ok(&a);
+    cr_assert_eq(a.n, 600);
+    int64_t *dist = malloc(sizeof *dist * 600);
+    prog_graph_sssp(&a, 0, dist);
+    for (int v = 0; v < 600; v++)
+        cr_assert_geq(dist[v], 0, "grid vertex %d unreachable", v);
+    free(dist);
+    prog_graph_free(&a);
+}
+
+Test(kernel, indexed_instructions)
+{
+    const char *src = "GPU k\n{ a[0..3] = 0; }\nthreads T[2] {\n  mov r1 tid ;\n"
+                      "  l: ld r2 a[r1 + 1] ;\n  st a[r1 - 0] r2 ;\n  sub r3 r2 lane ;\n"
+                      "  mul r4 r3 warp ;\n  blt r1 r4 l ;\n  bge r1 3 l ;\n}\nforall (true)\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("k.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    const prog_instr_t *in = p->threads[1].instr;
+    cr_assert(in[1].indexed && in[1].idx_reg == 1 && in[1].idx_off == 1 && in[1].idx_len == 4);
+    cr_assert_eq(in[1].loc, 0);
+    cr_assert_eq(prog_instr_loc(&in[1], 2), 3);
+    cr_assert_eq(prog_instr_loc(&in[1], 3), -1);
+    cr_assert_eq(prog_instr_loc(&in[1], -2), -1);
+    cr_assert_eq(in[3].op, PROG_OP_SUB);
+    cr_assert_eq(in[4].op, PROG_OP_MUL);
+    cr_assert_eq(in[4].b.v, 1); /* warp = tid */
+    cr_assert(in[5].op == PROG_OP_BLT && in[5].a.is_reg && in[5].target == 1);
+    cr_assert(prog_branch_taken(&in[5], 1, 2) && !prog_branch_taken(&in[5], 2, 2));
+    cr_assert(prog_branch_taken(&in[6], 3, 3) && !prog_branch_taken(&in[6], 2, 3));
+    cr_assert_eq(prog_alu(&in[4], 3, -2), -6);
+    cr_assert(prog_has_indexed(p) && prog_has_kernel_instr(p));
+    prog_free(p);
+}
+
+static void kernel_bad(const char *src, int line, int col, const char *what)
+{
+    prog_t *p = NULL;
+    diag_t d;
+    cr_assert_eq(prog_parse("k.litmus", src, strlen(src), &p, &d), -1, "%s", src);
+    cr_expect_eq(d.line, line, "line %d != %d (%s)", d.line, line, d.msg);
+    cr_expect_eq(d.col, col, "col %d != %d (%s)", d.col, col, d.msg);
+    cr_expect(strstr(d.msg, what) != NULL, "message '%s' lacks '%s'", d.msg, what);
+}
+
+Test(kernel, graph_directive)
+{
+    const char *src = "GPU g\ngraph grid width = 3 height = 2 seed = 5 source = 1\n"
+                      "{ d[0..N-1] = 0; }\nthreads T[1] { ld r1 col[r2] ; }\n"
+                      "forall (all v in 0..N-1 : d[v] = DIST[v] - DIST[v])\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("g.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    prog_graph_t g;
+    prog_graph_grid(3, 2, 5, &g);
+    /* row[0..6], then col and w, then d: arrays in order. */
+    cr_assert_eq(p->nlocs, 7 + 2 * g.m + 6);
+    cr_assert_str_eq(p->locs[7].name, "col[0]");
+    cr_assert_eq(p->threads[0].instr[0].idx_len, g.m);
+    for (int k = 0; k < g.m; k++)
+        cr_assert_eq(p->locs[7 + k].init, g.col[k]);
+    prog_graph_free(&g);
+    prog_free(p);
+    kernel_bad("GPU g\nparam N = 2\ngraph rmat scale = 2 deg = 1 seed = 1\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 1, "N is taken");
+    kernel_bad("GPU g\ngraph rmat scale = 2 deg = 1 seed = 1\ngraph rmat scale = 2 deg = 1 "
+               "seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 1, "a second graph input");
+    kernel_bad("GPU g\ngraph rmat scale = 2 seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\n"
+               "forall (true)\n",
+               2, 22, "expected 'deg = VALUE'");
+    kernel_bad("GPU g\ngraph rmat scale = 22 deg = 2 seed = 1\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               2, 7, "R-MAT too large");
+    kernel_bad("GPU g\n{ a[0..1] = 0; }\nthreads T[1] { ld r1 a[r2] ; ld r2 a[r1 + 2 ; }\n"
+               "forall (true)\n",
+               3, 45, "expected ']' after the index");
+}
