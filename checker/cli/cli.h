@@ -102,6 +102,13 @@ void cli_annotate(strbuf_t *b, const char *level, const char *file, int line, co
                   const char *msg);
 /* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
 int cli_parse_env(const char *s, sys_config_t *cfg);
+/* --liveness's JSON fields of result R ("liveness", "stuck_states", "lasso", ...). */
+void cli_liveness_json(strbuf_t *b, const explore_result_t *r);
+/* Split --env-fair's LIST (modified in place) into at most MAX NAMES: how many, or -1
+ * when an entry is not an identifier or there are too many. */
+int cli_parse_env_fair(char *list, const char **names, int max);
+/* 0 when every one of the N NAMES is an environment event P declares, else -1 with ERR. */
+int cli_check_env_fair(const proto_t *p, const char *const *names, int n, diag_t *err);
 /* The settings options mutate and regress share: getopt character CH ('c' --cus,
  * 'i' --init, 'e' --env, 'l' --lines) with ARG into CFG. 1 handled, 0 not one of
  * them, -1 bad value (reported, with CMD). */

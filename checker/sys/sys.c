@@ -734,6 +734,25 @@ bool sys_event_on(const sys_t *s, int ev)
     return e->kind != PROTO_EV_ENV || env_enabled(s, e->name);
 }
 
+const char *sys_step_env(const sys_t *s, const sys_label_t *label)
+{
+    if (label->kind != SYS_STEP_INTERNAL || label->what >= s->p->nevents)
+        return NULL;
+    const proto_event_t *e = &s->p->events[label->what];
+    return e->kind == PROTO_EV_ENV ? e->name : NULL;
+}
+
+int sys_env_off(const sys_t *s, strbuf_t *out)
+{
+    int n = 0;
+    for (int ev = 0; ev < s->p->nevents; ev++) {
+        const proto_event_t *e = &s->p->events[ev];
+        if (e->kind == PROTO_EV_ENV && !env_enabled(s, e->name))
+            sb_printf(out, "%s%s", n++ ? "," : "", e->name);
+    }
+    return n;
+}
+
 /* Internal and environment events of instance I on LINE (-1: controller-level). */
 static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
 {

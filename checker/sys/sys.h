@@ -206,6 +206,13 @@ typedef struct {
 void sys_topo(const sys_t *s, sys_topo_t *out);
 /* Whether event EV can happen in this system (an environment event: when --env enables it). */
 bool sys_event_on(const sys_t *s, int ev);
+/* The name of the environment event step LABEL delivers ("evict", "tick"), or NULL when
+ * the step is the system's own (a core event, a message, an internal event, a clock tick).
+ * --liveness does not require environment events to happen (docs/liveness.md). */
+const char *sys_step_env(const sys_t *s, const sys_label_t *label);
+/* Append to OUT, comma-separated, the environment events the protocol declares that this
+ * configuration leaves off (not in --env); returns how many. */
+int sys_env_off(const sys_t *s, strbuf_t *out);
 /* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
 /* The same, and per thread its program counter (PC[t]) and whether it waits for a
