@@ -69,7 +69,9 @@ typedef struct {
     exec_layout_t lay;
     sys_config_t cfg;
     bool dfs;
-    bool por; /* the run used --por */
+    bool por;           /* the run used --por */
+    bool liveness;      /* the run used --liveness */
+    char env_fair[160]; /* ... with --env-fair LIST */
     sys_t *sys;
 } cli_rebuilt_t;
 /* Rebuild run ID of DB (protocol, test, model, configuration as recorded). */

@@ -106,7 +106,7 @@ static void usage(FILE *f)
           "                      one thread, not with --mpi\n"
           "  --env-fair LIST     environment events --liveness may count on to happen\n"
           "                      (e.g. tick: RCC's periodic advance of logical time);\n"
-          "                      others need not happen\n"
+          "                      enables them as --env does; others need not happen\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
@@ -238,7 +238,8 @@ static void config_json(const check_t *c, strbuf_t *b)
         sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
     sb_puts(b, "\",\"params\":");
     sb_json_str(b, c->params ? c->params : "");
-    sb_printf(b, ",\"por\":%s", c->eo.por ? "true" : "false");
+    /* --liveness explores the full graph: its states are those of a --no-por run */
+    sb_printf(b, ",\"por\":%s", c->eo.por && !c->eo.liveness ? "true" : "false");
     if (c->eo.liveness) /* identifiers: no escaping */
         sb_printf(b, ",\"liveness\":true,\"env_fair\":\"%s\"", c->env_fair ? c->env_fair : "");
     sb_putc(b, '}');
@@ -267,6 +268,11 @@ void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const
         sb_json_str(&t, r->trace[i]);
     }
     sb_putc(&t, ']');
+    strbuf_t lasso;
+    sb_init(&lasso);
+    for (int i = 0; r->verdict == EXPLORE_LIVELOCK && i < (r->lasso_cycle ? r->lasso_cycle : 1);
+         i++)
+        sb_printf(&lasso, "%s%u", i ? "," : "", r->lasso[i]);
     store_run_end_t e = {r->verdict == EXPLORE_INCOMPLETE ? "stopped" : "done",
                          r->states,
                          r->transitions,
@@ -277,11 +283,13 @@ void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const
                          t.s,
                          secs,
                          r->failure_id >= 0,
-                         r->failure_id};
+                         r->failure_id,
+                         lasso.s};
     diag_t d;
     if (store_run_end(db, run, &e, &d))
         cli_report(&d);
     sb_free(&t);
+    sb_free(&lasso);
 }
 
 static double now_s(void)
@@ -911,6 +919,21 @@ int cmd_check(int argc, char **argv)
             goto out;
         }
         no_db = true;
+    }
+    /* An environment event assumed to happen is enabled too: one setting is the remedy. */
+    for (int k = 0; k < c.eo.nfair_env; k++) {
+        const char *f = c.eo.fair_env[k];
+        bool on = false;
+        for (int i = 0; i < c.cfg.nenv_names; i++)
+            on |= !strcmp(c.cfg.env_names[i], f);
+        if (!strcmp(f, "fetch"))
+            c.cfg.env |= SYS_ENV_FETCH;
+        else if (!strcmp(f, "evict"))
+            c.cfg.env |= SYS_ENV_EVICT;
+        else if (!strcmp(f, "writeback"))
+            c.cfg.env |= SYS_ENV_WRITEBACK;
+        else if (!on && c.cfg.nenv_names < 8 && strlen(f) < sizeof c.cfg.env_names[0])
+            snprintf(c.cfg.env_names[c.cfg.nenv_names++], sizeof c.cfg.env_names[0], "%s", f);
     }
     if (c.eo.nfair_env && !c.eo.liveness) {
         cli_error("check: --env-fair only matters with --liveness");

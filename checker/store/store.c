@@ -19,11 +19,11 @@
 #include "../base/util.h"
 #include "store_impl.h"
 
-/* Schema version 3. Counts are stored as SQLite's signed 64-bit integers and
+/* Schema version 4. Counts are stored as SQLite's signed 64-bit integers and
  * hashes as their two's-complement bit patterns; visited states are packed
  * in blocks of consecutive numbers (store_block.c). Version 1 kept one row
- * per state with a (run, fp) index, version 2 had no runs.failure column;
- * store_open converts both. */
+ * per state with a (run, fp) index, version 2 had no runs.failure column,
+ * version 3 no runs.lasso (a --liveness run's cycle); store_open converts them. */
 #define STATES_SQL(name)                                                  \
     "CREATE TABLE IF NOT EXISTS " name " ("                               \
     "  run INTEGER NOT NULL REFERENCES runs(id), first INTEGER NOT NULL," \
@@ -41,7 +41,7 @@ static const char SCHEMA_SQL[] =
     "  states INTEGER NOT NULL DEFAULT 0, transitions INTEGER NOT NULL DEFAULT 0,"
     "  expanded INTEGER NOT NULL DEFAULT 0, max_depth INTEGER NOT NULL DEFAULT 0,"
     "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0, failure "
-    "INTEGER);" STATES_SQL(
+    "INTEGER, lasso TEXT);" STATES_SQL(
         "states") "CREATE TABLE IF NOT EXISTS outcomes ("
                   "  run INTEGER NOT NULL REFERENCES runs(id), outcome TEXT NOT NULL,"
                   "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));";
@@ -49,7 +49,7 @@ static const char SCHEMA_SQL[] =
 #define RUN_COLS                                                                           \
     "id, started, command, protocol, proto_file, proto_src, proto_hash, test, test_file, " \
     "test_src, test_hash, model, config, status, states, transitions, expanded, "          \
-    "max_depth, verdict, message, trace, seconds, failure"
+    "max_depth, verdict, message, trace, seconds, failure, lasso"
 
 static int db_fail(const store_t *s, sqlite3 *db, const char *what, diag_t *err)
 {
@@ -213,6 +213,13 @@ static int schema_init(store_t *s, diag_t *err)
         db_fail(s, s->db, "cannot convert the database to schema version 3", err);
         goto rollback;
     }
+    /* Version 4 records a --liveness run's cycle (cohcheck draw --trace). */
+    if (v >= 1 && v <= 3 &&
+        sqlite3_exec(s->db, "ALTER TABLE runs ADD COLUMN lasso TEXT", NULL, NULL, NULL) !=
+            SQLITE_OK) {
+        db_fail(s, s->db, "cannot convert the database to schema version 4", err);
+        goto rollback;
+    }
     if (v == 0) {
         if (sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
             db_fail(s, s->db, "cannot create the schema", err);
@@ -348,7 +355,7 @@ int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *e
     if (sqlite3_prepare_v2(s->db,
                            "UPDATE runs SET status = ?, states = ?, transitions = ?, "
                            "expanded = ?, max_depth = ?, verdict = ?, message = ?, trace = ?, "
-                           "seconds = ?, failure = ? WHERE id = ?",
+                           "seconds = ?, failure = ?, lasso = ? WHERE id = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return db_fail(s, s->db, "cannot finish the run", err);
     bind_text(st, 1, end->status);
@@ -364,7 +371,8 @@ int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *e
         sqlite3_bind_int64(st, 10, end->failure);
     else
         sqlite3_bind_null(st, 10);
-    sqlite3_bind_int64(st, 11, run);
+    bind_text(st, 11, end->lasso);
+    sqlite3_bind_int64(st, 12, run);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -422,13 +430,14 @@ static void run_fill(sqlite3_stmt *st, store_run_t *r)
     r->trace_json = col_dup(st, 20, NULL);
     r->seconds = sqlite3_column_double(st, 21);
     r->failure = sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 22);
+    r->lasso = col_dup(st, 23, NULL);
 }
 
 void store_run_free(store_run_t *r)
 {
     char *strs[] = {r->command,   r->protocol, r->proto_file, r->proto_src, r->test,
                     r->test_file, r->test_src, r->model,      r->config,    r->status,
-                    r->verdict,   r->message,  r->trace_json, r->started};
+                    r->verdict,   r->message,  r->trace_json, r->started,   r->lasso};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(strs[i]);
     memset(r, 0, sizeof *r);

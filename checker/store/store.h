@@ -77,6 +77,9 @@ typedef struct {
     double seconds;
     bool has_failure; /* FAILURE: the number of the state where the check failed */
     int64_t failure;
+    /* --liveness: a livelock's cycle as state numbers, "12,40,41" (the first is FAILURE;
+     * the last steps back to it), or NULL */
+    const char *lasso;
 } store_run_end_t;
 /* Flushes the queue first; if a queued write failed, returns -1 with that error
  * and leaves the run 'running' (its rows are incomplete). -1 also for a
@@ -98,6 +101,7 @@ typedef struct {
     double seconds;
     uint64_t proto_hash, test_hash; /* util_hash64(src, len, 0); 0 without a source */
     int64_t failure; /* the number of the state where the check failed, -1: none recorded */
+    char *lasso;     /* a livelock's cycle (store_run_end_t.lasso), or NULL */
 } store_run_t;
 
 /* Fill R with run RUN (strings malloc'd; free with store_run_free). -1 if absent. */

@@ -633,7 +633,7 @@ Test(store, converts_schema_1)
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-    cr_expect_eq(sqlite3_column_int(st, 0), 3);
+    cr_expect_eq(sqlite3_column_int(st, 0), 4);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
@@ -648,9 +648,12 @@ Test(store, converts_schema_2)
     close_ok(s);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN failure; PRAGMA user_version=2;",
-                              NULL, NULL, NULL),
-                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(
+        sqlite3_exec(db,
+                     "ALTER TABLE runs DROP COLUMN lasso; ALTER TABLE runs DROP COLUMN failure; "
+                     "PRAGMA user_version=2;",
+                     NULL, NULL, NULL),
+        SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
     s = open_ok(dbpath);
     store_run_t r;
@@ -663,6 +666,35 @@ Test(store, converts_schema_2)
     cr_assert_eq(store_run_end(s, run, &e, &err), 0, "%s", err.msg);
     cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
     cr_expect_eq(r.failure, 7);
+    store_run_free(&r);
+    close_ok(s);
+}
+
+/* A version 3 database (no runs.lasso) is converted in place; a --liveness run's
+ * cycle is then recorded and read back. */
+Test(store, converts_schema_3_lasso)
+{
+    store_t *s = open_ok(dbpath);
+    int64_t run = begin(s, "MP");
+    end(s, run, "done", 10, 10);
+    close_ok(s);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN lasso; PRAGMA user_version=3;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    s = open_ok(dbpath);
+    store_run_t r;
+    diag_t err;
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_null(r.lasso);
+    store_run_free(&r);
+    store_run_end_t e = {.status = "done", .has_failure = true, .failure = 4, .lasso = "4,6,9"};
+    cr_assert_eq(store_run_end(s, run, &e, &err), 0, "%s", err.msg);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.failure, 4);
+    cr_expect_str_eq(r.lasso, "4,6,9");
     store_run_free(&r);
     close_ok(s);
 }
