@@ -104,8 +104,9 @@ void cli_annotate(strbuf_t *b, const char *level, const char *file, int line, co
                   const char *msg);
 /* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
 int cli_parse_env(const char *s, sys_config_t *cfg);
-/* --liveness's JSON fields of result R ("liveness", "stuck_states", "lasso", ...). */
-void cli_liveness_json(strbuf_t *b, const explore_result_t *r);
+/* --liveness's JSON fields of result R ("liveness", "fairness" (FAIRNESS 0 none, 1 weak,
+ * 2 strong), "stuck_states", "lasso", ...). */
+void cli_liveness_json(strbuf_t *b, const explore_result_t *r, int fairness);
 /* Split --env-fair's LIST (modified in place) into at most MAX NAMES: how many, or -1
  * when an entry is not an identifier or there are too many. */
 int cli_parse_env_fair(char *list, const char **names, int max);

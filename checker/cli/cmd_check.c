@@ -104,6 +104,11 @@ static void usage(FILE *f)
           "                      else 'livelock' with a lasso, a path and a cycle that never\n"
           "                      finishes (docs/liveness.md); the full graph (no --por);\n"
           "                      one thread, not with --mpi\n"
+          "  --fairness weak|strong|none\n"
+          "                      with --liveness, then look for a thread that waits\n"
+          "                      forever on a cycle fair to every thread, channel,\n"
+          "                      internal event and the clock ('starvation'; default\n"
+          "                      weak; none: AG EF done only)\n"
           "  --env-fair LIST     environment events --liveness may count on to happen\n"
           "                      (e.g. tick: RCC's periodic advance of logical time);\n"
           "                      enables them as --env does; others need not happen\n"
@@ -124,7 +129,8 @@ static void usage(FILE *f)
           "\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
           "unexpected (an event the tables do not handle), incomplete (a limit was hit),\n"
-          "livelock (--liveness: a state from which the test can never finish);\n"
+          "livelock (--liveness: a state from which the test can never finish),\n"
+          "starvation (--liveness: a thread waits forever on a fair cycle);\n"
           "skipped: the test uses an instruction the protocol has no core map for.\n"
           "exit: 0 all ok, 1 a check failed, 2 bad input, 3 a limit stopped the search\n",
           f);
@@ -241,7 +247,8 @@ static void config_json(const check_t *c, strbuf_t *b)
     /* --liveness explores the full graph: its states are those of a --no-por run */
     sb_printf(b, ",\"por\":%s", c->eo.por && !c->eo.liveness ? "true" : "false");
     if (c->eo.liveness) /* identifiers: no escaping */
-        sb_printf(b, ",\"liveness\":true,\"env_fair\":\"%s\"", c->env_fair ? c->env_fair : "");
+        sb_printf(b, ",\"liveness\":true,\"fairness\":%d,\"env_fair\":\"%s\"", c->eo.fairness,
+                  c->env_fair ? c->env_fair : "");
     sb_putc(b, '}');
 }
 
@@ -270,8 +277,7 @@ void cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const
     sb_putc(&t, ']');
     strbuf_t lasso;
     sb_init(&lasso);
-    for (int i = 0; r->verdict == EXPLORE_LIVELOCK && i < (r->lasso_cycle ? r->lasso_cycle : 1);
-         i++)
+    for (int i = 0; r->lasso && i < (r->lasso_cycle ? r->lasso_cycle : 1); i++)
         sb_printf(&lasso, "%s%u", i ? "," : "", r->lasso[i]);
     store_run_end_t e = {r->verdict == EXPLORE_INCOMPLETE ? "stopped" : "done",
                          r->states,
@@ -356,7 +362,7 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         if (c->eo.liveness)
-            cli_liveness_json(&b, r);
+            cli_liveness_json(&b, r, c->eo.fairness);
         if (job->mpi)
             sb_printf(
                 &b,
@@ -646,15 +652,20 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
 }
 
 /* Long options with no short letter (issue 11: memory beyond RAM). */
-enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT, OPT_LIVENESS, OPT_ENV_FAIR };
+enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT, OPT_LIVENESS, OPT_ENV_FAIR, OPT_FAIRNESS };
 
-void cli_liveness_json(strbuf_t *b, const explore_result_t *r)
+void cli_liveness_json(strbuf_t *b, const explore_result_t *r, int fairness)
 {
-    sb_printf(b, ",\"liveness\":%s", r->liveness ? "\"checked\"" : "\"not checked\"");
+    static const char *const fair[] = {"none", "weak", "strong"};
+    sb_printf(b, ",\"liveness\":%s,\"fairness\":\"%s\"",
+              r->liveness ? "\"checked\"" : "\"not checked\"",
+              fair[fairness >= 0 && fairness <= 2 ? fairness : 0]);
     if (!r->liveness)
         return;
     sb_printf(b, ",\"stuck_states\":%llu", (unsigned long long)r->live_stuck);
-    if (r->verdict != EXPLORE_LIVELOCK)
+    if (r->verdict == EXPLORE_STARVATION)
+        sb_printf(b, ",\"starved_thread\":%d", r->starved);
+    if (r->verdict != EXPLORE_LIVELOCK && r->verdict != EXPLORE_STARVATION)
         return;
     sb_printf(b, ",\"lasso\":{\"prefix\":%d,\"cycle\":%d,\"states\":[", r->lasso_prefix,
               r->lasso_cycle);
@@ -724,11 +735,13 @@ int cmd_check(int argc, char **argv)
         {"threads", required_argument, 0, 'R'},
         {"liveness", no_argument, 0, OPT_LIVENESS},
         {"env-fair", required_argument, 0, OPT_ENV_FAIR},
+        {"fairness", required_argument, 0, OPT_FAIRNESS},
         {"help", no_argument, 0, 'h'},
         CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     const char *junit_path = NULL;
+    int fairness = -1; /* --fairness; -1: not given (weak with --liveness) */
     check_t c;
     memset(&c, 0, sizeof c);
     c.argv0 = argv[0];
@@ -856,6 +869,19 @@ int cmd_check(int argc, char **argv)
             }
             break;
         case OPT_LIVENESS: c.eo.liveness = true; break;
+        case OPT_FAIRNESS:
+            if (!strcmp(optarg, "weak"))
+                fairness = 1;
+            else if (!strcmp(optarg, "strong"))
+                fairness = 2;
+            else if (!strcmp(optarg, "none"))
+                fairness = 0;
+            else {
+                cli_error("--fairness takes weak, strong or none, not '%s'", optarg);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            break;
         case OPT_ENV_FAIR: {
             free(c.env_fair);
             c.env_fair = xstrdup(optarg);
@@ -935,6 +961,12 @@ int cmd_check(int argc, char **argv)
         else if (!on && c.cfg.nenv_names < 8 && strlen(f) < sizeof c.cfg.env_names[0])
             snprintf(c.cfg.env_names[c.cfg.nenv_names++], sizeof c.cfg.env_names[0], "%s", f);
     }
+    if (fairness >= 0 && !c.eo.liveness) {
+        cli_error("check: --fairness only matters with --liveness");
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    c.eo.fairness = c.eo.liveness ? (fairness < 0 ? 1 : fairness) : 0;
     if (c.eo.nfair_env && !c.eo.liveness) {
         cli_error("check: --env-fair only matters with --liveness");
         rc = CLI_BAD_INPUT;

@@ -545,6 +545,7 @@ int cmd_resume(int argc, char **argv)
         eo.resume = &res;
         eo.por = b.por; /* the same reduction, so the same states are expanded */
         eo.liveness = b.liveness;
+        eo.fairness = b.liveness ? json_int(b.run.config, "fairness", 1) : 0;
         const char *fair[8];
         char fair_buf[sizeof b.env_fair];
         snprintf(fair_buf, sizeof fair_buf, "%s", b.env_fair);

@@ -40,8 +40,8 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const explore_verdict_names[7] = {"ok",         "violation",  "deadlock", "invariant",
-                                              "unexpected", "incomplete", "livelock"};
+const char *const explore_verdict_names[8] = {"ok",         "violation",  "deadlock", "invariant",
+                                              "unexpected", "incomplete", "livelock", "starvation"};
 
 #define EMPTY 0xffffffffu
 #define NSHARD 256
@@ -723,12 +723,30 @@ static uint8_t live_flag(ex_t *x, const sys_label_t *lab)
     return (uint8_t)x->nenvn;
 }
 
+/* --liveness: the fairness group of a step (docs/liveness.md): its thread, its channel,
+ * its (instance, internal event, line), or the clock; none for an environment event that
+ * need not happen (FLAG). */
+static uint64_t live_group(const sys_label_t *lab, uint8_t flag)
+{
+    if (flag)
+        return UINT64_MAX;
+    switch (lab->kind) {
+    case SYS_STEP_CORE: return lab->who;
+    case SYS_STEP_MSG: return 1ull << 56 | lab->what;
+    case SYS_STEP_INTERNAL:
+        return 2ull << 56 | (uint64_t)lab->who << 32 | (uint64_t)lab->what << 16 | lab->arg;
+    case SYS_STEP_TICK: return 3ull << 56;
+    default: return UINT64_MAX;
+    }
+}
+
 /* --liveness: record the step LAB from SRC to the state with fingerprint (FP, LO). */
 static void live_edge(ex_t *x, uint32_t src, uint64_t fp, uint64_t lo, uint32_t ord,
                       const sys_label_t *lab)
 {
     int64_t dst = live_find(x->live, fp, lo);
-    if (dst < 0 || live_add_edge(x->live, src, (uint32_t)dst, ord, live_flag(x, lab)))
+    uint8_t flag = live_flag(x, lab);
+    if (dst < 0 || live_add_edge(x->live, src, (uint32_t)dst, ord, flag, live_group(lab, flag)))
         x->oom = true;
 }
 
@@ -1000,34 +1018,20 @@ static void live_message(ex_t *x, const live_report_t *lr)
     sb_free(&off);
 }
 
-/* --liveness after a complete search with no failure: AG EF done on the graph.
- * A livelock is reported as a lasso: the shortest path to the cycle's first state
- * (the least-numbered state on a cycle none of whose states can finish), a marker
- * line, and the cycle's steps back to that state. */
-static void live_check(ex_t *x)
+/* Put the lasso LR in R's trace: the shortest path to the cycle's first state, a
+ * marker line, the cycle's steps back to it; and R's failure state and lasso. */
+static void live_lasso(ex_t *x, const live_report_t *lr)
 {
     explore_result_t *r = x->r;
-    live_report_t lr;
-    r->liveness = true;
-    int found = live_analyse(x->live, &lr);
-    r->live_stuck = lr.stuck;
-    r->live_hard = lr.hard;
-    if (!found) {
-        live_report_free(&lr);
-        return;
-    }
-    r->verdict = EXPLORE_LIVELOCK;
-    r->live_env_only = lr.env_only;
-    r->failure_id = lr.entry;
-    live_message(x, &lr);
+    r->failure_id = lr->entry;
     size_t np;
-    uint32_t *pre = ords_to(x, lr.entry, &np);
-    uint32_t *ords = xmalloc((np + lr.ncycle + 1) * sizeof *ords);
+    uint32_t *pre = ords_to(x, lr->entry, &np);
+    uint32_t *ords = xmalloc((np + lr->ncycle + 1) * sizeof *ords);
     memcpy(ords, pre, np * sizeof *ords);
-    memcpy(ords + np, lr.cycle_ords, lr.ncycle * sizeof *ords);
+    memcpy(ords + np, lr->cycle_ords, lr->ncycle * sizeof *ords);
     uint8_t *st = xmalloc(x->maxst + 1), *end;
-    size_t len = replay_state(x, lr.entry, st);
-    size_t elen = explore_replay(x->s, ords, np + lr.ncycle, r, &end);
+    size_t len = replay_state(x, lr->entry, st);
+    size_t elen = explore_replay(x->s, ords, np + lr->ncycle, r, &end);
     /* The prefix, the marker, the cycle: room for the end's two lines. */
     char **t = xcalloc((size_t)r->ntrace + 4, sizeof *t);
     int k = 0;
@@ -1040,11 +1044,11 @@ static void live_check(ex_t *x)
         t[k++] = NULL;
     strbuf_t mk;
     sb_init(&mk);
-    if (lr.ncycle)
+    if (lr->ncycle)
         sb_printf(&mk,
                   "---- cycle: the next %zu step(s) lead back to the state after step %zu, "
                   "forever ----",
-                  lr.ncycle, np);
+                  lr->ncycle, np);
     else
         sb_printf(&mk, "---- stuck: only environment events (%s) can move on from here ----",
                   r->live_breaks);
@@ -1057,16 +1061,64 @@ static void live_check(ex_t *x)
     r->trace = t;
     r->ntrace = k;
     r->lasso_prefix = (int)np;
-    r->lasso_cycle = (int)lr.ncycle;
-    r->lasso = xmalloc((lr.ncycle + 1) * sizeof *r->lasso);
-    r->lasso[0] = lr.entry;
-    memcpy(r->lasso, lr.cycle_ids, lr.ncycle * sizeof *r->lasso);
+    r->lasso_cycle = (int)lr->ncycle;
+    r->lasso = xmalloc((lr->ncycle + 1) * sizeof *r->lasso);
+    r->lasso[0] = lr->entry;
+    memcpy(r->lasso, lr->cycle_ids, lr->ncycle * sizeof *r->lasso);
     if (len)
         explore_trace_end(x->s, r, end, elen, st, len, NULL);
     free(end);
     free(st);
     free(ords);
     free(pre);
+}
+
+/* Starvation under fairness (after AG EF done held): a fair cycle on which a thread
+ * never finishes and never steps. */
+static void starve_check(ex_t *x)
+{
+    explore_result_t *r = x->r;
+    int nt = sys_threads(x->s);
+    uint64_t keys[32];
+    for (int t = 0; t < nt && t < 32; t++)
+        keys[t] = (uint64_t)t; /* live_group: a thread's core steps */
+    live_report_t lr;
+    if (!live_analyse_fair(x->live, nt, keys, x->o->fairness == 2, &lr)) {
+        live_report_free(&lr);
+        return;
+    }
+    r->verdict = EXPLORE_STARVATION;
+    r->starved = lr.thread;
+    snprintf(r->msg, sizeof r->msg,
+             "starvation under %s fairness: P%d never finishes while the %zu-step cycle below "
+             "repeats forever, fair to every thread, channel, internal event and the clock "
+             "(P%d takes no step on it)",
+             x->o->fairness == 2 ? "strong" : "weak", lr.thread, lr.ncycle, lr.thread);
+    live_lasso(x, &lr);
+    live_report_free(&lr);
+}
+
+/* --liveness after a complete search with no failure: AG EF done on the graph, then
+ * starvation under fairness. A livelock is reported as a lasso to the least-numbered
+ * state on a cycle none of whose states can finish. */
+static void live_check(ex_t *x)
+{
+    explore_result_t *r = x->r;
+    live_report_t lr;
+    r->liveness = true;
+    int found = live_analyse(x->live, &lr);
+    r->live_stuck = lr.stuck;
+    r->live_hard = lr.hard;
+    if (!found) {
+        live_report_free(&lr);
+        if (x->o->fairness)
+            starve_check(x);
+        return;
+    }
+    r->verdict = EXPLORE_LIVELOCK;
+    r->live_env_only = lr.env_only;
+    live_message(x, &lr);
+    live_lasso(x, &lr);
     live_report_free(&lr);
 }
 
@@ -1135,6 +1187,7 @@ static int live_resume_edges(ex_t *x, const explore_resume_t *rs)
         }
         if (sys_terminal(x->s, rs->states[i], rs->lens[i]))
             live_set_terminal(x->live, (uint32_t)i);
+        live_set_done(x->live, (uint32_t)i, sys_done_mask(x->s, rs->states[i], rs->lens[i]));
     }
     x->nb = 0;
     live_sync(x);
@@ -1373,6 +1426,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             goto done;
         }
         r->expanded++;
+        if (x.live)
+            live_set_done(x.live, id, sys_done_mask(s, st, len));
         live_sync(&x);
         if (o->max_memory && x.held > o->max_memory) {
             r->verdict = EXPLORE_INCOMPLETE;

@@ -21,9 +21,10 @@ typedef enum {
     EXPLORE_UNEXPECTED, /* an event with no row, or an impossible one */
     EXPLORE_INCOMPLETE, /* --max-states, --max-memory or --max-depth stopped the search */
     EXPLORE_LIVELOCK,   /* --liveness: a reachable state from which the test cannot finish */
+    EXPLORE_STARVATION, /* --liveness: a fair cycle on which a thread waits forever */
 } explore_verdict_t;
 
-extern const char *const explore_verdict_names[7];
+extern const char *const explore_verdict_names[8];
 
 typedef struct {
     bool dfs;
@@ -83,6 +84,10 @@ typedef struct {
     bool liveness;
     const char *const *fair_env;
     int nfair_env;
+    /* Then, when every state can finish: no reachable cycle fair to every thread, channel,
+     * internal event and the clock on which a thread waits forever (EXPLORE_STARVATION).
+     * 0: not checked, 1: weak fairness, 2: strong fairness. */
+    int fairness;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -120,6 +125,7 @@ typedef struct {
     uint64_t live_stuck;   /* states that cannot finish by progress steps */
     uint64_t live_hard;    /* ... nor with every environment event */
     bool live_env_only;    /* the lasso is broken by environment events only */
+    int starved;           /* EXPLORE_STARVATION: the thread that waits forever */
     char live_breaks[160]; /* those events, comma-separated */
     int lasso_prefix;      /* trace lines before the cycle (the prefix, then a marker line) */
     int lasso_cycle;       /* steps of the cycle (0: it waits for an environment event) */

@@ -19,16 +19,20 @@
 #include <string.h>
 
 #define LIVE_NONE 0xffffffffu
+#define SKIP_NONE 0xfffffffeu /* no group is left out (tarjan) */
 
 struct live {
-    uint32_t *src, *dst, *ord;
+    uint32_t *src, *dst, *ord, *grp; /* grp: fairness group, LIVE_NONE: none */
     uint8_t *flag;
     size_t nedges, ecap;
     uint64_t *fp, *lo; /* per state: its fingerprint (lo: NULL for 64-bit) */
     uint8_t *term;     /* per state: 1 when terminal */
+    uint32_t *done;    /* per state: its finished threads (bit t) */
     size_t nstates, scap;
     uint32_t *tab; /* open addressing: state numbers by fingerprint, LIVE_NONE empty */
     size_t tcap;
+    uint64_t *gkey; /* per fairness group: the explorer's key */
+    size_t ngroups, gcap;
     bool wide;
 };
 
@@ -46,6 +50,9 @@ void live_free(live_t *l)
     free(l->src);
     free(l->dst);
     free(l->ord);
+    free(l->grp);
+    free(l->gkey);
+    free(l->done);
     free(l->flag);
     free(l->fp);
     free(l->lo);
@@ -56,7 +63,7 @@ void live_free(live_t *l)
 
 size_t live_bytes(const live_t *l)
 {
-    return l->ecap * 13 + l->scap * (l->wide ? 17 : 9) + l->tcap * 4;
+    return l->ecap * 17 + l->scap * (l->wide ? 21 : 13) + l->tcap * 4 + l->gcap * 8;
 }
 
 static size_t slot_of(const live_t *l, uint64_t fp)
@@ -101,6 +108,10 @@ int live_add_state(live_t *l, uint32_t id, uint64_t fp, uint64_t lo)
         if (!t)
             return -1;
         l->term = t;
+        uint32_t *dn = realloc(l->done, c * sizeof *dn);
+        if (!dn)
+            return -1;
+        l->done = dn;
         if (l->wide) {
             uint64_t *o = realloc(l->lo, c * sizeof *o);
             if (!o)
@@ -115,6 +126,7 @@ int live_add_state(live_t *l, uint32_t id, uint64_t fp, uint64_t lo)
     if (l->wide)
         l->lo[id] = lo;
     l->term[id] = 0;
+    l->done[id] = 0;
     size_t k = slot_of(l, fp);
     while (l->tab[k] != LIVE_NONE)
         k = (k + 1) & (l->tcap - 1);
@@ -135,7 +147,19 @@ int64_t live_find(const live_t *l, uint64_t fp, uint64_t lo)
     return -1;
 }
 
-int live_add_edge(live_t *l, uint32_t src, uint32_t dst, uint32_t ord, uint8_t flag)
+/* The dense number of fairness group KEY (a linear scan: groups are few). */
+static uint32_t group_of(live_t *l, uint64_t key)
+{
+    if (key == UINT64_MAX)
+        return LIVE_NONE;
+    for (size_t g = 0; g < l->ngroups; g++)
+        if (l->gkey[g] == key)
+            return (uint32_t)g;
+    UTIL_PUSH(l->gkey, l->ngroups, l->gcap, key);
+    return (uint32_t)(l->ngroups - 1);
+}
+
+int live_add_edge(live_t *l, uint32_t src, uint32_t dst, uint32_t ord, uint8_t flag, uint64_t group)
 {
     if (l->nedges == l->ecap) {
         size_t c = l->ecap ? l->ecap * 2 : 4096;
@@ -149,6 +173,9 @@ int live_add_edge(live_t *l, uint32_t src, uint32_t dst, uint32_t ord, uint8_t f
         if (!(a = realloc(l->ord, c * sizeof *a)))
             return -1;
         l->ord = a;
+        if (!(a = realloc(l->grp, c * sizeof *a)))
+            return -1;
+        l->grp = a;
         uint8_t *f = realloc(l->flag, c);
         if (!f)
             return -1;
@@ -159,6 +186,7 @@ int live_add_edge(live_t *l, uint32_t src, uint32_t dst, uint32_t ord, uint8_t f
     l->dst[l->nedges] = dst;
     l->ord[l->nedges] = ord;
     l->flag[l->nedges] = flag;
+    l->grp[l->nedges] = group_of(l, group);
     l->nedges++;
     return 0;
 }
@@ -167,6 +195,12 @@ void live_set_terminal(live_t *l, uint32_t id)
 {
     if (id < l->nstates)
         l->term[id] = 1;
+}
+
+void live_set_done(live_t *l, uint32_t id, uint32_t done)
+{
+    if (id < l->nstates)
+        l->done[id] = done;
 }
 
 /* ---- the analysis ---- */
@@ -218,7 +252,7 @@ static void backward(const graph_t *g, bool all, uint8_t *can)
 /* Tarjan's algorithm (iterative) on the states IN selects: COMP[v] gets v's
  * component number, and CYC[component] 1 when it holds a cycle (more than one
  * state, or a step from a state to itself). */
-static void tarjan(const graph_t *g, const uint8_t *in, uint32_t *comp, uint8_t *cyc)
+static void tarjan(const graph_t *g, const uint8_t *in, uint32_t skip, uint32_t *comp, uint8_t *cyc)
 {
     uint32_t n = g->n, idx = 0, nc = 0;
     uint32_t *index = xmalloc(((size_t)n + 1) * sizeof *index);
@@ -243,8 +277,8 @@ static void tarjan(const graph_t *g, const uint8_t *in, uint32_t *comp, uint8_t 
             struct frame *f = &call[cp - 1];
             uint32_t v = f->v;
             if (f->k < g->foff[v + 1]) {
-                uint32_t w = g->l->dst[g->fe[f->k++]];
-                if (!in[w])
+                uint32_t e = g->fe[f->k++], w = g->l->dst[e];
+                if (!in[w] || g->l->grp[e] == skip)
                     continue;
                 if (index[w] == LIVE_NONE) {
                     index[w] = low[w] = idx++;
@@ -273,7 +307,7 @@ static void tarjan(const graph_t *g, const uint8_t *in, uint32_t *comp, uint8_t 
         }
     }
     for (size_t e = 0; e < g->l->nedges; e++) /* self-loops */
-        if (g->l->src[e] == g->l->dst[e] && in[g->l->src[e]])
+        if (g->l->src[e] == g->l->dst[e] && in[g->l->src[e]] && g->l->grp[e] != skip)
             cyc[comp[g->l->src[e]]] = 1;
     free(index);
     free(low);
@@ -358,7 +392,7 @@ int live_analyse(const live_t *l, live_report_t *out)
             in[v] = hard ? !cana[v] : !canp[v];
         uint32_t *comp = xmalloc(((size_t)n + 1) * sizeof *comp);
         uint8_t *cyc = xcalloc((size_t)n + 1, 1);
-        tarjan(&g, in, comp, cyc);
+        tarjan(&g, in, SKIP_NONE, comp, cyc);
         for (uint32_t v = 0; v < n && out->entry == LIVE_NONE; v++)
             if (in[v] && cyc[comp[v]])
                 out->entry = v;
@@ -399,6 +433,289 @@ int live_analyse(const live_t *l, live_report_t *out)
     free(g.roff);
     free(g.re);
     return out->stuck && out->entry != LIVE_NONE;
+}
+
+/* ---- starvation under fairness ---- */
+
+typedef struct {
+    const graph_t *g;
+    const uint8_t *in;
+    const uint32_t *comp;
+    uint32_t c, skip; /* the component searched, the thread's group left out */
+    uint32_t *via, *q;
+    uint32_t *stamp, *encnt; /* per group: last state counted, states it is enabled in */
+    uint8_t *seen, *taken;   /* per state: on the cycle; per group: taken on it */
+    uint32_t nseen;
+    live_report_t *out;
+    size_t cap;
+} fair_t;
+
+/* Is edge E a step of the searched component (both ends in it, not the thread's)? */
+static bool fair_edge(const fair_t *f, uint32_t e)
+{
+    const live_t *l = f->g->l;
+    uint32_t d = l->dst[e];
+    return f->in[d] && f->comp[d] == f->c && l->grp[e] != f->skip;
+}
+
+/* Count V's enabled groups once (the cycle visits V). */
+static void fair_visit(fair_t *f, uint32_t v)
+{
+    if (f->seen[v])
+        return;
+    f->seen[v] = 1;
+    f->nseen++;
+    const graph_t *g = f->g;
+    for (size_t k = g->foff[v]; k < g->foff[v + 1]; k++) {
+        uint32_t gr = g->l->grp[g->fe[k]];
+        if (gr != LIVE_NONE && f->stamp[gr] != v + 1) {
+            f->stamp[gr] = v + 1;
+            f->encnt[gr]++;
+        }
+    }
+}
+
+static bool has_group(const graph_t *g, uint32_t v, uint32_t gr)
+{
+    for (size_t k = g->foff[v]; k < g->foff[v + 1]; k++)
+        if (g->l->grp[g->fe[k]] == gr)
+            return true;
+    return false;
+}
+
+/* Extend the cycle from FROM by a shortest path within the component to a state where
+ * group GR is disabled (WANT_OFF) or through a GR step, or (GR LIVE_NONE) back to TO.
+ * Returns the state reached, LIVE_NONE when there is no such path. */
+static uint32_t fair_path(fair_t *f, uint32_t from, uint32_t gr, bool want_off, uint32_t to)
+{
+    const graph_t *g = f->g;
+    const live_t *l = g->l;
+    size_t h = 0, t = 0;
+    f->q[t++] = from;
+    f->via[from] = LIVE_NONE - 1; /* the root */
+    uint32_t end = LIVE_NONE, last = LIVE_NONE;
+    while (h < t && end == LIVE_NONE) {
+        uint32_t v = f->q[h++];
+        for (size_t k = g->foff[v]; k < g->foff[v + 1]; k++) {
+            uint32_t e = g->fe[k], w = l->dst[e];
+            if (!fair_edge(f, e))
+                continue;
+            bool hit = gr == LIVE_NONE
+                           ? w == to
+                           : (!want_off && l->grp[e] == gr) || (want_off && !has_group(g, w, gr));
+            if (hit) {
+                end = w;
+                last = e;
+                break;
+            }
+            if (f->via[w] == LIVE_NONE) {
+                f->via[w] = e;
+                f->q[t++] = w;
+            }
+        }
+    }
+    size_t n = 0;
+    for (uint32_t e = last; e != LIVE_NONE && e != LIVE_NONE - 1;
+         e = l->src[e] == from ? LIVE_NONE : f->via[l->src[e]])
+        n++;
+    live_report_t *o = f->out;
+    if (last != LIVE_NONE) {
+        if (o->ncycle + n + 1 > f->cap) {
+            f->cap = (o->ncycle + n + 1) * 2;
+            o->cycle_ords = xrealloc(o->cycle_ords, f->cap * sizeof *o->cycle_ords);
+            o->cycle_ids = xrealloc(o->cycle_ids, f->cap * sizeof *o->cycle_ids);
+        }
+        size_t i = o->ncycle + n;
+        for (uint32_t e = last; e != LIVE_NONE;
+             e = l->src[e] == from ? LIVE_NONE : f->via[l->src[e]]) {
+            i--;
+            o->cycle_ords[i] = l->ord[e];
+            o->cycle_ids[i] = l->src[e];
+            if (l->grp[e] != LIVE_NONE)
+                f->taken[l->grp[e]] = 1;
+            fair_visit(f, l->dst[e]);
+        }
+        o->ncycle += n;
+    }
+    for (size_t i = 0; i < t; i++) /* reset the search marks */
+        f->via[f->q[i]] = LIVE_NONE;
+    return end;
+}
+
+/* Build a fair cycle from S through component C (greedy: while some group enabled at
+ * every state visited so far (STRONG: at some state) was not taken, walk to a state
+ * where it is off, or through one of its steps; then back to S). */
+static void fair_cycle(fair_t *f, uint32_t s, bool strong)
+{
+    const live_t *l = f->g->l;
+    uint32_t cur = s;
+    fair_visit(f, s);
+    for (int guard = 0; guard < 100000; guard++) {
+        uint32_t pick = LIVE_NONE;
+        for (size_t gr = 0; gr < l->ngroups && pick == LIVE_NONE; gr++)
+            if (!f->taken[gr] && f->encnt[gr] && (strong || f->encnt[gr] == f->nseen))
+                pick = (uint32_t)gr;
+        if (pick == LIVE_NONE) {
+            if (cur == s && f->out->ncycle)
+                return;
+            cur = fair_path(f, cur, LIVE_NONE, false, s);
+            if (cur == LIVE_NONE)
+                return;
+            continue;
+        }
+        uint32_t nx = fair_path(f, cur, pick, !strong && f->encnt[pick] == f->nseen, 0);
+        if (nx == LIVE_NONE && !strong)
+            nx = fair_path(f, cur, pick, false, 0);
+        if (nx == LIVE_NONE) {
+            f->taken[pick] = 1; /* cannot happen in a fair component; do not loop */
+            continue;
+        }
+        cur = nx;
+    }
+}
+
+/* Is component C (its states MEM[0..n)) fair? Marks in BAD the states to drop when not
+ * (weak: all; strong: those where a group with no step inside is enabled). */
+static bool fair_comp(fair_t *f, const uint32_t *mem, size_t n, bool strong, uint8_t *bad)
+{
+    const graph_t *g = f->g;
+    const live_t *l = g->l;
+    uint8_t *inside = f->taken; /* scratch: per group, a step inside C */
+    for (size_t i = 0; i < n; i++)
+        fair_visit(f, mem[i]);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = g->foff[mem[i]]; k < g->foff[mem[i] + 1]; k++) {
+            uint32_t e = g->fe[k];
+            if (fair_edge(f, e) && l->grp[e] != LIVE_NONE)
+                inside[l->grp[e]] = 1;
+        }
+    bool fair = true;
+    for (size_t gr = 0; gr < l->ngroups; gr++)
+        if (f->encnt[gr] && !inside[gr] && (strong || f->encnt[gr] == n))
+            fair = false;
+    if (!fair)
+        for (size_t i = 0; i < n; i++) {
+            bool drop = !strong;
+            for (size_t gr = 0; gr < l->ngroups && !drop; gr++)
+                drop = f->encnt[gr] && !inside[gr] && has_group(g, mem[i], (uint32_t)gr);
+            bad[mem[i]] = drop;
+        }
+    for (size_t i = 0; i < n; i++)
+        f->seen[mem[i]] = 0;
+    for (size_t gr = 0; gr < l->ngroups; gr++) {
+        f->encnt[gr] = 0;
+        inside[gr] = 0;
+        f->stamp[gr] = 0;
+    }
+    f->nseen = 0;
+    return fair;
+}
+
+/* One thread: a fair component of the states where it has not finished, its own steps
+ * left out. 1 with the lasso in F->out. */
+static int starve_thread(fair_t *f, uint8_t *in, bool strong)
+{
+    const graph_t *g = f->g;
+    uint32_t n = g->n;
+    uint32_t *comp = xmalloc(((size_t)n + 1) * sizeof *comp);
+    uint8_t *cyc = xcalloc((size_t)n + 1, 1), *bad = xcalloc((size_t)n + 1, 1);
+    uint32_t *mem = xmalloc(((size_t)n + 1) * sizeof *mem), *start = NULL;
+    int found = 0;
+    for (bool again = true; again && !found;) {
+        again = false;
+        memset(cyc, 0, (size_t)n + 1);
+        tarjan(g, in, f->skip, comp, cyc);
+        uint32_t nc = 0;
+        for (uint32_t v = 0; v < n; v++)
+            if (in[v] && comp[v] + 1 > nc)
+                nc = comp[v] + 1;
+        free(start);
+        start = xcalloc((size_t)nc + 2, sizeof *start); /* members by component */
+        for (uint32_t v = 0; v < n; v++)
+            if (in[v])
+                start[comp[v] + 2]++;
+        for (uint32_t c = 0; c < nc; c++)
+            start[c + 2] += start[c + 1];
+        for (uint32_t v = 0; v < n; v++)
+            if (in[v])
+                mem[start[comp[v] + 1]++] = v;
+        /* Components in order of their least state: the shortest prefix first. */
+        for (uint32_t v = 0; v < n && !found; v++) {
+            if (!in[v] || !cyc[comp[v]])
+                continue;
+            uint32_t c = comp[v];
+            if (mem[start[c]] != v) /* not its least state: seen */
+                continue;
+            f->c = c;
+            f->comp = comp;
+            f->in = in;
+            if (fair_comp(f, mem + start[c], start[c + 1] - start[c], strong, bad)) {
+                f->out->entry = v;
+                fair_cycle(f, v, strong);
+                found = 1;
+            } else {
+                for (uint32_t i = start[c]; i < start[c + 1]; i++)
+                    if (bad[mem[i]]) {
+                        in[mem[i]] = 0;
+                        bad[mem[i]] = 0;
+                        again = strong;
+                    }
+            }
+        }
+    }
+    free(start);
+    free(comp);
+    free(cyc);
+    free(bad);
+    free(mem);
+    return found;
+}
+
+int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys, bool strong,
+                      live_report_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->entry = LIVE_NONE;
+    out->thread = -1;
+    graph_t g = {l, (uint32_t)l->nstates, NULL, NULL, NULL, NULL};
+    uint32_t n = g.n;
+    csr(n, l->src, l->nedges, &g.foff, &g.fe);
+    csr(n, l->dst, l->nedges, &g.roff, &g.re);
+    size_t ng = l->ngroups + 1;
+    fair_t f = {&g, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, out, 0};
+    f.via = xmalloc(((size_t)n + 1) * sizeof *f.via);
+    f.q = xmalloc(((size_t)n + 1) * sizeof *f.q);
+    f.seen = xcalloc((size_t)n + 1, 1);
+    f.stamp = xcalloc(ng, sizeof *f.stamp);
+    f.encnt = xcalloc(ng, sizeof *f.encnt);
+    f.taken = xcalloc(ng, 1);
+    for (uint32_t v = 0; v < n; v++)
+        f.via[v] = LIVE_NONE;
+    uint8_t *in = xmalloc((size_t)n + 1);
+    int found = 0;
+    for (int t = 0; t < nthreads && !found; t++) {
+        f.skip = SKIP_NONE;
+        for (size_t gr = 0; gr < l->ngroups; gr++)
+            if (l->gkey[gr] == thread_keys[t])
+                f.skip = (uint32_t)gr;
+        for (uint32_t v = 0; v < n; v++)
+            in[v] = !(l->done[v] >> t & 1);
+        found = starve_thread(&f, in, strong);
+        if (found)
+            out->thread = t;
+    }
+    free(in);
+    free(f.via);
+    free(f.q);
+    free(f.seen);
+    free(f.stamp);
+    free(f.encnt);
+    free(f.taken);
+    free(g.foff);
+    free(g.fe);
+    free(g.roff);
+    free(g.re);
+    return found;
 }
 
 void live_report_free(live_report_t *r)

@@ -2222,6 +2222,21 @@ void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done
     }
 }
 
+uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len)
+{
+    work_t cur = load_cur(s, state, len);
+    uint32_t m = 0;
+    for (int t = 0; t < s->nthreads; t++)
+        if (thread_slot(&cur, t)[TH_STATUS] == ST_DONE)
+            m |= 1u << t;
+    return m;
+}
+
+int sys_threads(const sys_t *s)
+{
+    return s->nthreads;
+}
+
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen)
 {
     work_t cur = load_cur(s, state, len);

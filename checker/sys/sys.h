@@ -213,6 +213,10 @@ const char *sys_step_env(const sys_t *s, const sys_label_t *label);
 /* Append to OUT, comma-separated, the environment events the protocol declares that this
  * configuration leaves off (not in --env); returns how many. */
 int sys_env_off(const sys_t *s, strbuf_t *out);
+/* The threads of STATE that finished: bit t for thread t. */
+uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len);
+/* The test's threads. */
+int sys_threads(const sys_t *s);
 /* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
 /* The same, and per thread its program counter (PC[t]) and whether it waits for a
