@@ -667,7 +667,7 @@ void cli_liveness_json(strbuf_t *b, const explore_result_t *r, int fairness)
         sb_printf(b, ",\"starved_thread\":%d", r->starved);
     if (r->verdict != EXPLORE_LIVELOCK && r->verdict != EXPLORE_STARVATION)
         return;
-    sb_printf(b, ",\"lasso\":{\"prefix\":%d,\"cycle\":%d,\"states\":[", r->lasso_prefix,
+    sb_printf(b, ",\"lasso\":{\"prefix\":%d,\"cycle\":%d,\"ids\":[", r->lasso_prefix,
               r->lasso_cycle);
     for (int i = 0; i < (r->lasso_cycle ? r->lasso_cycle : 1); i++)
         sb_printf(b, "%s%u", i ? "," : "", r->lasso[i]);
