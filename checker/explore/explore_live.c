@@ -249,9 +249,18 @@ static void backward(const graph_t *g, bool all, uint8_t *can)
     free(q);
 }
 
-/* Tarjan's algorithm (iterative) on the states IN selects: COMP[v] gets v's
- * component number, and CYC[component] 1 when it holds a cycle (more than one
- * state, or a step from a state to itself). */
+/* Tarjan's algorithm (iterative) on the states IN selects, over the steps not in group
+ * SKIP (and, with SKIP other than SKIP_NONE, not environment events without a group):
+ * COMP[v] gets v's component number, and CYC[component] 1 when it holds a cycle (more
+ * than one state, or a step from a state to itself). */
+/* Does step E take part in a component search leaving out group SKIP? A starvation's
+ * cycle (SKIP a thread's group) has no environment event that need not happen: they
+ * happen finitely often on a fair execution. */
+static bool step_in(const live_t *l, uint32_t e, uint32_t skip)
+{
+    return l->grp[e] != skip && (skip == SKIP_NONE || l->grp[e] != LIVE_NONE);
+}
+
 static void tarjan(const graph_t *g, const uint8_t *in, uint32_t skip, uint32_t *comp, uint8_t *cyc)
 {
     uint32_t n = g->n, idx = 0, nc = 0;
@@ -278,7 +287,7 @@ static void tarjan(const graph_t *g, const uint8_t *in, uint32_t skip, uint32_t 
             uint32_t v = f->v;
             if (f->k < g->foff[v + 1]) {
                 uint32_t e = g->fe[f->k++], w = g->l->dst[e];
-                if (!in[w] || g->l->grp[e] == skip)
+                if (!in[w] || !step_in(g->l, e, skip))
                     continue;
                 if (index[w] == LIVE_NONE) {
                     index[w] = low[w] = idx++;
@@ -307,7 +316,7 @@ static void tarjan(const graph_t *g, const uint8_t *in, uint32_t skip, uint32_t 
         }
     }
     for (size_t e = 0; e < g->l->nedges; e++) /* self-loops */
-        if (g->l->src[e] == g->l->dst[e] && in[g->l->src[e]] && g->l->grp[e] != skip)
+        if (g->l->src[e] == g->l->dst[e] && in[g->l->src[e]] && step_in(g->l, e, skip))
             cyc[comp[g->l->src[e]]] = 1;
     free(index);
     free(low);
@@ -455,7 +464,7 @@ static bool fair_edge(const fair_t *f, uint32_t e)
 {
     const live_t *l = f->g->l;
     uint32_t d = l->dst[e];
-    return f->in[d] && f->comp[d] == f->c && l->grp[e] != f->skip;
+    return f->in[d] && f->comp[d] == f->c && l->grp[e] != f->skip && l->grp[e] != LIVE_NONE;
 }
 
 /* Count V's enabled groups once (the cycle visits V). */
@@ -694,7 +703,7 @@ int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys
     uint8_t *in = xmalloc((size_t)n + 1);
     int found = 0;
     for (int t = 0; t < nthreads && !found; t++) {
-        f.skip = SKIP_NONE;
+        f.skip = SKIP_NONE - 1; /* a thread that never steps: no group to leave out */
         for (size_t gr = 0; gr < l->ngroups; gr++)
             if (l->gkey[gr] == thread_keys[t])
                 f.skip = (uint32_t)gr;
