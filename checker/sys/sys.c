@@ -32,6 +32,7 @@ typedef struct {
 struct sys {
     const proto_t *p;
     const prog_t *prog;
+    uint8_t **rowhit; /* sys_set_coverage: per controller, per row, 1 once chosen; or NULL */
     sys_config_t cfg;
     int nthreads, ncus, ninst, nlines, maxlocs;
     inst_t inst[MAX_INST];
@@ -618,6 +619,10 @@ static int choose_row(succ_t *g, ectx_t *x, int event, const sys_label_t *lab, c
     if (find_row(x, event, row)) {
         x->r.err->label = *lab;
         return -1;
+    }
+    if (*row && s->rowhit) {
+        int c = s->inst[x->r.inst].ctrl;
+        s->rowhit[c][*row - s->p->ctrls[c].rows] = 1;
     }
     if (!*row && optional)
         return 0;
@@ -1582,10 +1587,28 @@ static void free_each(void **a, int n)
     free(a);
 }
 
+void sys_set_coverage(sys_t *s, bool on)
+{
+    if (on && !s->rowhit) {
+        s->rowhit = xcalloc((size_t)s->p->nctrls + 1, sizeof *s->rowhit);
+        for (int c = 0; c < s->p->nctrls; c++)
+            s->rowhit[c] = xcalloc((size_t)s->p->ctrls[c].nrows + 1, 1);
+    }
+}
+
+bool sys_row_chosen(const sys_t *s, int ctrl, int row)
+{
+    return s->rowhit && ctrl >= 0 && ctrl < s->p->nctrls && row >= 0 &&
+           row < s->p->ctrls[ctrl].nrows && s->rowhit[ctrl][row];
+}
+
 void sys_free(sys_t *s)
 {
     if (!s)
         return;
+    for (int c = 0; s->rowhit && c < s->p->nctrls; c++)
+        free(s->rowhit[c]);
+    free(s->rowhit);
     for (int c = 0; s->dvar && c < s->p->nctrls; c++)
         free(s->dvar[c]);
     free(s->dvar);
@@ -2150,6 +2173,7 @@ sys_t *sys_clone(const sys_t *s)
     c->dec = xcalloc_lines(s->maxstate + 1, 1);
     c->dec_len = 0;
     c->dec_ok = false;
+    c->rowhit = NULL; /* coverage is the serial explorer's */
     return c;
 }
 

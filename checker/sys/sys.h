@@ -217,6 +217,11 @@ int sys_env_off(const sys_t *s, strbuf_t *out);
 uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len);
 /* The test's threads. */
 int sys_threads(const sys_t *s);
+/* Row coverage (cohcheck mutate): with ON, remember every row chosen for an event from
+ * now on (a stall or impossible row included); sys_row_chosen asks about row ROW of
+ * controller CTRL (its index in proto_ctrl_t.rows). Not kept by sys_clone. */
+void sys_set_coverage(sys_t *s, bool on);
+bool sys_row_chosen(const sys_t *s, int ctrl, int row);
 /* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
 /* The same, and per thread its program counter (PC[t]) and whether it waits for a
