@@ -37,6 +37,9 @@ static void usage(FILE *f)
           "  --model M           as check: every terminal outcome must be one the memory\n"
           "                      model M allows (an invariant; none for a racy test under drf\n"
           "                      or hrf); default: the protocol's target model\n"
+          "  --liveness          add a Rumur liveness property (AG EF): a terminal state\n"
+          "                      stays reachable (check --liveness; every rule, environment\n"
+          "                      events included, counts as progress in Rumur)\n"
           "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
           "                      check stops at a forbidden outcome)\n"
           "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
@@ -77,24 +80,18 @@ static int write_file(const char *text, const char *out)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"murphi", no_argument, 0, 'R'},
-        {"protocol", required_argument, 0, 'p'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        {"unroll", required_argument, 0, 'u'},
-        {"no-outcomes", no_argument, 0, 'n'},
-        {0, 0, 0, 0},
+        {"murphi", no_argument, 0, 'R'},       {"protocol", required_argument, 0, 'p'},
+        {"cus", required_argument, 0, 'c'},    {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},    {"lines", required_argument, 0, 'l'},
+        {"param", required_argument, 0, 'P'},  {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {"unroll", required_argument, 0, 'u'}, {"no-outcomes", no_argument, 0, 'n'},
+        {"liveness", no_argument, 0, 'L'},     {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
-    bool murphi = false, outcomes = true;
+    bool murphi = false, outcomes = true, liveness = false;
     int unroll = 2;
     long long v;
     sys_config_t cfg;
@@ -113,6 +110,7 @@ int cmd_export(int argc, char **argv)
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
         case 'n': outcomes = false; break;
+        case 'L': liveness = true; break;
         case 'o': out = optarg; break;
         case 'u': {
             diag_t d;
@@ -184,7 +182,7 @@ int cmd_export(int argc, char **argv)
         cli_report(&d);
         goto done;
     }
-    murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL};
+    murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL, false};
     if (model) {
         exec_opts_t xo = {.unroll = unroll};
         exec_stats_t xs;
@@ -206,6 +204,7 @@ int cmd_export(int argc, char **argv)
             sb_printf(&cmd, " %s", argv[i]);
     }
     mo.command = cmd.s;
+    mo.liveness = liveness;
     if (murphi_export(p, prog, &cfg, &mo, &text, &d))
         cli_report(&d);
     else

@@ -86,7 +86,26 @@ err fair-alone "only matters with --liveness" "$BIN" check --no-db --env-fair ti
 err fairness-bad "--fairness takes weak, strong or none" "$BIN" check --no-db --liveness --fairness often --protocol rcc "$C/MP+rel+acq+spin.litmus"
 err fairness-alone "only matters with --liveness" "$BIN" check --no-db --fairness weak --protocol rcc "$C/MP+rel+acq+spin.litmus"
 
-# 7. The sweep (tests/e2e/liveness.tab): every correct protocol on litmus/core, cold and warm,
+# 7. regress --liveness: a livelock is a verdict that got worse (exit 1).
+"$BIN" regress --liveness gpu-wt gpu-wt-rlxhit "$C/MP+rlx+spin.litmus" >"$T/reg" 2>&1
+[ $? -eq 1 ] && grep -q 'ok -> livelock' "$T/reg" && ok || bad "regress --liveness: $(cat "$T/reg")"
+
+# 8. export --murphi --liveness: Rumur's AG EF property agrees (skipped without rumur).
+if command -v rumur >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
+    for pv in "rcc violated" "tcs-inorder No_error"; do
+        set -- $pv
+        "$BIN" export --murphi --liveness --protocol "$1" "$C/MP+rel+acq+spin.litmus" -o "$T/$1.m" &&
+            rumur --threads 1 --deadlock-detection stuck "$T/$1.m" -o "$T/$1.c" >/dev/null 2>&1 &&
+            cc -O1 "$T/$1.c" -o "$T/$1.bin" -lpthread 2>/dev/null
+        "$T/$1.bin" >"$T/$1.out" 2>&1
+        want=$(echo "$2" | tr _ ' ')
+        grep -q "$want" "$T/$1.out" && ok || bad "rumur liveness on $1: $(tail -3 "$T/$1.out")"
+    done
+else
+    echo "liveness: rumur or cc not found: the Murphi liveness cross-check is skipped"
+fi
+
+# 9. The sweep (tests/e2e/liveness.tab): every correct protocol on litmus/core, cold and warm,
 # summarised as verdict counts; long, so only on request (make test-full).
 if [ "${LIVENESS_SWEEP:-0}" = 1 ]; then
     while read -r proto init want; do
