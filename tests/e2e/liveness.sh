@@ -112,7 +112,7 @@ if [ "${LIVENESS_SWEEP:-0}" = 1 ]; then
         case "$proto" in '' | '#'*) continue ;; esac
         got=$("$BIN" check --no-db --json --liveness --init "$init" --max-states 300000 \
             --max-memory 2G --protocol "$proto" "$C" 2>/dev/null | grep -o '"verdict":"[a-z]*"' |
-            cut -d'"' -f4 | sort | uniq -c | awk '{printf "%s%s=%s", NR > 1 ? "," : "", $2, $1}')
+            cut -d'"' -f4 | LC_ALL=C sort | uniq -c | awk '{printf "%s%s=%s", (NR > 1 ? "," : ""), $2, $1}')
         [ "$got" = "$want" ] && ok || bad "sweep $proto $init: got $got, want $want"
     done <tests/e2e/liveness.tab
 fi
