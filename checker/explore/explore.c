@@ -1359,6 +1359,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
                 first_bound = id;
             int nb = sys_successors(s, st, len, count_succ, NULL, &e);
             ncut += nb != 0;
+            if (x.live)
+                live_set_done(x.live, id, sys_done_mask(s, st, len));
             if (sys_terminal(s, st, len)) {
                 if (x.live)
                     live_set_terminal(x.live, id);

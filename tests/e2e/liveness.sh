@@ -61,6 +61,12 @@ grep -q 'under strong fairness: P0 never finishes while the 13-step cycle' "$T/r
 "$BIN" draw --trace 2 --db "$DB" -o "$T/r.dot" && grep -q '\[cycle 13/13\]' "$T/r.dot" && ok ||
     bad "draw --trace of the resumed run"
 
+# A bounded search gives no liveness verdict: incomplete, exit 3, "not checked".
+out=$("$BIN" check --no-db --json --liveness --max-states 100 --protocol tcs "$C/MP+rel+acq+spin.litmus")
+rc=$?
+[ $rc -eq 3 ] && printf '%s' "$out" | grep -q '"verdict":"incomplete".*"liveness":"not checked"' && ok ||
+    bad "a bounded liveness run: exit $rc, $out"
+
 # 5. DFS and the spilled queue give the same verdicts.
 for o in --dfs "--queue-memory 1K --max-memory 1G"; do
     # shellcheck disable=SC2086
