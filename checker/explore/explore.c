@@ -726,13 +726,19 @@ static uint8_t live_flag(ex_t *x, const sys_label_t *lab)
 /* --liveness: the fairness group of a step (docs/liveness.md): its thread, its channel,
  * its (instance, internal event, line), or the clock; none for an environment event that
  * need not happen (FLAG). */
-static uint64_t live_group(const sys_label_t *lab, uint8_t flag)
+static uint64_t live_group(ex_t *x, const uint8_t *src, size_t slen, const sys_label_t *lab,
+                           uint8_t flag)
 {
     if (flag)
         return UINT64_MAX;
     switch (lab->kind) {
     case SYS_STEP_CORE: return lab->who;
-    case SYS_STEP_MSG: return 1ull << 56 | lab->what;
+    case SYS_STEP_MSG: {
+        /* An unordered channel: each message is its own group (a network delivers every
+           message eventually, not only some message of the channel). */
+        uint64_t h = src ? sys_msg_key(x->s, src, slen, lab->what, lab->arg) : 0;
+        return 1ull << 56 | (uint64_t)lab->what << 40 | (h & 0xffffffffffull);
+    }
     case SYS_STEP_INTERNAL:
         return 2ull << 56 | (uint64_t)lab->who << 32 | (uint64_t)lab->what << 16 | lab->arg;
     case SYS_STEP_TICK: return 3ull << 56;
@@ -741,12 +747,13 @@ static uint64_t live_group(const sys_label_t *lab, uint8_t flag)
 }
 
 /* --liveness: record the step LAB from SRC to the state with fingerprint (FP, LO). */
-static void live_edge(ex_t *x, uint32_t src, uint64_t fp, uint64_t lo, uint32_t ord,
-                      const sys_label_t *lab)
+static void live_edge(ex_t *x, uint32_t src, const uint8_t *st, size_t len, uint64_t fp,
+                      uint64_t lo, uint32_t ord, const sys_label_t *lab)
 {
     int64_t dst = live_find(x->live, fp, lo);
     uint8_t flag = live_flag(x, lab);
-    if (dst < 0 || live_add_edge(x->live, src, (uint32_t)dst, ord, flag, live_group(lab, flag)))
+    if (dst < 0 ||
+        live_add_edge(x->live, src, (uint32_t)dst, ord, flag, live_group(x, st, len, lab, flag)))
         x->oom = true;
 }
 
@@ -777,7 +784,7 @@ static void insert_batch(ex_t *x, const bool *keep)
             add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, b->lo, x->cur, (uint32_t)i,
                       x->cur_depth + 1, &b->lab);
         if (x->live && x->cur != EMPTY && fresh >= 0 && !x->oom)
-            live_edge(x, x->cur, b->fp, b->lo, (uint32_t)i, &b->lab);
+            live_edge(x, x->cur, x->cur_st, x->cur_len, b->fp, b->lo, (uint32_t)i, &b->lab);
     }
 }
 
@@ -1182,8 +1189,8 @@ static int live_resume_edges(ex_t *x, const explore_resume_t *rs)
         for (size_t k = 0; k < x->nb && !x->oom; k++) {
             if (live_find(x->live, x->batch[k].fp, x->batch[k].lo) < 0)
                 return -1;
-            live_edge(x, (uint32_t)i, x->batch[k].fp, x->batch[k].lo, (uint32_t)k,
-                      &x->batch[k].lab);
+            live_edge(x, (uint32_t)i, rs->states[i], rs->lens[i], x->batch[k].fp, x->batch[k].lo,
+                      (uint32_t)k, &x->batch[k].lab);
         }
         if (sys_terminal(x->s, rs->states[i], rs->lens[i]))
             live_set_terminal(x->live, (uint32_t)i);

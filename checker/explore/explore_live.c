@@ -33,6 +33,8 @@ struct live {
     size_t tcap;
     uint64_t *gkey; /* per fairness group: the explorer's key */
     size_t ngroups, gcap;
+    uint32_t *gtab; /* open addressing: group numbers by key, LIVE_NONE empty */
+    size_t gtcap;
     bool wide;
 };
 
@@ -52,6 +54,7 @@ void live_free(live_t *l)
     free(l->ord);
     free(l->grp);
     free(l->gkey);
+    free(l->gtab);
     free(l->done);
     free(l->flag);
     free(l->fp);
@@ -63,7 +66,7 @@ void live_free(live_t *l)
 
 size_t live_bytes(const live_t *l)
 {
-    return l->ecap * 17 + l->scap * (l->wide ? 21 : 13) + l->tcap * 4 + l->gcap * 8;
+    return l->ecap * 17 + l->scap * (l->wide ? 21 : 13) + l->tcap * 4 + l->gcap * 8 + l->gtcap * 4;
 }
 
 static size_t slot_of(const live_t *l, uint64_t fp)
@@ -147,16 +150,33 @@ int64_t live_find(const live_t *l, uint64_t fp, uint64_t lo)
     return -1;
 }
 
-/* The dense number of fairness group KEY (a linear scan: groups are few). */
+/* The dense number of fairness group KEY (a hash table: messages of unordered channels
+ * are groups of their own, so there may be many). */
 static uint32_t group_of(live_t *l, uint64_t key)
 {
     if (key == UINT64_MAX)
         return LIVE_NONE;
-    for (size_t g = 0; g < l->ngroups; g++)
-        if (l->gkey[g] == key)
-            return (uint32_t)g;
+    if ((l->ngroups + 1) * 2 > l->gtcap) {
+        size_t cap = l->gtcap ? l->gtcap * 2 : 64;
+        uint32_t *t = xmalloc(cap * sizeof *t);
+        memset(t, 0xff, cap * sizeof *t);
+        for (size_t g = 0; g < l->ngroups; g++) {
+            size_t k = (size_t)((l->gkey[g] * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+            while (t[k] != LIVE_NONE)
+                k = (k + 1) & (cap - 1);
+            t[k] = (uint32_t)g;
+        }
+        free(l->gtab);
+        l->gtab = t;
+        l->gtcap = cap;
+    }
+    size_t k = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (l->gtcap - 1);
+    for (; l->gtab[k] != LIVE_NONE; k = (k + 1) & (l->gtcap - 1))
+        if (l->gkey[l->gtab[k]] == key)
+            return l->gtab[k];
     UTIL_PUSH(l->gkey, l->ngroups, l->gcap, key);
-    return (uint32_t)(l->ngroups - 1);
+    l->gtab[k] = (uint32_t)(l->ngroups - 1);
+    return l->gtab[k];
 }
 
 int live_add_edge(live_t *l, uint32_t src, uint32_t dst, uint32_t ord, uint8_t flag, uint64_t group)
@@ -457,6 +477,8 @@ typedef struct {
     uint32_t nseen;
     live_report_t *out;
     size_t cap;
+    uint32_t *touched; /* the groups with encnt > 0, ntouched of them */
+    size_t ntouched;
 } fair_t;
 
 /* Is edge E a step of the searched component (both ends in it, not the thread's)? */
@@ -479,7 +501,8 @@ static void fair_visit(fair_t *f, uint32_t v)
         uint32_t gr = g->l->grp[g->fe[k]];
         if (gr != LIVE_NONE && f->stamp[gr] != v + 1) {
             f->stamp[gr] = v + 1;
-            f->encnt[gr]++;
+            if (!f->encnt[gr]++)
+                f->touched[f->ntouched++] = gr;
         }
     }
 }
@@ -556,14 +579,15 @@ static uint32_t fair_path(fair_t *f, uint32_t from, uint32_t gr, bool want_off, 
  * where it is off, or through one of its steps; then back to S). */
 static void fair_cycle(fair_t *f, uint32_t s, bool strong)
 {
-    const live_t *l = f->g->l;
     uint32_t cur = s;
     fair_visit(f, s);
     for (int guard = 0; guard < 100000; guard++) {
         uint32_t pick = LIVE_NONE;
-        for (size_t gr = 0; gr < l->ngroups && pick == LIVE_NONE; gr++)
-            if (!f->taken[gr] && f->encnt[gr] && (strong || f->encnt[gr] == f->nseen))
-                pick = (uint32_t)gr;
+        for (size_t i = 0; i < f->ntouched && pick == LIVE_NONE; i++) {
+            uint32_t gr = f->touched[i];
+            if (!f->taken[gr] && (strong || f->encnt[gr] == f->nseen))
+                pick = gr;
+        }
         if (pick == LIVE_NONE) {
             if (cur == s && f->out->ncycle)
                 return;
@@ -599,23 +623,32 @@ static bool fair_comp(fair_t *f, const uint32_t *mem, size_t n, bool strong, uin
                 inside[l->grp[e]] = 1;
         }
     bool fair = true;
-    for (size_t gr = 0; gr < l->ngroups; gr++)
-        if (f->encnt[gr] && !inside[gr] && (strong || f->encnt[gr] == n))
+    for (size_t i = 0; i < f->ntouched; i++) {
+        uint32_t gr = f->touched[i];
+        if (!inside[gr] && (strong || f->encnt[gr] == n))
             fair = false;
+    }
     if (!fair)
         for (size_t i = 0; i < n; i++) {
             bool drop = !strong;
-            for (size_t gr = 0; gr < l->ngroups && !drop; gr++)
-                drop = f->encnt[gr] && !inside[gr] && has_group(g, mem[i], (uint32_t)gr);
+            for (size_t k = g->foff[mem[i]]; k < g->foff[mem[i] + 1] && !drop; k++) {
+                uint32_t gr = l->grp[g->fe[k]];
+                drop = gr != LIVE_NONE && !inside[gr];
+            }
             bad[mem[i]] = drop;
         }
     for (size_t i = 0; i < n; i++)
         f->seen[mem[i]] = 0;
-    for (size_t gr = 0; gr < l->ngroups; gr++) {
+    for (size_t i = 0; i < f->ntouched; i++) {
+        uint32_t gr = f->touched[i];
         f->encnt[gr] = 0;
-        inside[gr] = 0;
         f->stamp[gr] = 0;
     }
+    for (size_t i = 0; i < n; i++) /* the groups of steps inside C */
+        for (size_t k = g->foff[mem[i]]; k < g->foff[mem[i] + 1]; k++)
+            if (l->grp[g->fe[k]] != LIVE_NONE)
+                inside[l->grp[g->fe[k]]] = 0;
+    f->ntouched = 0;
     f->nseen = 0;
     return fair;
 }
@@ -691,13 +724,14 @@ int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys
     csr(n, l->src, l->nedges, &g.foff, &g.fe);
     csr(n, l->dst, l->nedges, &g.roff, &g.re);
     size_t ng = l->ngroups + 1;
-    fair_t f = {&g, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, out, 0};
+    fair_t f = {&g, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, out, 0, NULL, 0};
     f.via = xmalloc(((size_t)n + 1) * sizeof *f.via);
     f.q = xmalloc(((size_t)n + 1) * sizeof *f.q);
     f.seen = xcalloc((size_t)n + 1, 1);
     f.stamp = xcalloc(ng, sizeof *f.stamp);
     f.encnt = xcalloc(ng, sizeof *f.encnt);
     f.taken = xcalloc(ng, 1);
+    f.touched = xmalloc(ng * sizeof *f.touched);
     for (uint32_t v = 0; v < n; v++)
         f.via[v] = LIVE_NONE;
     uint8_t *in = xmalloc((size_t)n + 1);
@@ -720,6 +754,7 @@ int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys
     free(f.stamp);
     free(f.encnt);
     free(f.taken);
+    free(f.touched);
     free(g.foff);
     free(g.fe);
     free(g.roff);

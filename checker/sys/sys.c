@@ -2246,6 +2246,22 @@ void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done
     }
 }
 
+uint64_t sys_msg_key(sys_t *s, const uint8_t *state, size_t len, int c, int pos)
+{
+    if (c < 0 || c >= s->nchan || chan_ordered(s, c))
+        return 0;
+    work_t cur = load_cur(s, state, len);
+    if (pos < 0 || pos >= cur.clen[c])
+        return 0;
+    const int16_t *rec = cur.chan + ((size_t)c * s->cap + pos) * s->mw;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the record */
+    for (int k = 0; k < s->mw; k++) {
+        h ^= (uint16_t)rec[k];
+        h *= 1099511628211ull;
+    }
+    return h ? h : 1;
+}
+
 uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len)
 {
     work_t cur = load_cur(s, state, len);

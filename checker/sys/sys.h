@@ -213,6 +213,10 @@ const char *sys_step_env(const sys_t *s, const sys_label_t *label);
 /* Append to OUT, comma-separated, the environment events the protocol declares that this
  * configuration leaves off (not in --env); returns how many. */
 int sys_env_off(const sys_t *s, strbuf_t *out);
+/* A message of an unordered channel C at position POS of STATE, by its contents (a
+ * nonzero hash; --liveness's fairness treats each message apart there); 0 for an
+ * ordered channel, whose head is its only deliverable message. */
+uint64_t sys_msg_key(sys_t *s, const uint8_t *state, size_t len, int c, int pos);
 /* The threads of STATE that finished: bit t for thread t. */
 uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len);
 /* The test's threads. */
