@@ -2,7 +2,7 @@
 # --liveness end to end (docs/liveness.md): the JSON of a livelock and a starvation, the
 # lasso in the store (draw --trace draws its cycle, resume finishes a stopped run with the
 # same verdict), the options' errors and refusals (exit 2), and the pinned sweep of the
-# correct protocols over litmus/core (tests/e2e/liveness.tab, with LIVENESS_SWEEP=1 or
+# correct protocols over litmus/core (tests/e2e/liveness.tab or $LIVENESS_TAB, with LIVENESS_SWEEP=1 or
 # under make test-full). Verdicts and counts of single tests are pinned in check.tab.
 # Usage: sh tests/e2e/liveness.sh ./cohcheck   (from the repository root)
 BIN=${1:-./cohcheck}
@@ -121,7 +121,7 @@ if [ "${LIVENESS_SWEEP:-0}" = 1 ]; then
             --max-memory 2G --protocol "$proto" "$C" 2>/dev/null | grep -o '"verdict":"[a-z]*"' |
             cut -d'"' -f4 | LC_ALL=C sort | uniq -c | awk '{printf "%s%s=%s", (NR > 1 ? "," : ""), $2, $1}')
         [ "$got" = "$want" ] && ok || bad "sweep $proto $init: got $got, want $want"
-    done <tests/e2e/liveness.tab
+    done <"${LIVENESS_TAB:-tests/e2e/liveness.tab}"
 fi
 echo "liveness: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
