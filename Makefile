@@ -96,6 +96,7 @@ test-install: cohcheck
 test-check: cohcheck
 	sh tests/e2e/check.sh ./cohcheck
 	sh tests/e2e/count.sh ./cohcheck
+	sh tests/e2e/liveness.sh ./cohcheck
 	sh tests/e2e/extends.sh ./cohcheck
 	sh tests/e2e/readings.sh ./cohcheck
 	sh tests/e2e/findings.sh ./cohcheck
@@ -109,6 +110,7 @@ test-time: cohcheck
 test-full: test test-san
 	BROWSER=1 sh tests/e2e/report.sh ./cohcheck
 	sh tests/e2e/murphi-counts.sh ./cohcheck
+	LIVENESS_SWEEP=1 sh tests/e2e/liveness.sh ./cohcheck
 
 # Address and undefined-behaviour sanitizers over the whole fast tier.
 test-san:
@@ -121,6 +123,7 @@ test-san:
 	sh tests/e2e/count.sh ./build-san/cohcheck
 	sh tests/e2e/timecheck.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/extends.sh ./build-san/cohcheck
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/liveness.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/draw.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/herd.sh ./build-san/cohcheck
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/report.sh ./build-san/cohcheck

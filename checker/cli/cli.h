@@ -70,7 +70,9 @@ typedef struct {
     exec_layout_t lay;
     sys_config_t cfg;
     bool dfs;
-    bool por; /* the run used --por */
+    bool por;           /* the run used --por */
+    bool liveness;      /* the run used --liveness */
+    char env_fair[160]; /* ... with --env-fair LIST */
     sys_t *sys;
 } cli_rebuilt_t;
 /* Rebuild run ID of DB (protocol, test, model, configuration as recorded). */
@@ -106,6 +108,14 @@ void cli_annotate(strbuf_t *b, const char *level, const char *file, int line, co
                   const char *msg);
 /* --env LIST into CFG (fetch, evict, writeback, all, none, or protocol event names). -1 on junk. */
 int cli_parse_env(const char *s, sys_config_t *cfg);
+/* --liveness's JSON fields of result R ("liveness", "fairness" (FAIRNESS 0 none, 1 weak,
+ * 2 strong), "stuck_states", "lasso", ...). */
+void cli_liveness_json(strbuf_t *b, const explore_result_t *r, int fairness);
+/* Split --env-fair's LIST (modified in place) into at most MAX NAMES: how many, or -1
+ * when an entry is not an identifier or there are too many. */
+int cli_parse_env_fair(char *list, const char **names, int max);
+/* 0 when every one of the N NAMES is an environment event P declares, else -1 with ERR. */
+int cli_check_env_fair(const proto_t *p, const char *const *names, int n, diag_t *err);
 /* The settings options mutate and regress share: getopt character CH ('c' --cus,
  * 'i' --init, 'e' --env, 'l' --lines) with ARG into CFG. 1 handled, 0 not one of
  * them, -1 bad value (reported, with CMD). */

@@ -43,7 +43,10 @@ typedef struct {
     int unroll;
     cli_junit_t *junit; /* --junit FILE, or NULL */
     int nok, nfail, nlimit;
-    bool mpi; /* --mpi: every rank explores each test together */
+    bool mpi;       /* --mpi: every rank explores each test together */
+    char *env_fair; /* --env-fair LIST as given (split into eo.fair_env) */
+    char *fair_buf; /* its split copy, which fair[] points into */
+    const char *fair[8];
     int rank, ranks;
 } check_t;
 
@@ -100,6 +103,19 @@ static void usage(FILE *f)
           "                      a stubborn set of each state's steps and reset values no\n"
           "                      step will read; same outcomes and verdicts; --no-por:\n"
           "                      the full graph's counts\n"
+          "  --liveness          also check that every reachable state can still reach the\n"
+          "                      end of the test by the system's own steps (AG EF done):\n"
+          "                      else 'livelock' with a lasso, a path and a cycle that never\n"
+          "                      finishes (docs/liveness.md); the full graph (no --por);\n"
+          "                      one thread, not with --mpi\n"
+          "  --fairness weak|strong|none\n"
+          "                      with --liveness, then look for a thread that waits\n"
+          "                      forever on a cycle fair to every thread, channel,\n"
+          "                      internal event and the clock ('starvation'; default\n"
+          "                      weak; none: AG EF done only)\n"
+          "  --env-fair LIST     environment events --liveness may count on to happen\n"
+          "                      (e.g. tick: RCC's periodic advance of logical time);\n"
+          "                      enables them as --env does; others need not happen\n"
           "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
           "  --trace             also print the full state where each failure happens\n"
           "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
@@ -116,7 +132,9 @@ static void usage(FILE *f)
           "  -h, --help          this help\n"
           "\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
-          "unexpected (an event the tables do not handle), incomplete (a limit was hit);\n"
+          "unexpected (an event the tables do not handle), incomplete (a limit was hit),\n"
+          "livelock (--liveness: a state from which the test can never finish),\n"
+          "starvation (--liveness: a thread waits forever on a fair cycle);\n"
           "skipped: the test uses an instruction the protocol has no core map for.\n"
           "exit: 0 all ok, 1 a check failed, 2 bad input, 3 a limit stopped the search\n",
           f);
@@ -271,7 +289,12 @@ static void config_json(const check_t *c, strbuf_t *b)
         sb_printf(b, "%s%s", k ? "," : "", c->cfg.env_names[k]); /* identifiers: no escaping */
     sb_puts(b, "\",\"params\":");
     sb_json_str(b, c->params ? c->params : "");
-    sb_printf(b, ",\"por\":%s}", c->eo.por ? "true" : "false");
+    /* --liveness explores the full graph: its states are those of a --no-por run */
+    sb_printf(b, ",\"por\":%s", c->eo.por && !c->eo.liveness ? "true" : "false");
+    if (c->eo.liveness) /* identifiers: no escaping */
+        sb_printf(b, ",\"liveness\":true,\"fairness\":%d,\"env_fair\":\"%s\"", c->eo.fairness,
+                  c->env_fair ? c->env_fair : "");
+    sb_putc(b, '}');
 }
 
 /* Record the end of a run: outcomes, counts, verdict, trace. */
@@ -297,6 +320,10 @@ int cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const 
         sb_json_str(&t, r->trace[i]);
     }
     sb_putc(&t, ']');
+    strbuf_t lasso;
+    sb_init(&lasso);
+    for (int i = 0; r->lasso && i < (r->lasso_cycle ? r->lasso_cycle : 1); i++)
+        sb_printf(&lasso, "%s%u", i ? "," : "", r->lasso[i]);
     store_run_end_t e = {r->verdict == EXPLORE_INCOMPLETE ? "stopped" : "done",
                          r->states,
                          r->transitions,
@@ -307,7 +334,8 @@ int cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const 
                          t.s,
                          secs,
                          r->failure_id >= 0,
-                         r->failure_id};
+                         r->failure_id,
+                         lasso.s};
     diag_t d;
     int rc = CLI_OK;
     if (store_run_end(db, run, &e, &d)) {
@@ -315,6 +343,7 @@ int cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const 
         rc = CLI_LIMIT; /* the verdict stands, but the store did not record it */
     }
     sb_free(&t);
+    sb_free(&lasso);
     return rc;
 }
 
@@ -408,6 +437,8 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
         }
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
+        if (c->eo.liveness)
+            cli_liveness_json(&b, r, c->eo.fairness);
         if (job->mpi)
             sb_printf(
                 &b,
@@ -759,7 +790,58 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
 }
 
 /* Long options with no short letter (issue 11: memory beyond RAM). */
-enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT };
+enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT, OPT_LIVENESS, OPT_ENV_FAIR, OPT_FAIRNESS };
+
+void cli_liveness_json(strbuf_t *b, const explore_result_t *r, int fairness)
+{
+    static const char *const fair[] = {"none", "weak", "strong"};
+    sb_printf(b, ",\"liveness\":%s,\"fairness\":\"%s\"",
+              r->liveness ? "\"checked\"" : "\"not checked\"",
+              fair[fairness >= 0 && fairness <= 2 ? fairness : 0]);
+    if (!r->liveness)
+        return;
+    sb_printf(b, ",\"stuck_states\":%llu", (unsigned long long)r->live_stuck);
+    if (r->verdict == EXPLORE_STARVATION)
+        sb_printf(b, ",\"starved_thread\":%d", r->starved);
+    if (r->verdict != EXPLORE_LIVELOCK && r->verdict != EXPLORE_STARVATION)
+        return;
+    sb_printf(b, ",\"lasso\":{\"prefix\":%d,\"cycle\":%d,\"ids\":[", r->lasso_prefix,
+              r->lasso_cycle);
+    for (int i = 0; i < (r->lasso_cycle ? r->lasso_cycle : 1); i++)
+        sb_printf(b, "%s%u", i ? "," : "", r->lasso[i]);
+    sb_printf(b, "]},\"env_only\":%s,\"breaking_env\":", r->live_env_only ? "true" : "false");
+    sb_json_str(b, r->live_breaks);
+}
+
+int cli_check_env_fair(const proto_t *p, const char *const *names, int n, diag_t *err)
+{
+    for (int k = 0; k < n; k++) {
+        bool found = false;
+        for (int ev = 0; ev < p->nevents && !found; ev++)
+            found = p->events[ev].kind == PROTO_EV_ENV && !strcmp(p->events[ev].name, names[k]);
+        if (!found) {
+            diag_set(err, p->file, 0, 0, "protocol %s has no environment event '%s' (--env-fair)",
+                     p->name, names[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cli_parse_env_fair(char *list, const char **names, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        bool ident = n < max && (isalpha((unsigned char)t[0]) || t[0] == '_');
+        for (const char *q = t; ident && *q; q++)
+            ident = isalnum((unsigned char)*q) || *q == '_';
+        if (!ident)
+            return -1;
+        names[n++] = t;
+    }
+    return n;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -789,11 +871,15 @@ int cmd_check(int argc, char **argv)
         {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
         {"mpi", no_argument, 0, 'I'},
         {"threads", required_argument, 0, 'R'},
+        {"liveness", no_argument, 0, OPT_LIVENESS},
+        {"env-fair", required_argument, 0, OPT_ENV_FAIR},
+        {"fairness", required_argument, 0, OPT_FAIRNESS},
         {"help", no_argument, 0, 'h'},
         CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
     };
     const char *junit_path = NULL;
+    int fairness = -1; /* --fairness; -1: not given (weak with --liveness) */
     check_t c;
     memset(&c, 0, sizeof c);
     c.argv0 = argv[0];
@@ -921,6 +1007,38 @@ int cmd_check(int argc, char **argv)
                 return CLI_BAD_INPUT;
             }
             break;
+        case OPT_LIVENESS: c.eo.liveness = true; break;
+        case OPT_FAIRNESS:
+            if (!strcmp(optarg, "weak"))
+                fairness = 1;
+            else if (!strcmp(optarg, "strong"))
+                fairness = 2;
+            else if (!strcmp(optarg, "none"))
+                fairness = 0;
+            else {
+                cli_error("--fairness takes weak, strong or none, not '%s'", optarg);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            break;
+        case OPT_ENV_FAIR: {
+            free(c.env_fair);
+            c.env_fair = xstrdup(optarg);
+            char *dup = xstrdup(optarg);
+            int n = cli_parse_env_fair(dup, c.fair, 8);
+            if (n <= 0) {
+                free(dup);
+                cli_error("--env-fair takes a comma-separated list of at most 8 environment "
+                          "event names, not '%s'",
+                          optarg);
+                rc = CLI_BAD_INPUT;
+                goto out;
+            }
+            c.fair_buf = dup;
+            c.eo.fair_env = c.fair;
+            c.eo.nfair_env = n;
+            break;
+        }
         case OPT_FINGERPRINT:
             if (strcmp(optarg, "64") && strcmp(optarg, "96") && strcmp(optarg, "128")) {
                 cli_error("--fingerprint takes 64, 96 or 128 (bits), not '%s'", optarg);
@@ -967,6 +1085,39 @@ int cmd_check(int argc, char **argv)
         }
         no_db = true;
     }
+    /* An environment event assumed to happen is enabled too: one setting is the remedy. */
+    for (int k = 0; k < c.eo.nfair_env; k++) {
+        const char *f = c.eo.fair_env[k];
+        bool on = false;
+        for (int i = 0; i < c.cfg.nenv_names; i++)
+            on |= !strcmp(c.cfg.env_names[i], f);
+        if (!strcmp(f, "fetch"))
+            c.cfg.env |= SYS_ENV_FETCH;
+        else if (!strcmp(f, "evict"))
+            c.cfg.env |= SYS_ENV_EVICT;
+        else if (!strcmp(f, "writeback"))
+            c.cfg.env |= SYS_ENV_WRITEBACK;
+        else if (!on && c.cfg.nenv_names < 8 && strlen(f) < sizeof c.cfg.env_names[0])
+            snprintf(c.cfg.env_names[c.cfg.nenv_names++], sizeof c.cfg.env_names[0], "%s", f);
+    }
+    if (fairness >= 0 && !c.eo.liveness) {
+        cli_error("check: --fairness only matters with --liveness");
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    c.eo.fairness = c.eo.liveness ? (fairness < 0 ? 1 : fairness) : 0;
+    if (c.eo.nfair_env && !c.eo.liveness) {
+        cli_error("check: --env-fair only matters with --liveness");
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    if (c.eo.liveness && (c.eo.threads > 1 || c.mpi)) {
+        cli_error("check: --liveness keeps the explored graph's edges in one process: it "
+                  "cannot be used with %s",
+                  c.mpi ? "--mpi" : "--threads (use -j N for several tests at once)");
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
     if (c.eo.threads > 1 && c.eo.dfs) {
         cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");
         return CLI_BAD_INPUT;
@@ -992,6 +1143,11 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     if (cli_load_protocol(proto_arg, c.argv0, &c.proto, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+        goto out;
+    }
+    if (cli_check_env_fair(c.proto, c.eo.fair_env, c.eo.nfair_env, &d)) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
         goto out;
@@ -1085,6 +1241,8 @@ out:
     cli_progress_free(c.pr);
     free(c.command);
     free(c.params);
+    free(c.env_fair);
+    free(c.fair_buf);
     cli_params_free(&c.sp);
     cat_free(c.model);
     proto_free(c.proto);

@@ -221,6 +221,81 @@ static void init_step(draw_msc_t *m, const char *desc, char **names, int nl)
     free(nb);
 }
 
+/* Find the step from BEFORE to the state AFTER (lasso_label). */
+typedef struct {
+    const void *after;
+    size_t alen;
+    sys_label_t lab;
+    bool found;
+} match_t;
+
+static void match_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+{
+    match_t *m = ctx;
+    if (!m->found && len == m->alen && !memcmp(st, m->after, len)) {
+        m->lab = *lab;
+        m->found = true;
+    }
+}
+
+/* A --liveness run's cycle (store_run_t.lasso: "12,40,41", the first is the
+ * failure state) as the states after each of its steps, in order, each with the
+ * step's label (recomputed: the stored label is that of the state's first
+ * discovery). Appended to *OUT (N of them, then the first state again). 0, or -1. */
+static int lasso_states(store_t *db, int64_t run, sys_t *sys, const char *lasso,
+                        store_state_t **out, size_t *n)
+{
+    int64_t ids[4096];
+    size_t k = 0;
+    for (const char *p = lasso; p && *p && k < 4096;) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v < 0)
+            return -1;
+        ids[k++] = v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    diag_t d;
+    store_state_t prev;
+    if (!k || store_get_state(db, run, ids[0], &prev, &d))
+        return -1;
+    for (size_t i = 1; i <= k; i++) {
+        store_state_t st;
+        if (store_get_state(db, run, ids[i % k], &st, &d))
+            break;
+        match_t m = {st.enc, st.enc_len, {0, 0, 0, 0}, false};
+        sys_error_t e;
+        sys_successors(sys, prev.enc, prev.enc_len, match_succ, &m, &e);
+        free((void *)st.label);
+        st.label = NULL;
+        if (m.found) {
+            void *lab = xmalloc(sizeof m.lab);
+            memcpy(lab, &m.lab, sizeof m.lab);
+            st.label = lab;
+            st.label_len = sizeof m.lab;
+        }
+        free((void *)prev.enc);
+        free((void *)prev.label);
+        prev = st;
+        store_state_t copy = st;
+        copy.enc = xmalloc(st.enc_len + 1);
+        memcpy((void *)copy.enc, st.enc, st.enc_len);
+        if (st.label) {
+            copy.label = xmalloc(st.label_len);
+            memcpy((void *)copy.label, st.label, st.label_len);
+        }
+        UTIL_PUSH(*out, *n, cap, copy);
+        if (!m.found)
+            break;
+    }
+    free((void *)prev.enc);
+    free((void *)prev.label);
+    return *n == k ? 0 : -1;
+}
+
 static int draw_trace(const char *dbp, const char *runs, const char *states, const char *out,
                       const char *argv0)
 {
@@ -271,6 +346,24 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
         v = st.parent;
     }
     sys_t *sys = b.sys;
+    /* A livelock: the cycle follows the path to its first state (path[0]), so the
+     * chart shows the lasso; PATH runs backwards, so its states go in front. */
+    size_t ncycle = 0;
+    if (rc == CLI_OK && !states && b.run.lasso && *b.run.lasso && n) {
+        store_state_t *cyc;
+        if (lasso_states(db, id, sys, b.run.lasso, &cyc, &ncycle)) {
+            cli_error("draw: run %lld's cycle (%s) does not replay", id, b.run.lasso);
+            rc = CLI_BAD_INPUT;
+        }
+        store_state_t *all = xmalloc((n + ncycle + 1) * sizeof *all);
+        for (size_t i = 0; i < ncycle; i++)
+            all[i] = cyc[ncycle - 1 - i];
+        memcpy(all + ncycle, path, n * sizeof *path);
+        free(cyc);
+        free(path);
+        path = all;
+        n += ncycle;
+    }
     int nl = sys_lanes(sys);
     char **names = xcalloc((size_t)nl, sizeof *names);
     for (int l = 0; l < nl; l++) {
@@ -306,6 +399,8 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
         sys_step_info(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &info);
         strbuf_t act;
         sb_init(&act);
+        if (i < ncycle)
+            sb_printf(&act, "[cycle %zu/%zu] ", ncycle - i, ncycle);
         sys_describe(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &act);
         char *bar = act.s ? strstr(act.s, " | ") : NULL;
         if (bar)
@@ -364,6 +459,9 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
         if (!states && b.run.message && *b.run.message)
             sb_printf(&cap_text, "%s", b.run.message);
         /* The outcome of a terminal last state. */
+        if (ncycle)
+            sb_printf(&cap_text, "%sthe %zu step(s) marked [cycle] repeat forever",
+                      cap_text.len ? "\n" : "", ncycle);
         if (n && sys_terminal(sys, path[0].enc, path[0].enc_len)) {
             prog_val_t *val = xcalloc((size_t)b.lay.nkeys + 1, sizeof *val);
             sys_outcome(sys, path[0].enc, path[0].enc_len, val);

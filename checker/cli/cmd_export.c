@@ -38,6 +38,9 @@ static void usage(FILE *f)
           "  --model M           as check: every terminal outcome must be one the memory\n"
           "                      model M allows (an invariant; none for a racy test under drf\n"
           "                      or hrf); default: the protocol's target model\n"
+          "  --liveness          add a Rumur liveness property (AG EF): a terminal state\n"
+          "                      stays reachable (check --liveness; every rule, environment\n"
+          "                      events included, counts as progress in Rumur)\n"
           "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
           "                      check stops at a forbidden outcome)\n"
           "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
@@ -89,12 +92,13 @@ int cmd_export(int argc, char **argv)
         {"param", required_argument, 0, 'P'},  {"model", required_argument, 0, 'm'},
         {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
         {"unroll", required_argument, 0, 'u'}, {"no-outcomes", no_argument, 0, 'n'},
-        {"json", no_argument, 0, 'J'},         {0, 0, 0, 0},
+        {"json", no_argument, 0, 'J'},         {"liveness", no_argument, 0, 'L'},
+        {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
-    bool murphi = false, outcomes = true, json = false;
+    bool murphi = false, outcomes = true, json = false, liveness = false;
     int unroll = 2;
     long long v;
     sys_config_t cfg;
@@ -114,6 +118,7 @@ int cmd_export(int argc, char **argv)
         case 'm': model_arg = optarg; break;
         case 'n': outcomes = false; break;
         case 'J': json = true; break;
+        case 'L': liveness = true; break;
         case 'o': out = optarg; break;
         case 'u': {
             diag_t d;
@@ -189,7 +194,7 @@ int cmd_export(int argc, char **argv)
         cli_report(&d);
         goto done;
     }
-    murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL};
+    murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL, false};
     if (model) {
         exec_opts_t xo = {.unroll = unroll};
         exec_stats_t xs;
@@ -212,6 +217,7 @@ int cmd_export(int argc, char **argv)
             sb_printf(&cmd, " %s", argv[i]);
     }
     mo.command = cmd.s;
+    mo.liveness = liveness;
     if (murphi_export(p, prog, &cfg, &mo, &text, &d))
         cli_report(&d);
     else

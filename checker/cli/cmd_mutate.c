@@ -26,9 +26,11 @@ static const char USAGE[] =
     "negate-comparison, off-by-one (integer literals), stall-to-unhandled.\n"
     "\n"
     "classes: killed, killed-stronger (only under a stronger setting), equivalent (no\n"
-    "test refutes it and every test reaches exactly the original's outcomes in every\n"
-    "setting), survived (a hole in the suite: some test reaches other outcomes, yet\n"
-    "none refutes it), invalid (the mutated table does not load; not counted).\n"
+    "test refutes it, every test reaches exactly the original's outcomes in every\n"
+    "setting, and the mutated row is chosen on some test), not-covered (the same, but\n"
+    "the original never chooses the mutated row on the suite: counted as not killed),\n"
+    "survived (a hole in the suite: some test reaches other outcomes, yet none refutes\n"
+    "it), invalid (the mutated table does not load; not counted).\n"
     "kill rate = (killed + killed-stronger) / (mutants - equivalent - invalid).\n"
     "\n"
     "options:\n"
@@ -51,6 +53,8 @@ static const char USAGE[] =
     "  --junit FILE        also write a JUnit XML report: a survivor is a failure,\n"
     "                      equivalent and invalid mutants are skipped\n"
     "  --annotate          print GitHub annotations (::warning) at each survivor's row\n"
+    "  --liveness          also check liveness (check --liveness, weak fairness): a\n"
+    "                      mutant that livelocks or starves a thread is killed\n"
     "  -h, --help          this help\n"
     "exit: 0 done, 2 bad input\n";
 
@@ -161,7 +165,7 @@ static void json_mutant(strbuf_t *b, const mutant_t *m)
     } else {
         sb_puts(b, "null");
     }
-    if (m->cls == MUT_SURVIVED || m->cls == MUT_EQUIVALENT) {
+    if (m->cls == MUT_SURVIVED || m->cls == MUT_EQUIVALENT || m->cls == MUT_NOT_COVERED) {
         sb_printf(b, ",\"gained\":%d,\"lost\":%d,\"bounded\":%d,\"differs_on\":", m->gained,
                   m->lost, m->bounded);
         if (m->differs_on)
@@ -195,6 +199,7 @@ int cmd_mutate(int argc, char **argv)
         {"only", required_argument, 0, 'O'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
+        {"liveness", no_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -265,6 +270,7 @@ int cmd_mutate(int argc, char **argv)
         case 'O': only = optarg; break;
         case 'U': junit_path = optarg; break;
         case 'A': annotate = true; break;
+        case 'L': mo.liveness = true; break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
         default:
             cli_error("mutate: unknown option or missing value '%s' (see --help)",
@@ -384,12 +390,13 @@ int cmd_mutate(int argc, char **argv)
         cli_progress_free(pc.pr);
     }
     if (rc == CLI_OK) {
-        int cnt[5] = {0};
+        int cnt[6] = {0};
         for (int i = 0; i < nm; i++)
             cnt[m[i].cls]++;
         int usable = 0;
         for (int t = 0; t < ntests; t++)
             usable += tests[t].usable;
+        /* Not-covered mutants stay in the denominator: the suite never exercises them. */
         int denom = nm - cnt[MUT_EQUIVALENT] - cnt[MUT_INVALID];
         double rate = denom ? 100.0 * (cnt[MUT_KILLED] + cnt[MUT_KILLED_STRONGER]) / denom : 100;
         strbuf_t b;
@@ -424,17 +431,18 @@ int cmd_mutate(int argc, char **argv)
             sb_printf(&b,
                       ",\"tests\":%d,\"usable_tests\":%d,\"mutants\":%d,\"killed\":%d,"
                       "\"killed_stronger\":%d,\"survived\":%d,\"equivalent\":%d,\"invalid\":%d,"
-                      "\"kill_rate\":%.4f}\n",
+                      "\"not_covered\":%d,\"liveness\":%s,\"kill_rate\":%.4f}\n",
                       ntests, usable, nm, cnt[MUT_KILLED], cnt[MUT_KILLED_STRONGER],
-                      cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT], cnt[MUT_INVALID], rate / 100);
+                      cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT], cnt[MUT_INVALID],
+                      cnt[MUT_NOT_COVERED], mo.liveness ? "true" : "false", rate / 100);
         } else {
             sb_printf(&b,
                       "%s under %s: %d mutants on %d tests (%d usable): %d killed, %d killed "
-                      "only with stronger settings, %d survived, %d equivalent, %d invalid; kill "
-                      "rate %.1f %%\n",
+                      "only with stronger settings, %d survived, %d equivalent, %d invalid, %d "
+                      "not covered (counted as not killed); kill rate %.1f %%\n",
                       p->name, cat_model_name(model), nm, ntests, usable, cnt[MUT_KILLED],
                       cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT],
-                      cnt[MUT_INVALID], rate);
+                      cnt[MUT_INVALID], cnt[MUT_NOT_COVERED], rate);
             if (unreadable)
                 sb_printf(&b, "%d test file%s unreadable (left out)\n", unreadable,
                           unreadable == 1 ? "" : "s");
@@ -445,17 +453,20 @@ int cmd_mutate(int argc, char **argv)
             char tname[256], msg[1024];
             snprintf(tname, sizeof tname, "#%d %s %s:%d", x->id, x->op, x->file, x->line);
             snprintf(msg, sizeof msg, "%s -> %s", x->before, *x->after ? x->after : "(removed)");
-            if (x->cls == MUT_SURVIVED)
-                cli_junit_case(ju, p->name, tname, 0, "failure", "survived",
-                               "no test kills this mutant", msg);
+            if (x->cls == MUT_SURVIVED || x->cls == MUT_NOT_COVERED)
+                cli_junit_case(ju, p->name, tname, 0, "failure", mutant_class_names[x->cls],
+                               x->cls == MUT_SURVIVED ? "no test kills this mutant"
+                                                      : "no test reaches this row",
+                               msg);
             else if (x->cls == MUT_EQUIVALENT || x->cls == MUT_INVALID)
                 cli_junit_case(ju, p->name, tname, 0, "skipped", mutant_class_names[x->cls],
                                x->error ? x->error : msg, NULL);
             else
                 cli_junit_case(ju, p->name, tname, 0, NULL, NULL, NULL, NULL);
-            if (annotate && x->cls == MUT_SURVIVED) {
+            if (annotate && (x->cls == MUT_SURVIVED || x->cls == MUT_NOT_COVERED)) {
                 char title[128];
-                snprintf(title, sizeof title, "surviving mutant #%d (%s)", x->id, x->op);
+                snprintf(title, sizeof title, "%s mutant #%d (%s)",
+                         x->cls == MUT_SURVIVED ? "surviving" : "not covered", x->id, x->op);
                 cli_annotate(&b, "warning", x->file, x->line, title, msg);
             }
         }

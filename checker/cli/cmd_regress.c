@@ -40,6 +40,8 @@ static const char USAGE[] =
     "  --json              one object per test and model\n"
     "  --junit FILE        also write a JUnit XML report (a verdict that got worse fails)\n"
     "  --annotate          print GitHub annotations (::error) for verdicts that got worse\n"
+    "  --liveness          also check liveness (check --liveness, weak fairness): a\n"
+    "                      livelock or starvation is a verdict that got worse\n"
     "  -h, --help          this help\n"
     "exit: 0 no verdict got worse, 1 a verdict got worse (ok -> failure, or complete\n"
     "-> incomplete), 2 bad input\n";
@@ -103,7 +105,7 @@ typedef struct {
 
 static void run_one(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
                     const exec_model_result_t *mr, int nkeys, uint64_t max_states, bool por,
-                    res_t *r)
+                    bool live, res_t *r)
 {
     memset(r, 0, sizeof *r);
     r->verdict = -1;
@@ -116,6 +118,8 @@ static void run_one(const proto_t *p, const prog_t *prog, const sys_config_t *cf
     eo.max_states = max_states;
     eo.por = por;
     eo.allowed = mr->racy ? NULL : &mr->allowed;
+    eo.liveness = live;
+    eo.fairness = live ? 1 : 0;
     explore_result_t x;
     if (explore_run(s, nkeys, &eo, &x, &d)) {
         r->verdict = EXPLORE_UNEXPECTED;
@@ -167,6 +171,7 @@ int cmd_regress(int argc, char **argv)
         {"json", no_argument, 0, 'J'},
         {"junit", required_argument, 0, 'U'},
         {"annotate", no_argument, 0, 'A'},
+        {"liveness", no_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},
         CLI_POR_LONGOPTS,
         {0, 0, 0, 0},
@@ -177,7 +182,7 @@ int cmd_regress(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     cfg.chan_capacity = 8;
     uint64_t max_states = 2000000;
-    bool all = false, json = false, annotate = false, por = CLI_POR_DEFAULT;
+    bool all = false, json = false, annotate = false, por = CLI_POR_DEFAULT, live = false;
     const char *junit_path = NULL;
     diag_t d;
     long long v;
@@ -218,6 +223,7 @@ int cmd_regress(int argc, char **argv)
         case 'J': json = true; break;
         case 'U': junit_path = optarg; break;
         case 'A': annotate = true; break;
+        case 'L': live = true; break;
         case CLI_OPT_POR:
         case CLI_OPT_NO_POR: cli_por_opt(ch, &por); break;
         case 'h': fputs(USAGE, stdout); return CLI_OK;
@@ -290,8 +296,8 @@ int cmd_regress(int argc, char **argv)
         exec_layout_init(&lay, prog);
         for (int m = 0; m < nmodels; m++) {
             res_t a, b;
-            run_one(po, prog, &cfg, &mr[m], lay.nkeys, max_states, por, &a);
-            run_one(pn, prog, &cfg, &mr[m], lay.nkeys, max_states, por, &b);
+            run_one(po, prog, &cfg, &mr[m], lay.nkeys, max_states, por, live, &a);
+            run_one(pn, prog, &cfg, &mr[m], lay.nkeys, max_states, por, live, &b);
             runs++;
             bool vchg = a.verdict != b.verdict;
             bool got_worse = rank(b.verdict) > rank(a.verdict) && rank(a.verdict) >= 0;

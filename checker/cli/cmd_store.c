@@ -96,6 +96,12 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
     }
     b->dfs = json_has(r->config, "\"dfs\":true");
     b->por = json_has(r->config, "\"por\":true");
+    b->liveness = json_has(r->config, "\"liveness\":true");
+    const char *ef = r->config ? strstr(r->config, "\"env_fair\":\"") : NULL;
+    if (ef) {
+        ef += strlen("\"env_fair\":\"");
+        snprintf(b->env_fair, sizeof b->env_fair, "%.*s", (int)strcspn(ef, "\""), ef);
+    }
     if (cli_load_model(r->model, argv0, &b->model, d))
         goto fail;
     exec_opts_t xo = {.unroll = json_int(r->config, "unroll", 2)};
@@ -568,6 +574,14 @@ int cmd_resume(int argc, char **argv)
         /* Interrupted before its first state was stored: explore from the start. */
         eo.resume = l.n ? &res : NULL;
         eo.por = b.por; /* the same reduction, so the same states are expanded */
+        eo.liveness = b.liveness;
+        eo.fairness = b.liveness ? json_int(b.run.config, "fairness", 1) : 0;
+        const char *fair[8];
+        char fair_buf[sizeof b.env_fair];
+        snprintf(fair_buf, sizeof fair_buf, "%s", b.env_fair);
+        int nfair = *fair_buf ? cli_parse_env_fair(fair_buf, fair, 8) : 0;
+        eo.fair_env = fair;
+        eo.nfair_env = nfair > 0 ? nfair : 0;
         eo.on_new = cli_store_hook;
         eo.on_new_ctx = &hook;
         explore_result_t r;

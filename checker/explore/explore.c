@@ -41,8 +41,8 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const explore_verdict_names[6] = {"ok",        "violation",  "deadlock",
-                                              "invariant", "unexpected", "incomplete"};
+const char *const explore_verdict_names[8] = {"ok",         "violation",  "deadlock", "invariant",
+                                              "unexpected", "incomplete", "livelock", "starvation"};
 
 #define EMPTY 0xffffffffu
 #define NSHARD 256
@@ -120,6 +120,12 @@ typedef struct {
     /* With --por the lowest bit of a stored fingerprint marks an expanded state (the
        cycle proviso needs it), and fingerprints are compared without it: FPMASK ~1. */
     uint64_t fpmask;
+    /* --liveness: the graph's edges (explore_live.c), NULL when off; the bytes of it
+       accounted in held; the names of environment events met (edge flag k: envn[k - 1]) */
+    live_t *live;
+    size_t live_acc;
+    const char *envn[254];
+    int nenvn;
     bool full, oom, ioerr;
     char iomsg[200];     /* what failed on the spill file */
     uint64_t held, peak; /* bytes allocated now, and at most */
@@ -659,12 +665,16 @@ static const uint8_t *s_pop(ex_t *x, size_t *len, int *depth, uint32_t *id)
 /* ---- exploration ---- */
 
 /* Record a new state; -1 when memory ran out. */
-static int add_state(ex_t *x, const uint8_t *st, size_t len, uint64_t fp, uint32_t parent,
-                     uint32_t ord, int depth, const sys_label_t *lab)
+static int add_state(ex_t *x, const uint8_t *st, size_t len, uint64_t fp, uint64_t lo,
+                     uint32_t parent, uint32_t ord, int depth, const sys_label_t *lab)
 {
     uint32_t id = (uint32_t)x->n;
     if (grow_states(x))
         return -1;
+    if (x->live && live_add_state(x->live, id, fp, lo)) {
+        x->oom = true;
+        return -1;
+    }
     x->n++;
     set_state(x, id, parent, ord);
     if (depth > x->r->max_depth)
@@ -699,6 +709,69 @@ static void on_state(void *ctx, const uint8_t *st, size_t len, const sys_label_t
     x->nb++;
 }
 
+/* --liveness: the edge flag of step LAB: 0 for a progress step, else 1 + the index of
+ * its environment event's name (docs/liveness.md). */
+static uint8_t live_flag(ex_t *x, const sys_label_t *lab)
+{
+    const char *ev = sys_step_env(x->s, lab);
+    if (!ev)
+        return 0;
+    for (int k = 0; k < x->o->nfair_env; k++)
+        if (!strcmp(x->o->fair_env[k], ev))
+            return 0;
+    for (int k = 0; k < x->nenvn; k++)
+        if (!strcmp(x->envn[k], ev))
+            return (uint8_t)(k + 1);
+    if (x->nenvn == 254)
+        return 254;
+    x->envn[x->nenvn++] = ev;
+    return (uint8_t)x->nenvn;
+}
+
+/* --liveness: the fairness group of a step (docs/liveness.md): its thread, its channel,
+ * its (instance, internal event, line), or the clock; none for an environment event that
+ * need not happen (FLAG). */
+static uint64_t live_group(ex_t *x, const uint8_t *src, size_t slen, const sys_label_t *lab,
+                           uint8_t flag)
+{
+    if (flag)
+        return UINT64_MAX;
+    switch (lab->kind) {
+    case SYS_STEP_CORE: return lab->who;
+    case SYS_STEP_MSG: {
+        /* An unordered channel: each message is its own group (a network delivers every
+           message eventually, not only some message of the channel). */
+        uint64_t h = src ? sys_msg_key(x->s, src, slen, lab->what, lab->arg) : 0;
+        return 1ull << 56 | (uint64_t)lab->what << 40 | (h & 0xffffffffffull);
+    }
+    case SYS_STEP_INTERNAL:
+        return 2ull << 56 | (uint64_t)lab->who << 32 | (uint64_t)lab->what << 16 | lab->arg;
+    case SYS_STEP_TICK: return 3ull << 56;
+    default: return UINT64_MAX;
+    }
+}
+
+/* --liveness: record the step LAB from SRC to the state with fingerprint (FP, LO). */
+static void live_edge(ex_t *x, uint32_t src, const uint8_t *st, size_t len, uint64_t fp,
+                      uint64_t lo, uint32_t ord, const sys_label_t *lab)
+{
+    int64_t dst = live_find(x->live, fp, lo);
+    uint8_t flag = live_flag(x, lab);
+    if (dst < 0 ||
+        live_add_edge(x->live, src, (uint32_t)dst, ord, flag, live_group(x, st, len, lab, flag)))
+        x->oom = true;
+}
+
+/* Keep the liveness graph's bytes in the explorer's account (--max-memory). */
+static void live_sync(ex_t *x)
+{
+    if (!x->live)
+        return;
+    size_t b = live_bytes(x->live);
+    account(x, (int64_t)b - (int64_t)x->live_acc);
+    x->live_acc = b;
+}
+
 /* Insert the collected successors of x->cur that KEEP selects (NULL: all), in the
  * order they were emitted. */
 static void insert_batch(ex_t *x, const bool *keep)
@@ -711,9 +784,12 @@ static void insert_batch(ex_t *x, const bool *keep)
             x->full = true;
             break;
         }
-        if (fp_insert(x, b->fp, b->lo) == 1)
-            add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, x->cur, (uint32_t)i,
+        int fresh = fp_insert(x, b->fp, b->lo);
+        if (fresh == 1)
+            add_state(x, x->bbuf + i * x->maxst, b->len, b->fp, b->lo, x->cur, (uint32_t)i,
                       x->cur_depth + 1, &b->lab);
+        if (x->live && x->cur != EMPTY && fresh >= 0 && !x->oom)
+            live_edge(x, x->cur, x->cur_st, x->cur_len, b->fp, b->lo, (uint32_t)i, &b->lab);
     }
 }
 
@@ -916,6 +992,148 @@ static void no_terminal(ex_t *x)
     free(buf);
 }
 
+/* The livelock's message in R->msg: what cannot finish, and what would break it. */
+static void live_message(ex_t *x, const live_report_t *lr)
+{
+    explore_result_t *r = x->r;
+    for (int k = 1; k < 255; k++)
+        if (lr->breaks[k] && k <= x->nenvn) {
+            size_t n = strlen(r->live_breaks);
+            snprintf(r->live_breaks + n, sizeof r->live_breaks - n, "%s%s", n ? "," : "",
+                     x->envn[k - 1]);
+        }
+    int m;
+    if (!lr->env_only)
+        m = snprintf(r->msg, sizeof r->msg,
+                     "a livelock: %llu reachable state(s) can never reach the end of the test, "
+                     "whatever happens; ",
+                     (unsigned long long)lr->hard);
+    else
+        m = snprintf(r->msg, sizeof r->msg,
+                     "a livelock only environment events break: %llu state(s) reach the end "
+                     "only if %s happens, which need not happen (--env-fair %s assumes it "
+                     "does); ",
+                     (unsigned long long)lr->stuck, r->live_breaks, r->live_breaks);
+    size_t n = m > 0 && (size_t)m < sizeof r->msg ? (size_t)m : sizeof r->msg - 1;
+    if (lr->ncycle)
+        snprintf(r->msg + n, sizeof r->msg - n, "the %zu-step cycle below repeats forever",
+                 lr->ncycle);
+    else
+        snprintf(r->msg + n, sizeof r->msg - n, "the state reached waits for an environment event");
+    strbuf_t off;
+    sb_init(&off);
+    if (sys_env_off(x->s, &off)) {
+        n = strlen(r->msg);
+        snprintf(r->msg + n, sizeof r->msg - n,
+                 " (the protocol's environment event(s) %s are off: --env %s)", off.s, off.s);
+    }
+    sb_free(&off);
+}
+
+/* Put the lasso LR in R's trace: the shortest path to the cycle's first state, a
+ * marker line, the cycle's steps back to it; and R's failure state and lasso. */
+static void live_lasso(ex_t *x, const live_report_t *lr)
+{
+    explore_result_t *r = x->r;
+    r->failure_id = lr->entry;
+    size_t np;
+    uint32_t *pre = ords_to(x, lr->entry, &np);
+    uint32_t *ords = xmalloc((np + lr->ncycle + 1) * sizeof *ords);
+    memcpy(ords, pre, np * sizeof *ords);
+    memcpy(ords + np, lr->cycle_ords, lr->ncycle * sizeof *ords);
+    uint8_t *st = xmalloc(x->maxst + 1), *end;
+    size_t len = replay_state(x, lr->entry, st);
+    size_t elen = explore_replay(x->s, ords, np + lr->ncycle, r, &end);
+    /* The prefix, the marker, the cycle: room for the end's two lines. */
+    char **t = xcalloc((size_t)r->ntrace + 4, sizeof *t);
+    int k = 0;
+    for (int i = 0; i < r->ntrace; i++) {
+        if ((size_t)i == np)
+            t[k++] = NULL; /* the marker's place */
+        t[k++] = r->trace[i];
+    }
+    if ((size_t)r->ntrace <= np)
+        t[k++] = NULL;
+    strbuf_t mk;
+    sb_init(&mk);
+    if (lr->ncycle)
+        sb_printf(&mk,
+                  "---- cycle: the next %zu step(s) lead back to the state after step %zu, "
+                  "forever ----",
+                  lr->ncycle, np);
+    else
+        sb_printf(&mk, "---- stuck: only environment events (%s) can move on from here ----",
+                  r->live_breaks);
+    for (int i = 0; i < k; i++)
+        if (!t[i]) {
+            t[i] = mk.s;
+            break;
+        }
+    free(r->trace);
+    r->trace = t;
+    r->ntrace = k;
+    r->lasso_prefix = (int)np;
+    r->lasso_cycle = (int)lr->ncycle;
+    r->lasso = xmalloc((lr->ncycle + 1) * sizeof *r->lasso);
+    r->lasso[0] = lr->entry;
+    memcpy(r->lasso, lr->cycle_ids, lr->ncycle * sizeof *r->lasso);
+    if (len)
+        explore_trace_end(x->s, r, end, elen, st, len, NULL);
+    free(end);
+    free(st);
+    free(ords);
+    free(pre);
+}
+
+/* Starvation under fairness (after AG EF done held): a fair cycle on which a thread
+ * never finishes and never steps. */
+static void starve_check(ex_t *x)
+{
+    explore_result_t *r = x->r;
+    int nt = sys_threads(x->s);
+    uint64_t keys[32];
+    for (int t = 0; t < nt && t < 32; t++)
+        keys[t] = (uint64_t)t; /* live_group: a thread's core steps */
+    live_report_t lr;
+    if (!live_analyse_fair(x->live, nt, keys, x->o->fairness == 2, &lr)) {
+        live_report_free(&lr);
+        return;
+    }
+    r->verdict = EXPLORE_STARVATION;
+    r->starved = lr.thread;
+    snprintf(r->msg, sizeof r->msg,
+             "starvation under %s fairness: P%d never finishes while the %zu-step cycle below "
+             "repeats forever, fair to every thread, channel, internal event and the clock "
+             "(P%d takes no step on it)",
+             x->o->fairness == 2 ? "strong" : "weak", lr.thread, lr.ncycle, lr.thread);
+    live_lasso(x, &lr);
+    live_report_free(&lr);
+}
+
+/* --liveness after a complete search with no failure: AG EF done on the graph, then
+ * starvation under fairness. A livelock is reported as a lasso to the least-numbered
+ * state on a cycle none of whose states can finish. */
+static void live_check(ex_t *x)
+{
+    explore_result_t *r = x->r;
+    live_report_t lr;
+    r->liveness = true;
+    int found = live_analyse(x->live, &lr);
+    r->live_stuck = lr.stuck;
+    r->live_hard = lr.hard;
+    if (!found) {
+        live_report_free(&lr);
+        if (x->o->fairness)
+            starve_check(x);
+        return;
+    }
+    r->verdict = EXPLORE_LIVELOCK;
+    r->live_env_only = lr.env_only;
+    live_message(x, &lr);
+    live_lasso(x, &lr);
+    live_report_free(&lr);
+}
+
 static void ex_free(ex_t *x)
 {
     for (int i = 0; i < NSHARD; i++) {
@@ -945,6 +1163,47 @@ static void ex_free(ex_t *x)
     free(x->plab);
     free(x->pkeep);
     sys_por_free(x->por);
+    live_free(x->live);
+}
+
+/* Collect the successors of a state (live_resume_edges). */
+static void collect_succ(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+{
+    ex_t *x = ctx;
+    if (x->nb == x->bcap) {
+        x->bcap = x->bcap ? x->bcap * 2 : 16;
+        x->batch = xrealloc(x->batch, x->bcap * sizeof *x->batch);
+        x->bbuf = xrealloc(x->bbuf, x->bcap * x->maxst + 1);
+    }
+    succ_t *b = &x->batch[x->nb++];
+    b->fp = state_fp(x, st, len);
+    b->lo = fingerprint_lo(x->lob, st, len);
+    b->len = len;
+    b->lab = *lab;
+}
+
+/* --liveness on a resumed run: the edges of the states the stopped run expanded,
+ * recomputed (their targets were all stored). 0, or -1. */
+static int live_resume_edges(ex_t *x, const explore_resume_t *rs)
+{
+    sys_error_t e;
+    for (uint64_t i = 0; i < rs->expanded && i < x->n && !x->oom; i++) {
+        x->nb = 0;
+        if (sys_successors(x->s, rs->states[i], rs->lens[i], collect_succ, x, &e) < 0)
+            return -1;
+        for (size_t k = 0; k < x->nb && !x->oom; k++) {
+            if (live_find(x->live, x->batch[k].fp, x->batch[k].lo) < 0)
+                return -1;
+            live_edge(x, (uint32_t)i, rs->states[i], rs->lens[i], x->batch[k].fp, x->batch[k].lo,
+                      (uint32_t)k, &x->batch[k].lab);
+        }
+        if (sys_terminal(x->s, rs->states[i], rs->lens[i]))
+            live_set_terminal(x->live, (uint32_t)i);
+        live_set_done(x->live, (uint32_t)i, sys_done_mask(x->s, rs->states[i], rs->lens[i]));
+    }
+    x->nb = 0;
+    live_sync(x);
+    return x->oom ? -1 : 0;
 }
 
 /* Load a stopped run (explore_opts_t.resume). 0, or -1 with ERR. */
@@ -964,6 +1223,10 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
             return -1;
         }
         uint32_t id = (uint32_t)x->n++;
+        if (x->live && live_add_state(x->live, id, fp, lo)) {
+            x->oom = true;
+            break;
+        }
         set_state(x, id, rs->parents[i] < 0 ? EMPTY : (uint32_t)rs->parents[i], rs->ords[i]);
         if (rs->depths[i] > x->r->max_depth)
             x->r->max_depth = rs->depths[i];
@@ -981,6 +1244,12 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
         diag_set(err, "", 0, 0, "resume: %s", x->iomsg);
         return -1;
     }
+    if (x->live && live_resume_edges(x, rs)) {
+        diag_set(err, "", 0, 0, "resume: %s",
+                 x->oom ? "out of memory rebuilding the graph for --liveness"
+                        : "a stored state's step could not be recomputed");
+        return -1;
+    }
     x->qnext = (uint32_t)rs->expanded;
     x->r->transitions = rs->transitions;
     if (!rs->expanded) { /* from the start: the initial states count as transitions */
@@ -993,6 +1262,10 @@ static int load_resume(ex_t *x, const explore_resume_t *rs, diag_t *err)
 
 int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *r, diag_t *err)
 {
+    if (o->liveness && o->threads > 1) {
+        diag_set(err, "", 0, 0, "--liveness keeps the graph's edges: it needs one thread");
+        return -1;
+    }
     if (o->threads > 1 && !o->dfs)
         return explore_par_run(s, nkeys, o, r, err);
     memset(r, 0, sizeof *r);
@@ -1016,7 +1289,13 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     x.maxst = sys_max_state(s);
     x.qin = xcalloc(x.maxst + 16, 1); /* whole words are read */
     x.qout = xcalloc(x.maxst + 16, 1);
-    if (o->por) {
+    if (o->liveness)
+        x.live = live_new(x.lob > 0);
+    if (o->por && o->liveness) {
+        snprintf(r->por_off, sizeof r->por_off,
+                 "--liveness explores the full graph: the reduction keeps terminal states and "
+                 "deadlocks, not every cycle that never finishes (docs/por.md)");
+    } else if (o->por) {
         x.por = sys_por_new(s);
         const char *why = NULL;
         r->por = sys_por_active(x.por, &why);
@@ -1098,7 +1377,11 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
                 first_bound = id;
             int nb = sys_successors(s, st, len, count_succ, NULL, &e);
             ncut += nb != 0;
+            if (x.live)
+                live_set_done(x.live, id, sys_done_mask(s, st, len));
             if (sys_terminal(s, st, len)) {
+                if (x.live)
+                    live_set_terminal(x.live, id);
                 sys_outcome(s, st, len, outv);
                 exec_outcomes_add(&r->reached, outv);
                 if (o->on_outcome)
@@ -1146,6 +1429,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         /* Every terminal state yields an outcome, whether or not environment actions
          * (fetch, evict) can still move it: they change no thread and no memory value. */
         if (sys_terminal(s, st, len)) {
+            if (x.live)
+                live_set_terminal(x.live, id);
             sys_outcome(s, st, len, outv);
             exec_outcomes_add(&r->reached, outv);
             if (o->on_outcome)
@@ -1161,6 +1446,9 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             goto done;
         }
         r->expanded++;
+        if (x.live)
+            live_set_done(x.live, id, sys_done_mask(s, st, len));
+        live_sync(&x);
         if (o->max_memory && x.held > o->max_memory) {
             r->verdict = EXPLORE_INCOMPLETE;
             snprintf(r->msg, sizeof r->msg, "stopped by --max-memory after %zu states", x.n);
@@ -1172,6 +1460,10 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         }
     }
     r->verdict = EXPLORE_OK;
+    if (x.live && !ncut) {
+        live_check(&x);
+        goto done;
+    }
     if (!ncut && !o->resume && x.n > 0 && r->reached.n == 0 &&
         !(o->max_states && x.n >= o->max_states)) {
         no_terminal(&x);
@@ -1205,6 +1497,7 @@ void explore_result_free(explore_result_t *r)
         free(r->trace[i]);
     free(r->trace);
     free(r->failure_state);
+    free(r->lasso);
     exec_outcomes_free(&r->reached);
     memset(r, 0, sizeof *r);
 }

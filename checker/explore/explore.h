@@ -20,9 +20,11 @@ typedef enum {
     EXPLORE_INVARIANT,  /* a declared invariant, a range or a channel capacity */
     EXPLORE_UNEXPECTED, /* an event with no row, or an impossible one */
     EXPLORE_INCOMPLETE, /* --max-states, --max-memory or --max-depth stopped the search */
+    EXPLORE_LIVELOCK,   /* --liveness: a reachable state from which the test cannot finish */
+    EXPLORE_STARVATION, /* --liveness: a fair cycle on which a thread waits forever */
 } explore_verdict_t;
 
-extern const char *const explore_verdict_names[6];
+extern const char *const explore_verdict_names[8];
 
 typedef struct {
     bool dfs;
@@ -74,6 +76,18 @@ typedef struct {
      * terminal state, deadlock, unexpected event and transition error; state and
      * transition counts are those of the reduced graph. */
     bool por;
+    /* --liveness (docs/liveness.md): after a complete search with no other failure,
+     * check that every reachable state can still reach a terminal one by progress
+     * steps (AG EF done); else EXPLORE_LIVELOCK with a lasso. Progress steps: all
+     * but environment events, except those named in FAIR_ENV (assumed to happen).
+     * Turns the reduction off (por_off says why); serial search only. */
+    bool liveness;
+    const char *const *fair_env;
+    int nfair_env;
+    /* Then, when every state can finish: no reachable cycle fair to every thread, channel,
+     * internal event and the clock on which a thread waits forever (EXPLORE_STARVATION).
+     * 0: not checked, 1: weak fairness, 2: strong fairness. */
+    int fairness;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -106,6 +120,17 @@ typedef struct {
     char por_off[160];    /* asked for but not applicable: why (else empty) */
     uint64_t por_reduced; /* states expanded with a proper stubborn set */
     uint64_t por_full;    /* states fully expanded by the cycle proviso */
+    /* --liveness: the livelock found (EXPLORE_LIVELOCK) */
+    bool liveness;         /* the check ran (the search was complete and nothing else failed) */
+    uint64_t live_stuck;   /* states that cannot finish by progress steps */
+    uint64_t live_hard;    /* ... nor with every environment event */
+    bool live_env_only;    /* the lasso is broken by environment events only */
+    int starved;           /* EXPLORE_STARVATION: the thread that waits forever */
+    char live_breaks[160]; /* those events, comma-separated */
+    int lasso_prefix;      /* trace lines before the cycle (the prefix, then a marker line) */
+    int lasso_cycle;       /* steps of the cycle (0: it waits for an environment event) */
+    uint32_t *lasso;       /* the cycle's states (the first is failure_id), lasso_cycle of them
+                              (one when lasso_cycle is 0) */
 } explore_result_t;
 
 /* Explore S. LAYOUT_KEYS is the outcome width (exec_layout_t.nkeys). Returns 0

@@ -26,4 +26,48 @@ void explore_trace_end(sys_t *s, explore_result_t *r, const uint8_t *end, size_t
 int explore_par_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_result_t *out,
                     diag_t *err);
 
+/* ---- --liveness (explore_live.c) ----
+ * The explored graph as an edge list, and AG EF done decided on it. */
+typedef struct live live_t;
+/* WIDE: fingerprints have low bits beyond the first 64 (96- and 128-bit sets). */
+live_t *live_new(bool wide);
+void live_free(live_t *l);
+size_t live_bytes(const live_t *l);
+/* Number states as the explorer does: ID must be the next number. 0, or -1 out of memory. */
+int live_add_state(live_t *l, uint32_t id, uint64_t fp, uint64_t lo);
+/* The number of the state with this fingerprint, or -1. */
+int64_t live_find(const live_t *l, uint64_t fp, uint64_t lo);
+/* A step from SRC to DST, the ORD-th successor of SRC; FLAG 0: a progress step, else an
+ * environment event that need not happen (1 + the explorer's index of its name). GROUP:
+ * its fairness group's key (UINT64_MAX: none, an environment event that need not happen).
+ * 0, or -1 out of memory. */
+int live_add_edge(live_t *l, uint32_t src, uint32_t dst, uint32_t ord, uint8_t flag,
+                  uint64_t group);
+void live_set_terminal(live_t *l, uint32_t id);
+/* The threads that finished in state ID (bit t). */
+void live_set_done(live_t *l, uint32_t id, uint32_t done);
+
+typedef struct {
+    uint64_t stuck;       /* states from which no terminal state is reachable by progress steps */
+    uint64_t hard;        /* ... nor by any step */
+    bool env_only;        /* the reported lasso: only environment events break it */
+    uint32_t entry;       /* the cycle's first state (least number), 0xffffffff: none */
+    size_t ncycle;        /* steps of the cycle (0: ENTRY waits for an environment event) */
+    uint32_t *cycle_ords; /* per step: the successor position taken */
+    uint32_t *cycle_ids;  /* per step: the state it leaves (the first is ENTRY) */
+    uint8_t breaks[256];  /* environment flags whose step leads out to a state that finishes */
+    int thread;           /* live_analyse_fair: the thread that waits forever */
+} live_report_t;
+/* Decide AG EF done on the graph: 1 when some state cannot finish (OUT describes the
+ * lasso; free it with live_report_free), 0 when every state can. */
+int live_analyse(const live_t *l, live_report_t *out);
+void live_report_free(live_report_t *r);
+/* Starvation under fairness (docs/liveness.md): 1 when some thread t (of NTHREADS, whose
+ * own steps have group THREAD_KEYS[t]) has not finished on a reachable cycle that never
+ * steps it and is fair to every group: weakly (every group enabled at every state of the
+ * cycle takes a step on it) or, with STRONG, strongly (every group enabled at some state
+ * of it). OUT gets the thread, the cycle's first state and the cycle; 0 when none. */
+int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys, bool strong,
+                      live_report_t *out);
+
 #endif

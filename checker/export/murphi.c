@@ -1881,7 +1881,7 @@ static void emit_header(mx_t *g, const char *command)
 int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
                   const murphi_opts_t *o, strbuf_t *out, diag_t *err)
 {
-    murphi_opts_t none = {NULL, NULL, NULL};
+    murphi_opts_t none = {NULL, NULL, NULL, false};
     if (!o)
         o = &none;
     if (cfg->time_raw) {
@@ -1941,6 +1941,11 @@ int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
     emit_props(&g);
     if (o->allowed)
         emit_outcomes(&g, o->allowed, o->model ? o->model : "the model");
+    if (o->liveness)
+        P(&g, "-- cohcheck check --liveness (docs/liveness.md): from every reachable state the\n"
+              "-- end of the test stays reachable (AG EF); every rule counts as progress here,\n"
+              "-- environment events included (cohcheck: --env-fair for each of them)\n"
+              "liveness \"the test can always finish\"\n  Terminal();\n\n");
     int rc = g.failed ? -1 : 0;
     if (!rc)
         sb_puts(out, body.s);

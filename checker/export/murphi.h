@@ -21,6 +21,9 @@ typedef struct {
        by an invariant on terminal states as check does; NULL: outcomes are not checked. */
     const exec_outcomes_t *allowed;
     const char *model; /* the model's name, for that invariant */
+    /* --liveness: a Rumur `liveness` property (AG EF) that a terminal state stays
+       reachable; Rumur counts every rule, environment events included, as progress. */
+    bool liveness;
 } murphi_opts_t;
 
 /* Append the Murphi model of protocol P on test PROG under CFG to OUT, with

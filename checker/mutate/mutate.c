@@ -13,8 +13,8 @@
 #include "../base/util.h"
 #include "../explore/explore.h"
 
-const char *const mutant_class_names[5] = {"killed", "killed-stronger", "survived", "equivalent",
-                                           "invalid"};
+const char *const mutant_class_names[6] = {"killed",     "killed-stronger", "survived",
+                                           "equivalent", "invalid",         "not-covered"};
 
 /* ---- generating ---- */
 
@@ -24,6 +24,7 @@ typedef struct {
     char **lines;
     size_t nlines;
     const proto_t *p;
+    int ctrl, row; /* the row being mutated */
 } gen_t;
 
 /* Split S at top-level (parenthesis depth 0) occurrences of SEP into trimmed parts. */
@@ -102,6 +103,8 @@ static void add(gen_t *g, const char *op, size_t line, const proto_row_t *row, c
     m.file = xstrdup(proto_file_of(g->p, row->text_off));
     m.line = row->line;
     m.ctrl = xstrdup(ctrl);
+    m.ctrl_index = g->ctrl;
+    m.row_index = g->row;
     const char *b = g->lines[line], *a = after;
     while (*b == ' ')
         b++;
@@ -340,6 +343,8 @@ int mutate_generate(const proto_t *p, mutant_t **out, int *n, diag_t *err)
             rc = -1;
             break;
         }
+        g.ctrl = ci;
+        g.row = k;
         row_mutants(&g, i, &p->ctrls[ci], &p->ctrls[ci].rows[k]);
         k++;
     }
@@ -393,13 +398,17 @@ typedef struct {
     pthread_mutex_t lock;
     int next, done;
     int ncells, next_cell; /* the original's cells, explored before the mutants */
+    uint8_t **hit;         /* per controller, per row: the original chose it (usable cells) */
 } run_t;
 
 typedef enum { R_PASS, R_FAIL, R_LIMIT, R_SKIP } res_t;
 
-/* Explore P on test T under CFG. R_FAIL gives the verdict name in *VERDICT. */
+/* Explore P on test T under CFG (with LIVE, --liveness). R_FAIL gives the verdict name
+ * in *VERDICT. With HIT (the original), the rows chosen are merged into HIT under LOCK
+ * when the exploration passes. */
 static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_config_t *cfg,
-                         uint64_t max_states, exec_outcomes_t *reached, const char **verdict)
+                         uint64_t max_states, bool live, exec_outcomes_t *reached,
+                         const char **verdict, uint8_t **hit, pthread_mutex_t *lock)
 {
     sys_t *s;
     diag_t d;
@@ -414,6 +423,10 @@ static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_con
     memset(&eo, 0, sizeof eo);
     eo.max_states = max_states;
     eo.allowed = t->mr.racy ? NULL : &t->mr.allowed;
+    eo.liveness = live;
+    eo.fairness = live ? 1 : 0;
+    if (hit)
+        sys_set_coverage(s, true);
     explore_result_t r;
     res_t out;
     if (explore_run(s, t->lay.nkeys, &eo, &r, &d)) {
@@ -423,6 +436,13 @@ static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_con
     }
     if (r.verdict == EXPLORE_OK) {
         out = R_PASS;
+        if (hit) {
+            pthread_mutex_lock(lock);
+            for (int c = 0; c < p->nctrls; c++)
+                for (int k = 0; k < p->ctrls[c].nrows; k++)
+                    hit[c][k] |= sys_row_chosen(s, c, k);
+            pthread_mutex_unlock(lock);
+        }
         if (reached) {
             exec_outcomes_init(reached, r.reached.nkeys);
             for (size_t i = 0; i < r.reached.n; i++)
@@ -475,7 +495,8 @@ static void classify(run_t *r, mutant_t *m)
                 continue;
             exec_outcomes_t got;
             const char *verdict = NULL;
-            res_t res = explore_one(p, &r->tests[t], r->cfgs[k], r->o->max_states, &got, &verdict);
+            res_t res = explore_one(p, &r->tests[t], r->cfgs[k], r->o->max_states, r->o->liveness,
+                                    &got, &verdict, NULL, NULL);
             if (res == R_FAIL) {
                 m->cls = k ? MUT_KILLED_STRONGER : MUT_KILLED;
                 m->killed_by = xstrdup(r->tests[t].prog->name);
@@ -501,8 +522,12 @@ static void classify(run_t *r, mutant_t *m)
             }
         }
     }
-    /* Equivalent: every exploration complete and reaching exactly the original's outcomes. */
-    m->cls = m->gained || m->lost || m->bounded ? MUT_SURVIVED : MUT_EQUIVALENT;
+    /* Equivalent: every exploration complete and reaching exactly the original's outcomes,
+     * and the mutated row exercised; a row the suite never reaches is not covered. */
+    m->covered = r->hit[m->ctrl_index][m->row_index];
+    m->cls = m->gained || m->lost || m->bounded ? MUT_SURVIVED
+             : m->covered                       ? MUT_EQUIVALENT
+                                                : MUT_NOT_COVERED;
     proto_free(p);
 }
 
@@ -517,8 +542,8 @@ static void *orig_worker(void *arg)
             break;
         int k = i / r->ntests, t = i % r->ntests;
         const char *v = NULL;
-        res_t res =
-            explore_one(r->orig, &r->tests[t], r->cfgs[k], r->o->max_states, &r->reached[i], &v);
+        res_t res = explore_one(r->orig, &r->tests[t], r->cfgs[k], r->o->max_states, r->o->liveness,
+                                &r->reached[i], &v, r->hit, &r->lock);
         r->usable[i] = res == R_PASS;
     }
     return NULL;
@@ -565,6 +590,9 @@ int mutate_run(const proto_t *orig, mutant_t *m, int n, mutate_test_t *tests, in
     /* The original, in every setting: only the tests it passes completely can kill.
      * Those cells are explored by the same workers first (orig_worker). */
     r.ncells = (int)cells;
+    r.hit = xcalloc((size_t)orig->nctrls + 1, sizeof *r.hit);
+    for (int c = 0; c < orig->nctrls; c++)
+        r.hit[c] = xcalloc((size_t)orig->ctrls[c].nrows + 1, 1);
     pthread_mutex_init(&r.lock, NULL);
     int nt = o->threads > 0 ? o->threads : 1;
     if (nt > 64)
@@ -592,6 +620,9 @@ int mutate_run(const proto_t *orig, mutant_t *m, int n, mutate_test_t *tests, in
     free(r.usable);
     free(r.reached);
     free(r.cfgs);
+    for (int c = 0; c < orig->nctrls; c++)
+        free(r.hit[c]);
+    free(r.hit);
     (void)err;
     return 0;
 }

@@ -20,19 +20,23 @@ typedef enum {
     MUT_SURVIVED,        /* no test refutes it, and some test reaches other outcomes */
     MUT_EQUIVALENT,      /* no test refutes it, and every test reaches the same outcomes */
     MUT_INVALID,         /* the mutated table does not load (a type error, ...) */
+    MUT_NOT_COVERED,     /* not killed, and its row is never chosen when the original runs
+                            the suite: no test exercises it (counted against the kill rate) */
 } mutant_class_t;
 
-extern const char *const mutant_class_names[5];
+extern const char *const mutant_class_names[6];
 
 typedef struct {
     int id;
     const char *op; /* operator name: drop-action, drop-send, redirect-next, ... */
     char *file;     /* where the original row was written */
     int line;
-    char *ctrl;   /* its controller */
-    char *before; /* the row as resolved: "STATES | EVENT | guard | actions | next" */
-    char *after;  /* the mutated row ("" when the row was removed) */
-    char *text;   /* the whole mutated protocol, resolved */
+    char *ctrl;                /* its controller */
+    char *before;              /* the row as resolved: "STATES | EVENT | guard | actions | next" */
+    char *after;               /* the mutated row ("" when the row was removed) */
+    char *text;                /* the whole mutated protocol, resolved */
+    int ctrl_index, row_index; /* the original row: proto_t.ctrls[ctrl_index].rows[row_index] */
+    bool covered;              /* mutate_run: the original chose that row on some usable test */
     /* results */
     mutant_class_t cls;
     char *killed_by; /* test name, or NULL */
@@ -74,6 +78,9 @@ typedef struct {
     int nstronger;
     uint64_t max_states; /* per exploration; a bounded one kills nothing */
     int threads;         /* mutants checked at once */
+    /* Also check liveness (explore_opts_t.liveness, weak fairness): a mutant that can
+     * livelock or starve a thread where the original cannot is killed (a hang is a kill). */
+    bool liveness;
     /* Called after each mutant is classified (from worker threads, serialized). */
     void (*progress)(void *ctx, const mutant_t *m, int done, int total);
     void *progress_ctx;

@@ -26,9 +26,10 @@
  * hashes as their two's-complement bit patterns; visited states are packed
  * in blocks of consecutive numbers (store_block.c). Each run records the
  * process that writes it (pid, host, pstart: its start time), so a 'running'
- * run whose process is gone is known to be interrupted. Version 1 kept one row
- * per state with a (run, fp) index, version 2 had no runs.failure column,
- * version 3 no process columns; store_open converts them. */
+ * run whose process is gone is known to be interrupted, and a --liveness run's
+ * cycle (lasso). Version 1 kept one row per state with a (run, fp) index,
+ * version 2 had no runs.failure column, version 3 no process columns, version
+ * 4 no runs.lasso; store_open converts them. */
 #define STATES_SQL(name)                                                  \
     "CREATE TABLE IF NOT EXISTS " name " ("                               \
     "  run INTEGER NOT NULL REFERENCES runs(id), first INTEGER NOT NULL," \
@@ -46,7 +47,7 @@ static const char SCHEMA_SQL[] =
     "  states INTEGER NOT NULL DEFAULT 0, transitions INTEGER NOT NULL DEFAULT 0,"
     "  expanded INTEGER NOT NULL DEFAULT 0, max_depth INTEGER NOT NULL DEFAULT 0,"
     "  verdict TEXT, message TEXT, trace TEXT, seconds REAL NOT NULL DEFAULT 0, failure "
-    "INTEGER, pid INTEGER, host TEXT, pstart TEXT);" STATES_SQL(
+    "INTEGER, pid INTEGER, host TEXT, pstart TEXT, lasso TEXT);" STATES_SQL(
         "states") "CREATE TABLE IF NOT EXISTS outcomes ("
                   "  run INTEGER NOT NULL REFERENCES runs(id), outcome TEXT NOT NULL,"
                   "  allowed INTEGER NOT NULL, PRIMARY KEY (run, outcome));";
@@ -54,7 +55,7 @@ static const char SCHEMA_SQL[] =
 #define RUN_COLS                                                                           \
     "id, started, command, protocol, proto_file, proto_src, proto_hash, test, test_file, " \
     "test_src, test_hash, model, config, status, states, transitions, expanded, "          \
-    "max_depth, verdict, message, trace, seconds, failure, pid, host, pstart"
+    "max_depth, verdict, message, trace, seconds, failure, pid, host, pstart, lasso"
 
 static int db_fail(const store_t *s, sqlite3 *db, const char *what, diag_t *err)
 {
@@ -225,6 +226,13 @@ static int schema_init(store_t *s, diag_t *err)
                      "TEXT; ALTER TABLE runs ADD COLUMN pstart TEXT;",
                      NULL, NULL, NULL) != SQLITE_OK) {
         db_fail(s, s->db, "cannot convert the database to schema version 4", err);
+        goto rollback;
+    }
+    /* Version 5 records a --liveness run's cycle (cohcheck draw --trace). */
+    if (v >= 1 && v <= 4 &&
+        sqlite3_exec(s->db, "ALTER TABLE runs ADD COLUMN lasso TEXT", NULL, NULL, NULL) !=
+            SQLITE_OK) {
+        db_fail(s, s->db, "cannot convert the database to schema version 5", err);
         goto rollback;
     }
     if (v == 0) {
@@ -461,7 +469,7 @@ int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *e
     if (sqlite3_prepare_v2(s->db,
                            "UPDATE runs SET status = ?, states = ?, transitions = ?, "
                            "expanded = ?, max_depth = ?, verdict = ?, message = ?, trace = ?, "
-                           "seconds = ?, failure = ? WHERE id = ?",
+                           "seconds = ?, failure = ?, lasso = ? WHERE id = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return db_fail(s, s->db, "cannot finish the run", err);
     bind_text(st, 1, end->status);
@@ -477,7 +485,8 @@ int store_run_end(store_t *s, int64_t run, const store_run_end_t *end, diag_t *e
         sqlite3_bind_int64(st, 10, end->failure);
     else
         sqlite3_bind_null(st, 10);
-    sqlite3_bind_int64(st, 11, run);
+    bind_text(st, 11, end->lasso);
+    sqlite3_bind_int64(st, 12, run);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -538,6 +547,7 @@ static void run_fill(sqlite3_stmt *st, store_run_t *r)
     r->pid = sqlite3_column_type(st, 23) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 23);
     r->host = col_dup(st, 24, NULL);
     r->pstart = col_dup(st, 25, NULL);
+    r->lasso = col_dup(st, 26, NULL);
 }
 
 void store_run_free(store_run_t *r)
@@ -545,7 +555,8 @@ void store_run_free(store_run_t *r)
     char *strs[] = {r->command,    r->protocol,  r->proto_file, r->proto_src,
                     r->test,       r->test_file, r->test_src,   r->model,
                     r->config,     r->status,    r->verdict,    r->message,
-                    r->trace_json, r->started,   r->host,       r->pstart};
+                    r->trace_json, r->started,   r->host,       r->pstart,
+                    r->lasso};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(strs[i]);
     memset(r, 0, sizeof *r);

@@ -79,6 +79,9 @@ typedef struct {
     double seconds;
     bool has_failure; /* FAILURE: the number of the state where the check failed */
     int64_t failure;
+    /* --liveness: a livelock's cycle as state numbers, "12,40,41" (the first is FAILURE;
+     * the last steps back to it), or NULL */
+    const char *lasso;
 } store_run_end_t;
 /* Flushes the queue first; if a queued write failed, returns -1 with that error
  * and leaves the run 'running' (its rows are incomplete). -1 also for a
@@ -102,6 +105,7 @@ typedef struct {
     int64_t failure; /* the number of the state where the check failed, -1: none recorded */
     int64_t pid;     /* the process writing it (-1: not recorded), on HOST, started PSTART */
     char *host, *pstart;
+    char *lasso;     /* a livelock's cycle (store_run_end_t.lasso), or NULL */
 } store_run_t;
 
 /* What R is now: "done" or "stopped"; for a 'running' run, "running" while its

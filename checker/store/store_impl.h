@@ -16,7 +16,7 @@
 
 #include "store.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 #define STORE_BUSY_TIMEOUT_MS 10000
 /* Back-pressure: queued plus in-flight rows may hold at most this much memory;
  * beyond it store_state waits for the writer. */

@@ -32,6 +32,7 @@ typedef struct {
 struct sys {
     const proto_t *p;
     const prog_t *prog;
+    uint8_t **rowhit; /* sys_set_coverage: per controller, per row, 1 once chosen; or NULL */
     sys_config_t cfg;
     int nthreads, ncus, ninst, nlines, maxlocs;
     inst_t inst[MAX_INST];
@@ -632,6 +633,10 @@ static int choose_row(succ_t *g, ectx_t *x, int event, const sys_label_t *lab, c
         x->r.err->label = *lab;
         return -1;
     }
+    if (*row && s->rowhit) {
+        int c = s->inst[x->r.inst].ctrl;
+        s->rowhit[c][*row - s->p->ctrls[c].rows] = 1;
+    }
     if (!*row && optional)
         return 0;
     if (!*row || (*row)->kind == PROTO_ROW_IMPOSSIBLE) {
@@ -747,6 +752,25 @@ bool sys_event_on(const sys_t *s, int ev)
 {
     const proto_event_t *e = &s->p->events[ev];
     return e->kind != PROTO_EV_ENV || env_enabled(s, e->name);
+}
+
+const char *sys_step_env(const sys_t *s, const sys_label_t *label)
+{
+    if (label->kind != SYS_STEP_INTERNAL || label->what >= s->p->nevents)
+        return NULL;
+    const proto_event_t *e = &s->p->events[label->what];
+    return e->kind == PROTO_EV_ENV ? e->name : NULL;
+}
+
+int sys_env_off(const sys_t *s, strbuf_t *out)
+{
+    int n = 0;
+    for (int ev = 0; ev < s->p->nevents; ev++) {
+        const proto_event_t *e = &s->p->events[ev];
+        if (e->kind == PROTO_EV_ENV && !env_enabled(s, e->name))
+            sb_printf(out, "%s%s", n++ ? "," : "", e->name);
+    }
+    return n;
 }
 
 /* Internal and environment events of instance I on LINE (-1: controller-level). */
@@ -1594,10 +1618,28 @@ static void free_each(void **a, int n)
     free(a);
 }
 
+void sys_set_coverage(sys_t *s, bool on)
+{
+    if (on && !s->rowhit) {
+        s->rowhit = xcalloc((size_t)s->p->nctrls + 1, sizeof *s->rowhit);
+        for (int c = 0; c < s->p->nctrls; c++)
+            s->rowhit[c] = xcalloc((size_t)s->p->ctrls[c].nrows + 1, 1);
+    }
+}
+
+bool sys_row_chosen(const sys_t *s, int ctrl, int row)
+{
+    return s->rowhit && ctrl >= 0 && ctrl < s->p->nctrls && row >= 0 &&
+           row < s->p->ctrls[ctrl].nrows && s->rowhit[ctrl][row];
+}
+
 void sys_free(sys_t *s)
 {
     if (!s)
         return;
+    for (int c = 0; s->rowhit && c < s->p->nctrls; c++)
+        free(s->rowhit[c]);
+    free(s->rowhit);
     for (int c = 0; s->dvar && c < s->p->nctrls; c++)
         free(s->dvar[c]);
     free(s->dvar);
@@ -2165,6 +2207,7 @@ sys_t *sys_clone(const sys_t *s)
     c->dec = xcalloc_lines(s->maxstate + 1, 1);
     c->dec_len = 0;
     c->dec_ok = false;
+    c->rowhit = NULL; /* coverage is the serial explorer's */
     return c;
 }
 
@@ -2234,6 +2277,37 @@ void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done
             msgs[((size_t)c * s->cap + k) * 2 + 1] = m[1];
         }
     }
+}
+
+uint64_t sys_msg_key(sys_t *s, const uint8_t *state, size_t len, int c, int pos)
+{
+    if (c < 0 || c >= s->nchan || chan_ordered(s, c))
+        return 0;
+    work_t cur = load_cur(s, state, len);
+    if (pos < 0 || pos >= cur.clen[c])
+        return 0;
+    const int16_t *rec = cur.chan + ((size_t)c * s->cap + pos) * s->mw;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the record */
+    for (int k = 0; k < s->mw; k++) {
+        h ^= (uint16_t)rec[k];
+        h *= 1099511628211ull;
+    }
+    return h ? h : 1;
+}
+
+uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len)
+{
+    work_t cur = load_cur(s, state, len);
+    uint32_t m = 0;
+    for (int t = 0; t < s->nthreads; t++)
+        if (thread_slot(&cur, t)[TH_STATUS] == ST_DONE)
+            m |= 1u << t;
+    return m;
+}
+
+int sys_threads(const sys_t *s)
+{
+    return s->nthreads;
 }
 
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen)

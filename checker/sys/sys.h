@@ -206,6 +206,26 @@ typedef struct {
 void sys_topo(const sys_t *s, sys_topo_t *out);
 /* Whether event EV can happen in this system (an environment event: when --env enables it). */
 bool sys_event_on(const sys_t *s, int ev);
+/* The name of the environment event step LABEL delivers ("evict", "tick"), or NULL when
+ * the step is the system's own (a core event, a message, an internal event, a clock tick).
+ * --liveness does not require environment events to happen (docs/liveness.md). */
+const char *sys_step_env(const sys_t *s, const sys_label_t *label);
+/* Append to OUT, comma-separated, the environment events the protocol declares that this
+ * configuration leaves off (not in --env); returns how many. */
+int sys_env_off(const sys_t *s, strbuf_t *out);
+/* A message of an unordered channel C at position POS of STATE, by its contents (a
+ * nonzero hash; --liveness's fairness treats each message apart there); 0 for an
+ * ordered channel, whose head is its only deliverable message. */
+uint64_t sys_msg_key(sys_t *s, const uint8_t *state, size_t len, int c, int pos);
+/* The threads of STATE that finished: bit t for thread t. */
+uint32_t sys_done_mask(sys_t *s, const uint8_t *state, size_t len);
+/* The test's threads. */
+int sys_threads(const sys_t *s);
+/* Row coverage (cohcheck mutate): with ON, remember every row chosen for an event from
+ * now on (a stall or impossible row included); sys_row_chosen asks about row ROW of
+ * controller CTRL (its index in proto_ctrl_t.rows). Not kept by sys_clone. */
+void sys_set_coverage(sys_t *s, bool on);
+bool sys_row_chosen(const sys_t *s, int ctrl, int row);
 /* Per thread of STATE: 1 when it finished (DONE[t]); per channel: its length (CLEN[c]). */
 void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen);
 /* The same, and per thread its program counter (PC[t]) and whether it waits for a

@@ -172,6 +172,8 @@ echo "| $SUITE, ptx only | $ntests | 1 | $cands | $lptx |"
 sh "$HERE/spin.sh" "$BIN"
 sh tests/bench/sim.sh "$BIN"
 sh "$HERE/threads.sh" "$BIN"
+# ---- --liveness (issue 26): its cost against a plain check.
+sh "$HERE/liveness.sh" "$BIN"
 # ---- Partial-order reduction (issue 11): the --por reduction factor on MP, SB, IRIW.
 sh tests/bench/por.sh "$BIN"
 

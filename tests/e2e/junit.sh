@@ -30,8 +30,10 @@ if valid "$T/litmus.xml" && grep -q 'tests="7" failures="1"' "$T/litmus.xml" &&
     bad "litmus --junit/--annotate"
 fi
 "$BIN" mutate --annotate --junit "$T/mutate.xml" --protocol nol1 $C/SB.litmus >"$T/out" 2>&1
-n=$(tail -n 1 "$T/out" | sed -n 's/^nol1 under sc: \([0-9]*\) mutants.* \([0-9]*\) survived.*/\1 \2/p')
-if valid "$T/mutate.xml" && [ -n "$n" ] && grep -q "tests=\"${n% *}\" failures=\"${n#* }\"" "$T/mutate.xml"; then ok; else
+# Failures: the survivors and the not-covered mutants (no test reaches their row).
+n=$(grep "^nol1 under sc: " "$T/out" | sed -n 's/^nol1 under sc: \([0-9]*\) mutants.* \([0-9]*\) survived.* \([0-9]*\) not covered.*/\1 \2 \3/p')
+set -- $n
+if valid "$T/mutate.xml" && [ -n "$n" ] && grep -q "tests=\"$1\" failures=\"$(($2 + $3))\"" "$T/mutate.xml"; then ok; else
     bad "mutate --junit ($n)"
 fi
 "$BIN" regress --annotate --junit "$T/regress.xml" --init warm gpu-wt gpu-wt-noinv $C/MP+rel+acq+guard.litmus $C/SB.litmus >"$T/out" 2>&1

@@ -23,7 +23,8 @@ def rate(k, d):
 
 
 def counts(ms):
-    c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid")}
+    c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid",
+                        "not-covered")}
     for m in ms.values():
         c[m["class"]] += 1
     return c

@@ -53,7 +53,7 @@ static char *export(const proto_t *p, const prog_t *t, const sys_config_t *cfg)
     strbuf_t b;
     sb_init(&b);
     diag_t d;
-    murphi_opts_t o = {"cohcheck export test", NULL, NULL};
+    murphi_opts_t o = {"cohcheck export test", NULL, NULL, false};
     cr_assert_eq(murphi_export(p, t, cfg, &o, &b, &d), 0, "%s", d.msg);
     return b.s;
 }
@@ -147,7 +147,7 @@ Test(murphi, outcomes)
     exec_outcomes_init(&allowed, 4); /* 0:r0, 1:r1, x, y */
     prog_val_t v[4] = {3, 0, 3, 0};
     exec_outcomes_add(&allowed, v);
-    murphi_opts_t o = {NULL, &allowed, "sc"};
+    murphi_opts_t o = {NULL, &allowed, "sc", false};
     sys_config_t cfg = {0};
     strbuf_t b;
     sb_init(&b);

@@ -633,7 +633,7 @@ Test(store, converts_schema_1)
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-    cr_expect_eq(sqlite3_column_int(st, 0), 4);
+    cr_expect_eq(sqlite3_column_int(st, 0), 5);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
@@ -651,7 +651,8 @@ Test(store, converts_schema_2)
     cr_assert_eq(sqlite3_exec(db,
                               "ALTER TABLE runs DROP COLUMN failure; ALTER TABLE runs DROP COLUMN "
                               "pid; ALTER TABLE runs DROP COLUMN host; ALTER TABLE runs DROP "
-                              "COLUMN pstart; PRAGMA user_version=2;",
+                              "COLUMN pstart; ALTER TABLE runs DROP COLUMN lasso; PRAGMA "
+                              "user_version=2;",
                               NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
@@ -703,7 +704,8 @@ Test(store, running_or_interrupted)
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(db,
                               "ALTER TABLE runs DROP COLUMN pid; ALTER TABLE runs DROP COLUMN "
-                              "host; ALTER TABLE runs DROP COLUMN pstart; PRAGMA user_version=3;",
+                              "host; ALTER TABLE runs DROP COLUMN pstart; ALTER TABLE runs DROP "
+                              "COLUMN lasso; PRAGMA user_version=3;",
                               NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
@@ -711,6 +713,35 @@ Test(store, running_or_interrupted)
     cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
     cr_expect_eq(r.pid, -1);
     cr_expect_str_eq(store_run_state(&r), "running?");
+    store_run_free(&r);
+    close_ok(s);
+}
+
+/* A version 4 database (no runs.lasso) is converted in place; a --liveness run's
+ * cycle is then recorded and read back. */
+Test(store, converts_schema_4_lasso)
+{
+    store_t *s = open_ok(dbpath);
+    int64_t run = begin(s, "MP");
+    end(s, run, "done", 10, 10);
+    close_ok(s);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN lasso; PRAGMA user_version=4;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    s = open_ok(dbpath);
+    store_run_t r;
+    diag_t err;
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_null(r.lasso);
+    store_run_free(&r);
+    store_run_end_t e = {.status = "done", .has_failure = true, .failure = 4, .lasso = "4,6,9"};
+    cr_assert_eq(store_run_end(s, run, &e, &err), 0, "%s", err.msg);
+    cr_assert_eq(store_get_run(s, run, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.failure, 4);
+    cr_expect_str_eq(r.lasso, "4,6,9");
     store_run_free(&r);
     close_ok(s);
 }
