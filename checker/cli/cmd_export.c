@@ -86,13 +86,20 @@ static int write_file(const char *text, const char *out)
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"murphi", no_argument, 0, 'R'},       {"protocol", required_argument, 0, 'p'},
-        {"cus", required_argument, 0, 'c'},    {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},    {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},  {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
-        {"unroll", required_argument, 0, 'u'}, {"no-outcomes", no_argument, 0, 'n'},
-        {"json", no_argument, 0, 'J'},         {"liveness", no_argument, 0, 'L'},
+        {"murphi", no_argument, 0, 'R'},
+        {"protocol", required_argument, 0, 'p'},
+        {"cus", required_argument, 0, 'c'},
+        {"init", required_argument, 0, 'i'},
+        {"env", required_argument, 0, 'e'},
+        {"lines", required_argument, 0, 'l'},
+        {"param", required_argument, 0, 'P'},
+        {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        {"unroll", required_argument, 0, 'u'},
+        {"no-outcomes", no_argument, 0, 'n'},
+        {"json", no_argument, 0, 'J'},
+        {"liveness", no_argument, 0, 'L'},
         {0, 0, 0, 0},
     };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;

@@ -552,11 +552,10 @@ static void run_fill(sqlite3_stmt *st, store_run_t *r)
 
 void store_run_free(store_run_t *r)
 {
-    char *strs[] = {r->command,    r->protocol,  r->proto_file, r->proto_src,
-                    r->test,       r->test_file, r->test_src,   r->model,
-                    r->config,     r->status,    r->verdict,    r->message,
-                    r->trace_json, r->started,   r->host,       r->pstart,
-                    r->lasso};
+    char *strs[] = {r->command,   r->protocol, r->proto_file, r->proto_src, r->test,
+                    r->test_file, r->test_src, r->model,      r->config,    r->status,
+                    r->verdict,   r->message,  r->trace_json, r->started,   r->host,
+                    r->pstart,    r->lasso};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(strs[i]);
     memset(r, 0, sizeof *r);

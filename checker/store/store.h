@@ -105,7 +105,7 @@ typedef struct {
     int64_t failure; /* the number of the state where the check failed, -1: none recorded */
     int64_t pid;     /* the process writing it (-1: not recorded), on HOST, started PSTART */
     char *host, *pstart;
-    char *lasso;     /* a livelock's cycle (store_run_end_t.lasso), or NULL */
+    char *lasso; /* a livelock's cycle (store_run_end_t.lasso), or NULL */
 } store_run_t;
 
 /* What R is now: "done" or "stopped"; for a 'running' run, "running" while its
