@@ -149,6 +149,7 @@ typedef struct {
     int nwl;
     char *proto_names[64];
     int nproto;
+    bool timed; /* load with PROG_PARAMS_TIMED (cohcheck sim: the papers' scale) */
 } cli_params_t;
 /* P may be NULL (cohcheck litmus): every setting is then the workload's. */
 int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_params_t *out,
