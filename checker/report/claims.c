@@ -520,7 +520,7 @@ static int check_interp(parser_t *p, const lex_tok_t *t, const char *text)
     return 0;
 }
 
-/* run NAME = FIGURE WORKLOAD PROTOCOL [POINT], to the end of the line. */
+/* run NAME = FIGURE WORKLOAD PROTOCOL [POINT], to the end of the line (or a '#' or '}'). */
 static int parse_run(parser_t *p, const lex_tok_t *kw)
 {
     claim_t *c = p->c;
@@ -534,7 +534,7 @@ static int parse_run(parser_t *p, const lex_tok_t *kw)
         return -1;
     const lex_tok_t *eq = &p->t[p->pos - 1];
     size_t a = eq->off + 1, z = a;
-    while (z < p->len && p->src[z] != '\n' && p->src[z] != '#')
+    while (z < p->len && p->src[z] != '\n' && p->src[z] != '#' && p->src[z] != '}')
         z++;
     char *w[5] = {0};
     int nw = 0, col = 0;
@@ -687,15 +687,15 @@ static int check_claim(parser_t *p, const lex_tok_t *t)
                        : !c->paper  ? "paper"
                                     : NULL;
     if (miss)
-        return fail(p, t, "claim %s has no `%s`", miss);
+        return fail(p, t, "a claim needs `%s`", miss);
     if (c->skip && (c->nruns || c->nrules))
-        return fail(p, t, "a skipped claim has no runs or rules (claim at %s)", NULL);
+        return fail(p, t, "claim %s is skipped: it takes no runs or rules", c->id);
     if (!c->skip && !c->nrules)
-        return fail(p, t, "the claim at %s has no rules (yes / partly / no)", NULL);
+        return fail(p, t, "claim %s has no rules (yes / partly / no)", c->id);
     if (!c->skip && c->rules[c->nrules - 1].when)
-        return fail(p, t, "the claim at %s needs a last rule without `when` (the fallback)", NULL);
+        return fail(p, t, "claim %s needs a last rule without `when` (the fallback)", c->id);
     if (!c->skip && !c->show)
-        return fail(p, t, "the claim at %s has no `show` text (what was measured)", NULL);
+        return fail(p, t, "claim %s has no `show` text (what was measured)", c->id);
     return 0;
 }
 
@@ -830,6 +830,8 @@ static double num(eval_t *x, const expr_t *e, int s)
 static void fmt_val(strbuf_t *b, double v)
 {
     double a = fabs(v);
+    if (a < 0.0005)
+        v = 0.0; /* no "-0.000" */
     sb_printf(b, a >= 1000 ? "%.0f" : a >= 10 ? "%.1f" : "%.3f", v);
 }
 

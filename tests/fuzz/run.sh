@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) and run each for
 # $1 seconds (default 60), seeded with the shipped litmus tests, models and
-# protocols (plus the protocol snippets in tests/fuzz/seeds-proto) and machines.
+# protocols (plus the protocol snippets in tests/fuzz/seeds-proto), machines and the claims
+# files (reports/claims).
 # Crashes land in build-fuzz/crash-*; the corpus grows in build-fuzz/corpus-*.
 set -e
 SECS=${1:-60}
@@ -9,10 +10,11 @@ OUT=build-fuzz
 mkdir -p $OUT
 CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined"
 SRCS="$(find checker -name '*.c' ! -path 'checker/cli/*')"
-for t in litmus cat eval proto check lattice murphi machine; do
+for t in litmus cat eval proto check lattice murphi machine claims; do
     clang $CFLAGS -o $OUT/fuzz_$t tests/fuzz/fuzz_$t.c $SRCS -lpcre2-8 -lsqlite3 -lm -lpthread
 done
-mkdir -p $OUT/corpus-litmus $OUT/corpus-cat $OUT/corpus-eval $OUT/corpus-proto $OUT/corpus-check $OUT/corpus-lattice $OUT/corpus-murphi $OUT/corpus-machine
+mkdir -p $OUT/corpus-litmus $OUT/corpus-cat $OUT/corpus-eval $OUT/corpus-proto $OUT/corpus-check $OUT/corpus-lattice $OUT/corpus-murphi $OUT/corpus-machine $OUT/corpus-claims
+cp reports/claims/*.claims $OUT/corpus-claims/
 cp protocols/machines/*.machine tests/e2e/data/sim/*.machine $OUT/corpus-machine/
 cp models/lattice $OUT/corpus-lattice/
 find litmus tests/e2e/data -name '*.litmus' -exec cp {} $OUT/corpus-litmus/ \;
@@ -21,7 +23,7 @@ cp models/*.cat tests/e2e/data/*.cat $OUT/corpus-cat/
 find protocols tests/fuzz/seeds-proto -name '*.proto' -exec cp {} $OUT/corpus-proto/ \; 2>/dev/null || true
 find protocols tests/fuzz/seeds-proto tests/e2e/data -name '*.proto' -exec cp {} $OUT/corpus-check/ \; 2>/dev/null || true
 cp $OUT/corpus-check/* $OUT/corpus-murphi/
-for t in litmus cat eval proto check lattice murphi machine; do
+for t in litmus cat eval proto check lattice murphi machine claims; do
     echo "fuzzing $t for ${SECS}s"
     $OUT/fuzz_$t -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix=$OUT/ -print_final_stats=1 $OUT/corpus-$t 2>&1 | tail -4
