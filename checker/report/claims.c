@@ -832,21 +832,25 @@ static void fmt_val(strbuf_t *b, double v)
     double a = fabs(v);
     if (a < 0.0005)
         v = 0.0; /* no "-0.000" */
-    sb_printf(b, a >= 1000 ? "%.0f" : a >= 10 ? "%.1f" : "%.3f", v);
+    sb_printf(b, a >= 1000 || v == floor(v) ? "%.0f" : a >= 10 ? "%.1f" : "%.3f", v);
 }
 
+/* "mean [lo, hi]"; the interval left out when it prints as one number (zero width, or
+ * narrower than the printed digits). */
 static void fmt_ci(strbuf_t *b, const double *x, int n)
 {
     double m, lo, hi;
     report_ci95(x, n, &m, &lo, &hi);
+    strbuf_t l, h;
+    sb_init(&l);
+    sb_init(&h);
+    fmt_val(&l, lo);
+    fmt_val(&h, hi);
     fmt_val(b, m);
-    if (n > 1 && hi > lo) {
-        sb_puts(b, " [");
-        fmt_val(b, lo);
-        sb_puts(b, ", ");
-        fmt_val(b, hi);
-        sb_puts(b, "]");
-    }
+    if (n > 1 && strcmp(l.s, h.s))
+        sb_printf(b, " [%s, %s]", l.s, h.s);
+    sb_free(&l);
+    sb_free(&h);
 }
 
 /* lhs - rhs per seed; decided on its interval against 0. */

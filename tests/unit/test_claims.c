@@ -95,7 +95,7 @@ Test(claims, noise_when_interval_straddles)
     data_t d = {{100, 100, 100}, {115, 116, 117}};
     claim_result_t r;
     cr_assert_eq(label_of(speed_claim("16"), &d, 3, &r), CLAIM_NOISE);
-    cr_expect_str_eq(r.note, "undecided over 3 seeds: `sp >= 16`: left - right = 0.000 "
+    cr_expect_str_eq(r.note, "undecided over 3 seeds: `sp >= 16`: left - right = 0 "
                              "[-2.484, 2.484]");
     claim_result_free(&r);
     /* The same values with one seed: decided exactly. */
