@@ -215,7 +215,12 @@ test-timed-report: cohcheck
 	sh tests/e2e/timed-report.sh ./cohcheck
 report-timed: cohcheck
 	nice -n 10 ./cohcheck report timed -j 2
-.PHONY: test-timed-report report-timed
+# Held-out check: the same sweep at seeds 101-105, its labels compared with reports/timed.md's.
+HELDOUT ?= /tmp/cohcheck-heldout
+report-timed-heldout: cohcheck
+	nice -n 10 ./cohcheck report timed -j 2 --seed 101 --out $(HELDOUT)
+	sh tests/heldout-labels.sh reports/timed.md $(HELDOUT)/timed.md
+.PHONY: test-timed-report report-timed report-timed-heldout
 
 # ---- Timed mode (cohcheck sim, docs/sim.md): pinned runs, broken variants, limits, bad input.
 test: test-sim

@@ -327,7 +327,7 @@ int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_par
 int cli_load_test(const char *path, const proto_t *p, const cli_params_t *sp, prog_t **out,
                   diag_t *err)
 {
-    if (prog_load_params(path, sp->wl, sp->nwl, 0, out, err))
+    if (prog_load_params(path, sp->wl, sp->nwl, sp->timed ? PROG_PARAMS_TIMED : 0, out, err))
         return -1;
     const char *bad = NULL, *why = NULL;
     for (int i = 0; i < sp->nwl && !bad; i++)

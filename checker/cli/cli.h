@@ -167,6 +167,7 @@ typedef struct {
     int nwl;
     char *proto_names[64];
     int nproto;
+    bool timed; /* load with PROG_PARAMS_TIMED (cohcheck sim: the papers' scale) */
 } cli_params_t;
 /* P may be NULL (cohcheck litmus): every setting is then the workload's. */
 int cli_split_params(proto_t *p, const char *const *params, int nparams, cli_params_t *out,
@@ -177,11 +178,8 @@ int cli_load_test(const char *path, const proto_t *p, const cli_params_t *sp, pr
                   diag_t *err);
 void cli_params_free(cli_params_t *sp);
 
-/* `cohcheck report timed` (cmd_report_timed.c): the timed-mode figures and claims. */
+/* `cohcheck report timed` (cmd_report_timed.c; the report itself: checker/report/). */
 int cmd_report_timed(int argc, char **argv);
-/* Append the index.html section linking OUTDIR/timed.md and its plots (nothing when
- * OUTDIR has no timed.md), between <!-- timed --> markers. */
-void cli_timed_index_section(strbuf_t *html, const char *outdir);
 /* --por / --no-por (partial-order reduction, docs/por.md): getopt codes for the long
  * options every exploring subcommand takes, and the default. */
 enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };

@@ -83,6 +83,8 @@ static void usage(FILE *f)
           "                      the protocol declares (e.g. l2evict); all: every one\n"
           "                      (comma-separated; default none)\n"
           "  --param NAME=VALUE  override a protocol or workload parameter (repeatable)\n"
+          "                      (unset workload parameters keep their small default E of\n"
+          "                      `param N = E timed T`; `cohcheck sim` takes T)\n"
           "  --max-states N      stop after N states (exit 3)\n"
           "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
           "  --max-depth N       check states N steps deep but expand none of them; if any\n"

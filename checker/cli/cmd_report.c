@@ -18,6 +18,7 @@
 
 #include "../base/util.h"
 #include "../draw/draw.h"
+#include "../report/report.h"
 #include "cli.h"
 
 static const char USAGE[] =
@@ -963,7 +964,7 @@ int cmd_report(int argc, char **argv)
         sb_printf(&html, ": %s</li>\n", rows[i].fail_verdict);
     }
     sb_puts(&html, "</ul>\n");
-    cli_timed_index_section(&html, outdir);
+    report_timed_index_section(&html, outdir);
     sb_puts(&html, "<h2 id=\"other\">Other reports</h2>\n<ul>\n");
     char *od = (char *)outdir;
     char **mds;

@@ -32,7 +32,10 @@ static void usage(FILE *f)
           "                      (default: the machine's); any other workload gets the CUs\n"
           "                      its threads are placed on (default) or N\n"
           "  --param NAME=VALUE  override a protocol parameter (a lease, in cycles) or a\n"
-          "                      workload parameter (repeatable)\n"
+          "                      workload parameter (repeatable). An unset workload\n"
+          "                      parameter takes its timed default (`param N = E timed T`:\n"
+          "                      the paper's scale, e.g. seed 002 Table I's TBS=4 ITERS=100\n"
+          "                      LDST=10); `cohcheck check` uses the tiny default E\n"
           "  --seed S            seed of the PRNG that orders events of one cycle (default 1);\n"
           "                      the same seed gives the same run, to the cycle\n"
           "  --max-cycles N      stop (exit 3) past cycle N\n"
@@ -71,16 +74,38 @@ static const char *status_name(const sim_result_t *r)
     return "?";
 }
 
-static void json_out(const sim_result_t *r, const char *proto, const char *wl, const char *mach,
+/* "params":{"protocol":{NAME:V,...},"workload":{NAME:V,...}}: the values the run used
+ * (lets, derived from them, left out). */
+static void json_params(strbuf_t *b, const proto_t *p, const prog_t *w)
+{
+    sb_puts(b, ",\"params\":{\"protocol\":{");
+    for (int k = 0; k < p->nparams; k++) {
+        sb_puts(b, k ? "," : "");
+        sb_json_str(b, p->params[k].name);
+        sb_printf(b, ":%d", p->params[k].value);
+    }
+    sb_puts(b, "},\"workload\":{");
+    for (int k = 0, first = 1; k < w->nparams; k++) {
+        if (w->params[k].derived)
+            continue;
+        sb_puts(b, first ? "" : ",");
+        sb_json_str(b, w->params[k].name);
+        sb_printf(b, ":%lld", (long long)w->params[k].value);
+        first = 0;
+    }
+    sb_puts(b, "}}");
+}
+
+static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, const char *mach,
                      uint64_t seed, double wall, double cpu)
 {
     strbuf_t b;
     sb_init(&b);
     uint64_t msgs = 0, bytes = 0;
     sb_puts(&b, "{\"protocol\":");
-    sb_json_str(&b, proto);
+    sb_json_str(&b, p->name);
     sb_puts(&b, ",\"workload\":");
-    sb_json_str(&b, wl);
+    sb_json_str(&b, w->name);
     sb_puts(&b, ",\"machine\":");
     sb_json_str(&b, mach);
     sb_printf(&b,
@@ -89,6 +114,7 @@ static void json_out(const sim_result_t *r, const char *proto, const char *wl, c
               r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
               (unsigned long long)r->events, wall, wall > 0 ? (double)r->events / wall : 0.0, cpu,
               r->status == SIM_DONE && r->correct ? "true" : "false", status_name(r));
+    json_params(&b, p, w);
     if (r->status == SIM_DONE)
         sb_printf(&b, ",\"check\":%s,\"observed\":%s", r->has_check ? "true" : "false",
                   r->observed ? "true" : "false");
@@ -265,6 +291,7 @@ int cmd_sim(int argc, char **argv)
         cli_report(&d);
         goto done;
     }
+    sp.timed = true; /* the workloads' timed defaults (the papers' scale) */
     if (cli_find_data(mach_arg, "protocols/machines", ".machine", "COHCHECK_MACHINES", argv[0],
                       path, sizeof path)) {
         cli_error("sim: unknown machine '%s' (a name in ./protocols/machines or "
@@ -325,7 +352,7 @@ int cmd_sim(int argc, char **argv)
     double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
     const char *wl = prog->name;
     if (json) {
-        json_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
+        json_out(&r, p, prog, mach.name, cfg.seed, wall, cpu);
     } else if (csv) {
         csv_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
     } else {

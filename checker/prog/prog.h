@@ -168,6 +168,8 @@ int prog_load(const char *path, prog_t **out, diag_t *err);
  * name the file does not declare is an error at 1:1 (otherwise it is ignored:
  * see prog_param_find). Values must lie in 0..PROG_MAX_SCALE_VAL-1. */
 #define PROG_PARAMS_STRICT 1u
+/* Timed mode: a `param NAME = E timed T` defaults to T instead of E (docs/litmus.md). */
+#define PROG_PARAMS_TIMED 2u
 int prog_parse_params(const char *file, const char *src, size_t len, const prog_setting_t *set,
                       int nset, unsigned flags, prog_t **out, diag_t *err);
 int prog_load_params(const char *path, const prog_setting_t *set, int nset, unsigned flags,

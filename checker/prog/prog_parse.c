@@ -186,6 +186,7 @@ typedef struct {
     int nset;
     bool *set_used;
     bool strict;   /* PROG_PARAMS_STRICT */
+    bool timed;    /* PROG_PARAMS_TIMED: `param N = E timed T` takes T */
     strbuf_t lsfx; /* label suffix of the `for` iterations being expanded */
     int expr_depth;
     size_t threadcap;
@@ -1789,8 +1790,10 @@ static int parse_graph(parser_t *ps)
     return rc ? -1 : 0;
 }
 
-/* (param | let) NAME = E [;] ... : settings replace a param's default; a graph
- * input may come among them. */
+/* (param | let) NAME = E [timed T] [;] ... : settings replace a param's default; with
+ * PROG_PARAMS_TIMED a param's `timed` default T replaces E (a paper's scale, e.g. seed 002
+ * Table I, beside the tiny default that exhaustive checking needs); a graph input may come
+ * among them. */
 static int parse_params(parser_t *ps)
 {
     prog_t *p = ps->p;
@@ -1822,6 +1825,20 @@ static int parse_params(parser_t *ps)
         prog_val_t v;
         if (parse_expr(ps, &v))
             return -1;
+        if (tok_is(ps, peek(ps), "timed")) {
+            const lex_tok_t *tt = next(ps);
+            prog_val_t tv;
+            if (derived) {
+                diag_set(ps->err, ps->file, tt->line, tt->col,
+                         "a let has no timed default (it is derived from parameters)");
+                return -1;
+            }
+            vt = peek(ps);
+            if (parse_expr(ps, &tv))
+                return -1;
+            if (ps->timed)
+                v = tv;
+        }
         bool set = false;
         for (int k = 0; k < ps->nset; k++)
             if (strlen(ps->set[k].name) == nt->len && !memcmp(ps->set[k].name, nm, nt->len)) {
@@ -2231,6 +2248,7 @@ static int parse_native(const char *file, const char *src, size_t len, const pro
     ps.nset = nset;
     ps.set_used = xcalloc((size_t)nset + 1, sizeof *ps.set_used);
     ps.strict = flags & PROG_PARAMS_STRICT;
+    ps.timed = flags & PROG_PARAMS_TIMED;
     sb_init(&ps.lsfx);
     sb_puts(&ps.lsfx, "");
     int rc = -1;

@@ -36,6 +36,18 @@ pin "tcw lock2 fermi lifetime 400" 6348,2130,66,4248 --protocol tcw --workload $
 pin "gpu-wt lock15 fermi seed 7" 317443,32426,15000,352800 --protocol gpu-wt \
     --workload $D/lock15.litmus --machine fermi --seed 7
 
+# Timed defaults (`param N = E timed T`): with no --param, sim runs seed 002 Table I's scale
+# (15 CUs x 4 TBs, 100 critical sections of 10 load/store pairs), and --json says so.
+"$BIN" sim --json --protocol gpu-wt --workload SPM_G >"$T/j" 2>&1
+if grep -q '"cus":15,.*"cycles":8282724,"events":16682810,.*"params":{"protocol":{"wbuf":2},"workload":{"CUS":15,"TBS":4,"ITERS":100,"LDST":10}}' "$T/j"; then
+    ok
+else bad "sim SPM_G at Table I scale: $(head -c 400 "$T/j")"; fi
+"$BIN" sim --json --protocol tcs-inorder --workload mp --machine fermi --param lifetime=800 \
+    --param CUS=3 --param CONSUMERS=2 --param ROUNDS=2 >"$T/j" 2>&1
+if grep -q '"params":{"protocol":{"lifetime":800},"workload":{"CUS":3,"CONSUMERS":2,"ROUNDS":2,"NDATA":1}}' "$T/j"; then
+    ok
+else bad "sim --json params: $(head -c 400 "$T/j")"; fi
+
 # Messages and traffic by message name (docs/architecture.md section 8 fields).
 "$BIN" sim --json --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
 for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":2' \

@@ -135,6 +135,33 @@ Test(prog_scale, settings_override_defaults_and_lets_follow)
     bad_set(src, big, 1, 0, 2, 11, "N = 40000 (as set) out of range (0..32767)");
 }
 
+/* `param N = E timed T`: T with PROG_PARAMS_TIMED, E without; a setting beats both. */
+Test(prog_scale, timed_defaults)
+{
+    const char *src = "GPU T\n"
+                      "param N = 2 timed 4\n"
+                      "param K = 1\n"
+                      "{ }\n"
+                      "threads T[N] { st x[tid] K ; }\n"
+                      "forall (all i in 0..N-1 : x[i] = K)\n";
+    prog_t *p = parse_set(src, NULL, 0, 0);
+    cr_assert_eq(p->nthreads, 2);
+    prog_free(p);
+    p = parse_set(src, NULL, 0, PROG_PARAMS_TIMED);
+    cr_assert_eq(p->nthreads, 4);
+    cr_assert_eq(prog_param_find(p, "K")->value, 1);
+    prog_free(p);
+    prog_setting_t set[] = {{"N", 3}};
+    p = parse_set(src, set, 1, PROG_PARAMS_TIMED);
+    cr_assert_eq(p->nthreads, 3);
+    prog_free(p);
+    bad_set("GPU T\nparam N = 2\nlet M = N timed 3\n{ }\nthreads T[1] { st x M ; }\n"
+            "forall (x = 2)\n",
+            NULL, 0, 0, 3, 11, "a let has no timed default");
+    bad_set("GPU T\nparam N = 2 timed 40000\n{ }\nthreads T[1] { st x N ; }\nforall (x = 2)\n",
+            NULL, 0, PROG_PARAMS_TIMED, 2, 19, "N = 40000 out of range");
+}
+
 Test(prog_scale, for_if_and_scoped_labels)
 {
     const char *src = "GPU F\n"
