@@ -51,7 +51,7 @@ one '"mutant":67,"file":"protocols/gpu-hrf.proto","line":127,"controller":"L1","
     gpu-hrf --stronger none --only 67,69 $C/CoRR.litmus $C/CoCASR1+wg.litmus
 # Not covered: on a suite with no RMW, the L2's ATOM row never fires, so dropping its reply
 # (#128) changes nothing there; it counts against the kill rate, and litmus/core kills it.
-one '"mutant":128,"file":"protocols/gpu-wt.proto","line":154,"controller":"L2","operator":"drop-send",' \
+one '"mutant":128,"file":"protocols/gpu-wt.proto","line":160,"controller":"L2","operator":"drop-send",' \
     gpu-wt --stronger none --only 128 $C/MP+rel+acq+guard.litmus $C/SB+rel+acq.litmus
 grep -q '"class":"not-covered","killed_by":null,"gained":0,"lost":0,"bounded":0' "$T/one.json" && ok ||
     bad "#128 not covered: $(head -n 1 "$T/one.json")"
@@ -59,7 +59,7 @@ tail -n 1 "$T/one.json" | grep -q '"not_covered":1,"liveness":false,"kill_rate":
     bad "#128 summary: $(tail -n 1 "$T/one.json")"
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
-one '"mutant":89,"file":"protocols/gpu-wt.proto","line":122,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
+one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
     gpu-wt --stronger none --only 89 $C/MP+fences+spin.litmus
 one '"row":"- | frel | pending <= 0 | stall |","class":"killed","killed_by":"MP+fences+spin","verdict":"livelock","setting":"base"}' \
     gpu-wt --liveness --stronger none --only 89 $C/MP+fences+spin.litmus
