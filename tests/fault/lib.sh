@@ -63,7 +63,9 @@ store_ok() {
     for r in $(grep -E '"status":"(interrupted|stopped)"' "$T/show.json" |
         sed 's/^{"run":\([0-9]*\),.*/\1/'); do
         "$NB" resume --db "$db" "$r" >/dev/null 2>&1
-        got=$("$NB" show --db "$db" --json "$r" | sed 's/"run":[0-9]*,"started":"[^"]*",//; s/"pid":[0-9]*,"host":"[^"]*",//; s/,"seconds":[^,]*//')
+        # The list's line for run R, as the base was taken (show --json RUN adds the
+        # message and the trace).
+        got=$("$NB" show --db "$db" --json | grep "^{\"run\":$r," | sed 's/"run":[0-9]*,"started":"[^"]*",//; s/"pid":[0-9]*,"host":"[^"]*",//; s/,"seconds":[^,]*//')
         test=$(printf '%s' "$got" | sed 's/.*"test":"\([^"]*\)".*/\1/')
         want=$(grep "\"test\":\"$test\"" "$base" | head -1 | sed 's/"run":[0-9]*,"started":"[^"]*",//; s/"pid":[0-9]*,"host":"[^"]*",//; s/,"seconds":[^,]*//')
         if [ "$got" != "$want" ]; then
