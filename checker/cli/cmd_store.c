@@ -470,6 +470,21 @@ static void succs_clear(succs_t *c)
     c->n = 0;
 }
 
+/* The successors of stored state P (the initial states for P = -1) into C, unless
+ * *HAVE says they are there already. */
+static void parent_succs(sys_t *sys, const loaded_t *l, int64_t p, succs_t *c, int64_t *have)
+{
+    if (p == *have)
+        return;
+    succs_clear(c);
+    sys_error_t e;
+    if (p < 0)
+        sys_initial(sys, collect_succ, c, &e);
+    else
+        sys_successors(sys, l->states[p], l->lens[p], collect_succ, c, &e);
+    *have = p;
+}
+
 /* Runs recorded before replay positions were stored: find each state's position
  * among its parent's successors by computing them again. 0, or -1 with ERR. */
 static int derive_ords(sys_t *sys, loaded_t *l, diag_t *err)
@@ -486,15 +501,7 @@ static int derive_ords(sys_t *sys, loaded_t *l, diag_t *err)
             rc = -1;
             break;
         }
-        if (p != have) {
-            succs_clear(&c);
-            sys_error_t e;
-            if (p < 0)
-                sys_initial(sys, collect_succ, &c, &e);
-            else
-                sys_successors(sys, l->states[p], l->lens[p], collect_succ, &c, &e);
-            have = p;
-        }
+        parent_succs(sys, l, p, &c, &have);
         for (size_t k = 0; k < c.n; k++)
             if (c.len[k] == l->lens[i] && !memcmp(c.enc[k], l->states[i], c.len[k])) {
                 l->ords[i] = (uint32_t)k;
@@ -959,15 +966,7 @@ static int64_t replay_states(sys_t *sys, const loaded_t *l)
             bad = (int64_t)i;
             break;
         }
-        if (p != have) {
-            succs_clear(&c);
-            sys_error_t e;
-            if (p < 0)
-                sys_initial(sys, collect_succ, &c, &e);
-            else
-                sys_successors(sys, l->states[p], l->lens[p], collect_succ, &c, &e);
-            have = p;
-        }
+        parent_succs(sys, l, p, &c, &have);
         bool found = false;
         for (size_t k = 0; k < c.n && !found; k++)
             found = (l->ords[i] == UINT32_MAX || l->ords[i] == k) && c.len[k] == l->lens[i] &&
