@@ -19,6 +19,13 @@
  *   Comments '(* ... *)'. Identifiers [A-Za-z_][A-Za-z0-9_.-]* (so po-loc is one name).
  *   Operators apply to two sets or two relations alike where that makes sense; a
  *   type error is a load-time error.
+ * herd7's cat is read too (docs/models.md, "herd's cat and cohcheck's"): a header
+ * ('C RC11'), '#' comments, show/unshow, undefined_unless, 'let f(x, y) = e'
+ * functions (lexically scoped, built at each application), 'let ... and ...',
+ * 'let ... in e', 'try e with e', '{}', 'with X from generate_orders(S, co0)',
+ * and its standard library's names, bound below every model. A model that uses
+ * one of those names or has a header is a herd7 model: it is evaluated on
+ * herd7's C events, where an RMW is one event in R & W and rmw is empty.
  * A check without 'flag' makes an execution inconsistent when it fails. A
  * 'flag' check (herd7's "flag ~empty race as racy") never rejects: after all
  * plain checks pass, each flag whose condition holds is raised on that execution. */

@@ -164,12 +164,23 @@ void cat_bind(cat_build_t *b, const char *name, size_t len, int node)
     UTIL_PUSH(b->env, b->nenv, b->capenv, bind);
 }
 
+void cat_unbind_to(cat_build_t *b, size_t n)
+{
+    while (b->nenv > n)
+        free(b->env[--b->nenv].name);
+}
+
 int cat_lookup(cat_build_t *b, const char *name, size_t len)
 {
     for (size_t i = b->nenv; i-- > 0;) {
         if (strlen(b->env[i].name) == len && memcmp(b->env[i].name, name, len) == 0)
             return b->env[i].node;
     }
+    return cat_lookup_builtin(b, name, len);
+}
+
+int cat_lookup_builtin(cat_build_t *b, const char *name, size_t len)
+{
     for (int k = 0; k < CAT_SET__COUNT; k++) {
         if (strlen(cat_set_names[k]) == len && memcmp(cat_set_names[k], name, len) == 0)
             return intern(b, CAT_OP_SET_IN, k, -1, -1);

@@ -89,12 +89,14 @@ static char *default_name(const char *prefix, int i)
     return xstrdup(buf);
 }
 
-cat_model_t *cat_compile(const cat_build_t *b, const char *name, const char *title)
+cat_model_t *cat_compile(const cat_build_t *b, const char *name, const char *title,
+                         bool herd_events)
 {
     size_t nn = b->nnodes, nc = b->nchecks;
     cat_model_t *m = xcalloc(1, sizeof *m);
     m->name = xstrdup(name);
     m->title = xstrdup(title);
+    m->herd_events = herd_events;
 
     /* Check order: plain checks, then flags, each in source order. */
     int *order = xmalloc((nc + 1) * sizeof *order);

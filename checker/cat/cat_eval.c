@@ -19,6 +19,7 @@ struct cat_ctx {
     const uint64_t **rp;                 /* m->nrels relation slots, for reading */
     uint64_t (*scratch)[CAT_MAX_EVENTS]; /* computed relations, slot CAT_RSLOT0 + i */
     uint64_t zero[CAT_MAX_EVENTS];       /* '0' */
+    cat_exec_t merged;                   /* herd7's events of X, for a herd7 model */
 };
 
 cat_ctx_t *cat_ctx_new(const cat_model_t *m)
@@ -129,9 +130,56 @@ static bool rel_acyclic(const uint64_t *a, uint64_t all)
     }
 }
 
+/* Bit I of MASK moved to bit MAP[I], for the N events of MASK. */
+static uint64_t remap(uint64_t mask, const int *map)
+{
+    uint64_t out = 0;
+    for (; mask; mask &= mask - 1)
+        out |= BIT(map[ctz64(mask)]);
+    return out;
+}
+
+/* herd7's C events from X into Y: each RMW's read and write (X's rmw pairs)
+ * become one event in R and W carrying both parts' sets and relations, the
+ * other events keep their order; po and fr lose the loops the merge makes
+ * (between the two parts) and rmw is empty, as herd7 7.58 builds a C
+ * execution. An RMW that reads its own write (a candidate herd7 never makes)
+ * keeps its rf loop, which every herd7 model's coherence rejects. */
+static void merge_rmw(const cat_exec_t *x, int n, cat_exec_t *y)
+{
+    int map[CAT_MAX_EVENTS], k = 0;
+    uint64_t wpart = 0;
+    for (int i = 0; i < n; i++)
+        wpart |= x->rels[CAT_REL_RMW][i];
+    for (int i = 0; i < n; i++)
+        if (!(wpart & BIT(i)))
+            map[i] = k++;
+    for (int i = 0; i < n; i++)
+        for (uint64_t r = x->rels[CAT_REL_RMW][i]; r; r &= r - 1)
+            map[ctz64(r)] = map[i];
+    memset(y, 0, sizeof *y);
+    y->n = k;
+    for (int s = 0; s < CAT_SET__COUNT; s++)
+        y->sets[s] = remap(x->sets[s], map);
+    for (int r = 0; r < CAT_REL__COUNT; r++) {
+        if (r == CAT_REL_RMW)
+            continue;
+        for (int i = 0; i < n; i++)
+            y->rels[r][map[i]] |= remap(x->rels[r][i], map);
+        bool strict = r == CAT_REL_PO || r == CAT_REL_CO || r == CAT_REL_FR || r == CAT_REL_EXT;
+        for (int i = 0; strict && i < k; i++)
+            y->rels[r][i] &= ~BIT(i);
+    }
+}
+
 void cat_eval(cat_ctx_t *c, const cat_exec_t *x, cat_result_t *out)
 {
     const cat_model_t *m = c->m;
+    if (m->herd_events) {
+        int nx = x->n < 0 ? 0 : x->n > CAT_MAX_EVENTS ? CAT_MAX_EVENTS : x->n;
+        merge_rmw(x, nx, &c->merged);
+        x = &c->merged;
+    }
     int n = x->n < 0 ? 0 : x->n > CAT_MAX_EVENTS ? CAT_MAX_EVENTS : x->n;
     uint64_t all = n == 64 ? ~UINT64_C(0) : BIT(n) - 1;
     uint64_t *s = c->sets;

@@ -95,8 +95,13 @@ void cat_build_free(cat_build_t *b);
 int cat_node(cat_build_t *b, int op, int a, int bb, int c);
 /* Bind NAME to NODE (copies NAME). */
 void cat_bind(cat_build_t *b, const char *name, size_t len, int node);
-/* The node NAME is bound to (latest binding, then built-ins), or -1. */
+/* Drop the bindings after the first N (a scope's end). */
+void cat_unbind_to(cat_build_t *b, size_t n);
+/* The node NAME is bound to (latest binding, then built-ins), or -1. A
+ * binding's node below -1 is the parser's (a function). */
 int cat_lookup(cat_build_t *b, const char *name, size_t len);
+/* The built-in set or relation NAME, or -1. */
+int cat_lookup_builtin(cat_build_t *b, const char *name, size_t len);
 /* Append a check; takes ownership of NAME (may be NULL). */
 void cat_add_check(cat_build_t *b, cat_check_kind_t kind, bool neg, bool flag, int node,
                    char *name);
@@ -125,12 +130,14 @@ struct cat_model {
     char **flag_names;
     cat_ins_t *code;
     int ncode;
-    int nsets; /* set slots, built-ins included */
-    int nrels; /* relation slots, built-ins included */
+    int nsets;        /* set slots, built-ins included */
+    int nrels;        /* relation slots, built-ins included */
+    bool herd_events; /* a herd7 model: evaluated on herd7's C events (an RMW is one event) */
 };
 
 /* cat_compile.c: turn the graph into a model (dead-code elimination, check
  * ordering, slot allocation). Consumes nothing; B is still freed by the caller. */
-cat_model_t *cat_compile(const cat_build_t *b, const char *name, const char *title);
+cat_model_t *cat_compile(const cat_build_t *b, const char *name, const char *title,
+                         bool herd_events);
 
 #endif

@@ -84,6 +84,8 @@ if [ "$n" -eq 760 ]; then ok; else bad "diycross7 generated $n tests, not 760"; 
 python3 tests/e2e/herd_diff.py --cohcheck "$BIN" --herd7 "$HERD7" --libdir "$LIBDIR" \
     --require-all --model sc:sc.cat --model rc11:rc11.cat \
     --model c11-partialsc:c11_partialSC.cat --model "$LIBDIR/rc11.cat:rc11.cat" \
+    --model "$LIBDIR/sc.cat:sc.cat" --model "$LIBDIR/c11_partialSC.cat:c11_partialSC.cat" \
+    --model "$LIBDIR/c11_simp.cat:c11_simp.cat" \
     $(cat "$T/list") >"$T/diff" 2>&1
 rc=$?
 grep -v '^DIFF' "$T/diff" | sed 's/^/  /'
@@ -105,7 +107,9 @@ else
 fi
 # shellcheck disable=SC2046
 python3 tests/e2e/herd_diff.py --cohcheck "$BIN" --herd7 "$HERD7" --libdir "$LIBDIR" \
-    --require-all --model sc:sc.cat --model rc11:rc11.cat $(ls "$T"/c/*.litmus) >"$T/diff2" 2>&1
+    --require-all --model sc:sc.cat --model rc11:rc11.cat --model "$LIBDIR/rc11.cat:rc11.cat" \
+    --model "$LIBDIR/sc.cat:sc.cat" --model "$LIBDIR/c11_partialSC.cat:c11_partialSC.cat" \
+    --model "$LIBDIR/c11_simp.cat:c11_simp.cat" $(ls "$T"/c/*.litmus) >"$T/diff2" 2>&1
 rc=$?
 grep -v '^DIFF' "$T/diff2" | sed 's/^/  /'
 if [ $rc -eq 0 ]; then ok; else
