@@ -104,6 +104,33 @@ if ! "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus >/dev/null 2>&1 &&
     HERDLIB="$T/lib" "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus |
     grep -q '^Observation SB Never 0 3'; then ok; else bad "include from COHCHECK_CAT_LIBDIR/HERDLIB"; fi
 
+# --cat-libdir DIR (any command, any position) does the same and overrides the variables.
+if COHCHECK_CAT_LIBDIR=/nonexistent "$BIN" litmus --cat-libdir "$T/lib" --model "$T/m/m.cat" \
+    litmus/core/SB.litmus | grep -q '^Observation SB Never 0 3' &&
+    "$BIN" check --no-db --protocol gpu-wt --model "$T/m/m.cat" --cat-libdir="$T/lib" \
+        litmus/core/SB.litmus >/dev/null; then ok; else bad "--cat-libdir"; fi
+"$BIN" litmus --cat-libdir "$T/nodir" --model "$T/m/m.cat" litmus/core/SB.litmus >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "cohcheck: --cat-libdir $T/nodir: not a folder" ] &&
+    [ ! -s "$T/out" ]; then ok; else bad "--cat-libdir with no folder: exit $rc, $(cat "$T/err")"; fi
+
+# herd's own sc.cat, tso.cat, c11_partialSC.cat and c11_simp.cat, copied alone,
+# load unchanged with their includes from --cat-libdir (herd7's library, when
+# at hand: HERD7_LIBDIR, default ../shared/tools/herd7/share/herdtools7/herd).
+HL=${HERD7_LIBDIR:-../shared/tools/herd7/share/herdtools7/herd}
+if [ -f "$HL/c11_simp.cat" ]; then
+    mkdir "$T/h"
+    for m in sc tso c11_partialSC c11_simp rc11; do cp "$HL/$m.cat" "$T/h/"; done
+    "$BIN" litmus --cat-libdir "$HL" --model "$T/h/sc.cat" --model "$T/h/tso.cat" \
+        --model "$T/h/c11_partialSC.cat" --model "$T/h/c11_simp.cat" --model "$T/h/rc11.cat" \
+        litmus/core/SB.litmus litmus/core/MP+rel+acq.litmus litmus/core/RMW-exch.litmus >"$T/out" 2>&1
+    if grep -q '^Summary: 3 tests, 5 models: sc 3 Never 0 Sometimes 0 Always; tso 2 Never 1 Sometimes 0 Always; c11_partialSC 2 Never 0 Sometimes 1 Always (2 racy); c11_simp 2 Never 0 Sometimes 1 Always (2 racy); rc11 2 Never 1 Sometimes 0 Always (2 racy)' "$T/out"; then ok; else
+        bad "herd's models from --cat-libdir: $(tail -n 1 "$T/out")"
+    fi
+else
+    echo "herd: herd's model files skipped: no herd7 library at $HL (set HERD7_LIBDIR)"
+fi
+
 # Errors: the first line of each file is "// FILE:LINE:COL: message".
 for f in tests/e2e/data/herd-bad/*.litmus; do
     want=$(head -n 1 "$f" | sed 's|^// ||')
