@@ -118,15 +118,18 @@ if [ $rc -eq 0 ]; then ok; else
 fi
 
 # Optionally, C tests from elsewhere (HERD_C_TESTS=DIR, e.g. herdtools7's own):
-# those herd7 answers must agree; those cohcheck rejects are listed (each with
-# its "not supported" message), not failed.
+# those herd7 answers must agree under sc and rc11 (cohcheck's, and herd's files
+# read by cohcheck); those cohcheck rejects are listed (each with its "not
+# supported" message), not failed. (The C11 files are left out here: herdtools7's
+# catalogue has 5 out-of-thin-air tests where they differ, docs/models.md.)
 if [ -n "$HERD_C_TESTS" ]; then
     find "$HERD_C_TESTS" -name '*.litmus' | sort | while read -r f; do
         [ "$(sed -n 's/^[[:space:]]*\([A-Za-z]*\).*/\1/p' "$f" | head -n 1)" = C ] && echo "$f"
     done >"$T/extra"
     # shellcheck disable=SC2046
     python3 tests/e2e/herd_diff.py --cohcheck "$BIN" --herd7 "$HERD7" --libdir "$LIBDIR" \
-        --allow-rejects --model sc:sc.cat --model rc11:rc11.cat $(cat "$T/extra") >"$T/diff3" 2>&1
+        --allow-rejects --model sc:sc.cat --model rc11:rc11.cat --model "$LIBDIR/sc.cat:sc.cat" \
+        --model "$LIBDIR/rc11.cat:rc11.cat" $(cat "$T/extra") >"$T/diff3" 2>&1
     rc=$?
     grep -v 'herd7 does not answer' "$T/diff3" | sed 's/^/  /'
     if [ $rc -eq 0 ]; then ok; else bad "cohcheck and herd7 differ on $HERD_C_TESTS"; fi
