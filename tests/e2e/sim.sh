@@ -231,6 +231,16 @@ if [ -f $K ]; then
     # shellcheck disable=SC2086
     expect_rc 1 "sssp-warps gpu-vi-lostsharer" "$BIN" sim --protocol gpu-vi-lostsharer $KA
     if grep -q "wrong final state" "$T/err"; then ok; else bad "sssp-warps lostsharer: $(cat "$T/err")"; fi
+    # With `core lanes 1` the lanes are one-thread cores: the run is sssp's with as many TBs
+    # per CU, to the event.
+    one="--machine $D/simt-one.machine --param SCALE=6 --param DEG=4 --param CUS=2 --param BACKOFF=16"
+    # shellcheck disable=SC2086
+    a=$("$BIN" sim --csv --protocol mesi --workload $K $one --param WGSIZE=8 | tail -1 | cut -d, -f6,7,13,14)
+    # shellcheck disable=SC2086
+    b=$("$BIN" sim --csv --protocol mesi --workload litmus/workloads/kernels/sssp.litmus $one \
+        --param TBS=8 | tail -1 | cut -d, -f6,7,13,14)
+    if [ "$a" = "$b" ] && [ "$a" = 18787,11294,3100,138280 ]; then ok; else
+        bad "sssp-warps on lanes 1: '$a', sssp: '$b', want both 18787,11294,3100,138280"; fi
 fi
 
 echo "sim: $pass passed, $fail failed"
