@@ -1152,6 +1152,7 @@ static int warp_exec(sim_t *s, int w)
 {
     warp_t *wp = &s->warps[w];
     int pc = -1;
+    const prog_instr_t *in0 = NULL; /* the instruction at pc (of the first lane there) */
     for (int t = wp->first; t < wp->first + wp->n; t++) {
         thread_t *th = &s->th[t];
         if (th->status == TH_DONE || (th->busy && th->pc >= s->prog->threads[t].ninstr))
@@ -1163,13 +1164,11 @@ static int warp_exec(sim_t *s, int w)
                 s->last_done = s->now;
             continue;
         }
-        if (pc < 0 || th->pc < pc)
+        if (pc < 0 || th->pc < pc) {
             pc = th->pc;
-    }
-    const prog_instr_t *in0 = NULL;
-    for (int t = wp->first; pc >= 0 && t < wp->first + wp->n && !in0; t++)
-        if (s->th[t].status != TH_DONE && s->th[t].pc == pc)
             in0 = &s->prog->threads[t].instr[pc];
+        }
+    }
     if (wp->pending && (!in0 || is_mem(in0) || uses_regs(in0, wp->regs))) {
         wp->blocked = true; /* until the accesses in flight complete */
         return 0;
