@@ -180,6 +180,7 @@ typedef struct sim {
     warp_t *warps;
     int nwarps;
     cusched_t *sched;     /* per CU */
+    int32_t *save_cv;     /* fire's copy of the controller variables */
     uint32_t stamp;       /* the coalescer's current warp instruction */
     uint32_t *loc_stamp;  /* per location: the instruction that last accessed it */
     int *loc_lane;        /* per location: the lane whose access it was */
@@ -645,7 +646,7 @@ static int check_invariants(sim_t *s, int line)
 static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 {
     inst_t *in = &s->inst[x->inst];
-    int32_t save_line[256], save_cv[512], save_regs[PROG_MAX_REGS];
+    int32_t save_line[256], *save_cv = s->save_cv, save_regs[PROG_MAX_REGS];
     int cvw = s->cv_w[in->ctrl];
     if (x->lrec)
         memcpy(save_line, x->lrec, sizeof(int32_t) * (size_t)in->lw);
@@ -1583,12 +1584,12 @@ static int build(sim_t *s, diag_t *err)
         diag_set(err, prog->file, 0, 0, "too many locations on one line for timed mode");
         return -1;
     }
+    int maxcv = 0; /* a row's undo copy of its controller's variables (per-thread ones
+                      grow with the threads: TC-Weak's GWCT, ...) */
     for (int c = 0; c < p->nctrls; c++)
-        if (s->cv_w[c] > 512) {
-            diag_set(err, prog->file, 0, 0, "controller %s has too many variables for timed mode",
-                     p->ctrls[c].name);
-            return -1;
-        }
+        if (s->cv_w[c] > maxcv)
+            maxcv = s->cv_w[c];
+    s->save_cv = xcalloc((size_t)maxcv + 1, sizeof(int32_t));
     /* Rows by (controller, event). */
     s->ev_rows = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(int *));
     s->ev_states = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(uint64_t));
@@ -1819,6 +1820,7 @@ static void sim_free(sim_t *s)
         free(s->sched[c].at);
     }
     free(s->sched);
+    free(s->save_cv);
     free(s->loc_stamp);
     free(s->loc_lane);
     free(s->line_stamp);
