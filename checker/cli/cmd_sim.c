@@ -151,18 +151,25 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
     sb_printf(&b,
               "},\"messages_total\":%llu,\"traffic_bytes_total\":%llu,\"invalidations\":%llu,"
               "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,"
-              "\"stall_msg_cycles\":%llu,\"latency\":{",
+              "\"stall_msg_cycles\":%llu,",
               (unsigned long long)msgs, (unsigned long long)bytes,
               (unsigned long long)r->invalidations, (unsigned long long)r->flushes,
               (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles,
               (unsigned long long)r->stall_msg_cycles);
+    sb_printf(&b,
+              "\"warps\":%d,\"lanes\":%d,\"warp_instructions\":%llu,\"coalesced\":%llu,"
+              "\"line_requests\":%llu,\"mshr_merges\":%llu,",
+              r->warps, r->lanes, (unsigned long long)r->warp_instrs,
+              (unsigned long long)r->coalesced, (unsigned long long)r->line_requests,
+              (unsigned long long)r->mshr_merges);
     for (int k = 0; k < SIM_NOPS; k++)
         sb_printf(&b,
                   "%s\"%s\":{\"count\":%llu,\"mean\":%.2f,\"p50\":%llu,\"p90\":%llu,"
                   "\"p99\":%llu,\"max\":%llu}",
-                  k ? "," : "", sim_op_name(k), (unsigned long long)r->lat[k].count, r->lat[k].mean,
-                  (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
-                  (unsigned long long)r->lat[k].p99, (unsigned long long)r->lat[k].max);
+                  k ? "," : "\"latency\":{", sim_op_name(k), (unsigned long long)r->lat[k].count,
+                  r->lat[k].mean, (unsigned long long)r->lat[k].p50,
+                  (unsigned long long)r->lat[k].p90, (unsigned long long)r->lat[k].p99,
+                  (unsigned long long)r->lat[k].max);
     sb_puts(&b, "}}\n");
     fputs(b.s, stdout);
     sb_free(&b);
@@ -182,6 +189,7 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
+    printf(",warps,warp_instructions,coalesced,line_requests,mshr_merges");
     printf(
         "\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f",
         proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
@@ -195,7 +203,9 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
         printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
                (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
                (unsigned long long)r->lat[k].p99);
-    printf("\n");
+    printf(",%d,%llu,%llu,%llu,%llu\n", r->warps, (unsigned long long)r->warp_instrs,
+           (unsigned long long)r->coalesced, (unsigned long long)r->line_requests,
+           (unsigned long long)r->mshr_merges);
 }
 
 int cmd_sim(int argc, char **argv)

@@ -90,8 +90,10 @@ typedef struct {
 } prog_instr_t;
 
 typedef struct {
-    int wg; /* work-group (P<n>@wg<k>; default n) */
-    int cu; /* compute unit (P<n>@wg<k>:cu<m>; default: the work-group's number) */
+    int wg;   /* work-group (P<n>@wg<k>; default n) */
+    int cu;   /* compute unit (P<n>@wg<k>:cu<m>; default: the work-group's number) */
+    int simt; /* > 0: a lane of `threads ... simt` template number simt (timed mode groups
+                 consecutive lanes of one template, work-group and CU into warps); 0: not */
     int ninstr;
     prog_instr_t *instr;
     /* A C test's own register names, by index (NULL: none, shown as rN; a native

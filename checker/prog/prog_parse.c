@@ -1553,8 +1553,9 @@ static int place_eval(parser_t *ps, int pos, const char *what, long *out)
     return rc;
 }
 
-/* threads NAME[COUNT] [@wg..[:cu..]] { BODY }: COUNT threads from one body,
- * with tid (0..COUNT-1), wg and cu bound; NAME is then the first's number. */
+/* threads NAME[COUNT] [@wg..[:cu..]] [simt] { BODY }: COUNT threads from one body,
+ * with tid (0..COUNT-1), wg and cu bound; NAME is then the first's number. `simt`
+ * marks them as SIMT lanes (timed mode runs them in warps). */
 static int parse_template(parser_t *ps)
 {
     prog_t *p = ps->p;
@@ -1581,8 +1582,14 @@ static int parse_template(parser_t *ps)
                 return -1;
         }
     }
+    bool simt = false;
+    if (tok_is(ps, peek(ps), "simt")) {
+        next(ps);
+        simt = true;
+    }
     if (peek(ps)->kind != T_LBRACE)
-        return expected(ps, "'{' starting the thread body");
+        return expected(ps, simt ? "'{' starting the thread body"
+                                 : "'{' starting the thread body (or 'simt')");
     int body = ps->pos + 1;
     if (count == 0 && skip_group(ps, T_LBRACE, T_RBRACE, "'{' of the thread body"))
         return -1;
@@ -1622,6 +1629,7 @@ static int parse_template(parser_t *ps)
         env_push(ps, "warp", 4, i, B_VAR);
         th->wg = (int)wg;
         th->cu = (int)cu;
+        th->simt = simt ? first + 1 : 0;
         thread_build_t tb;
         memset(&tb, 0, sizeof tb);
         if (!rc) {

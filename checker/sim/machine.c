@@ -142,6 +142,9 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
     o->header_bytes = 8;
     o->field_bytes = 4;
     o->local_latency = 1;
+    o->lanes = 32;
+    o->warp_width = 1;
+    snprintf(o->sched, sizeof o->sched, "lrr");
     snprintf(o->l1_evict, sizeof o->l1_evict, "evict");
     snprintf(o->l2_evict, sizeof o->l2_evict, "l2evict");
     mp_t m = {file, src, len, 0, 1, 1, err};
@@ -218,6 +221,23 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                     {"field", &o->field_bytes, NULL, 0},   {"buffer", &o->buffer, NULL, 0}};
                 if (pairs(&m, dir, kv, 6))
                     return -1;
+            } else if (!strcmp(dir, "core")) {
+                char sched[64];
+                snprintf(sched, sizeof sched, "%s", o->sched);
+                kv_t kv[] = {{"lanes", &o->lanes, NULL, 0},
+                             {"width", &o->warp_width, NULL, 0},
+                             {"scheduler", NULL, sched, sizeof sched},
+                             {"naive", &o->naive_sc, NULL, 0}};
+                if (pairs(&m, dir, kv, 4))
+                    return -1;
+                if (o->lanes < 1 || o->lanes > 64 || o->warp_width < 1 || o->naive_sc > 1 ||
+                    (strcmp(sched, "lrr") && strcmp(sched, "gto") && strcmp(sched, "oldest"))) {
+                    diag_set(err, file, m.line, dc,
+                             "core: lanes 1..64, width at least 1, scheduler lrr, gto or oldest, "
+                             "naive 0 or 1");
+                    return -1;
+                }
+                snprintf(o->sched, sizeof o->sched, "%.7s", sched);
             } else if (!strcmp(dir, "local")) {
                 kv_t kv[] = {{"latency", &o->local_latency, NULL, 0}};
                 if (pairs(&m, dir, kv, 1))

@@ -16,7 +16,7 @@
 #include "../base/util.h"
 #include "../sys/rows.h"
 
-enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED };
+enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED };
 enum { TH_RUN, TH_WAIT, TH_DONE };
 #define SET_SLACK                                                                   \
     4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
@@ -67,11 +67,47 @@ typedef struct {
 
 typedef struct {
     int pc, step, status;
+    int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
+    bool busy; /* a warp lane: its access (or the one it is coalesced into) is in flight */
     int32_t regs[PROG_MAX_REGS];
     int cu, inst;
     uint64_t op_start;
-    bool op_clean; /* no stall and no wait so far: an L1 hit */
+    bool op_clean;  /* no stall and no wait so far: an L1 hit */
+    bool mshr_wait; /* its core event waits on a line with a request outstanding */
+    int warp;       /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
+    int leader;     /* a coalesced load: the lane whose access serves it; -1: none */
 } thread_t;
+
+/* A warp: lanes first..first+n-1 (threads of one `simt` template, work-group and CU),
+ * run in lockstep: each warp instruction is the one at the lowest pc of its unfinished
+ * lanes, executed by the lanes at that pc (the active mask). Its memory instruction
+ * issues the active lanes' accesses (q: those not coalesced into another lane's), all at
+ * once or, with naive SC, one after another. The scoreboard: the warp goes on issuing
+ * local instructions that neither read nor write a register of the accesses in flight
+ * (regs: the destination, the index register, the value operands, which the protocol's
+ * rows read while the access runs); the next memory instruction, or one that uses such
+ * a register, waits (blocked) until all completed, so each lane keeps one memory
+ * operation in flight, in program order. */
+typedef struct {
+    int first, n, cu;
+    int *q, nq, qi; /* lanes whose accesses the current instruction issues; qi: issued */
+    int pending;    /* issued accesses not completed */
+    int ncoal;      /* lanes coalesced into them */
+    uint64_t regs;  /* the registers they use (bit r: register r) */
+    bool blocked;   /* waits for them to complete (not with the scheduler) */
+    int local;      /* local instructions since the last memory instruction */
+} warp_t;
+
+/* A CU's warp scheduler: warps ready to issue (from cycle at[k]); issue slots used. */
+typedef struct {
+    int *ready;
+    uint64_t *at;
+    int n;
+    int last; /* the warp that issued last, -1: none */
+    uint64_t cycle;
+    int used;
+    uint64_t pushed; /* the cycle of its last scheduling event not yet run (UINT64_MAX: none) */
+} cusched_t;
 
 typedef struct {
     uint64_t *v;
@@ -141,6 +177,14 @@ typedef struct sim {
     size_t capundo;
     sys_error_t err;
     sim_result_t *r;
+    warp_t *warps;
+    int nwarps;
+    cusched_t *sched;     /* per CU */
+    int32_t *save_cv;     /* fire's copy of the controller variables */
+    uint32_t stamp;       /* the coalescer's current warp instruction */
+    uint32_t *loc_stamp;  /* per location: the instruction that last accessed it */
+    int *loc_lane;        /* per location: the lane whose access it was */
+    uint32_t *line_stamp; /* per line: the instruction that last requested it */
     lats_t lat[SIM_NOPS];
 } sim_t;
 
@@ -462,6 +506,7 @@ static void eval_error(sim_t *s)
 }
 
 static void thread_advance(sim_t *s, int t, uint64_t at);
+static void lane_complete(sim_t *s, int t, uint64_t at);
 
 /* The state name of LINE at instance I ("-": no line). */
 static const char *line_state(sim_t *s, int i, int line)
@@ -493,8 +538,8 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
             char who[64];
             if (it->kind == EV_ISSUE) {
                 const thread_t *th = &s->th[it->id];
-                const prog_instr_t *ins = &s->prog->threads[it->id].instr[th->pc];
-                ev = s->maps[s->map_base[it->id] + th->pc]->events[th->step];
+                const prog_instr_t *ins = &s->prog->threads[it->id].instr[th->ipc];
+                ev = s->maps[s->map_base[it->id] + th->ipc]->events[th->step];
                 line = s->p->events[ev].line ? s->loc_line[th_loc(s, it->id, ins)] : -1;
                 snprintf(who, sizeof who, "core event %s (thread %d)", s->p->events[ev].name,
                          it->id);
@@ -517,8 +562,8 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
         const thread_t *th = &s->th[t];
         if (th->status != TH_WAIT)
             continue;
-        const prog_instr_t *ins = &s->prog->threads[t].instr[th->pc];
-        int ev = s->maps[s->map_base[t] + th->pc]->events[th->step];
+        const prog_instr_t *ins = &s->prog->threads[t].instr[th->ipc];
+        int ev = s->maps[s->map_base[t] + th->ipc]->events[th->step];
         int line = s->p->events[ev].line ? s->loc_line[th_loc(s, t, ins)] : -1;
         k += (size_t)snprintf(
             out + k, n - k,
@@ -535,10 +580,10 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
 static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
 {
     thread_t *th = &s->th[t];
-    const prog_instr_t *in = &s->prog->threads[t].instr[th->pc];
+    const prog_instr_t *in = &s->prog->threads[t].instr[th->ipc];
     if (has_val && (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS))
         th->regs[in->reg] = (int32_t)val;
-    const proto_map_t *m = s->maps[s->map_base[t] + th->pc];
+    const proto_map_t *m = s->maps[s->map_base[t] + th->ipc];
     th->status = TH_RUN;
     if (++th->step < m->nevents) {
         push(s, at, EV_ISSUE, t, 0, 0);
@@ -549,6 +594,10 @@ static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
     if (in->op == PROG_OP_LD) {
         s->r->loads++;
         s->r->l1_hits += th->op_clean;
+    }
+    if (th->warp >= 0) {
+        lane_complete(s, t, at); /* its pc moved on at issue (the scoreboard) */
+        return;
     }
     th->pc++;
     thread_advance(s, t, at);
@@ -597,7 +646,7 @@ static int check_invariants(sim_t *s, int line)
 static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 {
     inst_t *in = &s->inst[x->inst];
-    int32_t save_line[256], save_cv[512], save_regs[PROG_MAX_REGS];
+    int32_t save_line[256], *save_cv = s->save_cv, save_regs[PROG_MAX_REGS];
     int cvw = s->cv_w[in->ctrl];
     if (x->lrec)
         memcpy(save_line, x->lrec, sizeof(int32_t) * (size_t)in->lw);
@@ -796,8 +845,8 @@ static int make_room(sim_t *s, int i, int line)
 static int try_core(sim_t *s, int t)
 {
     thread_t *th = &s->th[t];
-    const prog_instr_t *in = &s->prog->threads[t].instr[th->pc];
-    const proto_map_t *m = s->maps[s->map_base[t] + th->pc];
+    const prog_instr_t *in = &s->prog->threads[t].instr[th->ipc];
+    const proto_map_t *m = s->maps[s->map_base[t] + th->ipc];
     int ev = m->events[th->step];
     int i = th->inst;
     inst_t *ci = &s->inst[i];
@@ -828,11 +877,17 @@ static int try_core(sim_t *s, int t)
         protocol_error(s, row ? "impossible core event" : "unhandled core event", ev, i, line);
         return -1;
     }
-    if (row->kind == PROTO_ROW_STALL)
+    if (row->kind == PROTO_ROW_STALL) {
+        if (r && is_transient(s, ci->ctrl, r[0]))
+            th->mshr_wait = true; /* behind the line's outstanding request */
         return 0;
+    }
     int f = fire(s, &x, row);
     if (f <= 0)
         return f;
+    if (th->mshr_wait && !s->nps)
+        s->r->mshr_merges++; /* served by the request it waited behind */
+    th->mshr_wait = false;
     if (lazy_after(s, i, line, row))
         return -1;
     if (x.did_done) {
@@ -909,6 +964,35 @@ static int try_msg(sim_t *s, int id)
 
 /* ---- threads ---- */
 
+/* Thread T's access IN addresses an element outside its array: the run stops. */
+static void index_error(sim_t *s, int t, const prog_instr_t *in)
+{
+    s->r->status = SIM_PROTOCOL;
+    snprintf(s->r->msg, sizeof s->r->msg,
+             "thread P%d: index %d out of the array %.*s (%d elements) at line %d", t,
+             s->th[t].regs[in->idx_reg] + in->idx_off,
+             (int)strcspn(s->prog->locs[in->loc].name, "["), s->prog->locs[in->loc].name,
+             in->idx_len, in->line);
+}
+
+/* Run local (non-memory) instruction IN on registers R; *PC moves on. */
+static void exec_local(int32_t *r, int *pc, const prog_instr_t *in)
+{
+#define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
+    switch (in->op) {
+    case PROG_OP_MOV: r[in->reg] = (int32_t)OPV(in->a); break;
+    case PROG_OP_ADD:
+    case PROG_OP_SUB:
+    case PROG_OP_MUL: r[in->reg] = (int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
+    default: break;
+    }
+    if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
+        *pc = in->target;
+    else
+        (*pc)++;
+#undef OPV
+}
+
 /* Run thread T's local instructions from cycle AT up to its next memory operation. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
@@ -925,16 +1009,14 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
         }
         const prog_instr_t *in = &pt->instr[th->pc];
         if (is_mem(in) && in->indexed && th_loc(s, t, in) < 0) {
-            s->r->status = SIM_PROTOCOL;
-            snprintf(s->r->msg, sizeof s->r->msg,
-                     "thread P%d: index %d out of the array %.*s (%d elements) at line %d", t,
-                     r[in->idx_reg] + in->idx_off, (int)strcspn(s->prog->locs[in->loc].name, "["),
-                     s->prog->locs[in->loc].name, in->idx_len, in->line);
+            index_error(s, t, in);
             th->status = TH_DONE;
             s->ndone++;
             return;
         }
         if (is_mem(in)) {
+            s->r->warp_instrs++;
+            th->ipc = th->pc;
             th->status = TH_RUN;
             th->step = 0;
             th->op_start = at + (uint64_t)s->m->issue;
@@ -949,22 +1031,252 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             s->ndone++;
             return;
         }
-#define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
-        switch (in->op) {
-        case PROG_OP_MOV: r[in->reg] = (int32_t)OPV(in->a); break;
-        case PROG_OP_ADD:
-        case PROG_OP_SUB:
-        case PROG_OP_MUL: r[in->reg] = (int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
-        default: break;
-        }
-        if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
-            th->pc = in->target;
-        else
-            th->pc++;
-#undef OPV
+        s->r->warp_instrs++;
+        exec_local(r, &th->pc, in);
         if (in->op != PROG_OP_NOP)
             at += (uint64_t)s->m->alu;
     }
+}
+
+/* ---- warps (docs/sim.md "Warps") ---- */
+
+/* CU's scheduler runs at cycle AT (once: an event already pending for AT is kept). */
+static void sched_at(sim_t *s, int cu, uint64_t at)
+{
+    if (s->sched[cu].pushed == at)
+        return;
+    s->sched[cu].pushed = at;
+    push(s, at, EV_SCHED, cu, 0, 0);
+}
+
+/* Warp W can issue from cycle AT: it joins its CU's scheduler. */
+static void warp_ready(sim_t *s, int w, uint64_t at)
+{
+    cusched_t *q = &s->sched[s->warps[w].cu];
+    q->ready[q->n] = w;
+    q->at[q->n++] = at;
+    sched_at(s, s->warps[w].cu, at);
+}
+
+/* Start lane T's access of the current instruction at cycle AT. */
+static void lane_issue(sim_t *s, int t, uint64_t at)
+{
+    thread_t *th = &s->th[t];
+    th->status = TH_RUN;
+    th->step = 0;
+    th->op_start = at;
+    th->op_clean = true;
+    push(s, at, EV_ISSUE, t, 0, 0);
+}
+
+/* The registers memory instruction IN uses while it runs, as a mask. */
+static uint64_t mem_regs(const prog_instr_t *in)
+{
+    uint64_t m = 0;
+    if (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS)
+        m |= 1ull << in->reg;
+    if (in->indexed)
+        m |= 1ull << in->idx_reg;
+    if (in->op != PROG_OP_FENCE && in->a.is_reg)
+        m |= 1ull << in->a.v;
+    if (in->op != PROG_OP_FENCE && in->b.is_reg)
+        m |= 1ull << in->b.v;
+    return m;
+}
+
+/* Warp W's memory instruction: the active lanes' accesses (pc PC). A plain load of a
+ * location another active lane loads is coalesced into that lane's access (it gets the
+ * same value); every other access is issued through the protocol. */
+static int warp_mem(sim_t *s, int w, int pc)
+{
+    warp_t *wp = &s->warps[w];
+    wp->nq = wp->qi = wp->ncoal = 0;
+    uint32_t stamp = ++s->stamp; /* marks the locations and lines of this instruction */
+    if (stamp == 0) {            /* wrapped: clear the marks */
+        memset(s->loc_stamp, 0, sizeof(uint32_t) * (size_t)s->prog->nlocs);
+        memset(s->line_stamp, 0, sizeof(uint32_t) * (size_t)s->nlines);
+        stamp = s->stamp = 1;
+    }
+    for (int t = wp->first; t < wp->first + wp->n; t++) {
+        thread_t *th = &s->th[t];
+        const prog_instr_t *in = &s->prog->threads[t].instr[pc];
+        if (th->status == TH_DONE || th->pc != pc)
+            continue;
+        int loc = th_loc(s, t, in);
+        if (in->indexed && loc < 0) {
+            index_error(s, t, in);
+            return -1;
+        }
+        wp->regs = mem_regs(in);
+        th->ipc = pc;
+        th->pc = pc + 1;
+        th->busy = true;
+        th->leader = -1;
+        if (in->op != PROG_OP_FENCE && loc >= 0) {
+            if (in->op == PROG_OP_LD && in->ord == PROG_ORD_PLAIN && s->loc_stamp[loc] == stamp) {
+                th->leader = s->loc_lane[loc]; /* coalesced into that lane's load */
+                th->status = TH_RUN;
+                wp->ncoal++;
+                s->r->coalesced++;
+                continue;
+            }
+            if (s->loc_stamp[loc] != stamp) {
+                s->loc_stamp[loc] = stamp;
+                s->loc_lane[loc] = t;
+            }
+            int line = s->loc_line[loc];
+            s->r->line_requests += s->line_stamp[line] != stamp;
+            s->line_stamp[line] = stamp;
+        }
+        wp->q[wp->nq++] = t;
+    }
+    uint64_t at = s->now + (uint64_t)s->m->issue;
+    wp->qi = s->m->naive_sc ? 1 : wp->nq;
+    wp->pending = wp->qi;
+    for (int k = 0; k < wp->qi; k++)
+        lane_issue(s, wp->q[k], at);
+    warp_ready(s, w, s->now + 1); /* the scoreboard lets it go on (a first lane issues) */
+    return 0;
+}
+
+/* Local instruction IN reads or writes a register of mask M. */
+static bool uses_regs(const prog_instr_t *in, uint64_t m)
+{
+    if (in->op == PROG_OP_NOP || in->op == PROG_OP_B)
+        return false;
+    return (m >> in->reg & 1) || (in->a.is_reg && (m >> in->a.v & 1)) ||
+           (in->b.is_reg && (m >> in->b.v & 1));
+}
+
+/* Issue warp W's next instruction (cycle now): 0, or -1 with the run stopped. */
+static int warp_exec(sim_t *s, int w)
+{
+    warp_t *wp = &s->warps[w];
+    int pc = -1;
+    const prog_instr_t *in0 = NULL; /* the instruction at pc (of the first lane there) */
+    for (int t = wp->first; t < wp->first + wp->n; t++) {
+        thread_t *th = &s->th[t];
+        if (th->status == TH_DONE || (th->busy && th->pc >= s->prog->threads[t].ninstr))
+            continue; /* finished, or finishing once its last access completes */
+        if (th->pc >= s->prog->threads[t].ninstr) {
+            th->status = TH_DONE;
+            s->ndone++;
+            if (s->now > s->last_done)
+                s->last_done = s->now;
+            continue;
+        }
+        if (pc < 0 || th->pc < pc) {
+            pc = th->pc;
+            in0 = &s->prog->threads[t].instr[pc];
+        }
+    }
+    if (wp->pending && (!in0 || is_mem(in0) || uses_regs(in0, wp->regs))) {
+        wp->blocked = true; /* until the accesses in flight complete */
+        return 0;
+    }
+    if (!in0) {
+        for (int t = wp->first; t < wp->first + wp->n; t++)
+            if (s->th[t].status != TH_DONE) { /* the last accesses completed */
+                s->th[t].status = TH_DONE;
+                s->ndone++;
+                if (s->now > s->last_done)
+                    s->last_done = s->now;
+            }
+        return 0; /* every lane finished */
+    }
+    s->r->warp_instrs++;
+    if (is_mem(in0)) {
+        wp->local = 0;
+        return warp_mem(s, w, pc);
+    }
+    if (++wp->local > MAX_LOCAL) {
+        s->r->status = SIM_PROTOCOL;
+        snprintf(s->r->msg, sizeof s->r->msg,
+                 "warp of threads P%d..P%d loops without memory "
+                 "operations",
+                 wp->first, wp->first + wp->n - 1);
+        return -1;
+    }
+    for (int t = wp->first; t < wp->first + wp->n; t++) {
+        thread_t *th = &s->th[t];
+        if (th->status != TH_DONE && th->pc == pc)
+            exec_local(th->regs, &th->pc, &s->prog->threads[t].instr[pc]);
+    }
+    warp_ready(s, w, s->now + (in0->op != PROG_OP_NOP ? (uint64_t)s->m->alu : 0));
+    return 0;
+}
+
+/* Lane T completed its access at cycle AT (its pc moved on): the lanes coalesced into
+ * it take its value; naive SC issues the next lane; the last one readies the warp. */
+static void lane_complete(sim_t *s, int t, uint64_t at)
+{
+    int w = s->th[t].warp;
+    warp_t *wp = &s->warps[w];
+    const prog_instr_t *in = &s->prog->threads[t].instr[s->th[t].ipc];
+    s->th[t].busy = false;
+    for (int f = wp->first; wp->ncoal && f < wp->first + wp->n; f++) {
+        thread_t *th = &s->th[f];
+        if (th->leader != t)
+            continue;
+        th->regs[s->prog->threads[f].instr[th->ipc].reg] = s->th[t].regs[in->reg];
+        th->busy = false;
+        th->leader = -1;
+    }
+    if (wp->qi < wp->nq) {
+        lane_issue(s, wp->q[wp->qi++], at + (uint64_t)s->m->issue);
+        return;
+    }
+    if (--wp->pending == 0 && wp->blocked) {
+        wp->blocked = false;
+        warp_ready(s, w, at);
+    }
+}
+
+/* CU's scheduler at cycle now: issue up to `width` ready warps, picked by loose
+ * round-robin (the next ready warp after the last one issued), greedy-then-oldest (the
+ * last one issued while it is ready, else the oldest ready warp) or oldest first (warps
+ * are numbered in launch order: the lowest ready number). */
+static int sched_run(sim_t *s, int cu)
+{
+    cusched_t *q = &s->sched[cu];
+    char pol = s->m->sched[0]; /* l(rr), g(to), o(ldest) */
+    if (q->pushed == s->now)
+        q->pushed = UINT64_MAX;
+    if (q->cycle != s->now) {
+        q->cycle = s->now;
+        q->used = 0;
+    }
+    while (q->used < s->m->warp_width) {
+        int pick = -1;
+        long best = 0;
+        for (int k = 0; k < q->n; k++) {
+            if (q->at[k] > s->now)
+                continue;
+            int w = q->ready[k];
+            long key = pol == 'g'   ? (w == q->last ? -1 : w)
+                       : pol == 'o' ? w
+                                    : (long)((w - q->last - 1 + 2 * s->nwarps) % s->nwarps);
+            if (pick < 0 || key < best) {
+                pick = k;
+                best = key;
+            }
+        }
+        if (pick < 0)
+            return 0;
+        int w = q->ready[pick];
+        q->ready[pick] = q->ready[--q->n];
+        q->at[pick] = q->at[q->n];
+        q->used++;
+        q->last = w;
+        if (warp_exec(s, w))
+            return -1;
+    }
+    for (int k = 0; k < q->n; k++)
+        if (q->at[k] <= s->now) {
+            sched_at(s, cu, s->now + 1); /* the rest wait for the next cycle */
+            break;
+        }
+    return 0;
 }
 
 /* ---- events ---- */
@@ -1043,6 +1355,7 @@ static int handle(sim_t *s, const event_t *e)
         return f < 0 ? -1 : 0;
     }
     case EV_RETRY: return retry(s, e->a);
+    case EV_SCHED: return sched_run(s, e->a);
     case EV_TIMED: {
         if (e->b >= 0)
             return try_internal(s, e->a, e->b, e->c) < 0 ? -1 : 0;
@@ -1122,6 +1435,61 @@ static int event_by_name(const proto_t *p, const char *name)
         if (!strcmp(p->events[e].name, name))
             return e;
     return -1;
+}
+
+/* Threads T and U can be lanes of one warp: one `simt` template, work-group and CU,
+ * and the same instructions (operation, order, scope, branch targets) at every pc. */
+static bool same_warp(const prog_t *prog, int t, int u)
+{
+    const prog_thread_t *a = &prog->threads[t], *b = &prog->threads[u];
+    if (!a->simt || a->simt != b->simt || a->wg != b->wg || a->cu != b->cu ||
+        a->ninstr != b->ninstr)
+        return false;
+    for (int k = 0; k < a->ninstr; k++) {
+        const prog_instr_t *x = &a->instr[k], *y = &b->instr[k];
+        if (x->op != y->op || x->ord != y->ord || x->scope != y->scope || x->rmw != y->rmw ||
+            x->target != y->target || x->reg != y->reg)
+            return false;
+    }
+    return true;
+}
+
+/* Group consecutive lanes into warps of the machine's `lanes`; a thread alone stays a
+ * one-lane core (the old thread model, event for event). */
+static void build_warps(sim_t *s)
+{
+    const prog_t *prog = s->prog;
+    for (int t = 0; t < prog->nthreads; t++)
+        s->th[t].warp = s->th[t].leader = -1;
+    s->warps = xcalloc((size_t)prog->nthreads + 1, sizeof *s->warps);
+    for (int t = 0; t < prog->nthreads;) {
+        int e = t + 1;
+        while (e < prog->nthreads && e - t < s->m->lanes && same_warp(prog, t, e))
+            e++;
+        if (e - t >= 2) {
+            warp_t *wp = &s->warps[s->nwarps];
+            wp->first = t;
+            wp->n = e - t;
+            wp->cu = prog->threads[t].cu;
+            wp->q = xcalloc((size_t)wp->n, sizeof(int));
+            for (int k = t; k < e; k++)
+                s->th[k].warp = s->nwarps;
+            s->nwarps++;
+        }
+        t = e;
+    }
+    s->loc_stamp = xcalloc((size_t)prog->nlocs + 1, sizeof(uint32_t));
+    s->loc_lane = xcalloc((size_t)prog->nlocs + 1, sizeof(int));
+    s->line_stamp = xcalloc((size_t)s->nlines + 1, sizeof(uint32_t));
+    s->sched = xcalloc((size_t)s->ncus + 1, sizeof *s->sched);
+    for (int c = 0; c < s->ncus; c++) {
+        s->sched[c].ready = xcalloc((size_t)s->nwarps + 1, sizeof(int));
+        s->sched[c].at = xcalloc((size_t)s->nwarps + 1, sizeof(uint64_t));
+        s->sched[c].last = -1;
+        s->sched[c].pushed = UINT64_MAX;
+    }
+    s->r->warps = s->nwarps;
+    s->r->lanes = s->m->lanes;
 }
 
 static int build(sim_t *s, diag_t *err)
@@ -1216,12 +1584,12 @@ static int build(sim_t *s, diag_t *err)
         diag_set(err, prog->file, 0, 0, "too many locations on one line for timed mode");
         return -1;
     }
+    int maxcv = 0; /* a row's undo copy of its controller's variables (per-thread ones
+                      grow with the threads: TC-Weak's GWCT, ...) */
     for (int c = 0; c < p->nctrls; c++)
-        if (s->cv_w[c] > 512) {
-            diag_set(err, prog->file, 0, 0, "controller %s has too many variables for timed mode",
-                     p->ctrls[c].name);
-            return -1;
-        }
+        if (s->cv_w[c] > maxcv)
+            maxcv = s->cv_w[c];
+    s->save_cv = xcalloc((size_t)maxcv + 1, sizeof(int32_t));
     /* Rows by (controller, event). */
     s->ev_rows = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(int *));
     s->ev_states = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(uint64_t));
@@ -1365,6 +1733,7 @@ static int build(sim_t *s, diag_t *err)
             s->maps[s->map_base[t] + k] = mp;
         }
     }
+    build_warps(s);
     s->nchan = p->nnets * s->ninst * s->ninst;
     s->chan_n = xcalloc((size_t)s->nchan + 1, sizeof(int));
     s->chan_flits = xcalloc((size_t)s->nchan + 1, sizeof(int));
@@ -1443,6 +1812,18 @@ static void sim_free(sim_t *s)
     free(s->chan_last);
     free(s->chan_svc);
     free(s->bank_free);
+    for (int w = 0; w < s->nwarps; w++)
+        free(s->warps[w].q);
+    free(s->warps);
+    for (int c = 0; s->sched && c < s->ncus; c++) {
+        free(s->sched[c].ready);
+        free(s->sched[c].at);
+    }
+    free(s->sched);
+    free(s->save_cv);
+    free(s->loc_stamp);
+    free(s->loc_lane);
+    free(s->line_stamp);
     free(s->heap);
     free(s->ps);
     free(s->undo);
@@ -1501,7 +1882,10 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     out->cus = s->ncus;
     uint64_t max_idle = cfg->max_idle ? cfg->max_idle : 1000000;
     for (int t = 0; t < s->nthreads; t++)
-        thread_advance(s, t, 0);
+        if (s->th[t].warp < 0)
+            thread_advance(s, t, 0);
+    for (int w = 0; w < s->nwarps; w++)
+        warp_ready(s, w, 0);
     for (int i = 0; i < s->ninst; i++)
         for (const int *e = s->periodic_ev[s->inst[i].ctrl]; *e >= 0; e++)
             push(s, (uint64_t)s->ev_lat[*e], EV_TIMED, i, -1, *e);

@@ -46,7 +46,14 @@ typedef struct {
     int field_bytes;   /* every non-data field */
     int buffer;        /* flits buffered per channel (sender, receiver, network); 0: unlimited */
     int local_latency; /* between controllers of one CU */
-    int nevlat;        /* 'event NAME CYCLES': internal events that take time (memory) */
+    /* The SIMT core ('core' directive; docs/sim.md "Warps"): lanes of `simt` templates
+       run in warps of `lanes`, one warp instruction per `width` slot per CU and cycle,
+       picked by the scheduler; threads of other templates run as one-lane cores. */
+    int lanes;      /* threads per warp (1..64) */
+    int warp_width; /* warp instructions issued per CU per cycle */
+    char sched[8];  /* "lrr" (loose round-robin), "gto" (greedy-then-oldest), "oldest" */
+    int naive_sc;   /* 1: one memory operation per warp at a time (seed 003 "naive SC") */
+    int nevlat;     /* 'event NAME CYCLES': internal events that take time (memory) */
     char evlat_name[SIM_MAX_EVLAT][32];
     int evlat[SIM_MAX_EVLAT];
 } sim_machine_t;
@@ -103,6 +110,14 @@ typedef struct {
     uint64_t stall_msg_cycles; /* messages waiting on stall rows or full channels at their
                                   receiver (e.g. a TC-Strong write until the lease expires) */
     sim_lat_t lat[SIM_NOPS];
+    /* The SIMT core (docs/sim.md "Warps") */
+    int warps;              /* warps of two or more lanes */
+    int lanes;              /* the machine's lanes per warp */
+    uint64_t warp_instrs;   /* warp instructions issued (a one-lane core's instructions) */
+    uint64_t coalesced;     /* lane loads served by another lane's access of the location */
+    uint64_t line_requests; /* distinct lines of warps' issued accesses, per instruction */
+    uint64_t mshr_merges;   /* core events that waited behind their line's outstanding
+                               request at the L1 and completed without a message */
 } sim_result_t;
 
 /* Simulate PROG on protocol P and machine M. 0 with *OUT filled (its status says how

@@ -48,3 +48,26 @@ if [ -f $K ]; then
         echo "timed mode: SSSP kernel on $p (qr-apu, 8 CUs x 4 TBs, R-MAT 1024 x 8, BACKOFF=16): $ops memory operations; per CPU-second, one core: min/median/max $(echo "$s" | awk '{ print $1 " / " $2 " / " $3 }') (target 1000000)"
     done
 fi
+
+# The SSSP kernel with warps (kernels/sssp-warps, docs/sim.md "Warps"): 8 CUs x 1 work-group
+# x 64 lanes on qr-apu (64-lane wavefronts, width 4), R-MAT 1024 x 8, BACKOFF=16: simulated
+# memory operations (issued accesses) and warp instructions per CPU-second; min, median
+# and max of 3.
+K=litmus/workloads/kernels/sssp-warps.litmus
+if [ -f $K ]; then
+    for p in nol1 mesi; do
+        rates=""
+        for i in 1 2 3; do
+            row=$("$BIN" sim --csv --protocol $p --workload $K --machine qr-apu --param SCALE=10 \
+                --param DEG=8 --param WGSIZE=64 --param BACKOFF=16 | tail -1)
+            r=$(echo "$row" | awk -F, '{ ops = $21 + $25 + $29 + $33; printf "%.0f %.0f %d %d", ($20 > 0 ? ops / $20 : 0), ($20 > 0 ? $38 / $20 : 0), ops, $38 }')
+            rates="$rates$(echo "$r" | cut -d' ' -f1,2)
+"
+            ops=$(echo "$r" | cut -d' ' -f3)
+            wi=$(echo "$r" | cut -d' ' -f4)
+        done
+        o=$(printf '%s' "$rates" | cut -d' ' -f1 | sort -n | tr '\n' ' ')
+        w=$(printf '%s' "$rates" | cut -d' ' -f2 | sort -n | tr '\n' ' ')
+        echo "timed mode: SSSP kernel with warps on $p (qr-apu, 8 CUs x 64 lanes, R-MAT 1024 x 8, BACKOFF=16): $ops memory operations, $wi warp instructions; per CPU-second, one core: memory operations min/median/max $(echo "$o" | awk '{ print $1 " / " $2 " / " $3 }') (target 1000000), warp instructions $(echo "$w" | awk '{ print $1 " / " $2 " / " $3 }')"
+    done
+fi

@@ -77,6 +77,12 @@ check_count() {
     if [ "$got" = "$want" ]; then ok; else bad "$name: got '$got', want '$want': $(head -3 "$T/out")"; fi
 }
 check_count "check nol1 sssp" ": ok (4345 states, 8661 transitions" --protocol nol1 $K/sssp.litmus
+# sssp-warps (a `simt` template) at its defaults is sssp's program: the same counts; `simt`
+# changes nothing the explorer sees. Two lanes in one work-group on one CU: explored too.
+check_count "check nol1 sssp-warps" ": ok (4345 states, 8661 transitions" --protocol nol1 \
+    $K/sssp-warps.litmus
+check_count "check nol1 sssp-warps 2 lanes" ": ok (4408 states, 7201 transitions" --protocol nol1 \
+    --param CUS=1 --param WGSIZE=2 $K/sssp-warps.litmus
 check_count "check gpu-wt sssp" ": ok (6949 states, 13859 transitions" --protocol gpu-wt $K/sssp.litmus
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus

@@ -99,7 +99,7 @@ if grep -q '"correct":false' "$T/out" || grep -q incomplete "$T/out"; then ok; e
     bad "limit run: $(cat "$T/out")"; fi
 
 # Bad machine files: one FILE:LINE:COL line, exit 2.
-for f in bad-key:2:14 bad-num:3:21 bad-dir:3:1 noname:1:1; do
+for f in bad-key:2:14 bad-num:3:21 bad-dir:3:1 noname:1:1 simt-bad:2:1; do
     name=${f%%:*}
     expect_rc 2 "machine $name" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus \
         --machine $D/$name.machine
@@ -180,6 +180,68 @@ pin "tcs-inorder mp fermi 2 consumers" 5039,905,48,3008 --protocol tcs-inorder -
 pin "tcs-inorder mp fermi 15 consumers 8 words" 92606,111933,4718,371736 --protocol tcs-inorder \
     --workload mp --machine fermi --param CUS=16 --param CONSUMERS=15 --param ROUNDS=8 \
     --param NDATA=8 --param lifetime=800
+
+# The SIMT core (docs/sim.md "Warps"): the lanes of a `simt` template run in warps.
+# pinw NAME WANT ARGS...: cycles,events,messages,traffic_bytes and the warp columns
+# (warps,warp_instructions,coalesced,line_requests,mshr_merges) equal WANT, twice.
+pinw() {
+    name=$1
+    want=$2
+    shift 2
+    for run in 1 2; do
+        got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f6,7,13,14,37-41)
+        if [ "$got" = "$want" ]; then ok; else bad "$name (run $run): got '$got', want '$want'"; fi
+    done
+}
+W=$D/warps.litmus
+# 8 lanes, one warp: x is loaded once for all (7 lanes coalesced); 25 line requests (x,
+# a[0..7], out[0..7], cnt[0..7]); the divergent loop: 29 warp instructions.
+pinw "warps 8 lanes lrr" 360,124,50,1248,1,29,7,25,0 --protocol gpu-wt --workload $W \
+    --machine $D/simt-lrr.machine
+# 24 lanes: three warps of 8 sharing one issue slot per cycle; the scheduler picks.
+pinw "warps 24 lanes lrr" 908,462,146,3552,3,159,21,75,2 --protocol gpu-wt --workload $W \
+    --machine $D/simt-lrr.machine --param LANES=24
+pinw "warps 24 lanes gto" 904,457,146,3552,3,159,21,75,2 --protocol gpu-wt --workload $W \
+    --machine $D/simt-gto.machine --param LANES=24
+pinw "warps 24 lanes oldest" 905,462,146,3552,3,159,21,75,2 --protocol gpu-wt --workload $W \
+    --machine $D/simt-oldest.machine --param LANES=24
+# Naive SC (seed 003): one memory operation per warp at a time: the same work, later.
+pinw "warps 8 lanes naive" 600,116,50,1248,1,29,7,25,0 --protocol gpu-wt --workload $W \
+    --machine $D/simt-naive.machine
+# lanes 1: every thread is a one-thread core (no warps); the 7 other loads of x wait behind
+# the first one's miss at the L1 and complete without a message: 7 MSHR merges.
+pinw "warps lanes 1" 324,104,50,1248,0,148,0,0,7 --protocol gpu-wt --workload $W \
+    --machine $D/simt-one.machine
+"$BIN" sim --json --protocol gpu-wt --workload $W --machine $D/simt-lrr.machine >"$T/out"
+for want in '"warps":1,"lanes":8,"warp_instructions":29,"coalesced":7,"line_requests":25' \
+    '"mshr_merges":0' '"correct":true'; do
+    if grep -q "$want" "$T/out"; then ok; else bad "warps json: no $want: $(cat "$T/out")"; fi
+done
+# The SSSP kernel with warps (qr-apu: 64 lanes; 2 CUs x 1 work-group x 32 lanes, R-MAT 2^6
+# x 4): correct on the protocols, wrong (exit 1) on a broken variant.
+K=litmus/workloads/kernels/sssp-warps.litmus
+if [ -f $K ]; then
+    KA="--workload $K --machine qr-apu --param SCALE=6 --param DEG=4 --param WGSIZE=32 --param CUS=2 --param BACKOFF=16"
+    # shellcheck disable=SC2086
+    pinw "sssp-warps nol1" 64557,40505,18936,368196,2,10783,0,3766,0 --protocol nol1 $KA
+    # shellcheck disable=SC2086
+    pinw "sssp-warps mesi" 68356,39293,8272,373636,2,16295,0,3872,581 --protocol mesi $KA
+    # shellcheck disable=SC2086
+    pinw "sssp-warps rcc" 82429,36673,16044,813376,2,10159,0,3754,379 --protocol rcc $KA
+    # shellcheck disable=SC2086
+    expect_rc 1 "sssp-warps gpu-vi-lostsharer" "$BIN" sim --protocol gpu-vi-lostsharer $KA
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "sssp-warps lostsharer: $(cat "$T/err")"; fi
+    # With `core lanes 1` the lanes are one-thread cores: the run is sssp's with as many TBs
+    # per CU, to the event.
+    one="--machine $D/simt-one.machine --param SCALE=6 --param DEG=4 --param CUS=2 --param BACKOFF=16"
+    # shellcheck disable=SC2086
+    a=$("$BIN" sim --csv --protocol mesi --workload $K $one --param WGSIZE=8 | tail -1 | cut -d, -f6,7,13,14)
+    # shellcheck disable=SC2086
+    b=$("$BIN" sim --csv --protocol mesi --workload litmus/workloads/kernels/sssp.litmus $one \
+        --param TBS=8 | tail -1 | cut -d, -f6,7,13,14)
+    if [ "$a" = "$b" ] && [ "$a" = 18787,11294,3100,138280 ]; then ok; else
+        bad "sssp-warps on lanes 1: '$a', sssp: '$b', want both 18787,11294,3100,138280"; fi
+fi
 
 echo "sim: $pass passed, $fail failed"
 [ "$fail" = 0 ]

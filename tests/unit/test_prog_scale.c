@@ -105,6 +105,28 @@ Test(prog_scale, template_expands_threads_placement_and_arrays)
     prog_free(p);
 }
 
+/* `simt` marks a template's threads as SIMT lanes (timed mode's warps): each gets the
+ * template's number (its first thread + 1), a table thread or a plain template 0. */
+Test(prog_scale, simt_templates)
+{
+    prog_t *p = parse_ok("GPU S\n{ x = 0; }\n P0 ;\n ld r0 x ;\n"
+                         "threads A[2] @wg1 simt {\n ld r1 x ;\n}\n"
+                         "threads B[2] @wg2 {\n ld r1 x ;\n}\n"
+                         "threads C[3] @wg(tid / 2) simt {\n st x 1 ;\n}\n"
+                         "forall (x = 1)\n");
+    cr_assert_eq(p->nthreads, 8);
+    int want[8] = {0, 2, 2, 0, 0, 6, 6, 6};
+    for (int t = 0; t < 8; t++)
+        cr_assert_eq(p->threads[t].simt, want[t], "thread %d: simt %d", t, p->threads[t].simt);
+    cr_assert_eq(p->threads[5].wg, 0);
+    cr_assert_eq(p->threads[7].wg, 1);
+    prog_free(p);
+    bad("GPU S\n{ x = 0; }\nthreads A[2] simd {\n ld r1 x ;\n}\nforall (x = 0)\n", 3, 14,
+        "'{' starting the thread body (or 'simt')");
+    bad("GPU S\n{ x = 0; }\nthreads A[2] simt simt {\n ld r1 x ;\n}\nforall (x = 0)\n", 3, 19,
+        "'{' starting the thread body");
+}
+
 Test(prog_scale, settings_override_defaults_and_lets_follow)
 {
     const char *src = "GPU S\n"

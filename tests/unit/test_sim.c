@@ -114,6 +114,63 @@ Test(sim, machine_errors)
     bad_machine("machine m\ncus 0\n", 2, 5, "cus must be 1..64");
     bad_machine("machine m \"d\" x\n", 1, 15, "unexpected 'x'");
     bad_machine("machine m\nsource \"a\" \"b\"\n", 2, 12, "unexpected 'b'");
+    bad_machine("machine m\ncore lanes 0\n", 2, 1, "lanes 1..64");
+    bad_machine("machine m\ncore scheduler fifo\n", 2, 1, "scheduler lrr, gto or oldest");
+    bad_machine("machine m\ncore naive 2\n", 2, 1, "naive 0 or 1");
+    bad_machine("machine m\ncore warps 4\n", 2, 6, "unknown setting 'warps'");
+}
+
+Test(sim, machine_core)
+{
+    sim_machine_t m;
+    diag_t d;
+    cr_assert_eq(sim_machine_parse("m.machine", mach_src, strlen(mach_src), &m, &d), 0);
+    cr_assert_eq(m.lanes, 32); /* defaults */
+    cr_assert_eq(m.warp_width, 1);
+    cr_assert_str_eq(m.sched, "lrr");
+    cr_assert_eq(m.naive_sc, 0);
+    const char *src = "machine m\ncore lanes 64 width 4 scheduler oldest naive 1\n";
+    cr_assert_eq(sim_machine_parse("m.machine", src, strlen(src), &m, &d), 0, "%s", d.msg);
+    cr_assert_eq(m.lanes, 64);
+    cr_assert_eq(m.warp_width, 4);
+    cr_assert_str_eq(m.sched, "oldest");
+    cr_assert_eq(m.naive_sc, 1);
+}
+
+/* Two lanes of one warp load x (nol1, the machine of hand_checked_run): the second lane's
+ * load is coalesced into the first's, so one LOAD and one VAL. The lanes issue at 1; LOAD
+ * leaves at 3, arrives 15; VAL leaves at 20, arrives 32; done at 34 for both lanes. With
+ * `core lanes 1` each thread is its own core: two LOADs. */
+Test(sim, warp_coalesces_a_load)
+{
+    const char *tsrc = "GPU w\n{ x = 7; }\nthreads T[2] @wg0:cu0 simt {\n ld r0 x ;\n}\n"
+                       "forall (0:r0 = 7 /\\ 1:r0 = 7)\n";
+    for (int lanes = 1; lanes <= 2; lanes++) {
+        char msrc[512];
+        snprintf(msrc, sizeof msrc, "%score lanes %d\n", mach_src, lanes);
+        proto_t *p;
+        prog_t *t;
+        sim_machine_t m;
+        load(nol1_src, tsrc, msrc, &p, &t, &m);
+        sim_config_t cfg = {.seed = 1};
+        sim_result_t r;
+        diag_t d;
+        cr_assert_eq(sim_run(p, t, &m, &cfg, &r, &d), 0, "%s", d.msg);
+        cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+        cr_assert(r.correct);
+        cr_assert_eq(r.warps, lanes == 2);
+        cr_assert_eq(r.coalesced, lanes == 2);
+        cr_assert_eq(r.messages[0], lanes == 2 ? 1 : 2, "lanes %d", lanes); /* LOAD */
+        if (lanes == 2) {
+            cr_assert_eq(r.cycles, 34);
+            cr_assert_eq(r.line_requests, 1);
+            cr_assert_eq(r.warp_instrs, 1);
+            cr_assert_eq(r.loads, 1);
+        }
+        sim_result_free(&r);
+        prog_free(t);
+        proto_free(p);
+    }
 }
 
 /* st x 1; ld r0 x on nol1, worked out by hand (docs/sim.md):
