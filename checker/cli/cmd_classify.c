@@ -33,25 +33,8 @@ static const char USAGE[] =
     "those, the separating test whose forbidden outcome is reached in the fewest\n"
     "steps, with its shortest trace.\n"
     "\n"
-    "options:\n"
-    "  --protocol P        protocol name or .proto file (required)\n"
-    "  --lattice FILE      the lattice (default: models/lattice beside the models)\n"
-    "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
-    "                      settings, as for check (default cold, no env)\n"
-    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
-    "                      a stubborn set of each state's steps and reset values no\n"
-    "                      step will read; same outcomes and verdicts; --no-por:\n"
-    "                      the full graph's counts\n"
-    "  --max-states N      per exploration (default none); a test stopped by it is\n"
-    "                      incomplete: it fails models by the outcomes it reached,\n"
-    "                      and keeps every other model from passing\n"
-    "  --unroll N          loop bound for the models' allowed outcomes (2)\n"
-    "  --json              one JSON object: protocol, passes, fails, undecided,\n"
-    "                      strongest, strongest_on_complete, separating (model, below,\n"
-    "                      test, depth, steps, outcome, trace), failures (every failed\n"
-    "                      model's shallowest failing test), tests, skipped, incomplete\n"
-    "  --row               one Markdown row for the README's protocol table\n"
-    "  -h, --help          this help\n"
+    "options:\n";
+static const char USAGE_TAIL[] =
     "\n"
     "A test the protocol cannot run (no core map for an instruction) is skipped. A\n"
     "deadlock, an invariant failure or an unexpected event fails every model.\n"
@@ -345,22 +328,6 @@ static int default_lattice(const char *argv0, char *path, size_t len)
 
 int cmd_classify(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"protocol", required_argument, 0, 'p'},
-        {"lattice", required_argument, 0, 'L'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"max-states", required_argument, 0, 'S'},
-        {"unroll", required_argument, 0, 'u'},
-        {"json", no_argument, 0, 'J'},
-        {"row", no_argument, 0, 'R'},
-        {"help", no_argument, 0, 'h'},
-        CLI_POR_LONGOPTS,
-        {0, 0, 0, 0},
-    };
     ctx_t c;
     memset(&c, 0, sizeof c);
     c.cfg.chan_capacity = 8;
@@ -372,12 +339,12 @@ int cmd_classify(int argc, char **argv)
     int nparams = 0;
     bool json = false, row = false;
     diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_CLASSIFY);
     int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'p': proto_arg = optarg; break;
         case 'L': lattice_arg = optarg; break;
         case 'c':
@@ -391,29 +358,13 @@ int cmd_classify(int argc, char **argv)
             if (cli_param_opt("classify", optarg, params, &nparams))
                 return CLI_BAD_INPUT;
             break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("classify: --max-states takes a number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            c.max_states = (uint64_t)v;
-            break;
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            c.unroll = (int)v;
-            break;
+        case 'S': c.max_states = (uint64_t)g.num; break;
+        case 'u': c.unroll = (int)g.num; break;
         case 'J': json = true; break;
         case 'R': row = true; break;
         case CLI_OPT_POR:
         case CLI_OPT_NO_POR: cli_por_opt(ch, &c.por); break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("classify: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_CLASSIFY, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (!proto_arg) {

@@ -34,18 +34,8 @@ static const char USAGE[] =
     "'cohcheck trace' prints them: step 1 is the initial state, warm copies shown\n"
     "on their lanes.\n"
     "\n"
-    "options:\n"
-    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot;\n"
-    "                      FILE's folder is created when missing);\n"
-    "                      '-' writes the .dot text to standard output\n"
-    "  --controller C      draw only controller C\n"
-    "  --stalls            draw stall rows too (dotted)\n"
-    "  --width N           wrap edge labels after about N characters (default 48)\n"
-    "  --trace RUN         draw stored run RUN instead of a protocol\n"
-    "  --db PATH           the store (default cohcheck.db)\n"
-    "  --json              print what was written as one object (file, format, and\n"
-    "                      protocol or run); not with -o -\n"
-    "  --help              this text\n";
+    "options:\n";
+static const char USAGE_TAIL[] = "";
 
 /* Run Graphviz's dot on TEXT, writing format FMT to PATH. 0, or -1 reported. */
 static int run_dot(const char *text, const char *fmt, const char *path)
@@ -513,44 +503,24 @@ static void put_json_written(const char *out, const char *key, const char *value
 
 int cmd_draw(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},
-        {"controller", required_argument, 0, 'C'},
-        {"stalls", no_argument, 0, 'S'},
-        {"width", required_argument, 0, 'W'},
-        {"trace", required_argument, 0, 'T'},
-        {"db", required_argument, 0, 'D'},
-        {"json", no_argument, 0, 'J'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *out = NULL, *ctrl = NULL, *run = NULL, *dbp = "cohcheck.db";
     draw_proto_opts_t o = {false, -1, 0};
     bool json = false;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_DRAW);
     int ch;
     diag_t d;
-    long long v;
-    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'o': out = optarg; break;
         case 'C': ctrl = optarg; break;
         case 'S': o.stalls = true; break;
-        case 'W':
-            if (cli_parse_count("--width", optarg, 1000, &v, &d) || v < 8) {
-                cli_error("draw: --width takes a number from 8 to 1000");
-                return CLI_BAD_INPUT;
-            }
-            o.label_width = (int)v;
-            break;
+        case 'W': o.label_width = (int)g.num; break;
         case 'T': run = optarg; break;
         case 'D': dbp = optarg; break;
         case 'J': json = true; break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("draw: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_DRAW, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (!out) {

@@ -33,30 +33,8 @@ static const char USAGE[] =
     "it), invalid (the mutated table does not load; not counted).\n"
     "kill rate = (killed + killed-stronger) / (mutants - equivalent - invalid).\n"
     "\n"
-    "options:\n"
-    "  --protocol P        the protocol (a name in ./protocols or a .proto file)\n"
-    "  --model M           memory model (default: the protocol's target)\n"
-    "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
-    "                      the base settings, as for check (default cold, no env)\n"
-    "  --stronger LIST     settings for survivors, comma-separated, each 'warm' or\n"
-    "                      'cold' with environment actions and 'cusN' (N compute\n"
-    "                      units) joined by '+' (default warm,warm+all,warm+cus4);\n"
-    "                      'none' for no second round\n"
-    "  --max-states N      per exploration (default 200000); a bounded one kills nothing\n"
-    "  -j N                mutants checked at once (default 2; the old spelling\n"
-    "                      --threads N still works, with a deprecation line)\n"
-    "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
-    "  --json              one object per mutant, then a summary object\n"
-    "  --all               list every mutant, not only those not killed\n"
-    "  --only LIST         check only the mutants with these numbers (as listed by an\n"
-    "                      earlier run on the same table): '3,7,10-12'\n"
-    "  --junit FILE        also write a JUnit XML report: a survivor is a failure,\n"
-    "                      equivalent and invalid mutants are skipped\n"
-    "  --annotate          print GitHub annotations (::warning) at each survivor's row\n"
-    "  --liveness          also check liveness (check --liveness, weak fairness): a\n"
-    "                      mutant that livelocks or starves a thread is killed\n"
-    "  -h, --help          this help\n"
-    "exit: 0 done, 2 bad input\n";
+    "options:\n";
+static const char USAGE_TAIL[] = "exit: 0 done, 2 bad input\n";
 
 typedef struct {
     cli_progress_t *pr; /* the shared progress line (cli_out.c) */
@@ -182,27 +160,6 @@ static void json_mutant(strbuf_t *b, const mutant_t *m)
 
 int cmd_mutate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"protocol", required_argument, 0, 'p'},
-        {"model", required_argument, 0, 'm'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"stronger", required_argument, 0, 's'},
-        {"max-states", required_argument, 0, 'S'},
-        {"threads", required_argument, 0, 'T'}, /* deprecated spelling of -j */
-        {"unroll", required_argument, 0, 'u'},
-        {"json", no_argument, 0, 'J'},
-        {"all", no_argument, 0, 'a'},
-        {"only", required_argument, 0, 'O'},
-        {"junit", required_argument, 0, 'U'},
-        {"annotate", no_argument, 0, 'A'},
-        {"liveness", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *proto_arg = NULL, *model_arg = NULL, *stronger = "warm,warm+all,warm+cus4";
     const char *params[32];
     int nparams = 0;
@@ -217,12 +174,12 @@ int cmd_mutate(int argc, char **argv)
     bool json = false, all = false, annotate = false;
     const char *junit_path = NULL, *only = NULL;
     diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_MUTATE);
     int ch;
-    while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'p': proto_arg = optarg; break;
         case 'm': model_arg = optarg; break;
         case 'c':
@@ -240,42 +197,20 @@ int cmd_mutate(int argc, char **argv)
             params[nparams++] = optarg;
             break;
         case 's': stronger = optarg; break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("mutate: --max-states takes a number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            mo.max_states = (uint64_t)v;
-            break;
+        case 'S': mo.max_states = (uint64_t)g.num; break;
         case 'T':
             cli_error("mutate: warning: --threads N is deprecated here, use -j N (mutants at "
                       "once; --threads is the threads of one search elsewhere)");
             /* fall through */
-        case 'j':
-            if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
-                cli_error("mutate: -j takes a number from 1 to 64");
-                return CLI_BAD_INPUT;
-            }
-            mo.threads = (int)v;
-            break;
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            unroll = (int)v;
-            break;
+        case 'j': mo.threads = (int)g.num; break;
+        case 'u': unroll = (int)g.num; break;
         case 'J': json = true; break;
         case 'a': all = true; break;
         case 'O': only = optarg; break;
         case 'U': junit_path = optarg; break;
         case 'A': annotate = true; break;
         case 'L': mo.liveness = true; break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("mutate: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_MUTATE, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (!proto_arg) {

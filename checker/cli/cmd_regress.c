@@ -25,24 +25,8 @@ static const char USAGE[] =
     "revisions of one file written REV:PATH (for example HEAD~1:protocols/gpu-wt.proto,\n"
     "read with git show; a variant's base is read from the working tree).\n"
     "\n"
-    "options:\n"
-    "  --model M           a model (repeatable; default: NEW's target)\n"
-    "  --cus N, --init cold|warm, --env LIST, --lines N\n"
-    "                      settings, as for check (default cold, no env)\n"
-    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
-    "                      a stubborn set of each state's steps and reset values no\n"
-    "                      step will read; same outcomes and verdicts; --no-por:\n"
-    "                      the full graph's counts\n"
-    "  --max-states N      per exploration (default 2000000; bounded runs are\n"
-    "                      'incomplete')\n"
-    "  --unroll N          loop bound for the models' allowed outcomes (2)\n"
-    "  --all               print unchanged tests too\n"
-    "  --json              one object per test and model\n"
-    "  --junit FILE        also write a JUnit XML report (a verdict that got worse fails)\n"
-    "  --annotate          print GitHub annotations (::error) for verdicts that got worse\n"
-    "  --liveness          also check liveness (check --liveness, weak fairness): a\n"
-    "                      livelock or starvation is a verdict that got worse\n"
-    "  -h, --help          this help\n"
+    "options:\n";
+static const char USAGE_TAIL[] =
     "exit: 0 no verdict got worse, 1 a verdict got worse (ok -> failure, or complete\n"
     "-> incomplete), 2 bad input\n";
 
@@ -159,23 +143,6 @@ static void put_outcome(strbuf_t *b, const exec_layout_t *lay, const prog_val_t 
 
 int cmd_regress(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"max-states", required_argument, 0, 'S'},
-        {"unroll", required_argument, 0, 'u'},
-        {"all", no_argument, 0, 'a'},
-        {"json", no_argument, 0, 'J'},
-        {"junit", required_argument, 0, 'U'},
-        {"annotate", no_argument, 0, 'A'},
-        {"liveness", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},
-        CLI_POR_LONGOPTS,
-        {0, 0, 0, 0},
-    };
     const char *models[8];
     int nmodels = 0, unroll = 2;
     sys_config_t cfg;
@@ -185,12 +152,12 @@ int cmd_regress(int argc, char **argv)
     bool all = false, json = false, annotate = false, por = CLI_POR_DEFAULT, live = false;
     const char *junit_path = NULL;
     diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_REGRESS);
     int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'm':
             if (nmodels >= 8) {
                 cli_error("regress: at most 8 --model options");
@@ -205,20 +172,8 @@ int cmd_regress(int argc, char **argv)
             if (cli_config_opt("regress", ch, optarg, &cfg) < 0)
                 return CLI_BAD_INPUT;
             break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("regress: --max-states takes a number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            max_states = (uint64_t)v;
-            break;
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            unroll = (int)v;
-            break;
+        case 'S': max_states = (uint64_t)g.num; break;
+        case 'u': unroll = (int)g.num; break;
         case 'a': all = true; break;
         case 'J': json = true; break;
         case 'U': junit_path = optarg; break;
@@ -226,11 +181,7 @@ int cmd_regress(int argc, char **argv)
         case 'L': live = true; break;
         case CLI_OPT_POR:
         case CLI_OPT_NO_POR: cli_por_opt(ch, &por); break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("regress: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_REGRESS, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (argc - optind < 3) {

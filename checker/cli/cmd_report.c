@@ -47,21 +47,8 @@ static const char USAGE[] =
     "                       thumbnails of the state diagrams\n"
     "A broken variant is a protocol whose description starts with BROKEN.\n"
     "\n"
-    "options:\n"
-    "  --out DIR           where to write (default cohcheck-report; created if missing)\n"
-    "  --protocols LIST    comma-separated protocol names or .proto files (default:\n"
-    "                      every protocol in $COHCHECK_PROTOCOLS, else ./protocols)\n"
-    "  --suite PATH        a litmus file or folder (repeatable; default litmus/core)\n"
-    "  --models target|all the protocol's target model (default) or all six models\n"
-    "  --settings LIST     comma-separated check settings, each 'cold' or 'warm' and\n"
-    "                      environment actions joined by '+' (warm+evict, cold+fetch);\n"
-    "                      one matrix row per protocol, model and setting (default\n"
-    "                      cold,warm)\n"
-    "  --max-states N      per check (default 2000000): larger ones are 'incomplete'\n"
-    "  -j N                tests checked at once (default 2)\n"
-    "  --bench             also run the protocol benchmark rows (minutes)\n"
-    "  --json              print the summary as one object instead of a line\n"
-    "  --help              this text\n"
+    "options:\n";
+static const char USAGE_TAIL[] =
     "`cohcheck report timed --help`: the timed-mode figures and claims (reports/timed.md)\n"
     "exit: 0 written, 2 bad input or a file could not be written\n";
 
@@ -548,19 +535,6 @@ static void summary_md(strbuf_t *md, const summary_t *s, int ntests)
 
 int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"suite", required_argument, 0, 's'},
-        {"models", required_argument, 0, 'm'},
-        {"max-states", required_argument, 0, 'S'},
-        {"settings", required_argument, 0, 'T'},
-        {"jobs", required_argument, 0, 'j'},
-        {"bench", no_argument, 0, 'b'},
-        {"json", no_argument, 0, 'J'},
-        {"protocols", required_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     if (argc > 1 && !strcmp(argv[1], "timed"))
         return cmd_report_timed(argc - 1, argv + 1);
     const char *outdir = "cohcheck-report", *models = "target", *settings_arg = "cold,warm";
@@ -571,12 +545,12 @@ int cmd_report(int argc, char **argv)
     int nsuites = 0;
     bool bench = false;
     diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_REPORT);
     int ch;
-    while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'o': outdir = optarg; break;
         case 's':
             if (nsuites >= 30) {
@@ -592,20 +566,8 @@ int cmd_report(int argc, char **argv)
             }
             models = optarg;
             break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("report: --max-states takes a number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            snprintf(maxst, sizeof maxst, "%lld", v);
-            break;
-        case 'j':
-            if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
-                cli_error("report: -j takes a number from 1 to 64");
-                return CLI_BAD_INPUT;
-            }
-            snprintf(jobs, sizeof jobs, "%lld", v);
-            break;
+        case 'S': snprintf(maxst, sizeof maxst, "%lld", g.num); break;
+        case 'j': snprintf(jobs, sizeof jobs, "%lld", g.num); break;
         case 'b': bench = true; break;
         case 'T':
             if (!*optarg || strlen(optarg) > 400 ||
@@ -617,11 +579,7 @@ int cmd_report(int argc, char **argv)
             break;
         case 'J': json = true; break;
         case 'P': proto_list = optarg; break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("report: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_REPORT, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (optind < argc) {

@@ -84,6 +84,8 @@ int main(int argc, char **argv)
         printf("cohcheck %s\n", COHCHECK_VERSION);
         return CLI_OK;
     }
+    if (!strcmp(cmd, "_docs")) /* a maintainer's command: generated docs (opts.c) */
+        return cmd_docs(argc - 1, argv + 1);
     if (!strcmp(cmd, "litmus"))
         return cmd_litmus(argc - 1, argv + 1);
     if (!strcmp(cmd, "check"))
