@@ -14,6 +14,7 @@
 static const char USAGE[] =
     "usage: cohcheck report timed [--out DIR] [--claims DIR] [--cus LIST] [--quick] [-j N]\n"
     "                             [--seed S] [--seeds N] [--only ID]... [--max-events N]\n"
+    "                             [--json]\n"
     "\n"
     "Run the seed papers' timed-mode sweeps in process (sim_run), every run once per seed,\n"
     "and write DIR/timed.md (machines, parameters, the claims table, per-figure tables of\n"
@@ -70,7 +71,7 @@ static int protocol_names(char ***names, int *n)
     return 0;
 }
 
-static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char **only)
+static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char **only, bool *json)
 {
     bool max_events_set = false;
     cli_getopt_t g;
@@ -88,6 +89,7 @@ static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char 
             o->cus = optarg;
             break;
         case 'q': o->quick = true; break;
+        case 'J': *json = true; break;
         case 'j': o->jobs = (int)g.num; break;
         case 's': o->seed = (uint64_t)g.num; break;
         case 'n': o->seeds = (int)g.num; break;
@@ -115,6 +117,32 @@ static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char 
     return 0;
 }
 
+/* report_timed's progress callback: one line on a terminal (cli_progress is thread-safe). */
+static void on_progress(void *ctx, int done, int total, const char *fig)
+{
+    cli_progress((cli_progress_t *)ctx, done, total, "%s", fig);
+}
+
+/* --json: the summary line as one object (docs/report-timed.md). */
+static void print_json(const report_timed_opts_t *o, const report_timed_stats_t *st)
+{
+    strbuf_t b;
+    sb_init(&b);
+    char file[4096];
+    snprintf(file, sizeof file, "%s/timed.md", o->outdir);
+    sb_puts(&b, "{\"out\":");
+    sb_json_str(&b, o->outdir);
+    sb_puts(&b, ",\"file\":");
+    sb_json_str(&b, file);
+    sb_printf(&b,
+              ",\"simulations\":%d,\"runs\":%d,\"seeds\":%d,\"correct\":%d,\"failed\":%d,"
+              "\"plots\":%s,\"time_s\":%.3f}\n",
+              st->nruns, st->ngood + st->nbad, o->seeds, st->ngood, st->nbad,
+              st->plots_skipped ? "false" : "true", st->wall);
+    fputs(b.s, stdout);
+    sb_free(&b);
+}
+
 int cmd_report_timed(int argc, char **argv)
 {
     static const char *only[64];
@@ -128,7 +156,8 @@ int cmd_report_timed(int argc, char **argv)
                              .find = find_data,
                              .load_proto = load_proto,
                              .find_ctx = argv[0]};
-    int prc = parse_opts(argc, argv, &o, only);
+    bool json = false;
+    int prc = parse_opts(argc, argv, &o, only, &json);
     if (prc)
         return prc > 0 ? CLI_OK : CLI_BAD_INPUT;
     strbuf_t cmd;
@@ -155,9 +184,16 @@ int cmd_report_timed(int argc, char **argv)
     o.nprotocols = nnames;
     report_timed_stats_t st;
     diag_t d;
+    cli_progress_t *pr = cli_progress_new("report timed", !json);
+    o.progress = on_progress;
+    o.progress_ctx = pr;
     int rc = report_timed(&o, &st, &d);
+    cli_progress_clear(pr);
+    cli_progress_free(pr);
     if (rc) {
         cli_report(&d);
+    } else if (json) {
+        print_json(&o, &st);
     } else {
         printf("report timed: %d simulations (%d runs x %d seeds; %d correct at every seed, %d "
                "failed or wrong) in %.1f s written to %s/timed.md%s\n",

@@ -39,9 +39,9 @@ static void usage(FILE *f)
           "                                  the whole system as a Murphi model for Rumur\n"
           "  sim --protocol P --workload W   timed mode: the tables simulated in cycles\n"
           "\n"
-          "Every command takes --help and --json (one JSON object per line on stdout),\n"
-          "except 'report timed', which only writes files. Exit codes: 0 all checks pass,\n"
-          "1 a check failed, 2 bad input or usage, 3 a resource limit stopped the work.\n"
+          "Every command takes --help and --json (one JSON object per line on stdout).\n"
+          "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, 3 a\n"
+          "resource limit stopped the work.\n"
           "See README.md and docs/ for the litmus format and the model language.\n",
           f);
 }

@@ -327,6 +327,9 @@ const cli_opt_t cli_opts[] = {
     FLAG("json", 0, 'J', C(GEN),
          "one object per test ({\"test\", \"cycle\", \"file\"}), then {\"tests\", \"out\"}"),
     FLAG("json", 0, 'J', C(REPORT), "print the summary as one object instead of a line"),
+    FLAG("json", 0, 'J', C(REPORT_TIMED),
+         "print the summary as one object instead of a line: out, file, simulations, runs, "
+         "seeds, correct, failed, plots, time_s (docs/report-timed.md)"),
     FLAG("json", 0, 'J', C(SIM), "one JSON object (fields in docs/sim.md, plus latency)"),
     FLAG("json", 0, 'J', C(COUNT), "one JSON object per protocol"),
     FLAG("json", 0, 'J', C(SHOW) | C(TRACE) | C(RESUME) | C(DIFF) | C(STORE_CHECK),

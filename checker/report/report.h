@@ -96,6 +96,10 @@ typedef struct {
     /* Load protocol NAME (as `cohcheck sim --protocol NAME` does): 0 and *OUT, or -1. */
     int (*load_proto)(void *ctx, const char *name, proto_t **out, diag_t *err);
     void *find_ctx; /* passed to find and load_proto */
+    /* Called (from the worker threads, so thread-safe) after each simulation: DONE of TOTAL
+     * finished, the last one of figure FIG. NULL: no progress. */
+    void (*progress)(void *ctx, int done, int total, const char *fig);
+    void *progress_ctx;
 } report_timed_opts_t;
 
 typedef struct {
