@@ -763,38 +763,31 @@ int cli_parse_env_fair(char *list, const char **names, int max)
     return n;
 }
 
-int cmd_check(int argc, char **argv)
-{
-    const char *junit_path = NULL;
-    int fairness = -1; /* --fairness; -1: not given (weak with --liveness) */
-    check_t c;
-    memset(&c, 0, sizeof c);
-    c.argv0 = argv[0];
-    c.unroll = 2;
-    c.jobs = 1;
-    c.eo.por = CLI_POR_DEFAULT;
-    pthread_mutex_init(&c.lock, NULL);
-    pthread_cond_init(&c.cond, NULL);
-    c.cfg.chan_capacity = 8;
-    const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
-    bool no_db = false, db_given = false;
-    uint64_t store_before = 0; /* the store's size before this run (store_size_warn) */
+/* What check's options say beyond the check_t they fill. */
+typedef struct {
+    const char *proto_arg, *model_arg, *db_path, *junit_path;
+    bool no_db, db_given;
+    uint64_t store_before; /* the store's size before this run (store_size_warn) */
     const char *params[64];
-    int nparams = 0;
-    int rc = CLI_OK;
-    diag_t d;
+    int nparams;
+    int fairness; /* --fairness; -1: not given (weak with --liveness) */
+} check_args_t;
+
+/* The options into C and A. CLI_OK, CLI_BAD_INPUT (reported), or -1 after --help. */
+static int check_parse(int argc, char **argv, check_t *c, check_args_t *a)
+{
     cli_getopt_t g;
     cli_getopt_init(&g, CLI_CMD_CHECK);
     int ch;
     while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
-        case CLI_GETOPT_BAD: rc = CLI_BAD_INPUT; goto out;
-        case 'p': proto_arg = optarg; break;
-        case 'm': model_arg = optarg; break;
-        case 'c': c.cfg.cus = (int)g.num; break;
-        case 'i': c.cfg.warm = !strcmp(optarg, "warm"); break;
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
+        case 'p': a->proto_arg = optarg; break;
+        case 'm': a->model_arg = optarg; break;
+        case 'c': c->cfg.cus = (int)g.num; break;
+        case 'i': c->cfg.warm = !strcmp(optarg, "warm"); break;
         case 'e':
-            if (cli_parse_env(optarg, &c.cfg)) {
+            if (cli_parse_env(optarg, &c->cfg)) {
                 cli_error(
                     "--env takes a comma-separated list of fetch, evict, writeback, all or other "
                     "environment events of the protocol; not '%s'",
@@ -803,179 +796,196 @@ int cmd_check(int argc, char **argv)
             }
             break;
         case 'P':
-            if (cli_param_opt(NULL, optarg, params, &nparams))
+            if (cli_param_opt(NULL, optarg, a->params, &a->nparams))
                 return CLI_BAD_INPUT;
             break;
-        case 'S': c.eo.max_states = (uint64_t)g.num; break;
-        case 'M': c.eo.max_memory = g.size; break;
-        case 'X': c.eo.max_depth = (int)g.num; break;
-        case 'T': c.cfg.time_raw = !strcmp(optarg, "raw"); break;
-        case 'b': c.eo.dfs = false; break;
-        case 'd': c.eo.dfs = true; break;
+        case 'S': c->eo.max_states = (uint64_t)g.num; break;
+        case 'M': c->eo.max_memory = g.size; break;
+        case 'X': c->eo.max_depth = (int)g.num; break;
+        case 'T': c->cfg.time_raw = !strcmp(optarg, "raw"); break;
+        case 'b': c->eo.dfs = false; break;
+        case 'd': c->eo.dfs = true; break;
         case CLI_OPT_POR:
-        case CLI_OPT_NO_POR: cli_por_opt(ch, &c.eo.por); break;
-        case 'u': c.unroll = (int)g.num; break;
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &c->eo.por); break;
+        case 'u': c->unroll = (int)g.num; break;
         case 'D':
-            db_path = optarg;
-            db_given = true;
+            a->db_path = optarg;
+            a->db_given = true;
             break;
-        case 'j': c.jobs = (int)g.num; break;
-        case 'l': c.cfg.lines = (int)g.num; break;
-        case 'N': no_db = true; break;
-        case 't': c.trace = true; break;
-        case 'J': c.json = true; break;
-        case 'U': junit_path = optarg; break;
-        case 'A': c.annotate = true; break;
-        case 'I': c.mpi = true; break;
-        case 'R': c.eo.threads = (int)g.num; break;
-        case 'h': usage(stdout); return CLI_OK;
-        case CLI_O_QUEUE_MEMORY: c.eo.queue_memory = g.size; break;
-        case 'L': c.eo.liveness = true; break;
+        case 'j': c->jobs = (int)g.num; break;
+        case 'l': c->cfg.lines = (int)g.num; break;
+        case 'N': a->no_db = true; break;
+        case 't': c->trace = true; break;
+        case 'J': c->json = true; break;
+        case 'U': a->junit_path = optarg; break;
+        case 'A': c->annotate = true; break;
+        case 'I': c->mpi = true; break;
+        case 'R': c->eo.threads = (int)g.num; break;
+        case 'h': usage(stdout); return -1;
+        case CLI_O_QUEUE_MEMORY: c->eo.queue_memory = g.size; break;
+        case 'L': c->eo.liveness = true; break;
         case CLI_O_FAIRNESS:
-            fairness = !strcmp(optarg, "weak") ? 1 : !strcmp(optarg, "strong") ? 2 : 0;
+            a->fairness = !strcmp(optarg, "weak") ? 1 : !strcmp(optarg, "strong") ? 2 : 0;
             break;
         case CLI_O_ENV_FAIR: {
-            free(c.env_fair);
-            c.env_fair = xstrdup(optarg);
+            free(c->env_fair);
+            c->env_fair = xstrdup(optarg);
             char *dup = xstrdup(optarg);
-            int n = cli_parse_env_fair(dup, c.fair, 8);
+            int n = cli_parse_env_fair(dup, c->fair, 8);
             if (n <= 0) {
                 free(dup);
                 cli_error("--env-fair takes a comma-separated list of at most 8 environment "
                           "event names, not '%s'",
                           optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
+                return CLI_BAD_INPUT;
             }
-            c.fair_buf = dup;
-            c.eo.fair_env = c.fair;
-            c.eo.nfair_env = n;
+            c->fair_buf = dup;
+            c->eo.fair_env = c->fair;
+            c->eo.nfair_env = n;
             break;
         }
-        case CLI_O_FINGERPRINT: c.eo.fp_bits = atoi(optarg); break;
+        case CLI_O_FINGERPRINT: c->eo.fp_bits = atoi(optarg); break;
         }
     }
-    if (c.mpi) {
-        /* Every rank runs this command; only rank 0 speaks, before any other check. */
-        if (explore_mpi_init(&c.rank, &c.ranks, &d)) {
-            cli_report(&d);
-            return CLI_BAD_INPUT;
-        }
-        if (c.rank != 0 &&
-            (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
-            rc = CLI_BAD_INPUT;
-        if (c.rank != 0)
-            junit_path = NULL;
-        /* The store would need every rank's states for resume and trace: it is off. */
-        if (c.jobs != 1)
-            cli_error("check: -j with --mpi: the ranks explore one test at a time together "
-                      "(use mpirun -np N for more processes)");
-        else if (c.eo.dfs)
-            cli_error("check: --dfs with --mpi: the distributed search is breadth-first");
-        else if (db_given)
-            cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
-                      "store could not resume or trace the run; use --no-db or drop --mpi");
-        else if (c.eo.threads > 1)
-            cli_error("check: --threads with --mpi: each rank explores with one thread (use "
-                      "more ranks)");
-        else if ((c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory)
-            cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
-                      "--mpi: the ranks key states by 64-bit fingerprints and keep their "
-                      "levels in RAM (more ranks give more memory)");
-        if (c.jobs != 1 || c.eo.dfs || db_given || c.eo.threads > 1 ||
-            (c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory || rc) {
-            rc = CLI_BAD_INPUT;
-            goto out;
-        }
-        no_db = true;
+    return CLI_OK;
+}
+
+/* --mpi: start MPI, silence the ranks but 0, and refuse what a distributed search cannot
+ * do. CLI_OK or CLI_BAD_INPUT (reported). */
+static int check_mpi(check_t *c, check_args_t *a)
+{
+    diag_t d;
+    if (!c->mpi)
+        return CLI_OK;
+    int rc = CLI_OK;
+    /* Every rank runs this command; only rank 0 speaks, before any other check. */
+    if (explore_mpi_init(&c->rank, &c->ranks, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
     }
+    if (c->rank != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+        rc = CLI_BAD_INPUT;
+    if (c->rank != 0)
+        a->junit_path = NULL;
+    /* The store would need every rank's states for resume and trace: it is off. */
+    if (c->jobs != 1)
+        cli_error("check: -j with --mpi: the ranks explore one test at a time together "
+                  "(use mpirun -np N for more processes)");
+    else if (c->eo.dfs)
+        cli_error("check: --dfs with --mpi: the distributed search is breadth-first");
+    else if (a->db_given)
+        cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
+                  "store could not resume or trace the run; use --no-db or drop --mpi");
+    else if (c->eo.threads > 1)
+        cli_error("check: --threads with --mpi: each rank explores with one thread (use "
+                  "more ranks)");
+    else if ((c->eo.fp_bits && c->eo.fp_bits != 64) || c->eo.queue_memory)
+        cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
+                  "--mpi: the ranks key states by 64-bit fingerprints and keep their "
+                  "levels in RAM (more ranks give more memory)");
+    if (c->jobs != 1 || c->eo.dfs || a->db_given || c->eo.threads > 1 ||
+        (c->eo.fp_bits && c->eo.fp_bits != 64) || c->eo.queue_memory || rc)
+        return CLI_BAD_INPUT;
+    a->no_db = true;
+    return CLI_OK;
+}
+
+/* The settings that only go together in some ways. CLI_OK or CLI_BAD_INPUT (reported). */
+static int check_combinations(check_t *c, check_args_t *a)
+{
     /* An environment event assumed to happen is enabled too: one setting is the remedy. */
-    for (int k = 0; k < c.eo.nfair_env; k++) {
-        const char *f = c.eo.fair_env[k];
+    for (int k = 0; k < c->eo.nfair_env; k++) {
+        const char *f = c->eo.fair_env[k];
         bool on = false;
-        for (int i = 0; i < c.cfg.nenv_names; i++)
-            on |= !strcmp(c.cfg.env_names[i], f);
+        for (int i = 0; i < c->cfg.nenv_names; i++)
+            on |= !strcmp(c->cfg.env_names[i], f);
         if (!strcmp(f, "fetch"))
-            c.cfg.env |= SYS_ENV_FETCH;
+            c->cfg.env |= SYS_ENV_FETCH;
         else if (!strcmp(f, "evict"))
-            c.cfg.env |= SYS_ENV_EVICT;
+            c->cfg.env |= SYS_ENV_EVICT;
         else if (!strcmp(f, "writeback"))
-            c.cfg.env |= SYS_ENV_WRITEBACK;
-        else if (!on && c.cfg.nenv_names < 8 && strlen(f) < sizeof c.cfg.env_names[0])
-            snprintf(c.cfg.env_names[c.cfg.nenv_names++], sizeof c.cfg.env_names[0], "%s", f);
+            c->cfg.env |= SYS_ENV_WRITEBACK;
+        else if (!on && c->cfg.nenv_names < 8 && strlen(f) < sizeof c->cfg.env_names[0])
+            snprintf(c->cfg.env_names[c->cfg.nenv_names++], sizeof c->cfg.env_names[0], "%s", f);
     }
-    if (fairness >= 0 && !c.eo.liveness) {
+    if (a->fairness >= 0 && !c->eo.liveness) {
         cli_error("check: --fairness only matters with --liveness");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    c.eo.fairness = c.eo.liveness ? (fairness < 0 ? 1 : fairness) : 0;
-    if (c.eo.nfair_env && !c.eo.liveness) {
+    c->eo.fairness = c->eo.liveness ? (a->fairness < 0 ? 1 : a->fairness) : 0;
+    if (c->eo.nfair_env && !c->eo.liveness) {
         cli_error("check: --env-fair only matters with --liveness");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (c.eo.liveness && (c.eo.threads > 1 || c.mpi)) {
+    if (c->eo.liveness && (c->eo.threads > 1 || c->mpi)) {
         cli_error("check: --liveness keeps the explored graph's edges in one process: it "
                   "cannot be used with %s",
-                  c.mpi ? "--mpi" : "--threads (use -j N for several tests at once)");
-        rc = CLI_BAD_INPUT;
-        goto out;
+                  c->mpi ? "--mpi" : "--threads (use -j N for several tests at once)");
+        return CLI_BAD_INPUT;
     }
-    if (c.eo.threads > 1 && c.eo.dfs) {
+    if (c->eo.threads > 1 && c->eo.dfs) {
         cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");
         return CLI_BAD_INPUT;
     }
     /* The parallel explorer keeps 64-bit fingerprints and its queue in RAM (docs/warts.md). */
-    if (c.eo.threads > 1 && c.eo.fp_bits > 64) {
+    if (c->eo.threads > 1 && c->eo.fp_bits > 64) {
         cli_error("check: --threads keeps 64-bit fingerprints; --fingerprint %d needs one thread",
-                  c.eo.fp_bits);
+                  c->eo.fp_bits);
         return CLI_BAD_INPUT;
     }
-    if (c.eo.threads > 1 && c.eo.queue_memory) {
+    if (c->eo.threads > 1 && c->eo.queue_memory) {
         cli_error("check: --threads keeps its queue in RAM; --queue-memory needs one thread");
         return CLI_BAD_INPUT;
     }
-    if (!proto_arg) {
+    return CLI_OK;
+}
+
+/* The protocol (with --env-fair's events and --param's settings) and the model. CLI_OK or
+ * CLI_BAD_INPUT (reported). */
+static int check_load(int argc, check_t *c, check_args_t *a)
+{
+    diag_t d;
+    if (!a->proto_arg) {
         cli_error("check: --protocol is required (see --help)");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     if (optind >= argc) {
         cli_error("check: give at least one test file or folder (see --help)");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (cli_load_protocol(proto_arg, c.argv0, &c.proto, &d)) {
+    if (cli_load_protocol(a->proto_arg, c->argv0, &c->proto, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (cli_check_env_fair(c.proto, c.eo.fair_env, c.eo.nfair_env, &d)) {
+    if (cli_check_env_fair(c->proto, c->eo.fair_env, c->eo.nfair_env, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (cli_split_params(c.proto, params, nparams, &c.sp, &d)) {
+    if (cli_split_params(c->proto, a->params, a->nparams, &c->sp, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (!model_arg)
-        model_arg = c.proto->target;
-    if (!model_arg) {
-        cli_error("check: protocol %s declares no target model; give --model", c.proto->name);
-        rc = CLI_BAD_INPUT;
-        goto out;
+    if (!a->model_arg)
+        a->model_arg = c->proto->target;
+    if (!a->model_arg) {
+        cli_error("check: protocol %s declares no target model; give --model", c->proto->name);
+        return CLI_BAD_INPUT;
     }
-    if (cli_load_model(model_arg, c.argv0, &c.model, &d)) {
+    if (cli_load_model(a->model_arg, c->argv0, &c->model, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    c.progress = !c.json && isatty(2) && c.jobs == 1 && c.rank == 0;
-    c.pr = cli_progress_new("check", !c.json && c.rank == 0);
-    c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    return CLI_OK;
+}
+
+/* Open the store, collect the tests, run them, print the closing line. The exit status. */
+static int check_run(int argc, char **argv, check_t *c, check_args_t *a)
+{
+    int rc = CLI_OK;
+    diag_t d;
+    c->progress = !c->json && isatty(2) && c->jobs == 1 && c->rank == 0;
+    c->pr = cli_progress_new("check", !c->json && c->rank == 0);
+    c->eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
         sb_init(&cmd);
@@ -983,16 +993,15 @@ int cmd_check(int argc, char **argv)
         sb_puts(&cmd, "cohcheck");
         for (int i = 0; i < argc; i++)
             sb_printf(&cmd, " %s", argv[i]);
-        for (int i = 0; i < nparams; i++)
-            sb_printf(&pr, "%s%s", i ? "," : "", params[i]);
-        c.command = cmd.s;
-        c.params = pr.s;
+        for (int i = 0; i < a->nparams; i++)
+            sb_printf(&pr, "%s%s", i ? "," : "", a->params[i]);
+        c->command = cmd.s;
+        c->params = pr.s;
     }
-    store_before = no_db ? 0 : store_bytes(db_path);
-    if (!no_db && store_open(db_path, &c.db, &d)) {
+    a->store_before = a->no_db ? 0 : store_bytes(a->db_path);
+    if (!a->no_db && store_open(a->db_path, &c->db, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1002,25 +1011,24 @@ int cmd_check(int argc, char **argv)
     int nfiles;
     if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     if (!nfiles) {
         cli_error("check: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
-    if (rc == CLI_OK && cli_junit_check(junit_path) != CLI_OK)
+    if (rc == CLI_OK && cli_junit_check(a->junit_path) != CLI_OK)
         rc = CLI_BAD_INPUT;
     if (rc != CLI_OK) {
         cli_free_list(files, nfiles);
-        goto out;
+        return rc;
     }
-    if (junit_path)
-        c.junit = cli_junit_new("cohcheck check");
+    if (a->junit_path)
+        c->junit = cli_junit_new("cohcheck check");
     cli_tally_t tally = {0};
-    rc = worst(rc, run_all(&c, files, nfiles, &tally));
+    rc = worst(rc, run_all(c, files, nfiles, &tally));
     cli_free_list(files, nfiles);
-    if (nfiles > 1 && !c.json && c.rank == 0) {
+    if (nfiles > 1 && !c->json && c->rank == 0) {
         /* The closing line, as litmus has: every test counted, bad files included. */
         strbuf_t sl;
         sb_init(&sl);
@@ -1029,30 +1037,62 @@ int cmd_check(int argc, char **argv)
         fflush(stdout);
         sb_free(&sl);
     }
-    if (c.junit && cli_junit_write(c.junit, junit_path) != CLI_OK)
+    if (c->junit && cli_junit_write(c->junit, a->junit_path) != CLI_OK)
         rc = worst(rc, CLI_BAD_INPUT);
-    cli_junit_free(c.junit);
-    c.junit = NULL;
-out:
-    if (c.db && store_close(c.db, &d)) {
+    cli_junit_free(c->junit);
+    c->junit = NULL;
+    return rc;
+}
+
+/* Close the store (warning once when it grew past the limit) and free C. RC, or worse. */
+static int check_finish(check_t *c, const check_args_t *a, int rc)
+{
+    diag_t d;
+    if (c->db && store_close(c->db, &d)) {
         cli_report(&d);
         rc = worst(rc, CLI_BAD_INPUT);
-    } else if (c.db && c.rank == 0) {
-        store_size_warn(db_path, store_before);
+    } else if (c->db && c->rank == 0) {
+        store_size_warn(a->db_path, a->store_before);
     }
     if (stop_flag)
         rc = worst(rc, CLI_LIMIT);
-    cli_progress_free(c.pr);
-    free(c.command);
-    free(c.params);
-    free(c.env_fair);
-    free(c.fair_buf);
-    cli_params_free(&c.sp);
-    cat_free(c.model);
-    proto_free(c.proto);
-    if (c.mpi)
+    cli_progress_free(c->pr);
+    free(c->command);
+    free(c->params);
+    free(c->env_fair);
+    free(c->fair_buf);
+    cli_params_free(&c->sp);
+    cat_free(c->model);
+    proto_free(c->proto);
+    if (c->mpi)
         explore_mpi_finalize();
     return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_t c;
+    memset(&c, 0, sizeof c);
+    c.argv0 = argv[0];
+    c.unroll = 2;
+    c.jobs = 1;
+    c.eo.por = CLI_POR_DEFAULT;
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.cond, NULL);
+    c.cfg.chan_capacity = 8;
+    check_args_t a = {.db_path = "cohcheck.db", .fairness = -1};
+    int rc = check_parse(argc, argv, &c, &a);
+    if (rc < 0)
+        return CLI_OK;
+    if (rc == CLI_OK)
+        rc = check_mpi(&c, &a);
+    if (rc == CLI_OK)
+        rc = check_combinations(&c, &a);
+    if (rc == CLI_OK)
+        rc = check_load(argc, &c, &a);
+    if (rc == CLI_OK)
+        rc = check_run(argc, argv, &c, &a);
+    return check_finish(&c, &a, rc);
 }
 
 /* The labels a protocol declares, each with the rows citing it. Returns
