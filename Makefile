@@ -25,7 +25,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 DEPS      := $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-.PHONY: all test test-classify test-murphi test-murphi-counts install-lattice test-draw test-herd test-report test-mutate report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
+.PHONY: all docs test test-classify test-murphi test-murphi-counts install-lattice test-draw test-herd test-report test-mutate report test-install test-unit test-e2e test-litmus test-check test-time test-store test-full test-san bench fuzz install clean format format-check
 
 all: cohcheck
 
@@ -52,6 +52,7 @@ test-unit: $(BUILD)/unit_tests
 test-e2e: cohcheck
 	sh tests/e2e/run.sh ./cohcheck
 	sh tests/e2e/docs.sh ./cohcheck
+	sh tests/e2e/options.sh ./cohcheck
 	sh tests/e2e/folders.sh ./cohcheck
 	sh tests/e2e/progress.sh ./cohcheck
 
@@ -161,6 +162,11 @@ install: cohcheck
 
 format:
 	clang-format -i $(shell find checker tests -name '*.[ch]')
+
+# The bash completion and the man page's OPTIONS section, generated from the option
+# table (checker/cli/opts.c); tests/e2e/options.sh fails when they are stale.
+docs: cohcheck
+	sh docs/gen.sh ./cohcheck
 
 format-check:
 	clang-format --dry-run --Werror $(shell find checker tests -name '*.[ch]')

@@ -16,6 +16,7 @@
 #include "../explore/explore.h"
 #include "../proto/proto.h"
 #include "../store/store.h"
+#include "opts.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD_INPUT = 2, CLI_LIMIT = 3 };
 
@@ -180,14 +181,9 @@ void cli_params_free(cli_params_t *sp);
 
 /* `cohcheck report timed` (cmd_report_timed.c; the report itself: checker/report/). */
 int cmd_report_timed(int argc, char **argv);
-/* --por / --no-por (partial-order reduction, docs/por.md): getopt codes for the long
- * options every exploring subcommand takes, and the default. */
+/* --por / --no-por (partial-order reduction, docs/por.md): the option table's codes
+ * (opts.c) for the options every exploring subcommand takes, and the default. */
 enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
-#define CLI_POR_LONGOPTS                         \
-    {"por", no_argument, 0, CLI_OPT_POR},        \
-    {                                            \
-        "no-por", no_argument, 0, CLI_OPT_NO_POR \
-    }
 #define CLI_POR_DEFAULT true
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);

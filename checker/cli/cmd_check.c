@@ -71,68 +71,10 @@ static void usage(FILE *f)
           "*.litmus) under every interleaving, and prove or refute it: every terminal outcome\n"
           "must be allowed by the model; no deadlock, unexpected event or broken invariant.\n"
           "\n"
-          "options:\n"
-          "  --protocol P        a name in ./protocols ($COHCHECK_PROTOCOLS) or a .proto file\n"
-          "  --model M           memory model (default: the protocol's target)\n"
-          "  --cus N             compute units (default: as many as the test uses)\n"
-          "  --init cold|warm    warm: every L1 line may start valid with its initial value\n"
-          "  --lines N           L1 capacity: at most N lines of an L1 outside their initial\n"
-          "                      state; a fill into a full L1 waits for an eviction (--env evict)\n"
-          "  --env LIST          environment actions caches may take at any time:\n"
-          "                      fetch, evict, writeback, or any other environment event\n"
-          "                      the protocol declares (e.g. l2evict); all: every one\n"
-          "                      (comma-separated; default none)\n"
-          "  --param NAME=VALUE  override a protocol or workload parameter (repeatable)\n"
-          "                      (unset workload parameters keep their small default E of\n"
-          "                      `param N = E timed T`; `cohcheck sim` takes T)\n"
-          "  --max-states N      stop after N states (exit 3)\n"
-          "  --max-memory SIZE   stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)\n"
-          "  --max-depth N       check states N steps deep but expand none of them; if any\n"
-          "                      has a successor, the verdict is incomplete (exit 3)\n"
-          "  --queue-memory SIZE keep at most about SIZE of the BFS queue in RAM; the rest\n"
-          "                      goes to a temporary file in $TMPDIR (also done past 3/4\n"
-          "                      of --max-memory; a disk error stops the search: exit 3)\n"
-          "  --fingerprint BITS  64 (default), 96 or 128 bits per visited state: collisions\n"
-          "                      may hide a state with probability <= states^2 / 2^(BITS+1)\n"
-          "  --time abstract|raw timestamps (type time): abstract (default) normalizes them so\n"
-          "                      the space is finite (docs/time-abstraction.md); raw keeps\n"
-          "                      the integers (with a clock, bound it with --max-depth)\n"
-          "  -j N, --jobs N      check N tests at once (one explorer each; output in order)\n"
-          "  --threads N         explore each test with N threads (BFS; same counts, numbering\n"
-          "                      and verdicts as one thread; default 1)\n"
-          "  --bfs | --dfs       search order (default BFS: shortest counterexamples)\n"
-          "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
-          "                      a stubborn set of each state's steps and reset values no\n"
-          "                      step will read; same outcomes and verdicts; --no-por:\n"
-          "                      the full graph's counts\n"
-          "  --liveness          also check that every reachable state can still reach the\n"
-          "                      end of the test by the system's own steps (AG EF done):\n"
-          "                      else 'livelock' with a lasso, a path and a cycle that never\n"
-          "                      finishes (docs/liveness.md); the full graph (no --por);\n"
-          "                      one thread, not with --mpi\n"
-          "  --fairness weak|strong|none\n"
-          "                      with --liveness, then look for a thread that waits\n"
-          "                      forever on a cycle fair to every thread, channel,\n"
-          "                      internal event and the clock ('starvation'; default\n"
-          "                      weak; none: AG EF done only)\n"
-          "  --env-fair LIST     environment events --liveness may count on to happen\n"
-          "                      (e.g. tick: RCC's periodic advance of logical time);\n"
-          "                      enables them as --env does; others need not happen\n"
-          "  --unroll N          loop bound used to compute the model's allowed outcomes (2)\n"
-          "  --trace             also print the full state where each failure happens\n"
-          "  --db PATH           record runs, states, outcomes and traces (default cohcheck.db)\n"
-          "  --no-db             record nothing\n"
-          "  --json              one JSON object per test\n"
-          "  --junit FILE        also write a JUnit XML report (one test case per test)\n"
-          "  --annotate          also print GitHub annotations (::error file=...) for failures\n"
-          "  --mpi               distributed search: run as mpirun -np N cohcheck check --mpi\n"
-          "                      ...; the N ranks split the states and give one process's\n"
-          "                      counts, verdict and trace; rank 0 prints (BFS only; not with\n"
-          "                      -j, --dfs or --db: the store is off; docs/distributed.md)\n"
-          "                      --por applies where no cycle proviso is needed (no\n"
-          "                      loops); else the ranks explore the full graph\n"
-          "  -h, --help          this help\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, CLI_CMD_CHECK);
+    fputs("\n"
           "verdicts: ok, violation (an outcome the model forbids), deadlock, invariant,\n"
           "unexpected (an event the tables do not handle), incomplete (a limit was hit),\n"
           "livelock (--liveness: a state from which the test can never finish),\n"
@@ -156,8 +98,6 @@ static uint64_t store_bytes(const char *path)
     return n;
 }
 
-static int parse_size(const char *s, uint64_t *out);
-
 /* The store keeps every visited state of every run: warn once, when this run takes it
  * past CLI_STORE_WARN (64 MiB; COHCHECK_STORE_WARN=SIZE overrides), and name --no-db. */
 #define CLI_STORE_WARN (64ULL << 20)
@@ -165,7 +105,7 @@ static void store_size_warn(const char *path, uint64_t before)
 {
     uint64_t limit = CLI_STORE_WARN;
     const char *env = getenv("COHCHECK_STORE_WARN");
-    if (env && *env && parse_size(env, &limit))
+    if (env && *env && cli_parse_size(env, &limit))
         limit = CLI_STORE_WARN;
     uint64_t after = store_bytes(path);
     if (before <= limit && after > limit)
@@ -173,27 +113,6 @@ static void store_size_warn(const char *path, uint64_t before)
                   "every run is kept; use --no-db for runs you will not resume, trace or diff, "
                   "or remove old runs' files",
                   path, (double)after / 1048576.0, (double)limit / 1048576.0);
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || v <= 0)
-        return -1;
-    uint64_t m = 1;
-    if (*end == 'K' || *end == 'k')
-        m = 1ULL << 10;
-    else if (*end == 'M' || *end == 'm')
-        m = 1ULL << 20;
-    else if (*end == 'G' || *end == 'g')
-        m = 1ULL << 30;
-    else if (*end)
-        return -1;
-    if (*end && end[1])
-        return -1;
-    *out = (uint64_t)(v * (double)m);
-    return 0;
 }
 
 int cli_parse_env(const char *s, sys_config_t *cfg)
@@ -792,7 +711,6 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
 }
 
 /* Long options with no short letter (issue 11: memory beyond RAM). */
-enum { OPT_QUEUE_MEMORY = 0x5100, OPT_FINGERPRINT, OPT_LIVENESS, OPT_ENV_FAIR, OPT_FAIRNESS };
 
 void cli_liveness_json(strbuf_t *b, const explore_result_t *r, int fairness)
 {
@@ -845,83 +763,31 @@ int cli_parse_env_fair(char *list, const char **names, int max)
     return n;
 }
 
-int cmd_check(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"protocol", required_argument, 0, 'p'},
-        {"model", required_argument, 0, 'm'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"param", required_argument, 0, 'P'},
-        {"max-states", required_argument, 0, 'S'},
-        {"max-memory", required_argument, 0, 'M'},
-        {"max-depth", required_argument, 0, 'X'},
-        {"time", required_argument, 0, 'T'},
-        {"bfs", no_argument, 0, 'b'},
-        {"dfs", no_argument, 0, 'd'},
-        {"unroll", required_argument, 0, 'u'},
-        {"trace", no_argument, 0, 't'},
-        {"db", required_argument, 0, 'D'},
-        {"lines", required_argument, 0, 'L'},
-        {"jobs", required_argument, 0, 'j'},
-        {"no-db", no_argument, 0, 'N'},
-        {"json", no_argument, 0, 'J'},
-        {"junit", required_argument, 0, 'U'},
-        {"annotate", no_argument, 0, 'A'},
-        {"queue-memory", required_argument, 0, OPT_QUEUE_MEMORY},
-        {"fingerprint", required_argument, 0, OPT_FINGERPRINT},
-        {"mpi", no_argument, 0, 'I'},
-        {"threads", required_argument, 0, 'R'},
-        {"liveness", no_argument, 0, OPT_LIVENESS},
-        {"env-fair", required_argument, 0, OPT_ENV_FAIR},
-        {"fairness", required_argument, 0, OPT_FAIRNESS},
-        {"help", no_argument, 0, 'h'},
-        CLI_POR_LONGOPTS,
-        {0, 0, 0, 0},
-    };
-    const char *junit_path = NULL;
-    int fairness = -1; /* --fairness; -1: not given (weak with --liveness) */
-    check_t c;
-    memset(&c, 0, sizeof c);
-    c.argv0 = argv[0];
-    c.unroll = 2;
-    c.jobs = 1;
-    c.eo.por = CLI_POR_DEFAULT;
-    pthread_mutex_init(&c.lock, NULL);
-    pthread_cond_init(&c.cond, NULL);
-    c.cfg.chan_capacity = 8;
-    const char *proto_arg = NULL, *model_arg = NULL, *db_path = "cohcheck.db";
-    bool no_db = false, db_given = false;
-    uint64_t store_before = 0; /* the store's size before this run (store_size_warn) */
+/* What check's options say beyond the check_t they fill. */
+typedef struct {
+    const char *proto_arg, *model_arg, *db_path, *junit_path;
+    bool no_db, db_given;
+    uint64_t store_before; /* the store's size before this run (store_size_warn) */
     const char *params[64];
-    int nparams = 0;
-    int rc = CLI_OK;
-    diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    int nparams;
+    int fairness; /* --fairness; -1: not given (weak with --liveness) */
+} check_args_t;
+
+/* The options into C and A. CLI_OK, CLI_BAD_INPUT (reported), or -1 after --help. */
+static int check_parse(int argc, char **argv, check_t *c, check_args_t *a)
+{
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_CHECK);
     int ch;
-    while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
-        case 'p': proto_arg = optarg; break;
-        case 'm': model_arg = optarg; break;
-        case 'c':
-            if (cli_parse_count("--cus", optarg, 16, &v, &d) || v < 1) {
-                cli_error("--cus needs a number of compute units from 1 to 16");
-                return CLI_BAD_INPUT;
-            }
-            c.cfg.cus = (int)v;
-            break;
-        case 'i':
-            if (strcmp(optarg, "cold") && strcmp(optarg, "warm")) {
-                cli_error("--init takes cold or warm, not '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            c.cfg.warm = !strcmp(optarg, "warm");
-            break;
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
+        case 'p': a->proto_arg = optarg; break;
+        case 'm': a->model_arg = optarg; break;
+        case 'c': c->cfg.cus = (int)g.num; break;
+        case 'i': c->cfg.warm = !strcmp(optarg, "warm"); break;
         case 'e':
-            if (cli_parse_env(optarg, &c.cfg)) {
+            if (cli_parse_env(optarg, &c->cfg)) {
                 cli_error(
                     "--env takes a comma-separated list of fetch, evict, writeback, all or other "
                     "environment events of the protocol; not '%s'",
@@ -930,250 +796,196 @@ int cmd_check(int argc, char **argv)
             }
             break;
         case 'P':
-            if (cli_param_opt(NULL, optarg, params, &nparams))
+            if (cli_param_opt(NULL, optarg, a->params, &a->nparams))
                 return CLI_BAD_INPUT;
             break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("--max-states needs a whole number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            c.eo.max_states = (uint64_t)v;
-            break;
-        case 'M':
-            if (parse_size(optarg, &c.eo.max_memory)) {
-                cli_error("--max-memory takes a size such as 512M or 2G, not '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            break;
-        case 'X':
-            if (cli_parse_count("--max-depth", optarg, 1000000000LL, &v, &d) || v == 0) {
-                cli_error("--max-depth needs a whole number from 1 to 1e9");
-                return CLI_BAD_INPUT;
-            }
-            c.eo.max_depth = (int)v;
-            break;
-        case 'T':
-            if (strcmp(optarg, "abstract") && strcmp(optarg, "raw")) {
-                cli_error("--time takes abstract or raw, not '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            c.cfg.time_raw = !strcmp(optarg, "raw");
-            break;
-        case 'b': c.eo.dfs = false; break;
-        case 'd': c.eo.dfs = true; break;
+        case 'S': c->eo.max_states = (uint64_t)g.num; break;
+        case 'M': c->eo.max_memory = g.size; break;
+        case 'X': c->eo.max_depth = (int)g.num; break;
+        case 'T': c->cfg.time_raw = !strcmp(optarg, "raw"); break;
+        case 'b': c->eo.dfs = false; break;
+        case 'd': c->eo.dfs = true; break;
         case CLI_OPT_POR:
-        case CLI_OPT_NO_POR: cli_por_opt(ch, &c.eo.por); break;
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            c.unroll = (int)v;
-            break;
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &c->eo.por); break;
+        case 'u': c->unroll = (int)g.num; break;
         case 'D':
-            db_path = optarg;
-            db_given = true;
+            a->db_path = optarg;
+            a->db_given = true;
             break;
-        case 'j':
-            if (cli_parse_count("-j", optarg, 64, &v, &d) || v < 1) {
-                cli_error("-j needs a number of parallel tests from 1 to 64");
-                return CLI_BAD_INPUT;
-            }
-            c.jobs = (int)v;
+        case 'j': c->jobs = (int)g.num; break;
+        case 'l': c->cfg.lines = (int)g.num; break;
+        case 'N': a->no_db = true; break;
+        case 't': c->trace = true; break;
+        case 'J': c->json = true; break;
+        case 'U': a->junit_path = optarg; break;
+        case 'A': c->annotate = true; break;
+        case 'I': c->mpi = true; break;
+        case 'R': c->eo.threads = (int)g.num; break;
+        case 'h': usage(stdout); return -1;
+        case CLI_O_QUEUE_MEMORY: c->eo.queue_memory = g.size; break;
+        case 'L': c->eo.liveness = true; break;
+        case CLI_O_FAIRNESS:
+            a->fairness = !strcmp(optarg, "weak") ? 1 : !strcmp(optarg, "strong") ? 2 : 0;
             break;
-        case 'L':
-            if (cli_parse_count("--lines", optarg, 64, &v, &d) || v < 1) {
-                cli_error("--lines needs a number of lines from 1 to 64");
-                return CLI_BAD_INPUT;
-            }
-            c.cfg.lines = (int)v;
-            break;
-        case 'N': no_db = true; break;
-        case 't': c.trace = true; break;
-        case 'J': c.json = true; break;
-        case 'U': junit_path = optarg; break;
-        case 'A': c.annotate = true; break;
-        case 'I': c.mpi = true; break;
-        case 'R':
-            if (cli_parse_count("--threads", optarg, 256, &v, &d) || v < 1) {
-                cli_error("--threads needs a number of threads from 1 to 256");
-                return CLI_BAD_INPUT;
-            }
-            c.eo.threads = (int)v;
-            break;
-        case 'h': usage(stdout); return CLI_OK;
-        case OPT_QUEUE_MEMORY:
-            if (parse_size(optarg, &c.eo.queue_memory)) {
-                cli_error("--queue-memory takes a size such as 64M or 1G, not '%s'", optarg);
-                return CLI_BAD_INPUT;
-            }
-            break;
-        case OPT_LIVENESS: c.eo.liveness = true; break;
-        case OPT_FAIRNESS:
-            if (!strcmp(optarg, "weak"))
-                fairness = 1;
-            else if (!strcmp(optarg, "strong"))
-                fairness = 2;
-            else if (!strcmp(optarg, "none"))
-                fairness = 0;
-            else {
-                cli_error("--fairness takes weak, strong or none, not '%s'", optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            break;
-        case OPT_ENV_FAIR: {
-            free(c.env_fair);
-            c.env_fair = xstrdup(optarg);
+        case CLI_O_ENV_FAIR: {
+            free(c->env_fair);
+            c->env_fair = xstrdup(optarg);
             char *dup = xstrdup(optarg);
-            int n = cli_parse_env_fair(dup, c.fair, 8);
+            int n = cli_parse_env_fair(dup, c->fair, 8);
             if (n <= 0) {
                 free(dup);
                 cli_error("--env-fair takes a comma-separated list of at most 8 environment "
                           "event names, not '%s'",
                           optarg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            c.fair_buf = dup;
-            c.eo.fair_env = c.fair;
-            c.eo.nfair_env = n;
-            break;
-        }
-        case OPT_FINGERPRINT:
-            if (strcmp(optarg, "64") && strcmp(optarg, "96") && strcmp(optarg, "128")) {
-                cli_error("--fingerprint takes 64, 96 or 128 (bits), not '%s'", optarg);
                 return CLI_BAD_INPUT;
             }
-            c.eo.fp_bits = atoi(optarg);
+            c->fair_buf = dup;
+            c->eo.fair_env = c->fair;
+            c->eo.nfair_env = n;
             break;
-        default:
-            cli_error("check: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        }
+        case CLI_O_FINGERPRINT: c->eo.fp_bits = atoi(optarg); break;
         }
     }
-    if (c.mpi) {
-        /* Every rank runs this command; only rank 0 speaks, before any other check. */
-        if (explore_mpi_init(&c.rank, &c.ranks, &d)) {
-            cli_report(&d);
-            return CLI_BAD_INPUT;
-        }
-        if (c.rank != 0 &&
-            (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
-            rc = CLI_BAD_INPUT;
-        if (c.rank != 0)
-            junit_path = NULL;
-        /* The store would need every rank's states for resume and trace: it is off. */
-        if (c.jobs != 1)
-            cli_error("check: -j with --mpi: the ranks explore one test at a time together "
-                      "(use mpirun -np N for more processes)");
-        else if (c.eo.dfs)
-            cli_error("check: --dfs with --mpi: the distributed search is breadth-first");
-        else if (db_given)
-            cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
-                      "store could not resume or trace the run; use --no-db or drop --mpi");
-        else if (c.eo.threads > 1)
-            cli_error("check: --threads with --mpi: each rank explores with one thread (use "
-                      "more ranks)");
-        else if ((c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory)
-            cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
-                      "--mpi: the ranks key states by 64-bit fingerprints and keep their "
-                      "levels in RAM (more ranks give more memory)");
-        if (c.jobs != 1 || c.eo.dfs || db_given || c.eo.threads > 1 ||
-            (c.eo.fp_bits && c.eo.fp_bits != 64) || c.eo.queue_memory || rc) {
-            rc = CLI_BAD_INPUT;
-            goto out;
-        }
-        no_db = true;
+    return CLI_OK;
+}
+
+/* --mpi: start MPI, silence the ranks but 0, and refuse what a distributed search cannot
+ * do. CLI_OK or CLI_BAD_INPUT (reported). */
+static int check_mpi(check_t *c, check_args_t *a)
+{
+    diag_t d;
+    if (!c->mpi)
+        return CLI_OK;
+    int rc = CLI_OK;
+    /* Every rank runs this command; only rank 0 speaks, before any other check. */
+    if (explore_mpi_init(&c->rank, &c->ranks, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
     }
+    if (c->rank != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+        rc = CLI_BAD_INPUT;
+    if (c->rank != 0)
+        a->junit_path = NULL;
+    /* The store would need every rank's states for resume and trace: it is off. */
+    if (c->jobs != 1)
+        cli_error("check: -j with --mpi: the ranks explore one test at a time together "
+                  "(use mpirun -np N for more processes)");
+    else if (c->eo.dfs)
+        cli_error("check: --dfs with --mpi: the distributed search is breadth-first");
+    else if (a->db_given)
+        cli_error("check: --db with --mpi: the states are spread over the ranks, so the "
+                  "store could not resume or trace the run; use --no-db or drop --mpi");
+    else if (c->eo.threads > 1)
+        cli_error("check: --threads with --mpi: each rank explores with one thread (use "
+                  "more ranks)");
+    else if ((c->eo.fp_bits && c->eo.fp_bits != 64) || c->eo.queue_memory)
+        cli_error("check: --fingerprint 96|128 and --queue-memory are not supported with "
+                  "--mpi: the ranks key states by 64-bit fingerprints and keep their "
+                  "levels in RAM (more ranks give more memory)");
+    if (c->jobs != 1 || c->eo.dfs || a->db_given || c->eo.threads > 1 ||
+        (c->eo.fp_bits && c->eo.fp_bits != 64) || c->eo.queue_memory || rc)
+        return CLI_BAD_INPUT;
+    a->no_db = true;
+    return CLI_OK;
+}
+
+/* The settings that only go together in some ways. CLI_OK or CLI_BAD_INPUT (reported). */
+static int check_combinations(check_t *c, check_args_t *a)
+{
     /* An environment event assumed to happen is enabled too: one setting is the remedy. */
-    for (int k = 0; k < c.eo.nfair_env; k++) {
-        const char *f = c.eo.fair_env[k];
+    for (int k = 0; k < c->eo.nfair_env; k++) {
+        const char *f = c->eo.fair_env[k];
         bool on = false;
-        for (int i = 0; i < c.cfg.nenv_names; i++)
-            on |= !strcmp(c.cfg.env_names[i], f);
+        for (int i = 0; i < c->cfg.nenv_names; i++)
+            on |= !strcmp(c->cfg.env_names[i], f);
         if (!strcmp(f, "fetch"))
-            c.cfg.env |= SYS_ENV_FETCH;
+            c->cfg.env |= SYS_ENV_FETCH;
         else if (!strcmp(f, "evict"))
-            c.cfg.env |= SYS_ENV_EVICT;
+            c->cfg.env |= SYS_ENV_EVICT;
         else if (!strcmp(f, "writeback"))
-            c.cfg.env |= SYS_ENV_WRITEBACK;
-        else if (!on && c.cfg.nenv_names < 8 && strlen(f) < sizeof c.cfg.env_names[0])
-            snprintf(c.cfg.env_names[c.cfg.nenv_names++], sizeof c.cfg.env_names[0], "%s", f);
+            c->cfg.env |= SYS_ENV_WRITEBACK;
+        else if (!on && c->cfg.nenv_names < 8 && strlen(f) < sizeof c->cfg.env_names[0])
+            snprintf(c->cfg.env_names[c->cfg.nenv_names++], sizeof c->cfg.env_names[0], "%s", f);
     }
-    if (fairness >= 0 && !c.eo.liveness) {
+    if (a->fairness >= 0 && !c->eo.liveness) {
         cli_error("check: --fairness only matters with --liveness");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    c.eo.fairness = c.eo.liveness ? (fairness < 0 ? 1 : fairness) : 0;
-    if (c.eo.nfair_env && !c.eo.liveness) {
+    c->eo.fairness = c->eo.liveness ? (a->fairness < 0 ? 1 : a->fairness) : 0;
+    if (c->eo.nfair_env && !c->eo.liveness) {
         cli_error("check: --env-fair only matters with --liveness");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (c.eo.liveness && (c.eo.threads > 1 || c.mpi)) {
+    if (c->eo.liveness && (c->eo.threads > 1 || c->mpi)) {
         cli_error("check: --liveness keeps the explored graph's edges in one process: it "
                   "cannot be used with %s",
-                  c.mpi ? "--mpi" : "--threads (use -j N for several tests at once)");
-        rc = CLI_BAD_INPUT;
-        goto out;
+                  c->mpi ? "--mpi" : "--threads (use -j N for several tests at once)");
+        return CLI_BAD_INPUT;
     }
-    if (c.eo.threads > 1 && c.eo.dfs) {
+    if (c->eo.threads > 1 && c->eo.dfs) {
         cli_error("check: --threads explores breadth-first; it cannot be used with --dfs");
         return CLI_BAD_INPUT;
     }
     /* The parallel explorer keeps 64-bit fingerprints and its queue in RAM (docs/warts.md). */
-    if (c.eo.threads > 1 && c.eo.fp_bits > 64) {
+    if (c->eo.threads > 1 && c->eo.fp_bits > 64) {
         cli_error("check: --threads keeps 64-bit fingerprints; --fingerprint %d needs one thread",
-                  c.eo.fp_bits);
+                  c->eo.fp_bits);
         return CLI_BAD_INPUT;
     }
-    if (c.eo.threads > 1 && c.eo.queue_memory) {
+    if (c->eo.threads > 1 && c->eo.queue_memory) {
         cli_error("check: --threads keeps its queue in RAM; --queue-memory needs one thread");
         return CLI_BAD_INPUT;
     }
-    if (!proto_arg) {
+    return CLI_OK;
+}
+
+/* The protocol (with --env-fair's events and --param's settings) and the model. CLI_OK or
+ * CLI_BAD_INPUT (reported). */
+static int check_load(int argc, check_t *c, check_args_t *a)
+{
+    diag_t d;
+    if (!a->proto_arg) {
         cli_error("check: --protocol is required (see --help)");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     if (optind >= argc) {
         cli_error("check: give at least one test file or folder (see --help)");
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (cli_load_protocol(proto_arg, c.argv0, &c.proto, &d)) {
+    if (cli_load_protocol(a->proto_arg, c->argv0, &c->proto, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (cli_check_env_fair(c.proto, c.eo.fair_env, c.eo.nfair_env, &d)) {
+    if (cli_check_env_fair(c->proto, c->eo.fair_env, c->eo.nfair_env, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (cli_split_params(c.proto, params, nparams, &c.sp, &d)) {
+    if (cli_split_params(c->proto, a->params, a->nparams, &c->sp, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    if (!model_arg)
-        model_arg = c.proto->target;
-    if (!model_arg) {
-        cli_error("check: protocol %s declares no target model; give --model", c.proto->name);
-        rc = CLI_BAD_INPUT;
-        goto out;
+    if (!a->model_arg)
+        a->model_arg = c->proto->target;
+    if (!a->model_arg) {
+        cli_error("check: protocol %s declares no target model; give --model", c->proto->name);
+        return CLI_BAD_INPUT;
     }
-    if (cli_load_model(model_arg, c.argv0, &c.model, &d)) {
+    if (cli_load_model(a->model_arg, c->argv0, &c->model, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
-    c.progress = !c.json && isatty(2) && c.jobs == 1 && c.rank == 0;
-    c.pr = cli_progress_new("check", !c.json && c.rank == 0);
-    c.eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    return CLI_OK;
+}
+
+/* Open the store, collect the tests, run them, print the closing line. The exit status. */
+static int check_run(int argc, char **argv, check_t *c, check_args_t *a)
+{
+    int rc = CLI_OK;
+    diag_t d;
+    c->progress = !c->json && isatty(2) && c->jobs == 1 && c->rank == 0;
+    c->pr = cli_progress_new("check", !c->json && c->rank == 0);
+    c->eo.spill_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     {
         strbuf_t cmd, pr;
         sb_init(&cmd);
@@ -1181,16 +993,15 @@ int cmd_check(int argc, char **argv)
         sb_puts(&cmd, "cohcheck");
         for (int i = 0; i < argc; i++)
             sb_printf(&cmd, " %s", argv[i]);
-        for (int i = 0; i < nparams; i++)
-            sb_printf(&pr, "%s%s", i ? "," : "", params[i]);
-        c.command = cmd.s;
-        c.params = pr.s;
+        for (int i = 0; i < a->nparams; i++)
+            sb_printf(&pr, "%s%s", i ? "," : "", a->params[i]);
+        c->command = cmd.s;
+        c->params = pr.s;
     }
-    store_before = no_db ? 0 : store_bytes(db_path);
-    if (!no_db && store_open(db_path, &c.db, &d)) {
+    a->store_before = a->no_db ? 0 : store_bytes(a->db_path);
+    if (!a->no_db && store_open(a->db_path, &c->db, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1200,25 +1011,24 @@ int cmd_check(int argc, char **argv)
     int nfiles;
     if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     if (!nfiles) {
         cli_error("check: no .litmus files found");
         rc = CLI_BAD_INPUT;
     }
-    if (rc == CLI_OK && cli_junit_check(junit_path) != CLI_OK)
+    if (rc == CLI_OK && cli_junit_check(a->junit_path) != CLI_OK)
         rc = CLI_BAD_INPUT;
     if (rc != CLI_OK) {
         cli_free_list(files, nfiles);
-        goto out;
+        return rc;
     }
-    if (junit_path)
-        c.junit = cli_junit_new("cohcheck check");
+    if (a->junit_path)
+        c->junit = cli_junit_new("cohcheck check");
     cli_tally_t tally = {0};
-    rc = worst(rc, run_all(&c, files, nfiles, &tally));
+    rc = worst(rc, run_all(c, files, nfiles, &tally));
     cli_free_list(files, nfiles);
-    if (nfiles > 1 && !c.json && c.rank == 0) {
+    if (nfiles > 1 && !c->json && c->rank == 0) {
         /* The closing line, as litmus has: every test counted, bad files included. */
         strbuf_t sl;
         sb_init(&sl);
@@ -1227,30 +1037,62 @@ int cmd_check(int argc, char **argv)
         fflush(stdout);
         sb_free(&sl);
     }
-    if (c.junit && cli_junit_write(c.junit, junit_path) != CLI_OK)
+    if (c->junit && cli_junit_write(c->junit, a->junit_path) != CLI_OK)
         rc = worst(rc, CLI_BAD_INPUT);
-    cli_junit_free(c.junit);
-    c.junit = NULL;
-out:
-    if (c.db && store_close(c.db, &d)) {
+    cli_junit_free(c->junit);
+    c->junit = NULL;
+    return rc;
+}
+
+/* Close the store (warning once when it grew past the limit) and free C. RC, or worse. */
+static int check_finish(check_t *c, const check_args_t *a, int rc)
+{
+    diag_t d;
+    if (c->db && store_close(c->db, &d)) {
         cli_report(&d);
         rc = worst(rc, CLI_BAD_INPUT);
-    } else if (c.db && c.rank == 0) {
-        store_size_warn(db_path, store_before);
+    } else if (c->db && c->rank == 0) {
+        store_size_warn(a->db_path, a->store_before);
     }
     if (stop_flag)
         rc = worst(rc, CLI_LIMIT);
-    cli_progress_free(c.pr);
-    free(c.command);
-    free(c.params);
-    free(c.env_fair);
-    free(c.fair_buf);
-    cli_params_free(&c.sp);
-    cat_free(c.model);
-    proto_free(c.proto);
-    if (c.mpi)
+    cli_progress_free(c->pr);
+    free(c->command);
+    free(c->params);
+    free(c->env_fair);
+    free(c->fair_buf);
+    cli_params_free(&c->sp);
+    cat_free(c->model);
+    proto_free(c->proto);
+    if (c->mpi)
         explore_mpi_finalize();
     return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_t c;
+    memset(&c, 0, sizeof c);
+    c.argv0 = argv[0];
+    c.unroll = 2;
+    c.jobs = 1;
+    c.eo.por = CLI_POR_DEFAULT;
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.cond, NULL);
+    c.cfg.chan_capacity = 8;
+    check_args_t a = {.db_path = "cohcheck.db", .fairness = -1};
+    int rc = check_parse(argc, argv, &c, &a);
+    if (rc < 0)
+        return CLI_OK;
+    if (rc == CLI_OK)
+        rc = check_mpi(&c, &a);
+    if (rc == CLI_OK)
+        rc = check_combinations(&c, &a);
+    if (rc == CLI_OK)
+        rc = check_load(argc, &c, &a);
+    if (rc == CLI_OK)
+        rc = check_run(argc, argv, &c, &a);
+    return check_finish(&c, &a, rc);
 }
 
 /* The labels a protocol declares, each with the rows citing it. Returns
@@ -1356,57 +1198,45 @@ static void count_readings(const proto_t *p, bool json, strbuf_t *b)
         sb_puts(b, "]}\n");
 }
 
+static const char count_usage[] =
+    "usage: cohcheck count [--json] [--resolved | --readings] PROTOCOL...\n"
+    "\n"
+    "Table-level counts per controller: declared stable and transient states (and\n"
+    "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
+    "transitions, in two conventions:\n"
+    "  transitions  distinct (state, event) cells with at least one row that is\n"
+    "               neither 'stall' nor 'impossible' (docs/architecture.md section 4); "
+    "a row\n"
+    "               listing several states or events covers each cell; a\n"
+    "               controller-level row ('-') is one cell per event;\n"
+    "  branches     the same rows counted per guarded alternative: a cell whose\n"
+    "               outcome depends on a condition (\"MSHR.empty? -> V else -> VI\")\n"
+    "               counts once per outcome, as RCC's Table V does.\n"
+    "The figures a protocol file declares with 'published' are printed beside\n"
+    "cohcheck's (reports/counts.md).\n"
+    "\n"
+    "A protocol that declares 'labels' (the cells of the paper's table it\n"
+    "transcribes, e.g. seed 001 Table 3's a0..a25) gets each label listed with the\n"
+    "rows that cite it; a label no row cites is an error (exit 1).\n"
+    "\n"
+    "options:\n";
+
 int cmd_count(int argc, char **argv)
 {
     bool json = false, resolved = false, readings = false;
-    int first = 1;
     int rc = CLI_OK;
-    for (; first < argc && argv[first][0] == '-'; first++) {
-        if (!strcmp(argv[first], "--json"))
-            json = true;
-        else if (!strcmp(argv[first], "--resolved"))
-            resolved = true;
-        else if (!strcmp(argv[first], "--readings"))
-            readings = true;
-        else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-            fputs(
-                "usage: cohcheck count [--json] [--resolved | --readings] PROTOCOL...\n"
-                "\n"
-                "Table-level counts per controller: declared stable and transient states (and\n"
-                "how many transient states are declared 'coherent', TC's Table 1 split), and\n"
-                "transitions, in two conventions:\n"
-                "  transitions  distinct (state, event) cells with at least one row that is\n"
-                "               neither 'stall' nor 'impossible' (docs/architecture.md section 4); "
-                "a row\n"
-                "               listing several states or events covers each cell; a\n"
-                "               controller-level row ('-') is one cell per event;\n"
-                "  branches     the same rows counted per guarded alternative: a cell whose\n"
-                "               outcome depends on a condition (\"MSHR.empty? -> V else -> VI\")\n"
-                "               counts once per outcome, as RCC's Table V does.\n"
-                "The figures a protocol file declares with 'published' are printed beside\n"
-                "cohcheck's (reports/counts.md).\n"
-                "\n"
-                "A protocol that declares 'labels' (the cells of the paper's table it\n"
-                "transcribes, e.g. seed 001 Table 3's a0..a25) gets each label listed with the\n"
-                "rows that cite it; a label no row cites is an error (exit 1).\n"
-                "\n"
-                "  --resolved   print the whole resolved protocol instead: a variant\n"
-                "               ('extends') with its bases applied, as one standalone file\n"
-                "               (one row per state list and event, in the order they are tried)\n"
-                "  --readings   list the protocol's readings instead: each row, network,\n"
-                "               param or map marked 'reading \"SECTION\": \"TEXT\"', where the\n"
-                "               tables interpret or depart from their paper, as FILE:LINE of\n"
-                "               the marked item, the item, the section and the reading\n"
-                "               (unmarked items are transcribed as written; a variant's\n"
-                "               list has its bases' readings it did not replace)\n"
-                "  --json       one JSON object per protocol\n",
-                stdout);
-            return CLI_OK;
-        } else {
-            cli_error("count: unknown option '%s' (see --help)", argv[first]);
-            return CLI_BAD_INPUT;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_COUNT);
+    for (int ch; (ch = cli_getopt(&g, argc, argv)) != -1;) {
+        switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
+        case 'J': json = true; break;
+        case CLI_O_RESOLVED: resolved = true; break;
+        case CLI_O_READINGS: readings = true; break;
+        case 'h': cli_usage(stdout, CLI_CMD_COUNT, count_usage, NULL); return CLI_OK;
         }
     }
+    int first = optind;
     if (first >= argc) {
         cli_error("count: give at least one protocol (see --help)");
         return CLI_BAD_INPUT;

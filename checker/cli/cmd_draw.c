@@ -34,18 +34,8 @@ static const char USAGE[] =
     "'cohcheck trace' prints them: step 1 is the initial state, warm copies shown\n"
     "on their lanes.\n"
     "\n"
-    "options:\n"
-    "  -o, --output FILE   .dot (Graphviz text), .svg or .png (needs Graphviz's dot;\n"
-    "                      FILE's folder is created when missing);\n"
-    "                      '-' writes the .dot text to standard output\n"
-    "  --controller C      draw only controller C\n"
-    "  --stalls            draw stall rows too (dotted)\n"
-    "  --width N           wrap edge labels after about N characters (default 48)\n"
-    "  --trace RUN         draw stored run RUN instead of a protocol\n"
-    "  --db PATH           the store (default cohcheck.db)\n"
-    "  --json              print what was written as one object (file, format, and\n"
-    "                      protocol or run); not with -o -\n"
-    "  --help              this text\n";
+    "options:\n";
+static const char USAGE_TAIL[] = "";
 
 /* Run Graphviz's dot on TEXT, writing format FMT to PATH. 0, or -1 reported. */
 static int run_dot(const char *text, const char *fmt, const char *path)
@@ -296,23 +286,222 @@ static int lasso_states(store_t *db, int64_t run, sys_t *sys, const char *lasso,
     return *n == k ? 0 : -1;
 }
 
-static int draw_trace(const char *dbp, const char *runs, const char *states, const char *out,
-                      const char *argv0)
+/* RUNS and STATES (NULL: the run's failure, *TARGET -1) as numbers. CLI_OK or CLI_BAD_INPUT. */
+static int parse_run_state(const char *runs, const char *states, long long *id, long long *target)
 {
     char *end;
-    long long id = strtoll(runs, &end, 10);
-    if (!*runs || *end || id <= 0) {
+    *id = strtoll(runs, &end, 10);
+    if (!*runs || *end || *id <= 0) {
         cli_error("draw: '%s' is not a run number (see 'cohcheck show')", runs);
         return CLI_BAD_INPUT;
     }
-    long long target = -1;
+    *target = -1;
     if (states) {
-        target = strtoll(states, &end, 10);
-        if (!*states || *end || target < 0) {
+        *target = strtoll(states, &end, 10);
+        if (!*states || *end || *target < 0) {
             cli_error("draw: '%s' is not a state number", states);
             return CLI_BAD_INPUT;
         }
     }
+    return CLI_OK;
+}
+
+/* The stored path from state TARGET of run ID back to an initial state (*PATH[0] is
+ * TARGET; *N states). CLI_OK or CLI_BAD_INPUT (reported; the states read so far kept). */
+static int load_path(store_t *db, long long id, long long target, store_state_t **path, size_t *n)
+{
+    size_t cap = 0;
+    diag_t d;
+    for (int64_t v = target; v >= 0 && *n <= 1000000;) {
+        store_state_t st;
+        if (store_get_state(db, id, v, &st, &d)) {
+            cli_error("draw: run %lld has no state %lld", id, (long long)v);
+            return CLI_BAD_INPUT;
+        }
+        UTIL_PUSH(*path, *n, cap, st);
+        v = st.parent;
+    }
+    return CLI_OK;
+}
+
+/* A livelock: the cycle follows the path to its first state (path[0]), so the chart
+ * shows the lasso; PATH runs backwards, so its states go in front (*NCYCLE of them). */
+static int prepend_cycle(store_t *db, long long id, sys_t *sys, const char *lasso,
+                         store_state_t **path, size_t *n, size_t *ncycle)
+{
+    int rc = CLI_OK;
+    store_state_t *cyc;
+    if (lasso_states(db, id, sys, lasso, &cyc, ncycle)) {
+        cli_error("draw: run %lld's cycle (%s) does not replay", id, lasso);
+        rc = CLI_BAD_INPUT;
+    }
+    store_state_t *all = xmalloc((*n + *ncycle + 1) * sizeof *all);
+    for (size_t i = 0; i < *ncycle; i++)
+        all[i] = cyc[*ncycle - 1 - i];
+    memcpy(all + *ncycle, *path, *n * sizeof **path);
+    free(cyc);
+    free(*path);
+    *path = all;
+    *n += *ncycle;
+    return rc;
+}
+
+/* The chart's lanes and what a step draws on them. */
+typedef struct {
+    sys_t *sys;
+    const proto_t *proto;
+    draw_msc_t *m;
+    char **names; /* per lane */
+    int nl;
+    size_t ncycle; /* the first NCYCLE states of the path are the cycle */
+} chart_t;
+
+/* The message arrows and the lane notes of one step, drawn. */
+static void draw_step(const chart_t *ch, const sys_label_t *lab, const store_state_t *before,
+                      const store_state_t *after, const char *act)
+{
+    sys_step_info_t info;
+    sys_step_info(ch->sys, lab, before->enc, before->enc_len, after->enc, after->enc_len, &info);
+    char **notes = xcalloc((size_t)ch->nl, sizeof *notes);
+    for (int l = 0; l < ch->nl; l++) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_describe_lane(ch->sys, l, before->enc, before->enc_len, after->enc, after->enc_len,
+                          &sb);
+        notes[l] = sb.s ? lane_note(sb.s, ch->names[l]) : NULL;
+        sb_free(&sb);
+    }
+    int ns = info.nsent < SYS_MAX_SENT ? info.nsent : SYS_MAX_SENT;
+    int from[SYS_MAX_SENT], to[SYS_MAX_SENT];
+    char *labels[SYS_MAX_SENT];
+    for (int k = 0; k < ns; k++) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_msg_name(ch->sys, info.sent[k].msg, info.sent[k].line, &sb);
+        from[k] = info.sent[k].from;
+        to[k] = info.sent[k].to;
+        labels[k] = sb.s;
+    }
+    strbuf_t rl, pl;
+    sb_init(&rl);
+    sb_init(&pl);
+    if (info.received)
+        sys_msg_name(ch->sys, info.recv.msg, info.recv.line, &rl);
+    if (info.peer >= 0 && info.event >= 0)
+        sb_puts(&pl, ch->proto->events[info.event].name);
+    draw_step_t st = {info.lane,
+                      act,
+                      (const char *const *)notes,
+                      info.peer,
+                      pl.s,
+                      info.received ? info.recv.from : -1,
+                      rl.s,
+                      ns,
+                      from,
+                      to,
+                      (const char *const *)labels};
+    draw_msc_step(ch->m, &st);
+    for (int k = 0; k < ns; k++)
+        free(labels[k]);
+    for (int l = 0; l < ch->nl; l++)
+        free(notes[l]);
+    free(notes);
+    sb_free(&rl);
+    sb_free(&pl);
+}
+
+/* Every step of PATH[0..N) (backwards: PATH[N-1] is the first), the initial state first. */
+static void draw_path(const chart_t *ch, const store_state_t *path, size_t n)
+{
+    for (size_t i = n; i-- > 0;) {
+        sys_label_t lab;
+        memset(&lab, 0, sizeof lab);
+        memcpy(&lab, path[i].label,
+               path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
+        const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
+        strbuf_t act;
+        sb_init(&act);
+        if (lab.kind == SYS_STEP_INIT) {
+            sys_describe(ch->sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
+                         &act);
+            init_step(ch->m, act.s, ch->names, ch->nl);
+            sb_free(&act);
+            continue;
+        }
+        if (i < ch->ncycle)
+            sb_printf(&act, "[cycle %zu/%zu] ", ch->ncycle - i, ch->ncycle);
+        sys_describe(ch->sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
+                     &act);
+        char *bar = act.s ? strstr(act.s, " | ") : NULL;
+        if (bar)
+            *bar = '\0';
+        draw_step(ch, &lab, before, &path[i], act.s);
+        sb_free(&act);
+    }
+}
+
+/* The chart's caption: the failure's message, the cycle, the outcome of a terminal state. */
+static void caption(strbuf_t *c, const cli_rebuilt_t *b, bool state_given,
+                    const store_state_t *path, size_t n, size_t ncycle)
+{
+    if (!state_given && b->run.message && *b->run.message)
+        sb_printf(c, "%s", b->run.message);
+    if (ncycle)
+        sb_printf(c, "%sthe %zu step(s) marked [cycle] repeat forever", c->len ? "\n" : "", ncycle);
+    if (n && sys_terminal(b->sys, path[0].enc, path[0].enc_len)) {
+        prog_val_t *val = xcalloc((size_t)b->lay.nkeys + 1, sizeof *val);
+        sys_outcome(b->sys, path[0].enc, path[0].enc_len, val);
+        sb_printf(c, "%soutcome:", c->len ? "\n" : "");
+        for (int k = 0; k < b->lay.nkeys; k++)
+            sb_printf(c, " %s=%lld;", b->lay.names[k], (long long)val[k]);
+        if (b->have_mr && !b->mr.racy)
+            sb_printf(c, " (%s by %s)",
+                      exec_outcomes_has(&b->mr.allowed, val) ? "allowed" : "forbidden",
+                      b->run.model);
+        free(val);
+    }
+}
+
+/* The chart of PATH[0..N) of rebuilt run ID (to state TARGET; STATES: given), to OUT. */
+static int write_chart(const cli_rebuilt_t *b, long long id, long long target, const char *states,
+                       const store_state_t *path, size_t n, size_t ncycle, const char *out)
+{
+    chart_t ch = {.sys = b->sys, .proto = b->proto, .nl = sys_lanes(b->sys), .ncycle = ncycle};
+    ch.names = xcalloc((size_t)ch.nl, sizeof *ch.names);
+    for (int l = 0; l < ch.nl; l++) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_lane_name(b->sys, l, &sb);
+        ch.names[l] = sb.s;
+    }
+    strbuf_t title, cap;
+    sb_init(&title);
+    sb_init(&cap);
+    sb_printf(&title, "run %lld: %s on %s under %s: %s", id, b->run.protocol, b->run.test,
+              b->run.model, b->run.verdict ? b->run.verdict : "");
+    if (states)
+        sb_printf(&title, " (path to state %lld)", target);
+    ch.m = draw_msc_new(title.s, ch.nl, (const char *const *)ch.names);
+    draw_path(&ch, path, n);
+    caption(&cap, b, states != NULL, path, n, ncycle);
+    char *text = draw_msc_dot(ch.m, cap.len ? cap.s : NULL);
+    int rc = cli_write_picture(text, out);
+    free(text);
+    draw_msc_free(ch.m);
+    for (int l = 0; l < ch.nl; l++)
+        free(ch.names[l]);
+    free(ch.names);
+    sb_free(&title);
+    sb_free(&cap);
+    return rc;
+}
+
+static int draw_trace(const char *dbp, const char *runs, const char *states, const char *out,
+                      const char *argv0)
+{
+    long long id, target;
+    if (parse_run_state(runs, states, &id, &target))
+        return CLI_BAD_INPUT;
     store_t *db;
     if (cli_open_db(dbp, &db))
         return CLI_BAD_INPUT;
@@ -325,166 +514,20 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
     }
     if (target < 0)
         target = b.run.failure;
+    store_state_t *path = NULL;
+    size_t n = 0, ncycle = 0;
+    int rc = CLI_OK;
     if (target < 0) {
         cli_error("draw: run %lld has no recorded failure (verdict %s): give a state number", id,
                   b.run.verdict ? b.run.verdict : "none");
-        cli_rebuilt_free(&b);
-        store_close(db, &d);
-        return CLI_BAD_INPUT;
+        rc = CLI_BAD_INPUT;
     }
-    store_state_t *path = NULL;
-    size_t n = 0, cap = 0;
-    int rc = CLI_OK;
-    for (int64_t v = target; v >= 0 && n <= 1000000;) {
-        store_state_t st;
-        if (store_get_state(db, id, v, &st, &d)) {
-            cli_error("draw: run %lld has no state %lld", id, (long long)v);
-            rc = CLI_BAD_INPUT;
-            break;
-        }
-        UTIL_PUSH(path, n, cap, st);
-        v = st.parent;
-    }
-    sys_t *sys = b.sys;
-    /* A livelock: the cycle follows the path to its first state (path[0]), so the
-     * chart shows the lasso; PATH runs backwards, so its states go in front. */
-    size_t ncycle = 0;
-    if (rc == CLI_OK && !states && b.run.lasso && *b.run.lasso && n) {
-        store_state_t *cyc;
-        if (lasso_states(db, id, sys, b.run.lasso, &cyc, &ncycle)) {
-            cli_error("draw: run %lld's cycle (%s) does not replay", id, b.run.lasso);
-            rc = CLI_BAD_INPUT;
-        }
-        store_state_t *all = xmalloc((n + ncycle + 1) * sizeof *all);
-        for (size_t i = 0; i < ncycle; i++)
-            all[i] = cyc[ncycle - 1 - i];
-        memcpy(all + ncycle, path, n * sizeof *path);
-        free(cyc);
-        free(path);
-        path = all;
-        n += ncycle;
-    }
-    int nl = sys_lanes(sys);
-    char **names = xcalloc((size_t)nl, sizeof *names);
-    for (int l = 0; l < nl; l++) {
-        strbuf_t sb;
-        sb_init(&sb);
-        sys_lane_name(sys, l, &sb);
-        names[l] = sb.s;
-    }
-    strbuf_t title;
-    sb_init(&title);
-    sb_printf(&title, "run %lld: %s on %s under %s: %s", id, b.run.protocol, b.run.test,
-              b.run.model, b.run.verdict ? b.run.verdict : "");
-    if (states)
-        sb_printf(&title, " (path to state %lld)", target);
-    draw_msc_t *m = draw_msc_new(title.s, nl, (const char *const *)names);
-    char **notes = xcalloc((size_t)nl, sizeof *notes);
-    for (size_t i = n; rc == CLI_OK && i-- > 0;) {
-        sys_label_t lab;
-        memset(&lab, 0, sizeof lab);
-        memcpy(&lab, path[i].label,
-               path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
-        const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
-        if (lab.kind == SYS_STEP_INIT) {
-            strbuf_t desc;
-            sb_init(&desc);
-            sys_describe(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
-                         &desc);
-            init_step(m, desc.s, names, nl);
-            sb_free(&desc);
-            continue;
-        }
-        sys_step_info_t info;
-        sys_step_info(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &info);
-        strbuf_t act;
-        sb_init(&act);
-        if (i < ncycle)
-            sb_printf(&act, "[cycle %zu/%zu] ", ncycle - i, ncycle);
-        sys_describe(sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &act);
-        char *bar = act.s ? strstr(act.s, " | ") : NULL;
-        if (bar)
-            *bar = '\0';
-        for (int l = 0; l < nl; l++) {
-            strbuf_t sb;
-            sb_init(&sb);
-            sys_describe_lane(sys, l, before->enc, before->enc_len, path[i].enc, path[i].enc_len,
-                              &sb);
-            notes[l] = sb.s ? lane_note(sb.s, names[l]) : NULL;
-            sb_free(&sb);
-        }
-        int ns = info.nsent < SYS_MAX_SENT ? info.nsent : SYS_MAX_SENT;
-        int from[SYS_MAX_SENT], to[SYS_MAX_SENT];
-        char *labels[SYS_MAX_SENT];
-        for (int k = 0; k < ns; k++) {
-            strbuf_t sb;
-            sb_init(&sb);
-            sys_msg_name(sys, info.sent[k].msg, info.sent[k].line, &sb);
-            from[k] = info.sent[k].from;
-            to[k] = info.sent[k].to;
-            labels[k] = sb.s;
-        }
-        strbuf_t rl, pl;
-        sb_init(&rl);
-        sb_init(&pl);
-        if (info.received)
-            sys_msg_name(sys, info.recv.msg, info.recv.line, &rl);
-        if (info.peer >= 0 && info.event >= 0)
-            sb_puts(&pl, b.proto->events[info.event].name);
-        draw_step_t st = {info.lane,
-                          act.s,
-                          (const char *const *)notes,
-                          info.peer,
-                          pl.s,
-                          info.received ? info.recv.from : -1,
-                          rl.s,
-                          ns,
-                          from,
-                          to,
-                          (const char *const *)labels};
-        draw_msc_step(m, &st);
-        for (int k = 0; k < ns; k++)
-            free(labels[k]);
-        for (int l = 0; l < nl; l++) {
-            free(notes[l]);
-            notes[l] = NULL;
-        }
-        sb_free(&rl);
-        sb_free(&pl);
-        sb_free(&act);
-    }
-    if (rc == CLI_OK) {
-        strbuf_t cap_text;
-        sb_init(&cap_text);
-        if (!states && b.run.message && *b.run.message)
-            sb_printf(&cap_text, "%s", b.run.message);
-        /* The outcome of a terminal last state. */
-        if (ncycle)
-            sb_printf(&cap_text, "%sthe %zu step(s) marked [cycle] repeat forever",
-                      cap_text.len ? "\n" : "", ncycle);
-        if (n && sys_terminal(sys, path[0].enc, path[0].enc_len)) {
-            prog_val_t *val = xcalloc((size_t)b.lay.nkeys + 1, sizeof *val);
-            sys_outcome(sys, path[0].enc, path[0].enc_len, val);
-            sb_printf(&cap_text, "%soutcome:", cap_text.len ? "\n" : "");
-            for (int k = 0; k < b.lay.nkeys; k++)
-                sb_printf(&cap_text, " %s=%lld;", b.lay.names[k], (long long)val[k]);
-            if (b.have_mr && !b.mr.racy)
-                sb_printf(&cap_text, " (%s by %s)",
-                          exec_outcomes_has(&b.mr.allowed, val) ? "allowed" : "forbidden",
-                          b.run.model);
-            free(val);
-        }
-        char *text = draw_msc_dot(m, cap_text.len ? cap_text.s : NULL);
-        rc = cli_write_picture(text, out);
-        free(text);
-        sb_free(&cap_text);
-    }
-    draw_msc_free(m);
-    free(notes);
-    for (int l = 0; l < nl; l++)
-        free(names[l]);
-    free(names);
-    sb_free(&title);
+    if (rc == CLI_OK)
+        rc = load_path(db, id, target, &path, &n);
+    if (rc == CLI_OK && !states && b.run.lasso && *b.run.lasso && n)
+        rc = prepend_cycle(db, id, b.sys, b.run.lasso, &path, &n, &ncycle);
+    if (rc == CLI_OK)
+        rc = write_chart(&b, id, target, states, path, n, ncycle, out);
     for (size_t i = 0; i < n; i++) {
         free((void *)path[i].label);
         free((void *)path[i].enc);
@@ -513,44 +556,24 @@ static void put_json_written(const char *out, const char *key, const char *value
 
 int cmd_draw(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},
-        {"controller", required_argument, 0, 'C'},
-        {"stalls", no_argument, 0, 'S'},
-        {"width", required_argument, 0, 'W'},
-        {"trace", required_argument, 0, 'T'},
-        {"db", required_argument, 0, 'D'},
-        {"json", no_argument, 0, 'J'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *out = NULL, *ctrl = NULL, *run = NULL, *dbp = "cohcheck.db";
     draw_proto_opts_t o = {false, -1, 0};
     bool json = false;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_DRAW);
     int ch;
     diag_t d;
-    long long v;
-    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'o': out = optarg; break;
         case 'C': ctrl = optarg; break;
         case 'S': o.stalls = true; break;
-        case 'W':
-            if (cli_parse_count("--width", optarg, 1000, &v, &d) || v < 8) {
-                cli_error("draw: --width takes a number from 8 to 1000");
-                return CLI_BAD_INPUT;
-            }
-            o.label_width = (int)v;
-            break;
+        case 'W': o.label_width = (int)g.num; break;
         case 'T': run = optarg; break;
         case 'D': dbp = optarg; break;
         case 'J': json = true; break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("draw: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_DRAW, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (!out) {

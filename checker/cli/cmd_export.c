@@ -26,30 +26,10 @@ static void usage(FILE *f)
           "`states` of `cohcheck check --no-por` with the same other options (the partial-\n"
           "order reduction is off in the export; docs/murphi.md).\n"
           "\n"
-          "options:\n"
-          "  --murphi            the output language (the only one so far; required)\n"
-          "  --protocol P        a name in ./protocols ($COHCHECK_PROTOCOLS) or a .proto file\n"
-          "  --cus N             compute units (default: as many as the test uses)\n"
-          "  --init cold|warm    warm: every L1 line may start valid with its initial value\n"
-          "  --lines N           L1 capacity in lines (as check --lines)\n"
-          "  --env LIST          environment actions: fetch, evict, writeback, other events\n"
-          "                      the protocol declares, all (comma-separated; default none)\n"
-          "  --param NAME=VALUE  override a protocol parameter (repeatable)\n"
-          "  --model M           as check: every terminal outcome must be one the memory\n"
-          "                      model M allows (an invariant; none for a racy test under drf\n"
-          "                      or hrf); default: the protocol's target model\n"
-          "  --liveness          add a Rumur liveness property (AG EF): a terminal state\n"
-          "                      stays reachable (check --liveness; every rule, environment\n"
-          "                      events included, counts as progress in Rumur)\n"
-          "  --no-outcomes       check no outcome (Rumur then explores every state even where\n"
-          "                      check stops at a forbidden outcome)\n"
-          "  --unroll N          loop bound used to compute the model's outcomes (2)\n"
-          "  -o FILE             the model to write ('-': standard output; its folder is\n"
-          "                      created when missing)\n"
-          "  --json              print what was written as one object (protocol, test,\n"
-          "                      file, bytes); not with -o -\n"
-          "  -h, --help          this help\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, CLI_CMD_EXPORT);
+    fputs("\n"
           "Check the model with Rumur (Debian package rumur):\n"
           "  rumur --threads 1 --deadlock-detection stuck FILE.m -o model.c\n"
           "  cc -O2 model.c -o model -lpthread && ./model\n"
@@ -85,35 +65,19 @@ static int write_file(const char *text, const char *out)
 
 int cmd_export(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"murphi", no_argument, 0, 'R'},
-        {"protocol", required_argument, 0, 'p'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        {"unroll", required_argument, 0, 'u'},
-        {"no-outcomes", no_argument, 0, 'n'},
-        {"json", no_argument, 0, 'J'},
-        {"liveness", no_argument, 0, 'L'},
-        {0, 0, 0, 0},
-    };
     const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
     const char *params[64];
     int nparams = 0;
     bool murphi = false, outcomes = true, json = false, liveness = false;
     int unroll = 2;
-    long long v;
     sys_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_EXPORT);
     int ch;
-    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
+        if (ch == CLI_GETOPT_BAD)
+            return CLI_BAD_INPUT;
         int r = cli_config_opt("export", ch, optarg, &cfg);
         if (r < 0)
             return CLI_BAD_INPUT;
@@ -127,24 +91,12 @@ int cmd_export(int argc, char **argv)
         case 'J': json = true; break;
         case 'L': liveness = true; break;
         case 'o': out = optarg; break;
-        case 'u': {
-            diag_t d;
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            unroll = (int)v;
-            break;
-        }
+        case 'u': unroll = (int)g.num; break;
         case 'P':
             if (cli_param_opt("export", optarg, params, &nparams))
                 return CLI_BAD_INPUT;
             break;
         case 'h': usage(stdout); return CLI_OK;
-        default:
-            cli_error("export: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
         }
     }
     if (!murphi) {

@@ -25,24 +25,8 @@ static const char USAGE[] =
     "edges) and family, with the final condition that makes the cycle happen.\n"
     "See docs/gen.md.\n"
     "\n"
-    "options:\n"
-    "  -o, --out DIR       write DIR/NAME.litmus (DIR is created when missing)\n"
-    "  --edges N           longest cycle, 3 to 8 (default 6)\n"
-    "  --procs N           most litmus threads (processes) per test, 2 to 4 (default 4;\n"
-    "                      the old spelling --threads N still works, with a warning:\n"
-    "                      elsewhere --threads is the threads of one search)\n"
-    "  --annot LIST        families, comma-separated (default all): plain (data\n"
-    "                      accesses), rlx, relacq (release on a thread's last write,\n"
-    "                      acquire on its first read: MP+rel+acq), ra (every write\n"
-    "                      release, every read acquire), sc, fences (relaxed accesses,\n"
-    "                      an acq_rel fence between)\n"
-    "  --wg                also each annotated test at work-group scope (+wg)\n"
-    "  --samewg            also each test with every thread in one work-group (+samewg)\n"
-    "  --expect            append an (* expect *) block: each test under the six models\n"
-    "  --list              print the tests' names and cycles instead of writing files\n"
-    "  --json              one object per test ({\"test\", \"cycle\", \"file\"}), then\n"
-    "                      {\"tests\", \"out\"}\n"
-    "  -h, --help          this help\n";
+    "options:\n";
+static const char USAGE_TAIL[] = "";
 
 static int append_expect(strbuf_t *b, const char *text, const char *name, const char *argv0)
 {
@@ -109,50 +93,24 @@ static void put_json_test(const gen_test_t *t, const char *path)
 
 int cmd_gen(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"edges", required_argument, 0, 'e'},
-        {"procs", required_argument, 0, 'p'},
-        {"threads", required_argument, 0, 't'}, /* deprecated spelling of --procs */
-        {"annot", required_argument, 0, 'a'},
-        {"wg", no_argument, 0, 'w'},
-        {"samewg", no_argument, 0, 's'},
-        {"expect", no_argument, 0, 'E'},
-        {"list", no_argument, 0, 'l'},
-        {"json", no_argument, 0, 'J'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     gen_opts_t o = {6, 4, GEN_PLAIN | GEN_RLX | GEN_RELACQ | GEN_RA | GEN_SC | GEN_FENCES, false,
                     false};
     const char *out = NULL;
     bool expect = false, list = false, json = false;
     diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_GEN);
     int ch;
-    while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'o': out = optarg; break;
-        case 'e':
-            if (cli_parse_count("--edges", optarg, 8, &v, &d) || v < 3) {
-                cli_error("gen: --edges takes a number from 3 to 8");
-                return CLI_BAD_INPUT;
-            }
-            o.max_edges = (int)v;
-            break;
+        case 'e': o.max_edges = (int)g.num; break;
         case 't':
             cli_error("gen: warning: --threads N is deprecated, use --procs N (the litmus "
                       "threads of a test; --threads is the threads of one search elsewhere)");
             /* fall through */
-        case 'p':
-            if (cli_parse_count("--procs", optarg, 4, &v, &d) || v < 2) {
-                cli_error("gen: --procs takes a number from 2 to 4");
-                return CLI_BAD_INPUT;
-            }
-            o.max_threads = (int)v;
-            break;
+        case 'p': o.max_threads = (int)g.num; break;
         case 'a': {
             o.annot = 0;
             char buf[128];
@@ -187,10 +145,7 @@ int cmd_gen(int argc, char **argv)
         case 'E': expect = true; break;
         case 'l': list = true; break;
         case 'J': json = true; break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("gen: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'h': cli_usage(stdout, CLI_CMD_GEN, USAGE, USAGE_TAIL); return CLI_OK;
         }
     }
     if (optind < argc) {

@@ -73,34 +73,10 @@ static void usage(FILE *f)
           "memory models by enumerating every candidate execution, and print which outcomes\n"
           "each model allows, herd7-style.\n"
           "\n"
-          "options:\n"
-          "  --model M          a model name (sc rcsc rcpc drf hrf-direct hrf-indirect, or any\n"
-          "                     NAME.cat in ./models or $COHCHECK_MODELS) or a .cat file;\n"
-          "                     repeatable; default: the six models above\n"
-          "  --filter REGEX     only tests whose name matches (PCRE2)\n"
-          "  --param NAME=VALUE set a workload parameter (repeatable; docs/litmus.md)\n"
-          "  --unroll N         take each backward branch at most N times (default 2);\n"
-          "                     longer executions are cut off and the output says so\n"
-          "  --max-candidates N stop a test after N candidate executions (exit 3)\n"
-          "  --json             one JSON object per test and model on stdout\n"
-          "  --expect           compare with each test's (* expect ... *) block; exit 1 on\n"
-          "                     any mismatch; without --model, checks the models it lists\n"
-          "  --quiet            print only the summary line (and --expect mismatches)\n"
-          "  --junit FILE       also write a JUnit XML report (one test case per test and\n"
-          "                     model; --expect mismatches are failures)\n"
-          "  --annotate         print GitHub annotations (::error file=...) for mismatches\n"
-          "  --show DIR         also write herd7-style graphs of the allowed executions that\n"
-          "                     satisfy the condition to DIR/TEST.MODEL.dot (at most 4\n"
-          "                     drawn per file): po, rf, co, fr, rmw and sw edges\n"
-          "  --to-herd DIR      write each test in herd7's C dialect to DIR/NAME.litmus\n"
-          "                     instead of evaluating it; tests with no C form (loops,\n"
-          "                     rm_agent, and scopes or work-groups: herd7 reads no\n"
-          "                     OpenCL) are listed and skipped\n"
-          "  --opencl           with --to-herd: write scoped tests too, in the OpenCL\n"
-          "                     dialect (cohcheck reads it; herd7 7.58 does not)\n"
-          "                     (DIR, and a --junit file's folder, are created when missing)\n"
-          "  -h, --help         this help\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, CLI_CMD_LITMUS);
+    fputs("\n"
           "Files whose first word is 'C' or 'OpenCL' are read as herd7's C dialect\n"
           "(docs/litmus.md lists the subset); the rest as cohcheck's format.\n"
           "\n"
@@ -588,23 +564,6 @@ static int worst(int a, int b)
 
 int cmd_litmus(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},
-        {"filter", required_argument, 0, 'f'},
-        {"unroll", required_argument, 0, 'u'},
-        {"param", required_argument, 0, 'P'},
-        {"max-candidates", required_argument, 0, 'c'},
-        {"json", no_argument, 0, 'J'},
-        {"expect", no_argument, 0, 'E'},
-        {"quiet", no_argument, 0, 'q'},
-        {"to-herd", required_argument, 0, 'H'},
-        {"opencl", no_argument, 0, 'O'},
-        {"show", required_argument, 0, 'S'},
-        {"junit", required_argument, 0, 'U'},
-        {"annotate", no_argument, 0, 'A'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     litmus_opts_t o;
     memset(&o, 0, sizeof o);
     const char *junit_path = NULL;
@@ -612,12 +571,12 @@ int cmd_litmus(int argc, char **argv)
     o.cache.argv0 = argv[0];
     int rc = CLI_OK;
     diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_LITMUS);
     int c;
-    while ((c = getopt_long(argc, argv, "hm:", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(&g, argc, argv)) != -1) {
         switch (c) {
+        case CLI_GETOPT_BAD: rc = CLI_BAD_INPUT; goto out;
         case 'm':
             if (o.nmodel_args >= MAX_MODELS) {
                 cli_error("too many --model options (at most %d)", MAX_MODELS);
@@ -642,22 +601,8 @@ int cmd_litmus(int argc, char **argv)
             }
             break;
         }
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.eo.unroll = (int)v;
-            break;
-        case 'c':
-            if (cli_parse_count("--max-candidates", optarg, (long long)1e15, &v, &d) || v == 0) {
-                cli_error("--max-candidates needs a whole number from 1 to 1e15");
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.eo.max_candidates = (uint64_t)v;
-            break;
+        case 'u': o.eo.unroll = (int)g.num; break;
+        case 'c': o.eo.max_candidates = (uint64_t)g.num; break;
         case 'P':
             if (cli_param_opt("litmus", optarg, o.params, &o.nparams)) {
                 rc = CLI_BAD_INPUT;
@@ -673,13 +618,6 @@ int cmd_litmus(int argc, char **argv)
         case 'H': o.to_herd = optarg; break; /* created when missing, below */
         case 'S': o.show = optarg; break;
         case 'h': usage(stdout); goto out;
-        default:
-            if (optopt)
-                cli_error("litmus: option '-%c' is unknown or needs a value (see --help)", optopt);
-            else
-                cli_error("litmus: unknown option '%s' (see --help)", argv[optind - 1]);
-            rc = CLI_BAD_INPUT;
-            goto out;
         }
     }
     if (optind >= argc) {

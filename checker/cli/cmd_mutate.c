@@ -2,7 +2,9 @@
  * pins down. Every mutant of the protocol's table (one small change to one row)
  * is checked on the suite until a test kills it; survivors are checked again
  * with stronger settings; what survives everything is called equivalent when
- * every test reaches exactly the original's outcomes, else a hole in the suite. */
+ * every test reaches exactly the original's outcomes, else a hole in the suite.
+ * Here: the options, the protocol, model and tests they name, the calls into
+ * checker/mutate/ (mutate.h), and the output. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -33,30 +35,8 @@ static const char USAGE[] =
     "it), invalid (the mutated table does not load; not counted).\n"
     "kill rate = (killed + killed-stronger) / (mutants - equivalent - invalid).\n"
     "\n"
-    "options:\n"
-    "  --protocol P        the protocol (a name in ./protocols or a .proto file)\n"
-    "  --model M           memory model (default: the protocol's target)\n"
-    "  --cus N, --init cold|warm, --env LIST, --lines N, --param NAME=VALUE\n"
-    "                      the base settings, as for check (default cold, no env)\n"
-    "  --stronger LIST     settings for survivors, comma-separated, each 'warm' or\n"
-    "                      'cold' with environment actions and 'cusN' (N compute\n"
-    "                      units) joined by '+' (default warm,warm+all,warm+cus4);\n"
-    "                      'none' for no second round\n"
-    "  --max-states N      per exploration (default 200000); a bounded one kills nothing\n"
-    "  -j N                mutants checked at once (default 2; the old spelling\n"
-    "                      --threads N still works, with a deprecation line)\n"
-    "  --unroll N          loop bound for the model's allowed outcomes (2)\n"
-    "  --json              one object per mutant, then a summary object\n"
-    "  --all               list every mutant, not only those not killed\n"
-    "  --only LIST         check only the mutants with these numbers (as listed by an\n"
-    "                      earlier run on the same table): '3,7,10-12'\n"
-    "  --junit FILE        also write a JUnit XML report: a survivor is a failure,\n"
-    "                      equivalent and invalid mutants are skipped\n"
-    "  --annotate          print GitHub annotations (::warning) at each survivor's row\n"
-    "  --liveness          also check liveness (check --liveness, weak fairness): a\n"
-    "                      mutant that livelocks or starves a thread is killed\n"
-    "  -h, --help          this help\n"
-    "exit: 0 done, 2 bad input\n";
+    "options:\n";
+static const char USAGE_TAIL[] = "exit: 0 done, 2 bad input\n";
 
 typedef struct {
     cli_progress_t *pr; /* the shared progress line (cli_out.c) */
@@ -93,52 +73,6 @@ static int parse_setting(const char *s, const sys_config_t *base, sys_config_t *
             snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s", *env ? "," : "", t);
     }
     return *env ? cli_parse_env(env, cfg) : 0;
-}
-
-/* Keep only the mutants numbered in LIST ("3,7,10-12"), in order. -1 (reported) on junk
- * or a number no mutant has. */
-static int select_only(const char *list, mutant_t **m, int *n)
-{
-    bool *keep = xcalloc((size_t)*n + 1, sizeof *keep);
-    const char *s = list;
-    int rc = 0;
-    while (rc == 0) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        if (end == s || !isdigit((unsigned char)*s))
-            rc = -1;
-        else if (*end == '-') {
-            const char *s2 = end + 1;
-            b = strtol(s2, &end, 10);
-            if (end == s2 || !isdigit((unsigned char)*s2))
-                rc = -1;
-        }
-        if (rc == 0 && (a < 1 || b < a || b > *n))
-            rc = -1;
-        for (long i = a; rc == 0 && i <= b; i++)
-            keep[i - 1] = true;
-        if (rc == 0 && *end == '\0')
-            break;
-        if (rc == 0 && *end != ',')
-            rc = -1;
-        s = end + 1;
-    }
-    if (rc) {
-        cli_error("mutate: --only takes mutant numbers from 1 to %d, like '3,7,10-12': '%s'", *n,
-                  list);
-        free(keep);
-        return -1;
-    }
-    int k = 0;
-    for (int i = 0; i < *n; i++) {
-        if (keep[i])
-            (*m)[k++] = (*m)[i];
-        else
-            mutate_free_one(&(*m)[i]);
-    }
-    *n = k;
-    free(keep);
-    return 0;
 }
 
 static void json_mutant(strbuf_t *b, const mutant_t *m)
@@ -180,105 +114,56 @@ static void json_mutant(strbuf_t *b, const mutant_t *m)
     sb_puts(b, "}\n");
 }
 
-int cmd_mutate(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"protocol", required_argument, 0, 'p'},
-        {"model", required_argument, 0, 'm'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"param", required_argument, 0, 'P'},
-        {"stronger", required_argument, 0, 's'},
-        {"max-states", required_argument, 0, 'S'},
-        {"threads", required_argument, 0, 'T'}, /* deprecated spelling of -j */
-        {"unroll", required_argument, 0, 'u'},
-        {"json", no_argument, 0, 'J'},
-        {"all", no_argument, 0, 'a'},
-        {"only", required_argument, 0, 'O'},
-        {"junit", required_argument, 0, 'U'},
-        {"annotate", no_argument, 0, 'A'},
-        {"liveness", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    const char *proto_arg = NULL, *model_arg = NULL, *stronger = "warm,warm+all,warm+cus4";
+/* What the options say. */
+typedef struct {
+    const char *proto_arg, *model_arg, *stronger, *junit_path, *only;
     const char *params[32];
-    int nparams = 0;
-    sys_config_t base;
-    memset(&base, 0, sizeof base);
-    base.chan_capacity = 8;
-    mutate_opts_t mo;
-    memset(&mo, 0, sizeof mo);
-    mo.max_states = 200000;
-    mo.threads = 2;
-    int unroll = 2;
-    bool json = false, all = false, annotate = false;
-    const char *junit_path = NULL, *only = NULL;
-    diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+    int nparams, unroll;
+    bool json, all, annotate;
+} mutate_args_t;
+
+/* The options into A and MO. CLI_OK, CLI_BAD_INPUT (reported), or -1 after --help. */
+static int parse_args(int argc, char **argv, mutate_args_t *a, mutate_opts_t *mo)
+{
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_MUTATE);
+    for (int ch; (ch = cli_getopt(&g, argc, argv)) != -1;) {
         switch (ch) {
-        case 'p': proto_arg = optarg; break;
-        case 'm': model_arg = optarg; break;
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
+        case 'p': a->proto_arg = optarg; break;
+        case 'm': a->model_arg = optarg; break;
         case 'c':
         case 'i':
         case 'e':
         case 'l':
-            if (cli_config_opt("mutate", ch, optarg, &base) < 0)
+            if (cli_config_opt("mutate", ch, optarg, &mo->base) < 0)
                 return CLI_BAD_INPUT;
             break;
         case 'P':
-            if (nparams >= 32 || !strchr(optarg, '=')) {
+            if (a->nparams >= 32 || !strchr(optarg, '=')) {
                 cli_error("mutate: --param takes NAME=VALUE (at most 32)");
                 return CLI_BAD_INPUT;
             }
-            params[nparams++] = optarg;
+            a->params[a->nparams++] = optarg;
             break;
-        case 's': stronger = optarg; break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("mutate: --max-states takes a number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            mo.max_states = (uint64_t)v;
-            break;
+        case 's': a->stronger = optarg; break;
+        case 'S': mo->max_states = (uint64_t)g.num; break;
         case 'T':
             cli_error("mutate: warning: --threads N is deprecated here, use -j N (mutants at "
                       "once; --threads is the threads of one search elsewhere)");
             /* fall through */
-        case 'j':
-            if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
-                cli_error("mutate: -j takes a number from 1 to 64");
-                return CLI_BAD_INPUT;
-            }
-            mo.threads = (int)v;
-            break;
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            unroll = (int)v;
-            break;
-        case 'J': json = true; break;
-        case 'a': all = true; break;
-        case 'O': only = optarg; break;
-        case 'U': junit_path = optarg; break;
-        case 'A': annotate = true; break;
-        case 'L': mo.liveness = true; break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("mutate: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case 'j': mo->threads = (int)g.num; break;
+        case 'u': a->unroll = (int)g.num; break;
+        case 'J': a->json = true; break;
+        case 'a': a->all = true; break;
+        case 'O': a->only = optarg; break;
+        case 'U': a->junit_path = optarg; break;
+        case 'A': a->annotate = true; break;
+        case 'L': mo->liveness = true; break;
+        case 'h': cli_usage(stdout, CLI_CMD_MUTATE, USAGE, USAGE_TAIL); return -1;
         }
     }
-    if (!proto_arg) {
+    if (!a->proto_arg) {
         cli_error("mutate: give the protocol with --protocol P");
         return CLI_BAD_INPUT;
     }
@@ -286,205 +171,234 @@ int cmd_mutate(int argc, char **argv)
         cli_error("mutate: give at least one litmus test or folder");
         return CLI_BAD_INPUT;
     }
-    if (cli_junit_check(junit_path) != CLI_OK)
-        return CLI_BAD_INPUT;
-    /* Stronger settings. */
-    mutate_setting_t sets[16];
-    char setbuf[512];
-    int nsets = 0;
-    if (strcmp(stronger, "none")) {
-        if (strlen(stronger) >= sizeof setbuf) {
-            cli_error("mutate: --stronger list too long");
-            return CLI_BAD_INPUT;
-        }
-        snprintf(setbuf, sizeof setbuf, "%s", stronger);
-        char *save = NULL;
-        for (char *t = strtok_r(setbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (nsets >= 16 || parse_setting(t, &base, &sets[nsets].cfg)) {
-                cli_error("mutate: --stronger: bad setting '%s' (warm, cold, +fetch, +evict, "
-                          "+all, ...)",
-                          t);
-                return CLI_BAD_INPUT;
-            }
-            sets[nsets++].name = t;
-        }
+    return cli_junit_check(a->junit_path) == CLI_OK ? CLI_OK : CLI_BAD_INPUT;
+}
+
+/* --stronger's LIST (copied into BUF) into SETS (at most 16) from BASE. -1 (reported). */
+static int parse_stronger(const char *list, const sys_config_t *base, char *buf, size_t len,
+                          mutate_setting_t *sets, int *n)
+{
+    *n = 0;
+    if (!strcmp(list, "none"))
+        return 0;
+    if (strlen(list) >= len) {
+        cli_error("mutate: --stronger list too long");
+        return -1;
     }
-    proto_t *p;
-    if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
+    snprintf(buf, len, "%s", list);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n >= 16 || parse_setting(t, base, &sets[*n].cfg)) {
+            cli_error("mutate: --stronger: bad setting '%s' (warm, cold, +fetch, +evict, "
+                      "+all, ...)",
+                      t);
+            return -1;
+        }
+        sets[(*n)++].name = t;
+    }
+    return 0;
+}
+
+/* The protocol with its --param settings, and the model (--model, else its target).
+ * CLI_OK or CLI_BAD_INPUT (reported). */
+static int load_protocol_model(const mutate_args_t *a, const char *argv0, proto_t **p,
+                               cat_model_t **model)
+{
+    diag_t d;
+    if (cli_load_protocol(a->proto_arg, argv0, p, &d)) {
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
-    for (int i = 0; i < nparams; i++) {
+    for (int i = 0; i < a->nparams; i++) {
         char name[64];
-        const char *eq = strchr(params[i], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
-        if (proto_set_param(p, name, atoi(eq + 1), &d)) {
+        const char *eq = strchr(a->params[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - a->params[i]), a->params[i]);
+        if (proto_set_param(*p, name, atoi(eq + 1), &d)) {
             cli_report(&d);
-            proto_free(p);
             return CLI_BAD_INPUT;
         }
     }
-    const char *mname = model_arg ? model_arg : p->target;
+    const char *mname = a->model_arg ? a->model_arg : (*p)->target;
     if (!mname) {
-        cli_error("mutate: protocol %s declares no target; give --model", p->name);
-        proto_free(p);
+        cli_error("mutate: protocol %s declares no target; give --model", (*p)->name);
         return CLI_BAD_INPUT;
     }
-    cat_model_t *model;
-    if (cli_load_model(mname, argv[0], &model, &d)) {
+    if (cli_load_model(mname, argv0, model, &d)) {
         cli_report(&d);
-        proto_free(p);
         return CLI_BAD_INPUT;
     }
-    char **files;
-    int nfiles;
-    int rc = CLI_OK;
-    if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
-        cli_report(&d);
-        cat_free(model);
-        proto_free(p);
-        return CLI_BAD_INPUT;
+    return CLI_OK;
+}
+
+/* One mutant as text (survivors and the like; every one with --all). */
+static void text_mutant(strbuf_t *b, const mutant_t *x)
+{
+    sb_printf(b, "%-15s #%-4d %s:%d %s %s\n  - %s\n  + %s\n", mutant_class_names[x->cls], x->id,
+              x->file, x->line, x->ctrl, x->op, x->before, *x->after ? x->after : "(row removed)");
+    if (x->killed_by)
+        sb_printf(b, "  killed by %s (%s, %s)\n", x->killed_by, x->verdict, x->setting);
+    if (x->error)
+        sb_printf(b, "  does not load: %s\n", x->error);
+    if (x->cls == MUT_SURVIVED)
+        sb_printf(b,
+                  "  outcomes: more on %d, fewer on %d, search bounded on %d "
+                  "(setting, test) pairs; first %s%s\n",
+                  x->gained, x->lost, x->bounded, x->differs_on ? x->differs_on : "-",
+                  !x->gained && !x->bounded ? "; it only removes behaviour" : "");
+}
+
+/* The closing summary (a line, or an object with --json). */
+static void print_summary(strbuf_t *b, const mutate_args_t *a, const mutate_opts_t *mo,
+                          const proto_t *p, const cat_model_t *model, int nm, int ntests,
+                          int unreadable, const mutate_summary_t *s)
+{
+    const int *cnt = s->count;
+    if (a->json) {
+        sb_puts(b, "{\"protocol\":");
+        sb_json_str(b, p->name);
+        sb_puts(b, ",\"model\":");
+        sb_json_str(b, cat_model_name(model));
+        sb_printf(b,
+                  ",\"tests\":%d,\"usable_tests\":%d,\"mutants\":%d,\"killed\":%d,"
+                  "\"killed_stronger\":%d,\"survived\":%d,\"equivalent\":%d,\"invalid\":%d,"
+                  "\"not_covered\":%d,\"liveness\":%s,\"kill_rate\":%.4f}\n",
+                  ntests, s->usable, nm, cnt[MUT_KILLED], cnt[MUT_KILLED_STRONGER],
+                  cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT], cnt[MUT_INVALID], cnt[MUT_NOT_COVERED],
+                  mo->liveness ? "true" : "false", s->rate / 100);
+        return;
     }
-    mutate_test_t *tests = xcalloc((size_t)nfiles + 1, sizeof *tests);
-    int ntests = 0, unreadable = 0;
-    /* A bad test file gets its error line and is left out; the others run, and the
-     * summary counts it (exit 2 after the run). */
-    for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
-        mutate_test_t *t = &tests[ntests];
-        if (prog_load(files[i], &t->prog, &d)) {
-            cli_report(&d);
-            unreadable++;
-            continue;
+    sb_printf(b,
+              "%s under %s: %d mutants on %d tests (%d usable): %d killed, %d killed "
+              "only with stronger settings, %d survived, %d equivalent, %d invalid, %d "
+              "not covered (counted as not killed); kill rate %.1f %%\n",
+              p->name, cat_model_name(model), nm, ntests, s->usable, cnt[MUT_KILLED],
+              cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT], cnt[MUT_INVALID],
+              cnt[MUT_NOT_COVERED], s->rate);
+    if (unreadable)
+        sb_printf(b, "%d test file%s unreadable (left out)\n", unreadable,
+                  unreadable == 1 ? "" : "s");
+}
+
+/* The JUnit cases (JU may be NULL) and, with --annotate, a warning per survivor into B. */
+static void junit_annotate(cli_junit_t *ju, strbuf_t *b, bool annotate, const proto_t *p,
+                           const mutant_t *m, int nm)
+{
+    for (int i = 0; i < nm; i++) {
+        const mutant_t *x = &m[i];
+        char tname[256], msg[1024];
+        snprintf(tname, sizeof tname, "#%d %s %s:%d", x->id, x->op, x->file, x->line);
+        snprintf(msg, sizeof msg, "%s -> %s", x->before, *x->after ? x->after : "(removed)");
+        if (x->cls == MUT_SURVIVED || x->cls == MUT_NOT_COVERED)
+            cli_junit_case(ju, p->name, tname, 0, "failure", mutant_class_names[x->cls],
+                           x->cls == MUT_SURVIVED ? "no test kills this mutant"
+                                                  : "no test reaches this row",
+                           msg);
+        else if (x->cls == MUT_EQUIVALENT || x->cls == MUT_INVALID)
+            cli_junit_case(ju, p->name, tname, 0, "skipped", mutant_class_names[x->cls],
+                           x->error ? x->error : msg, NULL);
+        else
+            cli_junit_case(ju, p->name, tname, 0, NULL, NULL, NULL, NULL);
+        if (annotate && (x->cls == MUT_SURVIVED || x->cls == MUT_NOT_COVERED)) {
+            char title[128];
+            snprintf(title, sizeof title, "%s mutant #%d (%s)",
+                     x->cls == MUT_SURVIVED ? "surviving" : "not covered", x->id, x->op);
+            cli_annotate(b, "warning", x->file, x->line, title, msg);
         }
-        exec_opts_t xo = {.unroll = unroll};
-        exec_stats_t xs;
-        if (exec_eval(t->prog, &model, 1, &xo, &t->mr, &xs, &d)) {
-            cli_report(&d);
-            prog_free(t->prog);
-            unreadable++;
-            continue;
-        }
-        exec_layout_init(&t->lay, t->prog);
-        t->path = files[i];
-        ntests++;
     }
+}
+
+/* Every output of a finished run: the mutants, the summary, JUnit, annotations. */
+static int print_results(const mutate_args_t *a, const mutate_opts_t *mo, const proto_t *p,
+                         const cat_model_t *model, const mutant_t *m, int nm,
+                         const mutate_test_t *tests, int ntests, int unreadable)
+{
+    mutate_summary_t s;
+    mutate_summarize(m, nm, tests, ntests, &s);
+    strbuf_t b;
+    sb_init(&b);
+    for (int i = 0; i < nm; i++) {
+        if (a->json)
+            json_mutant(&b, &m[i]);
+        else if (a->all || (m[i].cls != MUT_KILLED && m[i].cls != MUT_INVALID))
+            text_mutant(&b, &m[i]);
+    }
+    print_summary(&b, a, mo, p, model, nm, ntests, unreadable, &s);
+    cli_junit_t *ju = a->junit_path ? cli_junit_new("cohcheck mutate") : NULL;
+    junit_annotate(ju, &b, a->annotate, p, m, nm);
+    fputs(b.s, stdout);
+    sb_free(&b);
+    int rc = ju && cli_junit_write(ju, a->junit_path) != CLI_OK ? CLI_BAD_INPUT : CLI_OK;
+    cli_junit_free(ju);
+    return rc;
+}
+
+static void on_bad_file(void *ctx, const diag_t *d)
+{
+    (void)ctx;
+    cli_report(d);
+}
+
+/* Generate, select and check the mutants on TESTS, then print. The exit status. */
+static int run_mutants(const mutate_args_t *a, mutate_opts_t *mo, const proto_t *p,
+                       const cat_model_t *model, mutate_test_t *tests, int ntests, int unreadable)
+{
     mutant_t *m = NULL;
-    int nm = 0;
-    if (rc == CLI_OK && mutate_generate(p, &m, &nm, &d)) {
+    int nm = 0, rc = CLI_OK;
+    diag_t d;
+    if (mutate_generate(p, &m, &nm, &d) || (a->only && mutate_select(a->only, &m, &nm, &d))) {
         cli_report(&d);
         rc = CLI_BAD_INPUT;
     }
-    if (rc == CLI_OK && only && select_only(only, &m, &nm) < 0)
-        rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
-        prog_ctx_t pc = {cli_progress_new("mutate", !json)};
-        mo.base = base;
-        mo.stronger = sets;
-        mo.nstronger = nsets;
-        mo.progress = progress;
-        mo.progress_ctx = &pc;
-        if (mutate_run(p, m, nm, tests, ntests, &mo, &d)) {
+        prog_ctx_t pc = {cli_progress_new("mutate", !a->json)};
+        mo->progress = progress;
+        mo->progress_ctx = &pc;
+        if (mutate_run(p, m, nm, tests, ntests, mo, &d)) {
             cli_report(&d);
             rc = CLI_BAD_INPUT;
         }
         cli_progress_free(pc.pr);
     }
-    if (rc == CLI_OK) {
-        int cnt[6] = {0};
-        for (int i = 0; i < nm; i++)
-            cnt[m[i].cls]++;
-        int usable = 0;
-        for (int t = 0; t < ntests; t++)
-            usable += tests[t].usable;
-        /* Not-covered mutants stay in the denominator: the suite never exercises them. */
-        int denom = nm - cnt[MUT_EQUIVALENT] - cnt[MUT_INVALID];
-        double rate = denom ? 100.0 * (cnt[MUT_KILLED] + cnt[MUT_KILLED_STRONGER]) / denom : 100;
-        strbuf_t b;
-        sb_init(&b);
-        for (int i = 0; i < nm; i++) {
-            const mutant_t *x = &m[i];
-            if (json) {
-                json_mutant(&b, x);
-                continue;
-            }
-            if (!all && (x->cls == MUT_KILLED || x->cls == MUT_INVALID))
-                continue;
-            sb_printf(&b, "%-15s #%-4d %s:%d %s %s\n  - %s\n  + %s\n", mutant_class_names[x->cls],
-                      x->id, x->file, x->line, x->ctrl, x->op, x->before,
-                      *x->after ? x->after : "(row removed)");
-            if (x->killed_by)
-                sb_printf(&b, "  killed by %s (%s, %s)\n", x->killed_by, x->verdict, x->setting);
-            if (x->error)
-                sb_printf(&b, "  does not load: %s\n", x->error);
-            if (x->cls == MUT_SURVIVED)
-                sb_printf(&b,
-                          "  outcomes: more on %d, fewer on %d, search bounded on %d "
-                          "(setting, test) pairs; first %s%s\n",
-                          x->gained, x->lost, x->bounded, x->differs_on ? x->differs_on : "-",
-                          !x->gained && !x->bounded ? "; it only removes behaviour" : "");
-        }
-        if (json) {
-            sb_puts(&b, "{\"protocol\":");
-            sb_json_str(&b, p->name);
-            sb_puts(&b, ",\"model\":");
-            sb_json_str(&b, cat_model_name(model));
-            sb_printf(&b,
-                      ",\"tests\":%d,\"usable_tests\":%d,\"mutants\":%d,\"killed\":%d,"
-                      "\"killed_stronger\":%d,\"survived\":%d,\"equivalent\":%d,\"invalid\":%d,"
-                      "\"not_covered\":%d,\"liveness\":%s,\"kill_rate\":%.4f}\n",
-                      ntests, usable, nm, cnt[MUT_KILLED], cnt[MUT_KILLED_STRONGER],
-                      cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT], cnt[MUT_INVALID],
-                      cnt[MUT_NOT_COVERED], mo.liveness ? "true" : "false", rate / 100);
-        } else {
-            sb_printf(&b,
-                      "%s under %s: %d mutants on %d tests (%d usable): %d killed, %d killed "
-                      "only with stronger settings, %d survived, %d equivalent, %d invalid, %d "
-                      "not covered (counted as not killed); kill rate %.1f %%\n",
-                      p->name, cat_model_name(model), nm, ntests, usable, cnt[MUT_KILLED],
-                      cnt[MUT_KILLED_STRONGER], cnt[MUT_SURVIVED], cnt[MUT_EQUIVALENT],
-                      cnt[MUT_INVALID], cnt[MUT_NOT_COVERED], rate);
-            if (unreadable)
-                sb_printf(&b, "%d test file%s unreadable (left out)\n", unreadable,
-                          unreadable == 1 ? "" : "s");
-        }
-        cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck mutate") : NULL;
-        for (int i = 0; i < nm; i++) {
-            const mutant_t *x = &m[i];
-            char tname[256], msg[1024];
-            snprintf(tname, sizeof tname, "#%d %s %s:%d", x->id, x->op, x->file, x->line);
-            snprintf(msg, sizeof msg, "%s -> %s", x->before, *x->after ? x->after : "(removed)");
-            if (x->cls == MUT_SURVIVED || x->cls == MUT_NOT_COVERED)
-                cli_junit_case(ju, p->name, tname, 0, "failure", mutant_class_names[x->cls],
-                               x->cls == MUT_SURVIVED ? "no test kills this mutant"
-                                                      : "no test reaches this row",
-                               msg);
-            else if (x->cls == MUT_EQUIVALENT || x->cls == MUT_INVALID)
-                cli_junit_case(ju, p->name, tname, 0, "skipped", mutant_class_names[x->cls],
-                               x->error ? x->error : msg, NULL);
-            else
-                cli_junit_case(ju, p->name, tname, 0, NULL, NULL, NULL, NULL);
-            if (annotate && (x->cls == MUT_SURVIVED || x->cls == MUT_NOT_COVERED)) {
-                char title[128];
-                snprintf(title, sizeof title, "%s mutant #%d (%s)",
-                         x->cls == MUT_SURVIVED ? "surviving" : "not covered", x->id, x->op);
-                cli_annotate(&b, "warning", x->file, x->line, title, msg);
-            }
-        }
-        fputs(b.s, stdout);
-        sb_free(&b);
-        if (ju && cli_junit_write(ju, junit_path) != CLI_OK)
-            rc = CLI_BAD_INPUT;
-        cli_junit_free(ju);
-    }
-    if (unreadable)
-        rc = CLI_BAD_INPUT;
+    if (rc == CLI_OK)
+        rc = print_results(a, mo, p, model, m, nm, tests, ntests, unreadable);
     mutate_free(m, nm);
-    for (int t = 0; t < ntests; t++) {
-        exec_layout_free(&tests[t].lay);
-        exec_result_free(&tests[t].mr);
-        prog_free(tests[t].prog);
+    return rc;
+}
+
+int cmd_mutate(int argc, char **argv)
+{
+    mutate_args_t a = {.stronger = "warm,warm+all,warm+cus4", .unroll = 2};
+    mutate_opts_t mo = {.base.chan_capacity = 8, .max_states = 200000, .threads = 2};
+    int rc = parse_args(argc, argv, &a, &mo);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    mutate_setting_t sets[16];
+    char setbuf[512];
+    if (parse_stronger(a.stronger, &mo.base, setbuf, sizeof setbuf, sets, &mo.nstronger))
+        return CLI_BAD_INPUT;
+    mo.stronger = sets;
+    proto_t *p = NULL;
+    cat_model_t *model = NULL;
+    char **files = NULL;
+    int nfiles = 0;
+    diag_t d;
+    rc = load_protocol_model(&a, argv[0], &p, &model);
+    if (rc == CLI_OK && cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
     }
-    free(tests);
+    if (rc == CLI_OK) {
+        /* A bad test file gets its error line and is left out; the others run, and the
+         * summary counts it (exit 2 after the run). */
+        mutate_test_t *tests;
+        int ntests, unreadable;
+        mutate_load_tests(files, nfiles, model, a.unroll, on_bad_file, NULL, &tests, &ntests,
+                          &unreadable);
+        rc = run_mutants(&a, &mo, p, model, tests, ntests, unreadable);
+        if (unreadable)
+            rc = CLI_BAD_INPUT;
+        mutate_tests_free(tests, ntests);
+    }
     cli_free_list(files, nfiles);
     cat_free(model);
     proto_free(p);

@@ -2,7 +2,8 @@
  * OLD and NEW are protocol names or files, or git revisions of one file
  * (REV:PATH, read with `git show`). Every test runs under both, per model;
  * changed verdicts, outcomes gained or lost, and state-space sizes are
- * reported; the exit status is 1 when a verdict got worse. */
+ * reported; the exit status is 1 when a verdict got worse. Here: the options, the two
+ * versions, models and tests, one call to regress_run (checker/regress/), the output. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 #include <unistd.h>
 
 #include "../base/util.h"
-#include "../explore/explore.h"
+#include "../regress/regress.h"
 #include "cli.h"
 
 static const char USAGE[] =
@@ -25,24 +26,8 @@ static const char USAGE[] =
     "revisions of one file written REV:PATH (for example HEAD~1:protocols/gpu-wt.proto,\n"
     "read with git show; a variant's base is read from the working tree).\n"
     "\n"
-    "options:\n"
-    "  --model M           a model (repeatable; default: NEW's target)\n"
-    "  --cus N, --init cold|warm, --env LIST, --lines N\n"
-    "                      settings, as for check (default cold, no env)\n"
-    "  --por | --no-por    partial-order reduction (docs/por.md; default --por): expand\n"
-    "                      a stubborn set of each state's steps and reset values no\n"
-    "                      step will read; same outcomes and verdicts; --no-por:\n"
-    "                      the full graph's counts\n"
-    "  --max-states N      per exploration (default 2000000; bounded runs are\n"
-    "                      'incomplete')\n"
-    "  --unroll N          loop bound for the models' allowed outcomes (2)\n"
-    "  --all               print unchanged tests too\n"
-    "  --json              one object per test and model\n"
-    "  --junit FILE        also write a JUnit XML report (a verdict that got worse fails)\n"
-    "  --annotate          print GitHub annotations (::error) for verdicts that got worse\n"
-    "  --liveness          also check liveness (check --liveness, weak fairness): a\n"
-    "                      livelock or starvation is a verdict that got worse\n"
-    "  -h, --help          this help\n"
+    "options:\n";
+static const char USAGE_TAIL[] =
     "exit: 0 no verdict got worse, 1 a verdict got worse (ok -> failure, or complete\n"
     "-> incomplete), 2 bad input\n";
 
@@ -96,57 +81,6 @@ static int load_version(const char *arg, const char *argv0, proto_t **out, diag_
     return rc;
 }
 
-typedef struct {
-    int verdict; /* explore_verdict_t, or -1 skipped */
-    uint64_t states, transitions;
-    exec_outcomes_t reached;
-    bool have;
-} res_t;
-
-static void run_one(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
-                    const exec_model_result_t *mr, int nkeys, uint64_t max_states, bool por,
-                    bool live, res_t *r)
-{
-    memset(r, 0, sizeof *r);
-    r->verdict = -1;
-    sys_t *s;
-    diag_t d;
-    if (sys_new(p, prog, cfg, &s, &d))
-        return;
-    explore_opts_t eo;
-    memset(&eo, 0, sizeof eo);
-    eo.max_states = max_states;
-    eo.por = por;
-    eo.allowed = mr->racy ? NULL : &mr->allowed;
-    eo.liveness = live;
-    eo.fairness = live ? 1 : 0;
-    explore_result_t x;
-    if (explore_run(s, nkeys, &eo, &x, &d)) {
-        r->verdict = EXPLORE_UNEXPECTED;
-        sys_free(s);
-        return;
-    }
-    r->verdict = x.verdict;
-    r->states = x.states;
-    r->transitions = x.transitions;
-    exec_outcomes_init(&r->reached, x.reached.nkeys);
-    for (size_t i = 0; i < x.reached.n; i++)
-        exec_outcomes_add(&r->reached, exec_outcome(&x.reached, i));
-    r->have = true;
-    explore_result_free(&x);
-    sys_free(s);
-}
-
-static int rank(int v)
-{
-    return v < 0 ? -1 : v == EXPLORE_OK ? 0 : v == EXPLORE_INCOMPLETE ? 1 : 2;
-}
-
-static const char *vname(int v)
-{
-    return v < 0 ? "skipped" : explore_verdict_names[v];
-}
-
 static void put_outcome(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v, bool json)
 {
     if (json) {
@@ -157,247 +91,221 @@ static void put_outcome(strbuf_t *b, const exec_layout_t *lay, const prog_val_t 
         sb_printf(b, "%s%s=%lld;", k ? " " : "", lay->names[k], (long long)v[k]);
 }
 
-int cmd_regress(int argc, char **argv)
+/* The outcomes of S, each as put_outcome writes it, separated by SEP. */
+static void put_outcomes(strbuf_t *b, const exec_layout_t *lay, const exec_outcomes_t *s, bool json,
+                         const char *sep)
 {
-    static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},
-        {"cus", required_argument, 0, 'c'},
-        {"init", required_argument, 0, 'i'},
-        {"env", required_argument, 0, 'e'},
-        {"lines", required_argument, 0, 'l'},
-        {"max-states", required_argument, 0, 'S'},
-        {"unroll", required_argument, 0, 'u'},
-        {"all", no_argument, 0, 'a'},
-        {"json", no_argument, 0, 'J'},
-        {"junit", required_argument, 0, 'U'},
-        {"annotate", no_argument, 0, 'A'},
-        {"liveness", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},
-        CLI_POR_LONGOPTS,
-        {0, 0, 0, 0},
-    };
+    for (size_t i = 0; i < s->n; i++) {
+        sb_puts(b, i ? sep : "");
+        put_outcome(b, lay, exec_outcome(s, i), json);
+    }
+}
+
+/* What the options say, and the output so far. */
+typedef struct {
     const char *models[8];
-    int nmodels = 0, unroll = 2;
-    sys_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.chan_capacity = 8;
-    uint64_t max_states = 2000000;
-    bool all = false, json = false, annotate = false, por = CLI_POR_DEFAULT, live = false;
-    const char *junit_path = NULL;
-    diag_t d;
-    long long v;
-    opterr = 0;
-    optind = 1;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    int nmodels;
+    bool all, json, annotate;
+    const char *junit_path;
+    cat_model_t *cm[8];
+    cli_junit_t *ju;
+    const char *new_name;
+    strbuf_t out;
+    cli_progress_t *pr;
+} regress_cli_t;
+
+/* The options into A and O. CLI_OK, CLI_BAD_INPUT (reported), or -1 after --help. */
+static int parse_args(int argc, char **argv, regress_cli_t *a, regress_opts_t *o)
+{
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_REGRESS);
+    for (int ch; (ch = cli_getopt(&g, argc, argv)) != -1;) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'm':
-            if (nmodels >= 8) {
+            if (a->nmodels >= 8) {
                 cli_error("regress: at most 8 --model options");
                 return CLI_BAD_INPUT;
             }
-            models[nmodels++] = optarg;
+            a->models[a->nmodels++] = optarg;
             break;
         case 'c':
         case 'i':
         case 'e':
         case 'l':
-            if (cli_config_opt("regress", ch, optarg, &cfg) < 0)
+            if (cli_config_opt("regress", ch, optarg, &o->cfg) < 0)
                 return CLI_BAD_INPUT;
             break;
-        case 'S':
-            if (cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) || v == 0) {
-                cli_error("regress: --max-states takes a number from 1 to 4e9");
-                return CLI_BAD_INPUT;
-            }
-            max_states = (uint64_t)v;
-            break;
-        case 'u':
-            if (cli_parse_count("--unroll", optarg, 1000, &v, &d)) {
-                cli_report(&d);
-                return CLI_BAD_INPUT;
-            }
-            unroll = (int)v;
-            break;
-        case 'a': all = true; break;
-        case 'J': json = true; break;
-        case 'U': junit_path = optarg; break;
-        case 'A': annotate = true; break;
-        case 'L': live = true; break;
+        case 'S': o->max_states = (uint64_t)g.num; break;
+        case 'u': o->unroll = (int)g.num; break;
+        case 'a': a->all = true; break;
+        case 'J': a->json = true; break;
+        case 'U': a->junit_path = optarg; break;
+        case 'A': a->annotate = true; break;
+        case 'L': o->liveness = true; break;
         case CLI_OPT_POR:
-        case CLI_OPT_NO_POR: cli_por_opt(ch, &por); break;
-        case 'h': fputs(USAGE, stdout); return CLI_OK;
-        default:
-            cli_error("regress: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return CLI_BAD_INPUT;
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &o->por); break;
+        case 'h': cli_usage(stdout, CLI_CMD_REGRESS, USAGE, USAGE_TAIL); return -1;
         }
     }
     if (argc - optind < 3) {
         cli_error("regress: give OLD, NEW and at least one test or folder (see --help)");
         return CLI_BAD_INPUT;
     }
-    if (cli_junit_check(junit_path) != CLI_OK)
-        return CLI_BAD_INPUT;
-    proto_t *po = NULL, *pn = NULL;
-    if (load_version(argv[optind], argv[0], &po, &d) ||
-        load_version(argv[optind + 1], argv[0], &pn, &d)) {
+    return cli_junit_check(a->junit_path) == CLI_OK ? CLI_OK : CLI_BAD_INPUT;
+}
+
+/* One pair as a JSON object, or as text when it changed (every pair with --all). */
+static void print_pair(regress_cli_t *a, const regress_pair_t *p, const char *model)
+{
+    const char *vo = regress_verdict_name(p->old.verdict),
+               *vn = regress_verdict_name(p->cur.verdict);
+    strbuf_t *b = &a->out;
+    if (a->json) {
+        sb_puts(b, "{\"test\":");
+        sb_json_str(b, p->prog->name);
+        sb_puts(b, ",\"model\":");
+        sb_json_str(b, model);
+        sb_printf(b,
+                  ",\"old\":{\"verdict\":\"%s\",\"states\":%llu,\"transitions\":%llu},"
+                  "\"new\":{\"verdict\":\"%s\",\"states\":%llu,\"transitions\":%llu},"
+                  "\"worse\":%s,\"gained\":[",
+                  vo, (unsigned long long)p->old.states, (unsigned long long)p->old.transitions, vn,
+                  (unsigned long long)p->cur.states, (unsigned long long)p->cur.transitions,
+                  p->worse ? "true" : "false");
+        put_outcomes(b, p->lay, &p->gained, true, ",");
+        sb_puts(b, "],\"lost\":[");
+        put_outcomes(b, p->lay, &p->lost, true, ",");
+        sb_puts(b, "]}\n");
+        return;
+    }
+    if (!p->any && !a->all)
+        return;
+    sb_printf(b, "%s %s %s: %s%s%s",
+              p->worse ? "WORSE"
+              : p->any ? "changed"
+                       : "same",
+              p->prog->name, model, vo, p->verdict_changed ? " -> " : "",
+              p->verdict_changed ? vn : "");
+    if (p->states_changed)
+        sb_printf(b, "; states %llu -> %llu, transitions %llu -> %llu",
+                  (unsigned long long)p->old.states, (unsigned long long)p->cur.states,
+                  (unsigned long long)p->old.transitions, (unsigned long long)p->cur.transitions);
+    sb_putc(b, '\n');
+    if (p->gained.n) {
+        sb_puts(b, "    outcomes gained:\n      ");
+        put_outcomes(b, p->lay, &p->gained, false, "\n      ");
+        sb_putc(b, '\n');
+    }
+    if (p->lost.n) {
+        sb_puts(b, "    outcomes lost:\n      ");
+        put_outcomes(b, p->lay, &p->lost, false, "\n      ");
+        sb_putc(b, '\n');
+    }
+}
+
+/* regress_run's callbacks. */
+static void on_pair(void *ctx, const regress_pair_t *p)
+{
+    regress_cli_t *a = ctx;
+    const char *model = cat_model_name(a->cm[p->model]);
+    char tname[300], msg[300];
+    snprintf(tname, sizeof tname, "%s [%s]", p->prog->name, model);
+    snprintf(msg, sizeof msg, "%s -> %s", regress_verdict_name(p->old.verdict),
+             regress_verdict_name(p->cur.verdict));
+    cli_junit_case(a->ju, a->new_name, tname, 0, p->worse ? "failure" : NULL,
+                   p->worse ? "worse" : NULL, p->worse ? msg : NULL, NULL);
+    if (a->annotate && p->worse)
+        cli_annotate(&a->out, "error", p->prog->file, 1, tname, msg);
+    print_pair(a, p, model);
+}
+
+static void on_progress(void *ctx, int done, int total, const char *file)
+{
+    cli_progress(((regress_cli_t *)ctx)->pr, done, total, "%s", file);
+}
+
+static void on_bad_file(void *ctx, const diag_t *d)
+{
+    (void)ctx;
+    cli_report(d);
+}
+
+/* The two versions, the models (--model, else NEW's target) and the tests. CLI_OK or
+ * CLI_BAD_INPUT (reported). */
+static int load_inputs(regress_cli_t *a, int argc, char **argv, proto_t **po, proto_t **pn,
+                       char ***files, regress_opts_t *o)
+{
+    diag_t d;
+    if (load_version(argv[optind], argv[0], po, &d) ||
+        load_version(argv[optind + 1], argv[0], pn, &d)) {
         cli_report(&d);
-        proto_free(po);
         return CLI_BAD_INPUT;
     }
-    if (!nmodels) {
-        if (!pn->target) {
-            cli_error("regress: %s declares no target; give --model", pn->name);
-            proto_free(po);
-            proto_free(pn);
+    if (!a->nmodels) {
+        if (!(*pn)->target) {
+            cli_error("regress: %s declares no target; give --model", (*pn)->name);
             return CLI_BAD_INPUT;
         }
-        models[nmodels++] = pn->target;
+        a->models[a->nmodels++] = (*pn)->target;
     }
-    cat_model_t *cm[8] = {0};
-    int rc = CLI_OK;
-    for (int i = 0; i < nmodels && rc == CLI_OK; i++)
-        if (cli_load_model(models[i], argv[0], &cm[i], &d)) {
+    for (int i = 0; i < a->nmodels; i++)
+        if (cli_load_model(a->models[i], argv[0], &a->cm[i], &d)) {
             cli_report(&d);
-            rc = CLI_BAD_INPUT;
+            return CLI_BAD_INPUT;
         }
-    char **files = NULL;
-    int nfiles = 0;
-    if (rc == CLI_OK &&
-        cli_collect(argv + optind + 2, argc - optind - 2, ".litmus", &files, &nfiles, &d)) {
+    if (cli_collect(argv + optind + 2, argc - optind - 2, ".litmus", files, &o->nfiles, &d)) {
         cli_report(&d);
-        rc = CLI_BAD_INPUT;
+        return CLI_BAD_INPUT;
     }
-    int worse = 0, changed = 0, runs = 0;
-    cli_junit_t *ju = junit_path ? cli_junit_new("cohcheck regress") : NULL;
-    strbuf_t out;
-    sb_init(&out);
-    int unreadable = 0; /* bad test files: an error line each, left out, exit 2 at the end */
-    cli_progress_t *pr = cli_progress_new("regress", !json);
-    for (int f = 0; f < nfiles && rc == CLI_OK; f++) {
-        cli_progress(pr, f, nfiles, "%s", files[f]);
-        prog_t *prog;
-        if (prog_load(files[f], &prog, &d)) {
-            cli_report(&d);
-            unreadable++;
-            continue;
-        }
-        exec_model_result_t mr[8];
-        exec_stats_t xs;
-        exec_opts_t xo = {.unroll = unroll};
-        if (exec_eval(prog, cm, nmodels, &xo, mr, &xs, &d)) {
-            cli_report(&d);
-            prog_free(prog);
-            unreadable++;
-            continue;
-        }
-        exec_layout_t lay;
-        exec_layout_init(&lay, prog);
-        for (int m = 0; m < nmodels; m++) {
-            res_t a, b;
-            run_one(po, prog, &cfg, &mr[m], lay.nkeys, max_states, por, live, &a);
-            run_one(pn, prog, &cfg, &mr[m], lay.nkeys, max_states, por, live, &b);
-            runs++;
-            bool vchg = a.verdict != b.verdict;
-            bool got_worse = rank(b.verdict) > rank(a.verdict) && rank(a.verdict) >= 0;
-            strbuf_t gained, lost;
-            sb_init(&gained);
-            sb_init(&lost);
-            int ng = 0, nl = 0;
-            /* A search that stopped (a failure or a limit) reached only part of its
-             * outcomes: gained needs the old search complete, lost the new one. */
-            bool a_all = a.verdict == EXPLORE_OK, b_all = b.verdict == EXPLORE_OK;
-            if (a.have && b.have && a_all) {
-                for (size_t i = 0; i < b.reached.n; i++)
-                    if (!exec_outcomes_has(&a.reached, exec_outcome(&b.reached, i))) {
-                        sb_puts(&gained, ng++ ? (json ? "," : "\n      ") : "");
-                        put_outcome(&gained, &lay, exec_outcome(&b.reached, i), json);
-                    }
-            }
-            if (a.have && b.have && b_all) {
-                for (size_t i = 0; i < a.reached.n; i++)
-                    if (!exec_outcomes_has(&b.reached, exec_outcome(&a.reached, i))) {
-                        sb_puts(&lost, nl++ ? (json ? "," : "\n      ") : "");
-                        put_outcome(&lost, &lay, exec_outcome(&a.reached, i), json);
-                    }
-            }
-            bool schg = a.states != b.states || a.transitions != b.transitions;
-            bool any = vchg || ng || nl || schg;
-            changed += any;
-            worse += got_worse;
-            {
-                char tname[300], msg[300];
-                snprintf(tname, sizeof tname, "%s [%s]", prog->name, cat_model_name(cm[m]));
-                snprintf(msg, sizeof msg, "%s -> %s", vname(a.verdict), vname(b.verdict));
-                cli_junit_case(ju, pn->name, tname, 0, got_worse ? "failure" : NULL,
-                               got_worse ? "worse" : NULL, got_worse ? msg : NULL, NULL);
-                if (annotate && got_worse) {
-                    strbuf_t an;
-                    sb_init(&an);
-                    cli_annotate(&an, "error", prog->file, 1, tname, msg);
-                    sb_puts(&out, an.s);
-                    sb_free(&an);
-                }
-            }
-            if (json) {
-                sb_puts(&out, "{\"test\":");
-                sb_json_str(&out, prog->name);
-                sb_puts(&out, ",\"model\":");
-                sb_json_str(&out, cat_model_name(cm[m]));
-                sb_printf(&out,
-                          ",\"old\":{\"verdict\":\"%s\",\"states\":%llu,\"transitions\":%llu},"
-                          "\"new\":{\"verdict\":\"%s\",\"states\":%llu,\"transitions\":%llu},"
-                          "\"worse\":%s,\"gained\":[%s],\"lost\":[%s]}\n",
-                          vname(a.verdict), (unsigned long long)a.states,
-                          (unsigned long long)a.transitions, vname(b.verdict),
-                          (unsigned long long)b.states, (unsigned long long)b.transitions,
-                          got_worse ? "true" : "false", gained.s, lost.s);
-            } else if (any || all) {
-                sb_printf(&out, "%s %s %s: %s%s%s",
-                          got_worse ? "WORSE"
-                          : any     ? "changed"
-                                    : "same",
-                          prog->name, cat_model_name(cm[m]), vname(a.verdict), vchg ? " -> " : "",
-                          vchg ? vname(b.verdict) : "");
-                if (schg)
-                    sb_printf(&out, "; states %llu -> %llu, transitions %llu -> %llu",
-                              (unsigned long long)a.states, (unsigned long long)b.states,
-                              (unsigned long long)a.transitions, (unsigned long long)b.transitions);
-                sb_putc(&out, '\n');
-                if (ng)
-                    sb_printf(&out, "    outcomes gained:\n      %s\n", gained.s);
-                if (nl)
-                    sb_printf(&out, "    outcomes lost:\n      %s\n", lost.s);
-            }
-            sb_free(&gained);
-            sb_free(&lost);
-            if (a.have)
-                exec_outcomes_free(&a.reached);
-            if (b.have)
-                exec_outcomes_free(&b.reached);
-        }
-        for (int m = 0; m < nmodels; m++)
-            exec_result_free(&mr[m]);
-        exec_layout_free(&lay);
-        prog_free(prog);
-    }
-    cli_progress_free(pr);
+    o->old = *po;
+    o->cur = *pn;
+    o->models = a->cm;
+    o->nmodels = a->nmodels;
+    o->files = *files;
+    return CLI_OK;
+}
+
+int cmd_regress(int argc, char **argv)
+{
+    regress_cli_t a = {0};
+    regress_opts_t o = {.cfg.chan_capacity = 8,
+                        .unroll = 2,
+                        .max_states = 2000000,
+                        .por = CLI_POR_DEFAULT,
+                        .on_pair = on_pair,
+                        .progress = on_progress,
+                        .bad_file = on_bad_file,
+                        .ctx = &a};
+    int rc = parse_args(argc, argv, &a, &o);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    proto_t *po = NULL, *pn = NULL;
+    char **files = NULL;
+    rc = load_inputs(&a, argc, argv, &po, &pn, &files, &o);
     if (rc == CLI_OK) {
-        fputs(out.s, stdout);
-        if (!json)
+        a.new_name = pn->name;
+        a.ju = a.junit_path ? cli_junit_new("cohcheck regress") : NULL;
+        sb_init(&a.out);
+        a.pr = cli_progress_new("regress", !a.json);
+        regress_stats_t st;
+        regress_run(&o, &st);
+        cli_progress_free(a.pr);
+        fputs(a.out.s, stdout);
+        if (!a.json)
             printf("%s -> %s: %d runs (%d tests x %d models), %d changed, %d got worse%s%.0d%s\n",
-                   argv[optind], argv[optind + 1], runs, nfiles - unreadable, nmodels, changed,
-                   worse, unreadable ? ", " : "", unreadable, unreadable ? " unreadable" : "");
-        rc = unreadable ? CLI_BAD_INPUT : worse ? CLI_FAIL : CLI_OK;
-        if (ju && cli_junit_write(ju, junit_path) != CLI_OK)
+                   argv[optind], argv[optind + 1], st.runs, o.nfiles - st.unreadable, a.nmodels,
+                   st.changed, st.worse, st.unreadable ? ", " : "", st.unreadable,
+                   st.unreadable ? " unreadable" : "");
+        rc = st.unreadable ? CLI_BAD_INPUT : st.worse ? CLI_FAIL : CLI_OK;
+        if (a.ju && cli_junit_write(a.ju, a.junit_path) != CLI_OK)
             rc = CLI_BAD_INPUT;
+        cli_junit_free(a.ju);
+        sb_free(&a.out);
     }
-    cli_junit_free(ju);
-    sb_free(&out);
-    cli_free_list(files, nfiles);
-    for (int i = 0; i < nmodels; i++)
-        cat_free(cm[i]);
+    cli_free_list(files, o.nfiles);
+    for (int i = 0; i < a.nmodels; i++)
+        cat_free(a.cm[i]);
     proto_free(po);
     proto_free(pn);
     return rc;

@@ -14,6 +14,7 @@
 static const char USAGE[] =
     "usage: cohcheck report timed [--out DIR] [--claims DIR] [--cus LIST] [--quick] [-j N]\n"
     "                             [--seed S] [--seeds N] [--only ID]... [--max-events N]\n"
+    "                             [--json]\n"
     "\n"
     "Run the seed papers' timed-mode sweeps in process (sim_run), every run once per seed,\n"
     "and write DIR/timed.md (machines, parameters, the claims table, per-figure tables of\n"
@@ -22,20 +23,8 @@ static const char USAGE[] =
     "claims, their runs, metrics and labelling rules are read from the claims files\n"
     "(docs/claims.md). Failed or wrong runs are shown as red rows, never dropped.\n"
     "\n"
-    "options:\n"
-    "  --out DIR        where to write (default reports)\n"
-    "  --claims DIR     the *.claims files to evaluate (default reports/claims)\n"
-    "  --cus LIST       CU counts of the scaling sweeps (default 1,2,4,8,15; --quick 1,2,4)\n"
-    "  --quick          a small sweep (fewer iterations, CUs and sweep points) for tests\n"
-    "  -j N             simulations run at once (default 2)\n"
-    "  --seed S         the first simulator seed (default 1)\n"
-    "  --seeds N        seeds per run, S..S+N-1 (default 5, at most 64): tables show the\n"
-    "                   mean and its 95% confidence interval; the same seeds give the same\n"
-    "                   tables\n"
-    "  --only ID        run only figure ID (repeatable; the claims that need others say so)\n"
-    "  --max-events N   per run (default 50000000, --quick 2000000): a longer run is\n"
-    "                   reported as a limit\n"
-    "  --help           this text\n"
+    "options:\n";
+static const char USAGE_TAIL[] =
     "environment: COHCHECK_GNUPLOT names the gnuplot program (default gnuplot)\n"
     "exit: 0 written (red rows included), 2 bad input (options, a claims file) or a file\n"
     "could not be written\n";
@@ -82,28 +71,14 @@ static int protocol_names(char ***names, int *n)
     return 0;
 }
 
-static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char **only)
+static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char **only, bool *json)
 {
-    static const struct option longopts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"claims", required_argument, 0, 'C'},
-        {"cus", required_argument, 0, 'c'},
-        {"quick", no_argument, 0, 'q'},
-        {"jobs", required_argument, 0, 'j'},
-        {"seed", required_argument, 0, 's'},
-        {"seeds", required_argument, 0, 'n'},
-        {"only", required_argument, 0, 'O'},
-        {"max-events", required_argument, 0, 'E'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    long long v;
-    diag_t d;
     bool max_events_set = false;
-    opterr = 0;
-    optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1;) {
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_REPORT_TIMED);
+    for (int ch; (ch = cli_getopt(&g, argc, argv)) != -1;) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return -1;
         case 'o': o->outdir = optarg; break;
         case 'C': o->claimsdir = optarg; break;
         case 'c':
@@ -114,27 +89,10 @@ static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char 
             o->cus = optarg;
             break;
         case 'q': o->quick = true; break;
-        case 'j':
-            if (cli_parse_count("-j", optarg, 64, &v, &d) || v == 0) {
-                cli_error("report timed: -j takes a number from 1 to 64");
-                return -1;
-            }
-            o->jobs = (int)v;
-            break;
-        case 's':
-            if (cli_parse_count("--seed", optarg, 1LL << 62, &v, &d)) {
-                cli_report(&d);
-                return -1;
-            }
-            o->seed = (uint64_t)v;
-            break;
-        case 'n':
-            if (cli_parse_count("--seeds", optarg, 64, &v, &d) || v == 0) {
-                cli_error("report timed: --seeds takes a number from 1 to 64");
-                return -1;
-            }
-            o->seeds = (int)v;
-            break;
+        case 'J': *json = true; break;
+        case 'j': o->jobs = (int)g.num; break;
+        case 's': o->seed = (uint64_t)g.num; break;
+        case 'n': o->seeds = (int)g.num; break;
         case 'O':
             if (!report_timed_has_figure(optarg)) {
                 cli_error("report timed: --only: no figure '%s' (see the ids in timed.md)", optarg);
@@ -144,18 +102,10 @@ static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char 
                 only[o->nonly++] = optarg;
             break;
         case 'E':
-            if (cli_parse_count("--max-events", optarg, 1LL << 62, &v, &d) || v == 0) {
-                cli_error("report timed: --max-events takes a positive number");
-                return -1;
-            }
-            o->max_events = (uint64_t)v;
+            o->max_events = (uint64_t)g.num;
             max_events_set = true;
             break;
-        case 'h': fputs(USAGE, stdout); return 1;
-        default:
-            cli_error("report timed: unknown option or missing value '%s' (see --help)",
-                      argv[optind - 1]);
-            return -1;
+        case 'h': cli_usage(stdout, CLI_CMD_REPORT_TIMED, USAGE, USAGE_TAIL); return 1;
         }
     }
     if (optind < argc) {
@@ -165,6 +115,32 @@ static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char 
     if (o->quick && !max_events_set)
         o->max_events = 2000000ULL;
     return 0;
+}
+
+/* report_timed's progress callback: one line on a terminal (cli_progress is thread-safe). */
+static void on_progress(void *ctx, int done, int total, const char *fig)
+{
+    cli_progress((cli_progress_t *)ctx, done, total, "%s", fig);
+}
+
+/* --json: the summary line as one object (docs/report-timed.md). */
+static void print_json(const report_timed_opts_t *o, const report_timed_stats_t *st)
+{
+    strbuf_t b;
+    sb_init(&b);
+    char file[4096];
+    snprintf(file, sizeof file, "%s/timed.md", o->outdir);
+    sb_puts(&b, "{\"out\":");
+    sb_json_str(&b, o->outdir);
+    sb_puts(&b, ",\"file\":");
+    sb_json_str(&b, file);
+    sb_printf(&b,
+              ",\"simulations\":%d,\"runs\":%d,\"seeds\":%d,\"correct\":%d,\"failed\":%d,"
+              "\"plots\":%s,\"time_s\":%.3f}\n",
+              st->nruns, st->ngood + st->nbad, o->seeds, st->ngood, st->nbad,
+              st->plots_skipped ? "false" : "true", st->wall);
+    fputs(b.s, stdout);
+    sb_free(&b);
 }
 
 int cmd_report_timed(int argc, char **argv)
@@ -180,7 +156,8 @@ int cmd_report_timed(int argc, char **argv)
                              .find = find_data,
                              .load_proto = load_proto,
                              .find_ctx = argv[0]};
-    int prc = parse_opts(argc, argv, &o, only);
+    bool json = false;
+    int prc = parse_opts(argc, argv, &o, only, &json);
     if (prc)
         return prc > 0 ? CLI_OK : CLI_BAD_INPUT;
     strbuf_t cmd;
@@ -207,9 +184,16 @@ int cmd_report_timed(int argc, char **argv)
     o.nprotocols = nnames;
     report_timed_stats_t st;
     diag_t d;
+    cli_progress_t *pr = cli_progress_new("report timed", !json);
+    o.progress = on_progress;
+    o.progress_ctx = pr;
     int rc = report_timed(&o, &st, &d);
+    cli_progress_clear(pr);
+    cli_progress_free(pr);
     if (rc) {
         cli_report(&d);
+    } else if (json) {
+        print_json(&o, &st);
     } else {
         printf("report timed: %d simulations (%d runs x %d seeds; %d correct at every seed, %d "
                "failed or wrong) in %.1f s written to %s/timed.md%s\n",

@@ -22,45 +22,13 @@ static void usage(FILE *f)
           "Timed mode: simulate the protocol's own tables, in cycles, running a workload on a\n"
           "machine description, and check the workload's final state (docs/sim.md).\n"
           "\n"
-          "options:\n"
-          "  --protocol P        a name in ./protocols ($COHCHECK_PROTOCOLS) or a .proto file\n"
-          "  --workload W        a name in ./litmus/workloads ($COHCHECK_WORKLOADS) or a\n"
-          "                      .litmus file (any litmus test runs)\n"
-          "  --machine M         a name in ./protocols/machines ($COHCHECK_MACHINES) or a\n"
-          "                      .machine file (default: heterosync)\n"
-          "  --cus N             compute units; a workload declaring parameter CUS gets N\n"
-          "                      (default: the machine's); any other workload gets the CUs\n"
-          "                      its threads are placed on (default) or N\n"
-          "  --param NAME=VALUE  override a protocol parameter (a lease, in cycles) or a\n"
-          "                      workload parameter (repeatable). An unset workload\n"
-          "                      parameter takes its timed default (`param N = E timed T`:\n"
-          "                      the paper's scale, e.g. seed 002 Table I's TBS=4 ITERS=100\n"
-          "                      LDST=10); `cohcheck check` uses the tiny default E\n"
-          "  --seed S            seed of the PRNG that orders events of one cycle (default 1);\n"
-          "                      the same seed gives the same run, to the cycle\n"
-          "  --max-cycles N      stop (exit 3) past cycle N\n"
-          "  --max-events N      stop (exit 3) after N events\n"
-          "  --max-idle N        cycles without any row firing before a deadlock is declared\n"
-          "                      (default 1000000)\n"
-          "  --json              one JSON object (fields in docs/sim.md, plus latency)\n"
-          "  --csv               a CSV header line and one row\n"
-          "  -h, --help          this help\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, CLI_CMD_SIM);
+    fputs("\n"
           "exit: 0 done and correct, 1 wrong final state, deadlock or protocol error,\n"
           "      2 bad input, 3 a limit stopped the run\n",
           f);
-}
-
-static int parse_u64(const char *opt, const char *arg, uint64_t *out)
-{
-    long long v;
-    diag_t d;
-    if (cli_parse_count(opt, arg, LLONG_MAX, &v, &d)) {
-        cli_report(&d);
-        return -1;
-    }
-    *out = (uint64_t)v;
-    return 0;
 }
 
 static const char *status_name(const sim_result_t *r)
@@ -210,70 +178,32 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
 
 int cmd_sim(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"protocol", required_argument, 0, 'p'},
-        {"workload", required_argument, 0, 'w'},
-        {"machine", required_argument, 0, 'M'},
-        {"cus", required_argument, 0, 'c'},
-        {"param", required_argument, 0, 'P'},
-        {"seed", required_argument, 0, 's'},
-        {"max-cycles", required_argument, 0, 'C'},
-        {"max-events", required_argument, 0, 'E'},
-        {"max-idle", required_argument, 0, 'I'},
-        {"json", no_argument, 0, 'j'},
-        {"csv", no_argument, 0, 'v'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *proto_arg = NULL, *wl_arg = NULL, *mach_arg = "heterosync";
     const char *params[64];
     int nparams = 0;
     bool json = false, csv = false;
     sim_config_t cfg = {.seed = 1};
-    uint64_t v;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t go;
+    cli_getopt_init(&go, CLI_CMD_SIM);
     int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&go, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
         case 'p': proto_arg = optarg; break;
         case 'w': wl_arg = optarg; break;
         case 'M': mach_arg = optarg; break;
-        case 'c':
-            if (parse_u64("--cus", optarg, &v))
-                return CLI_BAD_INPUT;
-            if (v < 1 || v > 64) {
-                cli_error("sim: --cus must be 1..64");
-                return CLI_BAD_INPUT;
-            }
-            cfg.cus = (int)v;
-            break;
+        case 'c': cfg.cus = (int)go.num; break;
         case 'P':
             if (cli_param_opt("sim", optarg, params, &nparams))
                 return CLI_BAD_INPUT;
             break;
-        case 's':
-            if (parse_u64("--seed", optarg, &cfg.seed))
-                return CLI_BAD_INPUT;
-            break;
-        case 'C':
-            if (parse_u64("--max-cycles", optarg, &cfg.max_cycles))
-                return CLI_BAD_INPUT;
-            break;
-        case 'E':
-            if (parse_u64("--max-events", optarg, &cfg.max_events))
-                return CLI_BAD_INPUT;
-            break;
-        case 'I':
-            if (parse_u64("--max-idle", optarg, &cfg.max_idle))
-                return CLI_BAD_INPUT;
-            break;
-        case 'j': json = true; break;
+        case 's': cfg.seed = (uint64_t)go.num; break;
+        case 'C': cfg.max_cycles = (uint64_t)go.num; break;
+        case 'E': cfg.max_events = (uint64_t)go.num; break;
+        case 'I': cfg.max_idle = (uint64_t)go.num; break;
+        case 'J': json = true; break;
         case 'v': csv = true; break;
         case 'h': usage(stdout); return CLI_OK;
-        default:
-            cli_error("sim: unknown option or missing value '%s' (see --help)", argv[optind - 1]);
-            return CLI_BAD_INPUT;
         }
     }
     if (!proto_arg || !wl_arg) {

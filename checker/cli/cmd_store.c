@@ -122,40 +122,25 @@ fail:
     return -1;
 }
 
-/* Common option parsing: --db PATH, --json, --help; returns the index of the first operand. */
-static int common_opts(int argc, char **argv, const char **db, bool *json, const char *usage_text,
-                       uint64_t *max_states)
+/* The options show, trace, resume and diff share (the table's, for CMD): --db PATH,
+ * --json, --help, and resume's --max-states. Returns the index of the first operand,
+ * -1 after --help, -2 after an error line. */
+static int common_opts(cli_cmd_t cmd, int argc, char **argv, const char **db, bool *json,
+                       const char *usage_text, uint64_t *max_states)
 {
-    static const struct option longopts[] = {
-        {"db", required_argument, 0, 'D'},
-        {"json", no_argument, 0, 'J'},
-        {"max-states", required_argument, 0, 'S'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    opterr = 0;
-    optind = 1;
+    cli_getopt_t g;
+    cli_getopt_init(&g, cmd);
     int ch;
-    diag_t d;
-    long long v;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         switch (ch) {
+        case CLI_GETOPT_BAD: return -2;
         case 'D': *db = optarg; break;
         case 'J': *json = true; break;
-        case 'S':
-            if (!max_states || cli_parse_count("--max-states", optarg, 4000000000LL, &v, &d) ||
-                v == 0) {
-                cli_error("%s: --max-states is not valid here or not a number from 1 to 4e9",
-                          argv[0]);
-                return -2;
-            }
-            *max_states = (uint64_t)v;
-            break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default:
-            cli_error("%s: unknown option or missing value '%s' (see --help)", argv[0],
-                      argv[optind - 1]);
-            return -2;
+        case 'S': *max_states = (uint64_t)g.num; break;
+        case 'h':
+            fputs(usage_text, stdout);
+            cli_usage(stdout, cmd, "\noptions:\n", NULL);
+            return -1;
         }
     }
     return optind;
@@ -247,7 +232,7 @@ int cmd_show(int argc, char **argv)
     const char *dbp = "cohcheck.db";
     bool json = false;
     int first =
-        common_opts(argc, argv, &dbp, &json,
+        common_opts(CLI_CMD_SHOW, argc, argv, &dbp, &json,
                     "usage: cohcheck show [--db PATH] [--json] [RUN]\n\n"
                     "List the runs recorded in the store (newest first), or show one run: its\n"
                     "configuration, counts, verdict and the trace to its failure, one numbered\n"
@@ -303,7 +288,7 @@ int cmd_trace(int argc, char **argv)
     const char *dbp = "cohcheck.db";
     bool json = false;
     int first =
-        common_opts(argc, argv, &dbp, &json,
+        common_opts(CLI_CMD_TRACE, argc, argv, &dbp, &json,
                     "usage: cohcheck trace [--db PATH] [--json] RUN [STATE]\n\n"
                     "Print the path from an initial state to state number STATE of a stored run\n"
                     "(default: the run's failure), one numbered step per line as `check` prints\n"
@@ -524,7 +509,7 @@ int cmd_resume(int argc, char **argv)
     bool json = false;
     uint64_t max_states = 0;
     int first = common_opts(
-        argc, argv, &dbp, &json,
+        CLI_CMD_RESUME, argc, argv, &dbp, &json,
         "usage: cohcheck resume [--db PATH] [--max-states N] [--json] RUN\n\n"
         "Continue a BFS run that a limit or SIGINT stopped, or that was interrupted\n"
         "(killed, out of memory), from the states recorded in the store, and record the\n"
@@ -811,7 +796,7 @@ int cmd_diff(int argc, char **argv)
     const char *dbp = "cohcheck.db";
     bool json = false;
     int first = common_opts(
-        argc, argv, &dbp, &json,
+        CLI_CMD_DIFF, argc, argv, &dbp, &json,
         "usage: cohcheck diff [--db PATH] [--json] RUN1 RUN2\n\n"
         "Compare two runs (say, a protocol before and after a change): verdicts, counts,\n"
         "reached outcomes, and visited states compared by their decoded, name-based form\n"
@@ -1070,12 +1055,14 @@ static const char store_usage[] =
     "Runs still being written or interrupted are checked as far as they got.\n"
     "--no-replay skips the replay (fast on big stores). Exit 0: consistent; 1: a problem\n"
     "(one line each); 2: not a store, or bad usage. --json: one object (db, consistent,\n"
-    "runs, finished, interrupted, running, states, problems).\n";
+    "runs, finished, interrupted, running, states, problems).\n"
+    "\n"
+    "options:\n";
 
 int cmd_store(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(store_usage, stdout);
+        cli_usage(stdout, CLI_CMD_STORE_CHECK, store_usage, NULL);
         return CLI_OK;
     }
     if (argc < 2 || strcmp(argv[1], "check") != 0) {
@@ -1084,21 +1071,23 @@ int cmd_store(int argc, char **argv)
     }
     bool replay = true, quiet = false, json = false;
     const char *dbp = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--no-replay"))
-            replay = false;
-        else if (!strcmp(argv[i], "--quiet"))
-            quiet = true;
-        else if (!strcmp(argv[i], "--json"))
-            json = quiet = true;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(store_usage, stdout);
-            return CLI_OK;
-        } else if (argv[i][0] == '-' || dbp) {
-            cli_error("store check: unexpected '%s' (see 'cohcheck store --help')", argv[i]);
-            return CLI_BAD_INPUT;
-        } else
-            dbp = argv[i];
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_STORE_CHECK);
+    for (int ch; (ch = cli_getopt(&g, argc - 1, argv + 1)) != -1;) {
+        switch (ch) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
+        case CLI_O_NO_REPLAY: replay = false; break;
+        case 'q': quiet = true; break;
+        case 'J': json = quiet = true; break;
+        case 'h': cli_usage(stdout, CLI_CMD_STORE_CHECK, store_usage, NULL); return CLI_OK;
+        }
+    }
+    int first = optind + 1;
+    if (first < argc)
+        dbp = argv[first];
+    if (first + 1 < argc) {
+        cli_error("store check: unexpected '%s' (see 'cohcheck store --help')", argv[first + 1]);
+        return CLI_BAD_INPUT;
     }
     if (!dbp) {
         cli_error("store check: give the database file (see 'cohcheck store --help')");

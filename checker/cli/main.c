@@ -1,8 +1,6 @@
 /* main.c - the cohcheck command: dispatches to subcommands. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../base/util.h"
@@ -41,56 +39,11 @@ static void usage(FILE *f)
           "                                  the whole system as a Murphi model for Rumur\n"
           "  sim --protocol P --workload W   timed mode: the tables simulated in cycles\n"
           "\n"
-          "Every command takes --help and --json (one JSON object per line on stdout),\n"
-          "and every command that loads a model takes --cat-libdir DIR: a herd7 model\n"
-          "library (e.g. herdtools7's share/herdtools7/herd) where a model's 'include'\n"
-          "not found beside it is looked up; it overrides $COHCHECK_CAT_LIBDIR and $HERDLIB.\n"
-          "except 'report timed', which only writes files. Exit codes: 0 all checks pass,\n"
-          "1 a check failed, 2 bad input or usage, 3 a resource limit stopped the work.\n"
+          "Every command takes --help and --json (one JSON object per line on stdout).\n"
+          "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, 3 a\n"
+          "resource limit stopped the work.\n"
           "See README.md and docs/ for the litmus format and the model language.\n",
           f);
-}
-
-/* --cat-libdir DIR or --cat-libdir=DIR, anywhere among a command's options
- * (before a "--"): taken out of ARGV here, so that every command that loads a
- * model (litmus, check, classify, mutate, regress, export, gen, resume, report
- * and the runs it starts) gets it alike, and passed on as $COHCHECK_CAT_LIBDIR,
- * which cli_load_model reads. Returns 0, or -1 with the error printed. */
-static int take_cat_libdir(int *argc, char **argv)
-{
-    int out = 0;
-    for (int i = 0; i < *argc; i++) {
-        const char *dir = NULL;
-        if (!strcmp(argv[i], "--")) {
-            while (i < *argc)
-                argv[out++] = argv[i++];
-            break;
-        }
-        if (!strcmp(argv[i], "--cat-libdir")) {
-            if (i + 1 >= *argc) {
-                cli_error("--cat-libdir needs a folder");
-                return -1;
-            }
-            dir = argv[++i];
-        } else if (!strncmp(argv[i], "--cat-libdir=", 13)) {
-            dir = argv[i] + 13;
-        } else {
-            argv[out++] = argv[i];
-            continue;
-        }
-        struct stat st;
-        if (!*dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            cli_error("--cat-libdir %s: not a folder", dir);
-            return -1;
-        }
-        if (setenv("COHCHECK_CAT_LIBDIR", dir, 1) != 0) {
-            cli_error("--cat-libdir %s: cannot set COHCHECK_CAT_LIBDIR", dir);
-            return -1;
-        }
-    }
-    *argc = out;
-    argv[out] = NULL;
-    return 0;
 }
 
 /* Out of memory in a small allocation (util.h): one line and exit 3, at once.
@@ -122,12 +75,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return CLI_BAD_INPUT;
     }
-    if (take_cat_libdir(&argc, argv) != 0)
-        return CLI_BAD_INPUT;
-    if (argc < 2) {
-        usage(stderr);
-        return CLI_BAD_INPUT;
-    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
@@ -137,6 +84,8 @@ int main(int argc, char **argv)
         printf("cohcheck %s\n", COHCHECK_VERSION);
         return CLI_OK;
     }
+    if (!strcmp(cmd, "_docs")) /* a maintainer's command: generated docs (opts.c) */
+        return cmd_docs(argc - 1, argv + 1);
     if (!strcmp(cmd, "litmus"))
         return cmd_litmus(argc - 1, argv + 1);
     if (!strcmp(cmd, "check"))

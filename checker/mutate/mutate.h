@@ -91,4 +91,25 @@ typedef struct {
 int mutate_run(const proto_t *orig, mutant_t *m, int n, mutate_test_t *tests, int ntests,
                const mutate_opts_t *o, diag_t *err);
 
+/* ---- The suite and the summary (mutate_suite.c). */
+
+/* Load FILES[0..NFILES) with MODEL's allowed outcomes (loops unrolled UNROLL times) into
+ * *OUT (*NTESTS of them; free with mutate_tests_free). A file that does not load or
+ * evaluate goes to BAD_FILE (may be NULL) and is left out, counted in *UNREADABLE. 0. */
+int mutate_load_tests(char *const *files, int nfiles, cat_model_t *model, int unroll,
+                      void (*bad_file)(void *ctx, const diag_t *d), void *ctx, mutate_test_t **out,
+                      int *ntests, int *unreadable);
+void mutate_tests_free(mutate_test_t *tests, int n);
+/* Keep only the mutants numbered in LIST ("3,7,10-12"), in order (the others freed).
+ * 0, or -1 with ERR on junk or a number no mutant has. */
+int mutate_select(const char *list, mutant_t **m, int *n, diag_t *err);
+
+typedef struct {
+    int count[MUT_NOT_COVERED + 1]; /* per mutant_class_t */
+    int usable;                     /* tests the original passes */
+    double rate; /* kill rate in %: (killed + killed-stronger) / (mutants - equivalent - invalid) */
+} mutate_summary_t;
+void mutate_summarize(const mutant_t *m, int n, const mutate_test_t *tests, int ntests,
+                      mutate_summary_t *s);
+
 #endif

@@ -1,7 +1,9 @@
-/* report.h - timed-mode reports: the claims language (the seed papers' performance claims,
- * the runs each needs, its metric and its yes/partly/no rules, as data in .claims files:
- * docs/claims.md) and `cohcheck report timed` (the figures' sweeps run over several seeds,
- * tables of means with 95% confidence intervals, gnuplot figures, the claims table).
+/* report.h - the reports: `cohcheck report`'s verdict matrix, counts, readings, diagrams,
+ * counterexample charts and index.html (matrix.c); the claims language (the seed papers'
+ * performance claims, the runs each needs, its metric and its yes/partly/no rules, as data
+ * in .claims files: docs/claims.md) and `cohcheck report timed` (the figures' sweeps run
+ * over several seeds, tables of means with 95% confidence intervals, gnuplot figures, the
+ * claims table).
  * Library code: it writes the files it is asked to and returns diagnostics; it never prints
  * or exits. Invariant: every label in a claims table comes from a rule in a claims file,
  * and a "yes" or "no" only when the rule's intervals clear its thresholds. */
@@ -73,6 +75,41 @@ void claims_free(claims_t *c);
 /* "yes", "partly", "**no**", "within noise", "not measured", "not attempted". */
 const char *claim_label_word(claim_label_t l);
 
+/* ---- cohcheck report: the verdict matrix ---- */
+
+typedef struct {
+    const char *self;    /* the cohcheck binary: checks and charts run as its children */
+    const char *outdir;  /* exists, with diagrams/ and traces/ in it */
+    char *const *protos; /* the protocols' .proto paths */
+    int nprotos;
+    bool protos_chosen;  /* chosen with --protocols (the page says so) */
+    char *const *suites; /* as given: passed to check and named on the page */
+    int nsuites;
+    char *const *tests; /* the suites' .litmus files */
+    int ntests;
+    bool all_models;       /* each of the six models, not only the protocol's target */
+    char *const *settings; /* "cold", "warm+evict", ...: one matrix row each */
+    int nsettings;
+    const char *max_states, *jobs; /* passed to check */
+    bool bench;                    /* also run tests/bench/protocols.sh */
+    /* Write Graphviz text DOT as the picture PATH: 0, or -1 after reporting the error. */
+    int (*write_picture)(void *ctx, const char *dot, const char *path);
+    /* Protocol DONE of TOTAL starts (WHAT: its name); DONE < 0: a long step (WHAT). */
+    void (*progress)(void *ctx, int done, int total, const char *what);
+    void *ctx;
+} report_matrix_opts_t;
+
+typedef struct {
+    size_t rows;
+    int protocols, broken, broken_refuted, refuted, incomplete, checks, errors;
+    bool have_bench;
+} report_matrix_stats_t;
+
+/* Run the checks and write OUTDIR/verdicts.md, counts-all.md, readings.md, diagrams/,
+ * traces/, bench-latest.md (with BENCH) and index.html. 0, or -1 with ERR (its message
+ * empty when write_picture already reported the error). */
+int report_matrix(const report_matrix_opts_t *o, report_matrix_stats_t *st, diag_t *err);
+
 /* ---- cohcheck report timed ---- */
 
 /* Where the report finds its inputs: NAME's file in DIR (e.g. "protocols/machines") with
@@ -96,6 +133,10 @@ typedef struct {
     /* Load protocol NAME (as `cohcheck sim --protocol NAME` does): 0 and *OUT, or -1. */
     int (*load_proto)(void *ctx, const char *name, proto_t **out, diag_t *err);
     void *find_ctx; /* passed to find and load_proto */
+    /* Called (from the worker threads, so thread-safe) after each simulation: DONE of TOTAL
+     * finished, the last one of figure FIG. NULL: no progress. */
+    void (*progress)(void *ctx, int done, int total, const char *fig);
+    void *progress_ctx;
 } report_timed_opts_t;
 
 typedef struct {

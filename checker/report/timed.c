@@ -158,7 +158,7 @@ typedef struct {
     char skipped[NFIGS][160]; /* why an optional figure did not run */
     job_t *jobs;
     res_t *res; /* [job][seed] */
-    int njobs, next;
+    int njobs, next, done;
     pthread_mutex_t lock;
 } ctx_t;
 
@@ -426,6 +426,12 @@ static void *worker(void *arg)
         if (i < 0)
             return NULL;
         run_job(c, &c->jobs[i / c->nseeds], i % c->nseeds, &c->res[i]);
+        pthread_mutex_lock(&c->lock);
+        int done = ++c->done;
+        pthread_mutex_unlock(&c->lock);
+        if (c->o->progress)
+            c->o->progress(c->o->progress_ctx, done, c->njobs * c->nseeds,
+                           FIGS[c->jobs[i / c->nseeds].fig].id);
     }
 }
 

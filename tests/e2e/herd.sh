@@ -104,14 +104,14 @@ if ! "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus >/dev/null 2>&1 &&
     HERDLIB="$T/lib" "$BIN" litmus --model "$T/m/m.cat" litmus/core/SB.litmus |
     grep -q '^Observation SB Never 0 3'; then ok; else bad "include from COHCHECK_CAT_LIBDIR/HERDLIB"; fi
 
-# --cat-libdir DIR (any command, any position) does the same and overrides the variables.
+# --cat-libdir DIR (every command that loads a model, any position) does the same and overrides the variables.
 if COHCHECK_CAT_LIBDIR=/nonexistent "$BIN" litmus --cat-libdir "$T/lib" --model "$T/m/m.cat" \
     litmus/core/SB.litmus | grep -q '^Observation SB Never 0 3' &&
     "$BIN" check --no-db --protocol gpu-wt --model "$T/m/m.cat" --cat-libdir="$T/lib" \
         litmus/core/SB.litmus >/dev/null; then ok; else bad "--cat-libdir"; fi
 "$BIN" litmus --cat-libdir "$T/nodir" --model "$T/m/m.cat" litmus/core/SB.litmus >"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "cohcheck: --cat-libdir $T/nodir: not a folder" ] &&
+if [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "cohcheck: litmus: --cat-libdir $T/nodir: not a folder" ] &&
     [ ! -s "$T/out" ]; then ok; else bad "--cat-libdir with no folder: exit $rc, $(cat "$T/err")"; fi
 
 # herd's own sc.cat, tso.cat, c11_partialSC.cat and c11_simp.cat, copied alone,

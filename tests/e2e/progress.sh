@@ -1,6 +1,7 @@
 #!/bin/sh
 # The shared progress line (checker/cli/cli_out.c): drawn on a terminal by every
-# long-running command (check, classify, regress, mutate, gen, report), never
+# long-running command (check, classify, regress, mutate, gen, report, report
+# timed), never
 # when stderr is piped, and never mixed into stdout. A terminal is faked with
 # script(1) (util-linux; the test skips, saying so, without it).
 # COHCHECK_PROGRESS_EVERY=0 draws at every update, so short runs show it too.
@@ -40,6 +41,8 @@ on_tty "regress" 'regress: [0-9]+/3 \([0-9]+%\)' regress nol1 nol1 $C/SB.litmus 
 on_tty "mutate" 'mutate: [0-9]+/[0-9]+ \([0-9]+%\)' mutate --protocol nol1 --only 1-3 $C/SB.litmus
 on_tty "gen" 'gen: [0-9]+/6 \([0-9]+%\)' gen -o "$T/g" --edges 4 --annot plain
 on_tty "report" 'report: [0-9]+/2 \([0-9]+%\)' report --out "$T/r" --protocols nol1,gpu-wt --settings cold --suite $C/SB.litmus
+on_tty "report timed" 'report timed: [0-9]+/60 \([0-9]+%\), [0-9.]+ s, hs-mutex-local' \
+    report timed --quick --seeds 1 --only hs-mutex-local --out "$T/rt"
 piped "check" check --no-db --protocol gpu-wt --init warm --env all $C/IRIW.litmus --max-states 200000
 piped "check -j 2" check --no-db -j 2 --protocol nol1 $C/SB.litmus $C/MP.litmus
 piped "classify" classify --protocol nol1 $C/SB.litmus $C/MP.litmus
@@ -47,8 +50,13 @@ piped "regress" regress nol1 nol1 $C/SB.litmus $C/MP.litmus
 piped "mutate" mutate --protocol nol1 --only 1-3 $C/SB.litmus
 piped "gen" gen -o "$T/g2" --edges 4 --annot plain
 piped "report" report --out "$T/r2" --protocols nol1 --settings cold --suite $C/SB.litmus
+piped "report timed" report timed --quick --seeds 1 --only hs-mutex-local --out "$T/rt2"
 # --json on a terminal: no progress either.
 script -qec "$BINA classify --json --protocol nol1 $C/SB.litmus $C/MP.litmus" /dev/null </dev/null >"$T/tty" 2>&1
 if ! grep -q 'classify: [0-9]' "$T/tty"; then ok; else bad "classify --json drew progress"; fi
+script -qec "$BINA report timed --json --quick --seeds 1 --only hs-mutex-local --out $T/rt3" /dev/null </dev/null >"$T/tty" 2>&1
+if ! grep -q 'report timed: [0-9]' "$T/tty" && grep -q '^{"out":' "$T/tty"; then ok; else
+    bad "report timed --json drew progress: $(head -c 300 "$T/tty")"
+fi
 echo "progress: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,8 @@
 # byte-identical tables and data, a missing gnuplot skips the plots with a note (exit 0),
 # index.html gains one timed section, tcs-inorder in the fermi figure runs at lifetime 800,
 # changing a rule's tolerance in a claims file changes the label, a bad claims file is one
-# FILE:LINE:COL error (exit 2), and bad options exit 2.
+# FILE:LINE:COL error (exit 2), bad options exit 2, and --json prints the summary line's
+# counts as one object (and nothing else on stdout).
 # Usage: sh tests/e2e/timed-report.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
@@ -126,5 +127,15 @@ for args in "--cus 1,x" "--cus 0" "--only nosuch" "-j 0" "--seeds 0" "--seeds 65
     rc=$?
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "'$args': exit $rc"; fi
 done
+# --json: one object with the summary line's counts (docs/report-timed.md).
+J=$T/j
+"$BIN" report timed --json --quick --seeds 2 --only hs-mutex-local --out "$J" >"$T/json" 2>"$T/jerr"
+"$BIN" report timed --quick --seeds 2 --only hs-mutex-local --out "$T/j2" >"$T/jtext" 2>&1
+if [ "$(wc -l <"$T/json")" -eq 1 ] && [ ! -s "$T/jerr" ] &&
+    grep -Eq "^\{\"out\":\"$J\",\"file\":\"$J/timed.md\",\"simulations\":120,\"runs\":60,\"seeds\":2,\"correct\":60,\"failed\":0,\"plots\":(true|false),\"time_s\":[0-9.]+\}$" "$T/json" &&
+    grep -q '^report timed: 120 simulations (60 runs x 2 seeds; 60 correct at every seed, 0 failed or wrong)' "$T/jtext" &&
+    [ -f "$J/timed.md" ]; then ok; else bad "report timed --json: $(cat "$T/json" "$T/jerr")"; fi
+"$BIN" report timed --json --only nope >"$T/json" 2>"$T/jerr"
+if [ $? -eq 2 ] && [ ! -s "$T/json" ] && [ "$(wc -l <"$T/jerr")" -eq 1 ]; then ok; else bad "report timed --json --only nope"; fi
 echo "timed-report: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
