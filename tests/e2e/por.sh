@@ -35,6 +35,36 @@ pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all
 # The proviso's mark bit with wide fingerprints and a spilled queue: the same counts.
 pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all --fingerprint 128
 pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all --fingerprint 96 --queue-memory 1
+# A done(tid) placed on the receiving CU by the thread-field analysis (docs/por.md,
+# "Threads completed by a message"): parked requests (gpu-vi, gpu-vini, rcc, rcc-wo),
+# a forwarded probe (hlrc-probe), a CU's own release marker (qr).
+pin gpu-vi MP 21439 99752 --init warm --env all
+pin gpu-vi SB 14347 63404 --init warm --env all
+pin gpu-vini MP 71148 374625 --init warm --env all
+pin rcc MP 69 111
+pin rcc-wo SB 142 317
+pin hlrc-probe MP 99 190
+pin qr MP 243 547
+# ... and refused where a table breaks it: a parked write answered to the last acker
+# instead of the writer, a parked thread assigned without its node.
+sed 's/send WACK(tid=rtid) to rq | V/send WACK(tid=rtid) to msg.src | V/' protocols/gpu-vi.proto >"$T/tid1.proto"
+sed 's/rq := msg.src; rtid := msg.tid; rk := 0; rkeep := true/rq := msg.src; rk := 0; rkeep := true/' protocols/gpu-vi.proto >"$T/tid2.proto"
+for f in tid1 tid2; do
+    ! cmp -s "$T/$f.proto" protocols/gpu-vi.proto &&
+        "$BIN" check --no-db --json --por --protocol "$T/$f.proto" "$L/MP.litmus" |
+        grep -q '"por":false,"por_off":"a done(tid) may complete a thread of another compute unit"' &&
+        ok || ko "$f: a done(tid) of another CU must keep --por off"
+done
+# Every run's JSON lists the reductions, and why one did not apply.
+"$BIN" check --no-db --json --protocol mesi "$L/MP.litmus" |
+    grep -q '"reductions":\[{"name":"por","applied":false,"why":"the protocol declares invariants over several controllers"},{"name":"dead_values","applied":false,"why":"the partial-order reduction is off"}\]' &&
+    ok || ko "mesi: reductions in the JSON"
+"$BIN" check --no-db --json --no-por --protocol gpu-wt "$L/MP.litmus" |
+    grep -q '"reductions":\[{"name":"por","applied":false,"why":"not asked for (--no-por)"},' && ok ||
+    ko "--no-por: reductions in the JSON"
+"$BIN" check --no-db --json --protocol gpu-wt "$L/MP.litmus" |
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true}\]' && ok ||
+    ko "gpu-wt: reductions in the JSON"
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 232 ] && ok ||
     ko "--por is not the default"
