@@ -75,15 +75,33 @@ struct sys_por {
 
 /* ---- static analysis ---- */
 
-static bool is_others(const proto_expr_t *e, int arg)
+static bool is_clock(const proto_expr_t *e, int arg)
 {
     (void)arg;
-    return e->kind == PROTO_E_COUNT || e->kind == PROTO_E_CLOCK;
+    return e->kind == PROTO_E_CLOCK;
 }
 
-static bool expr_reads_others(const proto_expr_t *e)
+/* proto_expr_any predicate: E counts the instances of controller ARG >> 8 (which has
+   ARG & 255 states) whose line is in some but not every state. A count over every
+   state is the number of instances, a constant that reads no instance (docs/por.md,
+   "Counts over other instances"). */
+static bool is_partial_count(const proto_expr_t *e, int arg)
 {
-    return proto_expr_any(e, is_others, 0);
+    int n = arg & 255;
+    uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    return e->kind == PROTO_E_COUNT && e->index == arg >> 8 && (e->states & all) != all;
+}
+
+/* Whether expression E (action A when E is NULL) reads other instances or the clock. */
+static bool reads_others(const proto_t *p, const proto_expr_t *e, const proto_action_t *a)
+{
+    for (int c = -1; c < p->nctrls; c++) {
+        proto_expr_pred pred = c < 0 ? is_clock : is_partial_count;
+        int arg = c < 0 ? 0 : c << 8 | p->ctrls[c].nstates;
+        if (a ? proto_action_any(p, a, pred, arg) : proto_expr_any(e, pred, arg))
+            return true;
+    }
+    return false;
 }
 
 static bool is_req_tid(const proto_expr_t *e)
@@ -655,10 +673,10 @@ static const char *analyse(sys_por_t *por)
     for (int c = 0; c < p->nctrls; c++)
         for (int r = 0; r < p->ctrls[c].nrows; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
-            if (expr_reads_others(row->guard))
+            if (reads_others(p, row->guard, NULL))
                 return "a row reads other instances (count) or the clock";
             for (int k = 0; k < row->nactions; k++)
-                if (proto_action_any(p, &row->actions[k], is_others, 0))
+                if (reads_others(p, NULL, &row->actions[k]))
                     return "a row reads other instances (count) or the clock";
         }
     if (!dones_local(por))
