@@ -59,7 +59,10 @@ struct sys_por {
     bool *oneshot;   /* ... a sending line event fires at most once per line between two
                         receipts by its instance */
     bool *tloop;     /* per thread: it has a backward branch */
-    uint8_t *wait;   /* scratch: per thread, it waits for a reply */
+    /* Declared invariants (docs/por.md, "Declared invariants"): */
+    bool *vis;     /* per controller and event: a row may change the value of an invariant's
+                      count (moves a line across a counted state set); NULL: no invariants */
+    uint8_t *wait; /* scratch: per thread, it waits for a reply */
 };
 
 #define ANY_LINE 63
@@ -138,12 +141,15 @@ typedef struct {
     int *vbase;  /* per controller: its first variable (line variables, then controller) */
     int nv;      /* variables of all controllers */
     bool *vpair; /* nv * nv (only pairs of one controller) */
+    bool *vhere; /* nv: line variable of a per-cu controller that, on a line in one of its
+                    live states, names a thread of the instance's CU */
 } tidflow_t;
 
 /* The row's context: controller C, event E (a message, a core event, ...). */
 typedef struct {
     const tidflow_t *tf;
     int c, e;
+    const proto_row_t *row;
 } tidrow_t;
 
 static bool ev_is_msg(const tidrow_t *r)
@@ -169,6 +175,11 @@ static bool tid_here(const tidrow_t *r, const proto_expr_t *v)
     if (is_req_tid(v))
         return r->e >= tf->p->nmsgs && r->e < tf->p->nevents &&
                tf->p->events[r->e].kind == PROTO_EV_CORE;
+    if (v->kind == PROTO_E_LINEVAR) {
+        const proto_var_t *var = &tf->p->ctrls[r->c].linevars[v->index];
+        return tf->vhere[tf->vbase[r->c] + v->index] && r->row && r->row->states &&
+               !(r->row->states & ~var->live);
+    }
     return v->kind == PROTO_E_MSGF && ev_is_msg(r) &&
            tf->rcv[(tf->fbase[r->e] + v->index) * tf->p->nctrls + r->c];
 }
@@ -251,7 +262,7 @@ static bool vpair_ok(const tidflow_t *tf, int c, int t, int n)
     const proto_ctrl_t *pc = &tf->p->ctrls[c];
     for (int ri = 0; ri < pc->nrows; ri++) {
         const proto_row_t *row = &pc->rows[ri];
-        tidrow_t r = {tf, c, row->event};
+        tidrow_t r = {tf, c, row->event, row};
         int kt = -1, kn = -1, nt = 0, nn = 0;
         for (int k = 0; k < row->nactions; k++) {
             const proto_action_t *a = &row->actions[k];
@@ -286,7 +297,7 @@ static bool sends_keep(const tidflow_t *tf, int fact, int m, int f, int g, int r
     for (int c = 0; c < p->nctrls; c++)
         for (int ri = 0; ri < p->ctrls[c].nrows; ri++) {
             const proto_row_t *row = &p->ctrls[c].rows[ri];
-            tidrow_t r = {tf, c, row->event};
+            tidrow_t r = {tf, c, row->event, row};
             for (int k = 0; k < row->nactions; k++) {
                 const proto_action_t *a = &row->actions[k];
                 if (a->kind != PROTO_A_SEND || a->msg != m)
@@ -299,6 +310,44 @@ static bool sends_keep(const tidflow_t *tf, int fact, int m, int f, int g, int r
                     return false;
             }
         }
+    return true;
+}
+
+/* vhere(C, T): T is a line variable of per-cu controller C with live states L, no line
+   starts in L (cold or warm), every row that may move a line into L from outside it
+   assigns T, no forall does, and every assignment to T is a thread of the instance's
+   CU (tid_here). Then on a line in L, T names a thread of the instance's CU. */
+static bool vhere_ok(const tidflow_t *tf, int c, int t)
+{
+    const proto_ctrl_t *pc = &tf->p->ctrls[c];
+    int k = t - tf->vbase[c];
+    if (!pc->per_cu || k >= pc->nlinevars)
+        return false;
+    const proto_var_t *var = &pc->linevars[k];
+    uint64_t all = pc->nstates >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << pc->nstates) - 1;
+    uint64_t live = var->live & all;
+    if (var->type.kind != PROTO_T_TID || var->per_thread || live == all ||
+        (live >> pc->init_state & 1) || (pc->warm_state >= 0 && (live >> pc->warm_state & 1)))
+        return false;
+    for (int ri = 0; ri < pc->nrows; ri++) {
+        const proto_row_t *row = &pc->rows[ri];
+        tidrow_t r = {tf, c, row->event, row};
+        bool assigns = false;
+        for (int a = 0; a < row->nactions; a++) {
+            const proto_action_t *ac = &row->actions[a];
+            if (ac->kind == PROTO_A_FORALL && (live >> ac->to & 1) && (ac->from & ~live))
+                return false;
+            if (ac->kind != PROTO_A_ASSIGN || !ac->line_var || ac->var != k)
+                continue;
+            if (ac->index || !tid_here(&r, ac->value))
+                return false;
+            assigns = true;
+        }
+        uint64_t from = row->states ? row->states : all;
+        if (row->kind == PROTO_ROW_NORMAL && row->next >= 0 && (live >> row->next & 1) &&
+            (from & ~live) && !assigns)
+            return false;
+    }
     return true;
 }
 
@@ -322,57 +371,67 @@ static bool tidflow_pass(tidflow_t *tf)
         }
     for (int c = 0; c < p->nctrls; c++) {
         int nvars = p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
-        for (int t = tf->vbase[c]; t < tf->vbase[c] + nvars; t++)
+        for (int t = tf->vbase[c]; t < tf->vbase[c] + nvars; t++) {
             for (int n = tf->vbase[c]; n < tf->vbase[c] + nvars; n++)
                 if (tf->vpair[t * tf->nv + n] && !vpair_ok(tf, c, t, n))
                     tf->vpair[t * tf->nv + n] = false, changed = true;
+            if (tf->vhere[t] && !vhere_ok(tf, c, t))
+                tf->vhere[t] = false, changed = true;
+        }
     }
     return changed;
 }
 
 /* The greatest fixpoint: start from every fact of the right types, drop until none
-   breaks. Returns the rcv facts (the caller frees them), indexed (fbase[M] + F) *
-   nctrls + R, with FBASE set. */
-static bool *tidflow(const proto_t *p, const sys_topo_t *tp, int **fbase)
+   breaks. The caller frees it with tidflow_free. */
+static void tidflow(tidflow_t *tf, const proto_t *p, const sys_topo_t *tp)
 {
-    tidflow_t tf = {.p = p, .tp = tp};
-    tf.fbase = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
+    *tf = (tidflow_t){.p = p, .tp = tp};
+    tf->fbase = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
     for (int m = 0; m < p->nmsgs; m++)
-        tf.fbase[m] = tf.nf, tf.nf += p->msgs[m].nfields;
-    tf.vbase = xcalloc((size_t)p->nctrls + 1, sizeof(int));
+        tf->fbase[m] = tf->nf, tf->nf += p->msgs[m].nfields;
+    tf->vbase = xcalloc((size_t)p->nctrls + 1, sizeof(int));
     for (int c = 0; c < p->nctrls; c++)
-        tf.vbase[c] = tf.nv, tf.nv += p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
-    size_t nf = (size_t)tf.nf + 1, nv = (size_t)tf.nv + 1;
-    tf.rcv = xcalloc(nf * (size_t)p->nctrls, sizeof(bool));
-    tf.snd = xcalloc(nf, sizeof(bool));
-    tf.fpair = xcalloc(nf * nf, sizeof(bool));
-    tf.vpair = xcalloc(nv * nv, sizeof(bool));
+        tf->vbase[c] = tf->nv, tf->nv += p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
+    size_t nf = (size_t)tf->nf + 1, nv = (size_t)tf->nv + 1;
+    tf->rcv = xcalloc(nf * (size_t)p->nctrls, sizeof(bool));
+    tf->snd = xcalloc(nf, sizeof(bool));
+    tf->fpair = xcalloc(nf * nf, sizeof(bool));
+    tf->vpair = xcalloc(nv * nv, sizeof(bool));
+    tf->vhere = xcalloc(nv, sizeof(bool));
     for (int m = 0; m < p->nmsgs; m++)
         for (int f = 0; f < p->msgs[m].nfields; f++) {
             if (p->msgs[m].fields[f].type.kind != PROTO_T_TID)
                 continue;
-            int x = tf.fbase[m] + f;
-            tf.snd[x] = true;
+            int x = tf->fbase[m] + f;
+            tf->snd[x] = true;
             for (int rc = 0; rc < p->nctrls; rc++)
-                tf.rcv[x * p->nctrls + rc] = true;
+                tf->rcv[x * p->nctrls + rc] = true;
             for (int g = 0; g < p->msgs[m].nfields; g++)
-                tf.fpair[x * tf.nf + tf.fbase[m] + g] =
+                tf->fpair[x * tf->nf + tf->fbase[m] + g] =
                     p->msgs[m].fields[g].type.kind == PROTO_T_NODE;
         }
     for (int c = 0; c < p->nctrls; c++) {
         int nvars = p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
-        for (int t = tf.vbase[c]; t < tf.vbase[c] + nvars; t++)
-            for (int n = tf.vbase[c]; n < tf.vbase[c] + nvars; n++)
-                tf.vpair[t * tf.nv + n] = true; /* vpair_ok checks the types */
+        for (int t = tf->vbase[c]; t < tf->vbase[c] + nvars; t++) {
+            for (int n = tf->vbase[c]; n < tf->vbase[c] + nvars; n++)
+                tf->vpair[t * tf->nv + n] = true; /* vpair_ok checks the types */
+            tf->vhere[t] = true;                  /* vhere_ok too */
+        }
     }
-    while (tidflow_pass(&tf))
+    while (tidflow_pass(tf))
         ;
-    free(tf.snd);
-    free(tf.fpair);
-    free(tf.vbase);
-    free(tf.vpair);
-    *fbase = tf.fbase;
-    return tf.rcv;
+}
+
+static void tidflow_free(tidflow_t *tf)
+{
+    free(tf->fbase);
+    free(tf->vbase);
+    free(tf->rcv);
+    free(tf->snd);
+    free(tf->fpair);
+    free(tf->vpair);
+    free(tf->vhere);
 }
 
 static bool is_ctrl(const proto_expr_t *e, int arg)
@@ -634,28 +693,117 @@ static void analyse_receipts(sys_por_t *por)
         }
 }
 
-/* Every done(tid) completes a thread of the receiving CU: a done(msg.F) is accepted
-   only at the core controller, for a message M with rcv(M, F, core) (tidflow). */
+/* Every done(tid) completes a thread of the receiving CU: a done(T) is accepted only
+   at the core controller, with T a thread of its CU (tid_here: a message field with
+   rcv(M, F, core), or a line variable with vhere read in its live states). */
 static bool dones_local(const sys_por_t *por)
 {
     const proto_t *p = por->p;
-    int *fbase;
-    bool *rcv = tidflow(p, &por->tp, &fbase), ok = true;
+    tidflow_t tf;
+    tidflow(&tf, p, &por->tp);
+    bool ok = true;
     for (int c = 0; c < p->nctrls && ok; c++)
         for (int r = 0; r < p->ctrls[c].nrows && ok; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
+            tidrow_t tr = {&tf, c, row->event, row};
             for (int k = 0; k < row->nactions && ok; k++) {
                 const proto_action_t *a = &row->actions[k];
-                if (a->kind != PROTO_A_DONE || !a->tid)
-                    continue;
-                ok = c == p->core_ctrl && a->tid->kind == PROTO_E_MSGF && row->event >= 0 &&
-                     row->event < p->nmsgs &&
-                     rcv[(fbase[row->event] + a->tid->index) * p->nctrls + c];
+                if (a->kind == PROTO_A_DONE && a->tid)
+                    ok = c == p->core_ctrl && tid_here(&tr, a->tid);
             }
         }
-    free(rcv);
-    free(fbase);
+    tidflow_free(&tf);
     return ok;
+}
+
+/* proto_expr_any predicate: E is something an invariant may read that the visibility
+   analysis does not cover (only constants, parameters, arithmetic, comparisons and
+   count over line states are covered). */
+static bool inv_uncovered(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    switch (e->kind) {
+    case PROTO_E_INT:
+    case PROTO_E_PARAM:
+    case PROTO_E_NOT:
+    case PROTO_E_NEG:
+    case PROTO_E_BIN:
+    case PROTO_E_MAX:
+    case PROTO_E_MIN:
+    case PROTO_E_COUNT: return false;
+    default: return true;
+    }
+}
+
+/* The state sets an invariant counts one controller's lines over. */
+typedef struct {
+    uint64_t masks[16];
+    int n;
+} inv_masks_t;
+
+/* Collect the state sets controller C's lines are counted over in E (at most 16;
+   -1 when more). */
+static int inv_masks(const proto_expr_t *e, int c, inv_masks_t *m)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PROTO_E_COUNT && e->index == c) {
+        if (m->n == 16)
+            return -1;
+        m->masks[m->n++] = e->states;
+    }
+    if (inv_masks(e->a, c, m) || inv_masks(e->b, c, m) || inv_masks(e->c, c, m) ||
+        inv_masks(e->d, c, m))
+        return -1;
+    return 0;
+}
+
+/* Whether moving a line from a state in FROM to state TO may change whether it is in
+   one of the sets M counts over. */
+static bool crosses(const inv_masks_t *m, uint64_t from, int to)
+{
+    for (int k = 0; k < m->n; k++) {
+        bool in_to = m->masks[k] >> to & 1;
+        uint64_t changed = in_to ? from & ~m->masks[k] : from & m->masks[k];
+        if (changed)
+            return true;
+    }
+    return false;
+}
+
+/* Visible events: per controller and event, whether a row may move a line across a
+   set an invariant counts (its next state, or a forall). NULL with *WHY when an
+   invariant reads more than counts of line states. */
+static const char *analyse_invariants(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    for (int k = 0; k < p->ninvs; k++)
+        if (proto_expr_any(p->invs[k].expr, inv_uncovered, 0))
+            return "an invariant reads more than counts of line states";
+    por->vis = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++) {
+        inv_masks_t m = {.n = 0};
+        for (int k = 0; k < p->ninvs; k++)
+            if (inv_masks(p->invs[k].expr, c, &m))
+                return "an invariant counts one controller over more than 16 state sets";
+        if (!m.n)
+            continue;
+        uint64_t all =
+            p->ctrls[c].nstates >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << p->ctrls[c].nstates) - 1;
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            if (row->event < 0 || row->event >= p->nevents || row->kind != PROTO_ROW_NORMAL)
+                continue;
+            bool v = row->next >= 0 && crosses(&m, row->states ? row->states : all, row->next);
+            for (int a = 0; a < row->nactions; a++)
+                if (row->actions[a].kind == PROTO_A_FORALL &&
+                    crosses(&m, row->actions[a].from, row->actions[a].to))
+                    v = true;
+            if (v)
+                por->vis[c * p->nevents + row->event] = true;
+        }
+    }
+    return NULL;
 }
 
 static const char *analyse(sys_por_t *por)
@@ -663,8 +811,11 @@ static const char *analyse(sys_por_t *por)
     const proto_t *p = por->p;
     if (por->tp.clock)
         return "the protocol has a global clock: a tick changes every controller";
-    if (p->ninvs)
-        return "the protocol declares invariants over several controllers";
+    if (p->ninvs) {
+        const char *why = analyse_invariants(por);
+        if (why)
+            return why;
+    }
     if (por->tp.ninst > 64 || por->tp.nthreads > PROG_MAX_THREADS)
         return "too many instances";
     if (prog_has_indexed(por->tp.prog))
@@ -684,7 +835,9 @@ static const char *analyse(sys_por_t *por)
     /* Progress steps can cycle only through a loop of a thread, a core row that can
        fire again, or a per-cu instance that receives a message and sends one to a
        per-cu instance (docs/por.md). */
-    por->proviso = por->tp.loops;
+    /* With invariants, a key path of invisible progress steps must not cycle for ever
+       either (docs/por.md, "Declared invariants"): always the proviso. */
+    por->proviso = por->tp.loops || por->vis;
     for (int c = 0; c < p->nctrls; c++)
         for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
@@ -766,6 +919,7 @@ void sys_por_free(sys_por_t *por)
 {
     if (!por)
         return;
+    free(por->vis);
     free(por->done);
     free(por->clen);
     free(por->egroup);
@@ -1198,6 +1352,60 @@ static void add_cand(sys_por_t *por, int g, int c, int n)
     por->candn[k] = n;
 }
 
+/* Whether enabled step L may change an invariant's value (docs/por.md, "Declared
+   invariants"): a core step by the events its instruction maps to (an instruction
+   with no map changes only registers), a receipt by its message's rows, an internal or
+   environment event by its rows. */
+static bool label_visible(const sys_por_t *por, const sys_label_t *l)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    switch (l->kind) {
+    case SYS_STEP_CORE: {
+        int t = l->who, pc = t < tp->nthreads ? por->pc[t] : -1;
+        if (pc < 0 || pc >= tp->prog->threads[t].ninstr)
+            return true;
+        const proto_map_t *m = tp->maps[tp->map_base[t] + pc];
+        for (int k = 0; m && k < m->nevents; k++)
+            if (por->vis[p->core_ctrl * p->nevents + m->events[k]])
+                return true;
+        return false;
+    }
+    case SYS_STEP_MSG: {
+        int c = l->what;
+        if (c >= tp->nchan || l->arg >= por->clen[c])
+            return true;
+        const int16_t *m = &por->msgs[((size_t)c * (size_t)tp->cap + l->arg) * 2];
+        return m[0] < 0 || m[0] >= p->nmsgs ||
+               por->vis[tp->inst_ctrl[c % tp->ninst] * p->nevents + m[0]];
+    }
+    case SYS_STEP_INTERNAL:
+        return l->who >= tp->ninst || l->what >= p->nevents ||
+               por->vis[tp->inst_ctrl[l->who] * p->nevents + l->what];
+    default: return true;
+    }
+}
+
+static size_t cand_keep(sys_por_t *por, int idx, const sys_label_t *labs, size_t n, bool *keep);
+
+/* Keep only the qualifying sets with no enabled visible step (KEEP: scratch). */
+static void drop_visible(sys_por_t *por, const sys_label_t *labs, size_t n, bool *keep)
+{
+    int m = 0;
+    for (int q = 0; q < por->ncand; q++) {
+        cand_keep(por, q, labs, n, keep);
+        bool vis = false;
+        for (size_t i = 0; i < n && !vis; i++)
+            vis = keep[i] && label_visible(por, &labs[i]);
+        if (vis)
+            continue;
+        por->cand[m] = por->cand[q];
+        por->candc[m] = por->candc[q];
+        por->candn[m++] = por->candn[q];
+    }
+    por->ncand = m;
+}
+
 size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sys_label_t *labs,
                       size_t n, int rank, bool *keep)
 {
@@ -1252,10 +1460,20 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
                 add_cand(por, -1, -2 - i,
                          (int)(k + n)); /* last: only where nothing else qualifies */
         }
+        if (por->vis)
+            drop_visible(por, labs, n, keep);
+        for (size_t i = 0; i < n; i++)
+            keep[i] = true;
     }
     if (rank < 0 || rank >= por->ncand)
         return n;
-    int best = por->cand[rank], bc = por->candc[rank];
+    return cand_keep(por, rank, labs, n, keep);
+}
+
+/* Set KEEP[i] for the enabled steps of the IDX-th qualifying set; how many. */
+static size_t cand_keep(sys_por_t *por, int idx, const sys_label_t *labs, size_t n, bool *keep)
+{
+    int best = por->cand[idx], bc = por->candc[idx];
     size_t k = 0;
     if (best == -2) { /* a reply received alone */
         for (size_t i = 0; i < n; i++) {

@@ -3,7 +3,8 @@
  * the differential campaign of tests/e2e/por_mutants.py (docs/por.md): each mutant
  * is then checked with and without --por and the verdicts compared. Invariant: a
  * file holds exactly mutant NNNN's text, numbered as `mutate --only` numbers it.
- * Usage: por_mutants PROTOCOL.proto DIR; prints the number written. Exit 2 on bad input. */
+ * Usage: por_mutants PROTOCOL.proto DIR (from the repository root: a base an 'extends'
+ * names is also looked for in protocols/); prints the number written. Exit 2 on bad input. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,7 +22,8 @@ int main(int argc, char **argv)
     diag_t d;
     mutant_t *m;
     int n;
-    if (proto_load(argv[1], &p, &d) || mutate_generate(p, &m, &n, &d)) {
+    const char *lib[] = {"protocols", NULL}; /* where an 'extends' base is looked for */
+    if (proto_load_lib(argv[1], lib, &p, &d) || mutate_generate(p, &m, &n, &d)) {
         fprintf(stderr, "%s\n", d.msg);
         return 2;
     }

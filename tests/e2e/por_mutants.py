@@ -12,7 +12,7 @@ rejects the mutated table) are counted apart, as they compare the full graph wit
 itself.
 
 Usage: python3 tests/e2e/por_mutants.py ./cohcheck build/por_mutants OUTDIR
-  POR_MUT_PROTOCOLS='rcc qr ...' POR_MUT_PER=N (mutants per protocol, default 40)
+  POR_MUT_PROTOCOLS='rcc qr path/x.proto ...' POR_MUT_PER=N (mutants per protocol, default 40)
   POR_MUT_BOUND=N (states per run, default 20000)
 Prints one FAIL line per difference and a summary; exit 1 on any difference.
 """
@@ -50,10 +50,13 @@ def fail(msg):
     print("FAIL " + msg, flush=True)
 
 
-for name in PROTOS:
+for proto in PROTOS:
+    # A name in protocols/, or a .proto file.
+    name = os.path.basename(proto)[:-6] if proto.endswith(".proto") else proto
     d = os.path.join(OUT, name)
     os.makedirs(d, exist_ok=True)
-    subprocess.run([GEN, "protocols/%s.proto" % name, d], check=True, capture_output=True)
+    src = proto if proto.endswith(".proto") else "protocols/%s.proto" % proto
+    subprocess.run([GEN, src, d], check=True, capture_output=True)
     muts = sorted(glob.glob(os.path.join(d, "*.proto")))
     step = max(1, len(muts) // PER)
     files = ["litmus/core/%s.litmus" % t for t in TESTS]
