@@ -74,6 +74,9 @@ sed 's/count(L1, I V IV IF IVX IFX); wait/count(L1, V IV IF IVX IFX); wait/' pro
 "$BIN" check --no-db --json --protocol gpu-wt "$L/MP.litmus" |
     grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true}\]' && ok ||
     ko "gpu-wt: reductions in the JSON"
+"$BIN" check --no-db --json --protocol mesi "$L/MP.litmus" |
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":false,"why":"the protocol declares invariants"}\]' &&
+    ok || ko "mesi: reductions in the JSON"
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 232 ] && ok ||
     ko "--por is not the default"
@@ -87,6 +90,8 @@ pin denovo MP 164570 701462 --init warm --env all
 # (gpu-wt alone: 2841 states), the outcomes stay, a broken invariant is still found.
 pin tests/e2e/data/gpu-wt-inv.proto MP 107669 301713 --init warm --env all
 pin tests/e2e/data/gpu-wt-inv.proto MP 57 74
+# msi with capacity-1 channels (invariant swmr): 2217 states without --por.
+pin tests/e2e/data/msi-cap1.proto IRIW 1970 3848
 out=$("$BIN" check --no-db --json --por --protocol tests/e2e/data/gpu-wt-inv-bad.proto "$L/IRIW.litmus")
 printf '%s' "$out" | grep -q '"states":221,.*"verdict":"invariant".*"por":true' && ok ||
     ko "gpu-wt-inv-bad IRIW --por: $(printf '%s' "$out" | cut -c1-300)"
