@@ -43,6 +43,10 @@ $(BUILD)/%.o: %.c
 $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libcohcheck.a
 	$(CC) $(OPT) $(SAN) -o $@ $(UNIT_OBJS) $(BUILD)/libcohcheck.a $(LDFLAGS) -lcriterion $(LDLIBS_ALL)
 
+# The differential --por mutant campaign's generator (tests/e2e/por_mutants.py).
+$(BUILD)/por_mutants: $(BUILD)/tests/e2e/por_mutants.o $(BUILD)/libcohcheck.a
+	$(CC) $(OPT) $(SAN) -o $@ $< $(BUILD)/libcohcheck.a $(LDFLAGS) $(LDLIBS_ALL)
+
 # Fast tier: unit tests, end-to-end tests of the binary, the litmus suites' expectations.
 test: test-unit test-e2e test-litmus test-check test-time test-store test-draw test-herd test-report test-mutate test-install test-classify test-murphi
 

@@ -302,6 +302,34 @@ static void junit_body(strbuf_t *body, const explore_result_t *r, const exec_mod
     }
 }
 
+/* "reductions": each state-space reduction cohcheck has, whether it applied to this
+   run and, when it did not, why (docs/por.md, "Reporting"). The reset of values no
+   step reads runs with the partial-order reduction, except on protocols with declared
+   invariants (sys_set_dead leaves them whole). */
+static void reductions_json(strbuf_t *b, const explore_result_t *r, const proto_t *p)
+{
+    const char *why = r->por_off[0] ? r->por_off : "not asked for (--no-por)";
+    sb_puts(b, ",\"reductions\":[{\"name\":\"por\",\"applied\":");
+    if (r->por)
+        sb_puts(b, "true}");
+    else {
+        sb_puts(b, "false,\"why\":");
+        sb_json_str(b, why);
+        sb_putc(b, '}');
+    }
+    sb_puts(b, ",{\"name\":\"dead_values\",\"applied\":");
+    if (r->por && !p->ninvs)
+        sb_puts(b, "true}");
+    else {
+        sb_puts(b, "false,\"why\":");
+        sb_json_str(b, r->por          ? "the protocol declares invariants"
+                       : r->por_off[0] ? "the partial-order reduction is off"
+                                       : why);
+        sb_putc(b, '}');
+    }
+    sb_putc(b, ']');
+}
+
 static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_layout_t *lay,
                          bool racy, const exec_model_result_t *mr, const explore_result_t *r,
                          double secs)
@@ -356,6 +384,7 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
             sb_puts(&b, ",\"por_off\":");
             sb_json_str(&b, r->por_off);
         }
+        reductions_json(&b, r, c->proto);
         if (job->run >= 0)
             sb_printf(&b, ",\"run\":%lld", (long long)job->run);
         if (c->eo.liveness)

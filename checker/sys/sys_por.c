@@ -6,7 +6,7 @@
  * instances) reads and writes only group c's threads and instances, the heads
  * of channels into group c and the tails of channels out of it, provided that
  * (checked in sys_por_new): no row reads another instance (count), and every
- * done(tid) names a thread of the receiving CU. Channels are point-to-point
+ * done(tid) names a thread of the receiving CU (tidflow). Channels are point-to-point
  * (network, sender, receiver), so a channel has one sending and one receiving
  * instance. Appending at a tail and taking a head commute; the only ways a
  * step outside group c can affect group c are a new message in a channel into
@@ -59,7 +59,10 @@ struct sys_por {
     bool *oneshot;   /* ... a sending line event fires at most once per line between two
                         receipts by its instance */
     bool *tloop;     /* per thread: it has a backward branch */
-    uint8_t *wait;   /* scratch: per thread, it waits for a reply */
+    /* Declared invariants (docs/por.md, "Declared invariants"): */
+    bool *vis;     /* per controller and event: a row may change the value of an invariant's
+                      count (moves a line across a counted state set); NULL: no invariants */
+    uint8_t *wait; /* scratch: per thread, it waits for a reply */
 };
 
 #define ANY_LINE 63
@@ -75,15 +78,33 @@ struct sys_por {
 
 /* ---- static analysis ---- */
 
-static bool is_others(const proto_expr_t *e, int arg)
+static bool is_clock(const proto_expr_t *e, int arg)
 {
     (void)arg;
-    return e->kind == PROTO_E_COUNT || e->kind == PROTO_E_CLOCK;
+    return e->kind == PROTO_E_CLOCK;
 }
 
-static bool expr_reads_others(const proto_expr_t *e)
+/* proto_expr_any predicate: E counts the instances of controller ARG >> 8 (which has
+   ARG & 255 states) whose line is in some but not every state. A count over every
+   state is the number of instances, a constant that reads no instance (docs/por.md,
+   "Counts over other instances"). */
+static bool is_partial_count(const proto_expr_t *e, int arg)
 {
-    return proto_expr_any(e, is_others, 0);
+    int n = arg & 255;
+    uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    return e->kind == PROTO_E_COUNT && e->index == arg >> 8 && (e->states & all) != all;
+}
+
+/* Whether expression E (action A when E is NULL) reads other instances or the clock. */
+static bool reads_others(const proto_t *p, const proto_expr_t *e, const proto_action_t *a)
+{
+    for (int c = -1; c < p->nctrls; c++) {
+        proto_expr_pred pred = c < 0 ? is_clock : is_partial_count;
+        int arg = c < 0 ? 0 : c << 8 | p->ctrls[c].nstates;
+        if (a ? proto_action_any(p, a, pred, arg) : proto_expr_any(e, pred, arg))
+            return true;
+    }
+    return false;
 }
 
 static bool is_req_tid(const proto_expr_t *e)
@@ -91,59 +112,326 @@ static bool is_req_tid(const proto_expr_t *e)
     return e && e->kind == PROTO_E_REQF && e->index == PROTO_REQ_TID;
 }
 
-/* Every send of message M sets field F to the sending core's req.tid, from a
- * core-event row of the core controller, to a shared controller or the same CU. */
-static bool tid_from_core(const proto_t *p, int m, int f)
+/* ---- which threads a done(tid) can complete (docs/por.md, "Threads completed by a
+   message") ----
+
+   A greatest fixpoint over the tables of four families of facts, each an invariant
+   of every reachable state (induction over steps: no message is in flight and no
+   variable assigned at the start, and each send or assignment is checked against
+   the facts it relies on):
+   - rcv(M, F, R): in every message M in flight to a per-cu instance of controller
+     R, the tid field F names a thread of that instance's CU;
+   - snd(M, F): in every message M in flight, F names a thread of the sender's CU
+     (every sender is per-cu);
+   - fpair(M, F, G): in every message M in flight, tid field F names a thread of the
+     CU of the instance node field G names;
+   - vpair(C, T, N): at every instance of C (on every line, for line variables), tid
+     variable T names a thread of the CU of the instance node variable N names.
+   A done(msg.F) at the core controller receiving M then completes a thread of the
+   receiving CU when rcv(M, F, core). */
+
+typedef struct {
+    const proto_t *p;
+    const sys_topo_t *tp;
+    int *fbase;  /* per message: its first field's index in the flat field space */
+    int nf;      /* fields of all messages */
+    bool *rcv;   /* nf * nctrls */
+    bool *snd;   /* nf */
+    bool *fpair; /* nf * nf (only pairs of one message) */
+    int *vbase;  /* per controller: its first variable (line variables, then controller) */
+    int nv;      /* variables of all controllers */
+    bool *vpair; /* nv * nv (only pairs of one controller) */
+    bool *vhere; /* nv: line variable of a per-cu controller that, on a line in one of its
+                    live states, names a thread of the instance's CU */
+} tidflow_t;
+
+/* The row's context: controller C, event E (a message, a core event, ...). */
+typedef struct {
+    const tidflow_t *tf;
+    int c, e;
+    const proto_row_t *row;
+} tidrow_t;
+
+static bool ev_is_msg(const tidrow_t *r)
 {
+    return r->e >= 0 && r->e < r->tf->p->nmsgs;
+}
+
+/* The flat index of variable expression V of the row's controller, or -1. */
+static int tid_var(const tidrow_t *r, const proto_expr_t *v)
+{
+    if (!v || (v->kind != PROTO_E_LINEVAR && v->kind != PROTO_E_CTRLVAR))
+        return -1;
+    const proto_ctrl_t *pc = &r->tf->p->ctrls[r->c];
+    return r->tf->vbase[r->c] + (v->kind == PROTO_E_LINEVAR ? v->index : pc->nlinevars + v->index);
+}
+
+/* V names a thread of the CU of the row's instance (a per-cu instance). */
+static bool tid_here(const tidrow_t *r, const proto_expr_t *v)
+{
+    const tidflow_t *tf = r->tf;
+    if (!v || !tf->p->ctrls[r->c].per_cu)
+        return false;
+    if (is_req_tid(v))
+        return r->e >= tf->p->nmsgs && r->e < tf->p->nevents &&
+               tf->p->events[r->e].kind == PROTO_EV_CORE;
+    if (v->kind == PROTO_E_LINEVAR) {
+        const proto_var_t *var = &tf->p->ctrls[r->c].linevars[v->index];
+        return tf->vhere[tf->vbase[r->c] + v->index] && r->row && r->row->states &&
+               !(r->row->states & ~var->live);
+    }
+    return v->kind == PROTO_E_MSGF && ev_is_msg(r) &&
+           tf->rcv[(tf->fbase[r->e] + v->index) * tf->p->nctrls + r->c];
+}
+
+/* Tid expression V names a thread of the CU of the instance node expression N names. */
+static bool tid_of_node(const tidrow_t *r, const proto_expr_t *v, const proto_expr_t *n)
+{
+    const tidflow_t *tf = r->tf;
+    if (!v || !n)
+        return false;
+    if (n->kind == PROTO_E_SELF)
+        return tid_here(r, v);
+    if (n->kind == PROTO_E_MSGSRC)
+        return ev_is_msg(r) && v->kind == PROTO_E_MSGF && tf->snd[tf->fbase[r->e] + v->index];
+    if (n->kind == PROTO_E_MSGF)
+        return ev_is_msg(r) && v->kind == PROTO_E_MSGF &&
+               tf->fpair[(tf->fbase[r->e] + v->index) * tf->nf + tf->fbase[r->e] + n->index];
+    int t = tid_var(r, v), nv = tid_var(r, n);
+    return t >= 0 && nv >= 0 && tf->vpair[t * tf->nv + nv];
+}
+
+/* Send A (of the row) puts into field F a thread of each per-cu receiver's CU, for the
+   receivers of controller RC. */
+static bool tid_send_ok(const tidrow_t *r, const proto_action_t *a, int f, int rc)
+{
+    const proto_expr_t *v = a->fields ? a->fields[f] : NULL;
+    switch (a->dest) {
+    case PROTO_DEST_SHARED: return true; /* no per-cu receiver */
+    case PROTO_DEST_SAMECU: return a->dest_ctrl != rc || tid_here(r, v);
+    case PROTO_DEST_ALL:
+    case PROTO_DEST_EACH: return a->dest_ctrl != rc;
+    case PROTO_DEST_SRC: {
+        proto_expr_t src = {.kind = PROTO_E_MSGSRC};
+        return tid_of_node(r, v, &src);
+    }
+    case PROTO_DEST_NODE: return tid_of_node(r, v, a->dest_node);
+    }
+    return false;
+}
+
+/* proto_action_any predicate: E reads variable ARG (line variable ARG >= 0, controller
+   variable -1 - ARG). */
+static bool is_var(const proto_expr_t *e, int arg)
+{
+    return arg >= 0 ? e->kind == PROTO_E_LINEVAR && e->index == arg
+                    : e->kind == PROTO_E_CTRLVAR && e->index == -1 - arg;
+}
+
+/* Variable X (flat) of controller C: its declaration and its is_var argument. */
+static const proto_var_t *tid_var_decl(const tidflow_t *tf, int c, int x, int *arg)
+{
+    const proto_ctrl_t *pc = &tf->p->ctrls[c];
+    int k = x - tf->vbase[c];
+    *arg = k < pc->nlinevars ? k : -1 - (k - pc->nlinevars);
+    return k < pc->nlinevars ? &pc->linevars[k] : &pc->ctrlvars[k - pc->nlinevars];
+}
+
+/* A constant initial value (none: 0), or -1. */
+static int64_t const_init(const proto_var_t *v)
+{
+    if (!v->init)
+        return 0;
+    return v->init->kind == PROTO_E_INT ? v->init->index : -1;
+}
+
+/* vpair(C, T, N) holds of the initial values, and every row of C that assigns T or N
+   assigns both, once each, from a coupled pair of message fields, msg.src or self
+   (not from variables), with no action between the two assignments reading either. */
+static bool vpair_ok(const tidflow_t *tf, int c, int t, int n)
+{
+    int at, an;
+    const proto_var_t *vt = tid_var_decl(tf, c, t, &at), *vn = tid_var_decl(tf, c, n, &an);
+    if (vt->type.kind != PROTO_T_TID || vn->type.kind != PROTO_T_NODE || vt->per_thread ||
+        vn->per_thread || (at >= 0) != (an >= 0) || (at >= 0 && vt->live != vn->live))
+        return false; /* a live reset must reset both together */
+    int64_t t0 = const_init(vt), n0 = const_init(vn);
+    if (t0 < 0 || n0 < 0 || t0 >= tf->tp->nthreads || n0 >= tf->tp->ninst ||
+        tf->tp->inst_cu[n0] < 0 || tf->tp->thread_cu[t0] != tf->tp->inst_cu[n0])
+        return false;
+    const proto_ctrl_t *pc = &tf->p->ctrls[c];
+    for (int ri = 0; ri < pc->nrows; ri++) {
+        const proto_row_t *row = &pc->rows[ri];
+        tidrow_t r = {tf, c, row->event, row};
+        int kt = -1, kn = -1, nt = 0, nn = 0;
+        for (int k = 0; k < row->nactions; k++) {
+            const proto_action_t *a = &row->actions[k];
+            if (a->kind != PROTO_A_ASSIGN || (a->line_var != (at >= 0)))
+                continue;
+            if (a->var == (at >= 0 ? at : -1 - at))
+                kt = k, nt++;
+            if (a->var == (an >= 0 ? an : -1 - an))
+                kn = k, nn++;
+        }
+        if (!nt && !nn)
+            continue;
+        if (nt != 1 || nn != 1 || row->actions[kt].index || row->actions[kn].index)
+            return false;
+        const proto_expr_t *et = row->actions[kt].value, *en = row->actions[kn].value;
+        if (tid_var(&r, et) >= 0 || tid_var(&r, en) >= 0 || !tid_of_node(&r, et, en))
+            return false;
+        int lo = kt < kn ? kt : kn, hi = kt < kn ? kn : kt;
+        for (int k = lo + 1; k < hi; k++)
+            if (proto_action_any(tf->p, &row->actions[k], is_var, at) ||
+                proto_action_any(tf->p, &row->actions[k], is_var, an))
+                return false;
+    }
+    return true;
+}
+
+/* Whether every send of message M in the tables keeps fact FACT (0: rcv(M, F, RC),
+   1: snd(M, F), 2: fpair(M, F, G)). */
+static bool sends_keep(const tidflow_t *tf, int fact, int m, int f, int g, int rc)
+{
+    const proto_t *p = tf->p;
     for (int c = 0; c < p->nctrls; c++)
-        for (int r = 0; r < p->ctrls[c].nrows; r++) {
-            const proto_row_t *row = &p->ctrls[c].rows[r];
+        for (int ri = 0; ri < p->ctrls[c].nrows; ri++) {
+            const proto_row_t *row = &p->ctrls[c].rows[ri];
+            tidrow_t r = {tf, c, row->event, row};
             for (int k = 0; k < row->nactions; k++) {
                 const proto_action_t *a = &row->actions[k];
                 if (a->kind != PROTO_A_SEND || a->msg != m)
                     continue;
-                bool core_row = row->event >= 0 && row->event < p->nevents &&
-                                p->events[row->event].kind == PROTO_EV_CORE;
-                if (c != p->core_ctrl || !core_row || !a->fields || !is_req_tid(a->fields[f]) ||
-                    (a->dest != PROTO_DEST_SHARED && a->dest != PROTO_DEST_SAMECU))
+                const proto_expr_t *v = a->fields ? a->fields[f] : NULL;
+                bool ok = fact == 0   ? tid_send_ok(&r, a, f, rc)
+                          : fact == 1 ? tid_here(&r, v)
+                                      : tid_of_node(&r, v, a->fields ? a->fields[g] : NULL);
+                if (!ok)
                     return false;
             }
         }
     return true;
 }
 
-/* A done(msg.F) in a row receiving message M at the core controller names a
- * thread of the receiving CU: every send of M that a core controller could
- * receive either comes from the same CU with req.tid, or is a shared
- * controller's reply to msg.src copying a tid that came from that CU's core. */
-static bool tid_provenance(const proto_t *p, int m, int f)
+/* vhere(C, T): T is a line variable of per-cu controller C with live states L, no line
+   starts in L (cold or warm), every row that may move a line into L from outside it
+   assigns T, no forall does, and every assignment to T is a thread of the instance's
+   CU (tid_here). Then on a line in L, T names a thread of the instance's CU. */
+static bool vhere_ok(const tidflow_t *tf, int c, int t)
 {
-    for (int c = 0; c < p->nctrls; c++)
-        for (int r = 0; r < p->ctrls[c].nrows; r++) {
-            const proto_row_t *row = &p->ctrls[c].rows[r];
-            for (int k = 0; k < row->nactions; k++) {
-                const proto_action_t *a = &row->actions[k];
-                if (a->kind != PROTO_A_SEND || a->msg != m)
-                    continue;
-                if (a->dest == PROTO_DEST_SHARED)
-                    continue; /* never received by a per-cu core controller */
-                if ((a->dest == PROTO_DEST_SAMECU || a->dest == PROTO_DEST_ALL ||
-                     a->dest == PROTO_DEST_EACH) &&
-                    a->dest_ctrl != p->core_ctrl)
-                    continue;
-                const proto_expr_t *v = a->fields ? a->fields[f] : NULL;
-                bool core_row = row->event >= 0 && row->event < p->nevents &&
-                                p->events[row->event].kind == PROTO_EV_CORE;
-                if (c == p->core_ctrl && core_row && a->dest == PROTO_DEST_SAMECU && is_req_tid(v))
-                    continue;
-                if (!p->ctrls[c].per_cu && a->dest == PROTO_DEST_SRC && v &&
-                    v->kind == PROTO_E_MSGF && row->event >= 0 && row->event < p->nmsgs &&
-                    tid_from_core(p, row->event, v->index))
-                    continue;
+    const proto_ctrl_t *pc = &tf->p->ctrls[c];
+    int k = t - tf->vbase[c];
+    if (!pc->per_cu || k >= pc->nlinevars)
+        return false;
+    const proto_var_t *var = &pc->linevars[k];
+    uint64_t all = pc->nstates >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << pc->nstates) - 1;
+    uint64_t live = var->live & all;
+    if (var->type.kind != PROTO_T_TID || var->per_thread || live == all ||
+        (live >> pc->init_state & 1) || (pc->warm_state >= 0 && (live >> pc->warm_state & 1)))
+        return false;
+    for (int ri = 0; ri < pc->nrows; ri++) {
+        const proto_row_t *row = &pc->rows[ri];
+        tidrow_t r = {tf, c, row->event, row};
+        bool assigns = false;
+        for (int a = 0; a < row->nactions; a++) {
+            const proto_action_t *ac = &row->actions[a];
+            if (ac->kind == PROTO_A_FORALL && (live >> ac->to & 1) && (ac->from & ~live))
                 return false;
-            }
+            if (ac->kind != PROTO_A_ASSIGN || !ac->line_var || ac->var != k)
+                continue;
+            if (ac->index || !tid_here(&r, ac->value))
+                return false;
+            assigns = true;
         }
+        uint64_t from = row->states ? row->states : all;
+        if (row->kind == PROTO_ROW_NORMAL && row->next >= 0 && (live >> row->next & 1) &&
+            (from & ~live) && !assigns)
+            return false;
+    }
     return true;
+}
+
+/* One pass over the facts still held: drop those a send or assignment breaks. */
+static bool tidflow_pass(tidflow_t *tf)
+{
+    const proto_t *p = tf->p;
+    bool changed = false;
+    for (int m = 0; m < p->nmsgs; m++)
+        for (int f = 0; f < p->msgs[m].nfields; f++) {
+            int x = tf->fbase[m] + f;
+            if (tf->snd[x] && !sends_keep(tf, 1, m, f, 0, 0))
+                tf->snd[x] = false, changed = true;
+            for (int rc = 0; rc < p->nctrls; rc++)
+                if (tf->rcv[x * p->nctrls + rc] && p->ctrls[rc].per_cu &&
+                    !sends_keep(tf, 0, m, f, 0, rc))
+                    tf->rcv[x * p->nctrls + rc] = false, changed = true;
+            for (int g = 0; g < p->msgs[m].nfields; g++)
+                if (tf->fpair[x * tf->nf + tf->fbase[m] + g] && !sends_keep(tf, 2, m, f, g, 0))
+                    tf->fpair[x * tf->nf + tf->fbase[m] + g] = false, changed = true;
+        }
+    for (int c = 0; c < p->nctrls; c++) {
+        int nvars = p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
+        for (int t = tf->vbase[c]; t < tf->vbase[c] + nvars; t++) {
+            for (int n = tf->vbase[c]; n < tf->vbase[c] + nvars; n++)
+                if (tf->vpair[t * tf->nv + n] && !vpair_ok(tf, c, t, n))
+                    tf->vpair[t * tf->nv + n] = false, changed = true;
+            if (tf->vhere[t] && !vhere_ok(tf, c, t))
+                tf->vhere[t] = false, changed = true;
+        }
+    }
+    return changed;
+}
+
+/* The greatest fixpoint: start from every fact of the right types, drop until none
+   breaks. The caller frees it with tidflow_free. */
+static void tidflow(tidflow_t *tf, const proto_t *p, const sys_topo_t *tp)
+{
+    *tf = (tidflow_t){.p = p, .tp = tp};
+    tf->fbase = xcalloc((size_t)p->nmsgs + 1, sizeof(int));
+    for (int m = 0; m < p->nmsgs; m++)
+        tf->fbase[m] = tf->nf, tf->nf += p->msgs[m].nfields;
+    tf->vbase = xcalloc((size_t)p->nctrls + 1, sizeof(int));
+    for (int c = 0; c < p->nctrls; c++)
+        tf->vbase[c] = tf->nv, tf->nv += p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
+    size_t nf = (size_t)tf->nf + 1, nv = (size_t)tf->nv + 1;
+    tf->rcv = xcalloc(nf * (size_t)p->nctrls, sizeof(bool));
+    tf->snd = xcalloc(nf, sizeof(bool));
+    tf->fpair = xcalloc(nf * nf, sizeof(bool));
+    tf->vpair = xcalloc(nv * nv, sizeof(bool));
+    tf->vhere = xcalloc(nv, sizeof(bool));
+    for (int m = 0; m < p->nmsgs; m++)
+        for (int f = 0; f < p->msgs[m].nfields; f++) {
+            if (p->msgs[m].fields[f].type.kind != PROTO_T_TID)
+                continue;
+            int x = tf->fbase[m] + f;
+            tf->snd[x] = true;
+            for (int rc = 0; rc < p->nctrls; rc++)
+                tf->rcv[x * p->nctrls + rc] = true;
+            for (int g = 0; g < p->msgs[m].nfields; g++)
+                tf->fpair[x * tf->nf + tf->fbase[m] + g] =
+                    p->msgs[m].fields[g].type.kind == PROTO_T_NODE;
+        }
+    for (int c = 0; c < p->nctrls; c++) {
+        int nvars = p->ctrls[c].nlinevars + p->ctrls[c].nctrlvars;
+        for (int t = tf->vbase[c]; t < tf->vbase[c] + nvars; t++) {
+            for (int n = tf->vbase[c]; n < tf->vbase[c] + nvars; n++)
+                tf->vpair[t * tf->nv + n] = true; /* vpair_ok checks the types */
+            tf->vhere[t] = true;                  /* vhere_ok too */
+        }
+    }
+    while (tidflow_pass(tf))
+        ;
+}
+
+static void tidflow_free(tidflow_t *tf)
+{
+    free(tf->fbase);
+    free(tf->vbase);
+    free(tf->rcv);
+    free(tf->snd);
+    free(tf->fpair);
+    free(tf->vpair);
+    free(tf->vhere);
 }
 
 static bool is_ctrl(const proto_expr_t *e, int arg)
@@ -405,13 +693,129 @@ static void analyse_receipts(sys_por_t *por)
         }
 }
 
+/* Every done(tid) completes a thread of the receiving CU: a done(T) is accepted only
+   at the core controller, with T a thread of its CU (tid_here: a message field with
+   rcv(M, F, core), or a line variable with vhere read in its live states). */
+static bool dones_local(const sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    tidflow_t tf;
+    tidflow(&tf, p, &por->tp);
+    bool ok = true;
+    for (int c = 0; c < p->nctrls && ok; c++)
+        for (int r = 0; r < p->ctrls[c].nrows && ok; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            tidrow_t tr = {&tf, c, row->event, row};
+            for (int k = 0; k < row->nactions && ok; k++) {
+                const proto_action_t *a = &row->actions[k];
+                if (a->kind == PROTO_A_DONE && a->tid)
+                    ok = c == p->core_ctrl && tid_here(&tr, a->tid);
+            }
+        }
+    tidflow_free(&tf);
+    return ok;
+}
+
+/* proto_expr_any predicate: E is something an invariant may read that the visibility
+   analysis does not cover (only constants, parameters, arithmetic, comparisons and
+   count over line states are covered). */
+static bool inv_uncovered(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    switch (e->kind) {
+    case PROTO_E_INT:
+    case PROTO_E_PARAM:
+    case PROTO_E_NOT:
+    case PROTO_E_NEG:
+    case PROTO_E_BIN:
+    case PROTO_E_MAX:
+    case PROTO_E_MIN:
+    case PROTO_E_COUNT: return false;
+    default: return true;
+    }
+}
+
+/* The state sets an invariant counts one controller's lines over. */
+typedef struct {
+    uint64_t masks[16];
+    int n;
+} inv_masks_t;
+
+/* Collect the state sets controller C's lines are counted over in E (at most 16;
+   -1 when more). */
+static int inv_masks(const proto_expr_t *e, int c, inv_masks_t *m)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PROTO_E_COUNT && e->index == c) {
+        if (m->n == 16)
+            return -1;
+        m->masks[m->n++] = e->states;
+    }
+    if (inv_masks(e->a, c, m) || inv_masks(e->b, c, m) || inv_masks(e->c, c, m) ||
+        inv_masks(e->d, c, m))
+        return -1;
+    return 0;
+}
+
+/* Whether moving a line from a state in FROM to state TO may change whether it is in
+   one of the sets M counts over. */
+static bool crosses(const inv_masks_t *m, uint64_t from, int to)
+{
+    for (int k = 0; k < m->n; k++) {
+        bool in_to = m->masks[k] >> to & 1;
+        uint64_t changed = in_to ? from & ~m->masks[k] : from & m->masks[k];
+        if (changed)
+            return true;
+    }
+    return false;
+}
+
+/* Visible events: per controller and event, whether a row may move a line across a
+   set an invariant counts (its next state, or a forall). NULL with *WHY when an
+   invariant reads more than counts of line states. */
+static const char *analyse_invariants(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    for (int k = 0; k < p->ninvs; k++)
+        if (proto_expr_any(p->invs[k].expr, inv_uncovered, 0))
+            return "an invariant reads more than counts of line states";
+    por->vis = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++) {
+        inv_masks_t m = {.n = 0};
+        for (int k = 0; k < p->ninvs; k++)
+            if (inv_masks(p->invs[k].expr, c, &m))
+                return "an invariant counts one controller over more than 16 state sets";
+        if (!m.n)
+            continue;
+        uint64_t all =
+            p->ctrls[c].nstates >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << p->ctrls[c].nstates) - 1;
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            if (row->event < 0 || row->event >= p->nevents || row->kind != PROTO_ROW_NORMAL)
+                continue;
+            bool v = row->next >= 0 && crosses(&m, row->states ? row->states : all, row->next);
+            for (int a = 0; a < row->nactions; a++)
+                if (row->actions[a].kind == PROTO_A_FORALL &&
+                    crosses(&m, row->actions[a].from, row->actions[a].to))
+                    v = true;
+            if (v)
+                por->vis[c * p->nevents + row->event] = true;
+        }
+    }
+    return NULL;
+}
+
 static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
     if (por->tp.clock)
         return "the protocol has a global clock: a tick changes every controller";
-    if (p->ninvs)
-        return "the protocol declares invariants over several controllers";
+    if (p->ninvs) {
+        const char *why = analyse_invariants(por);
+        if (why)
+            return why;
+    }
     if (por->tp.ninst > 64 || por->tp.nthreads > PROG_MAX_THREADS)
         return "too many instances";
     if (prog_has_indexed(por->tp.prog))
@@ -420,23 +824,20 @@ static const char *analyse(sys_por_t *por)
     for (int c = 0; c < p->nctrls; c++)
         for (int r = 0; r < p->ctrls[c].nrows; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
-            if (expr_reads_others(row->guard))
+            if (reads_others(p, row->guard, NULL))
                 return "a row reads other instances (count) or the clock";
-            for (int k = 0; k < row->nactions; k++) {
-                const proto_action_t *a = &row->actions[k];
-                if (proto_action_any(p, a, is_others, 0))
+            for (int k = 0; k < row->nactions; k++)
+                if (reads_others(p, NULL, &row->actions[k]))
                     return "a row reads other instances (count) or the clock";
-                if (a->kind != PROTO_A_DONE || !a->tid)
-                    continue;
-                if (c != p->core_ctrl || a->tid->kind != PROTO_E_MSGF || row->event < 0 ||
-                    row->event >= p->nmsgs || !tid_provenance(p, row->event, a->tid->index))
-                    return "a done(tid) may complete a thread of another compute unit";
-            }
         }
+    if (!dones_local(por))
+        return "a done(tid) may complete a thread of another compute unit";
     /* Progress steps can cycle only through a loop of a thread, a core row that can
        fire again, or a per-cu instance that receives a message and sends one to a
        per-cu instance (docs/por.md). */
-    por->proviso = por->tp.loops;
+    /* With invariants, a key path of invisible progress steps must not cycle for ever
+       either (docs/por.md, "Declared invariants"): always the proviso. */
+    por->proviso = por->tp.loops || por->vis;
     for (int c = 0; c < p->nctrls; c++)
         for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
@@ -518,6 +919,7 @@ void sys_por_free(sys_por_t *por)
 {
     if (!por)
         return;
+    free(por->vis);
     free(por->done);
     free(por->clen);
     free(por->egroup);
@@ -950,6 +1352,60 @@ static void add_cand(sys_por_t *por, int g, int c, int n)
     por->candn[k] = n;
 }
 
+/* Whether enabled step L may change an invariant's value (docs/por.md, "Declared
+   invariants"): a core step by the events its instruction maps to (an instruction
+   with no map changes only registers), a receipt by its message's rows, an internal or
+   environment event by its rows. */
+static bool label_visible(const sys_por_t *por, const sys_label_t *l)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    switch (l->kind) {
+    case SYS_STEP_CORE: {
+        int t = l->who, pc = t < tp->nthreads ? por->pc[t] : -1;
+        if (pc < 0 || pc >= tp->prog->threads[t].ninstr)
+            return true;
+        const proto_map_t *m = tp->maps[tp->map_base[t] + pc];
+        for (int k = 0; m && k < m->nevents; k++)
+            if (por->vis[p->core_ctrl * p->nevents + m->events[k]])
+                return true;
+        return false;
+    }
+    case SYS_STEP_MSG: {
+        int c = l->what;
+        if (c >= tp->nchan || l->arg >= por->clen[c])
+            return true;
+        const int16_t *m = &por->msgs[((size_t)c * (size_t)tp->cap + l->arg) * 2];
+        return m[0] < 0 || m[0] >= p->nmsgs ||
+               por->vis[tp->inst_ctrl[c % tp->ninst] * p->nevents + m[0]];
+    }
+    case SYS_STEP_INTERNAL:
+        return l->who >= tp->ninst || l->what >= p->nevents ||
+               por->vis[tp->inst_ctrl[l->who] * p->nevents + l->what];
+    default: return true;
+    }
+}
+
+static size_t cand_keep(sys_por_t *por, int idx, const sys_label_t *labs, size_t n, bool *keep);
+
+/* Keep only the qualifying sets with no enabled visible step (KEEP: scratch). */
+static void drop_visible(sys_por_t *por, const sys_label_t *labs, size_t n, bool *keep)
+{
+    int m = 0;
+    for (int q = 0; q < por->ncand; q++) {
+        cand_keep(por, q, labs, n, keep);
+        bool vis = false;
+        for (size_t i = 0; i < n && !vis; i++)
+            vis = keep[i] && label_visible(por, &labs[i]);
+        if (vis)
+            continue;
+        por->cand[m] = por->cand[q];
+        por->candc[m] = por->candc[q];
+        por->candn[m++] = por->candn[q];
+    }
+    por->ncand = m;
+}
+
 size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sys_label_t *labs,
                       size_t n, int rank, bool *keep)
 {
@@ -1004,10 +1460,20 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
                 add_cand(por, -1, -2 - i,
                          (int)(k + n)); /* last: only where nothing else qualifies */
         }
+        if (por->vis)
+            drop_visible(por, labs, n, keep);
+        for (size_t i = 0; i < n; i++)
+            keep[i] = true;
     }
     if (rank < 0 || rank >= por->ncand)
         return n;
-    int best = por->cand[rank], bc = por->candc[rank];
+    return cand_keep(por, rank, labs, n, keep);
+}
+
+/* Set KEEP[i] for the enabled steps of the IDX-th qualifying set; how many. */
+static size_t cand_keep(sys_por_t *por, int idx, const sys_label_t *labs, size_t n, bool *keep)
+{
+    int best = por->cand[idx], bc = por->candc[idx];
     size_t k = 0;
     if (best == -2) { /* a reply received alone */
         for (size_t i = 0; i < n; i++) {

@@ -12,9 +12,13 @@
  * (full expansion when a kept successor was already visited).
  *
  * The analysis refuses (sys_por_active false, with a reason) protocols whose
- * tables break its assumptions: a global clock, declared invariants, rows
- * that read other instances (count), or a done(tid) whose thread cannot be
- * proved to sit on the receiving CU. Then every state is fully expanded. */
+ * tables break its assumptions: a global clock, invariants that read more
+ * than counts of line states (the others make the steps that may change them
+ * visible: never in a proper set), rows that count instances over some but
+ * not all states, or a done(tid) whose thread cannot be
+ * proved to sit on the receiving CU (a greatest fixpoint over the tables of
+ * where thread fields and variables point: docs/por.md, "Threads completed by
+ * a message"). Then every state is fully expanded. */
 #ifndef COHCHECK_SYS_POR_H
 #define COHCHECK_SYS_POR_H
 

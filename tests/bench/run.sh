@@ -176,6 +176,8 @@ sh "$HERE/threads.sh" "$BIN"
 sh "$HERE/liveness.sh" "$BIN"
 # ---- Partial-order reduction (issue 11): the --por reduction factor on MP, SB, IRIW.
 sh tests/bench/por.sh "$BIN"
+# ---- The reductions per protocol on the hard shapes (issue 30): states with and without.
+sh tests/bench/por_shapes.sh "$BIN"
 
 # ---- Distributed search on MPI (issue 11): 1 process, -np 1, 2 and 4 on the graph above.
 sh "$HERE/mpi.sh" "$BIN"

@@ -10,7 +10,7 @@ trace. Then every row of tests/e2e/check.tab is run with --por: the same verdict
 (every broken variant is still refuted), and for ok rows at most the pinned
 counts.
 
-Usage: python3 tests/e2e/por.py ./cohcheck [fast|full]   (POR_PROTOCOLS=GLOB: fewer protocols;
+Usage: python3 tests/e2e/por.py ./cohcheck [fast|full]   (POR_PROTOCOLS='GLOB...': fewer protocols, here and in check.tab;
   POR_TESTS=GLOB: other tests for the sweep, e.g. 'litmus/gen/*.litmus')
   fast: cold bound 20000 states, warm bound 2000; check.tab rows under BFS, ok rows
         pinned at most 50000 states and every failing row (make test)
@@ -29,6 +29,8 @@ WARM = ["--init", "warm", "--env", "all"]
 BOUNDS = {"fast": (20000, 2000), "full": (200000, 200000)}[MODE]
 ROW_LIMIT = {"fast": 50000, "full": None}[MODE]  # check.tab ok rows pinned above: full only
 fails = 0
+PROTOS = sorted(sum((glob.glob(g) for g in
+                     os.environ.get("POR_PROTOCOLS", "protocols/*.proto").split()), []))
 POR_BOUND = 200000
 stats = {"inconclusive": 0, "compared": 0, "states": 0, "states_por": 0, "failing": 0, "rows": 0}
 
@@ -85,7 +87,7 @@ def compare(tag, ref, got):
 
 def sweep():
     tests = sorted(glob.glob(os.environ.get("POR_TESTS", "litmus/core/*.litmus")))
-    protos = sorted(glob.glob(os.environ.get("POR_PROTOCOLS", "protocols/*.proto")))
+    protos = PROTOS
     cold_bound, warm_bound = BOUNDS
     for proto in protos:
         name = os.path.basename(proto)[:-6]
@@ -118,6 +120,9 @@ def table():
         if not f or f[0].startswith("#"):
             continue
         proto, test, opts, verdict = f[0], f[1], f[2], f[3]
+        if "POR_PROTOCOLS" in os.environ and not any(
+                os.path.basename(q)[:-6] == proto or q == proto for q in PROTOS):
+            continue
         extra = [] if opts == "-" else opts.replace("_", " ").split()
         pinned = int(f[4]) if len(f) > 4 and f[4].isdigit() else 0
         if ROW_LIMIT and verdict == "ok" and pinned > ROW_LIMIT:
