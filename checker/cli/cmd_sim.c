@@ -42,6 +42,8 @@ static void usage(FILE *f)
           "  --max-events N      stop (exit 3) after N events\n"
           "  --max-idle N        cycles without any row firing before a deadlock is declared\n"
           "                      (default 1000000)\n"
+          "  --dram              serve the memory responses the machine times ('event NAME\n"
+          "                      CYCLES' on a line event) by its 'dram' model instead\n"
           "  --json              one JSON object (fields in docs/sim.md, plus latency)\n"
           "  --csv               a CSV header line and one row\n"
           "  -h, --help          this help\n"
@@ -94,6 +96,29 @@ static void json_params(strbuf_t *b, const proto_t *p, const prog_t *w)
         first = 0;
     }
     sb_puts(b, "}}");
+}
+
+/* The DRAM model's statistics, or null when no event used it. */
+static void json_dram(strbuf_t *b, const sim_dram_stats_t *d)
+{
+    if (!d->on) {
+        sb_puts(b, "null");
+        return;
+    }
+    uint64_t issued = d->row_hits + d->row_misses + d->row_conflicts;
+    sb_printf(b,
+              "{\"channels\":%d,\"requests\":%llu,\"row_hits\":%llu,\"row_misses\":%llu,"
+              "\"row_conflicts\":%llu,\"row_hit_rate\":%.6f,\"bytes\":%llu,"
+              "\"bandwidth\":%.6f,\"peak_bandwidth\":%.1f,\"queue_occupancy_mean\":%.6f,"
+              "\"queue_occupancy_max\":%llu,\"queue_full\":%llu,\"queue_full_cycles\":%llu,"
+              "\"latency_mean\":%.2f,\"latency_max\":%llu}",
+              d->channels, (unsigned long long)d->requests, (unsigned long long)d->row_hits,
+              (unsigned long long)d->row_misses, (unsigned long long)d->row_conflicts,
+              issued ? (double)d->row_hits / (double)issued : 0.0, (unsigned long long)d->bytes,
+              d->bandwidth, d->peak_bandwidth, d->occupancy_mean,
+              (unsigned long long)d->occupancy_max, (unsigned long long)d->queue_full,
+              (unsigned long long)d->queue_full_cycles, d->latency_mean,
+              (unsigned long long)d->latency_max);
 }
 
 static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, const char *mach,
@@ -163,7 +188,9 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
                   k ? "," : "", sim_op_name(k), (unsigned long long)r->lat[k].count, r->lat[k].mean,
                   (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
                   (unsigned long long)r->lat[k].p99, (unsigned long long)r->lat[k].max);
-    sb_puts(&b, "}}\n");
+    sb_puts(&b, "},\"dram\":");
+    json_dram(&b, &r->dram);
+    sb_puts(&b, "}\n");
     fputs(b.s, stdout);
     sb_free(&b);
 }
@@ -182,6 +209,7 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
     for (int k = 0; k < SIM_NOPS; k++)
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
+    printf(",dram_requests,dram_row_hit_rate,dram_bytes,dram_bandwidth");
     printf(
         "\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f",
         proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
@@ -195,7 +223,11 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
         printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
                (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
                (unsigned long long)r->lat[k].p99);
-    printf("\n");
+    const sim_dram_stats_t *d = &r->dram;
+    uint64_t issued = d->row_hits + d->row_misses + d->row_conflicts;
+    printf(",%llu,%.6f,%llu,%.6f\n", (unsigned long long)d->requests,
+           issued ? (double)d->row_hits / (double)issued : 0.0, (unsigned long long)d->bytes,
+           d->bandwidth);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -210,6 +242,7 @@ int cmd_sim(int argc, char **argv)
         {"max-cycles", required_argument, 0, 'C'},
         {"max-events", required_argument, 0, 'E'},
         {"max-idle", required_argument, 0, 'I'},
+        {"dram", no_argument, 0, 'D'},
         {"json", no_argument, 0, 'j'},
         {"csv", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},
@@ -258,6 +291,7 @@ int cmd_sim(int argc, char **argv)
             if (parse_u64("--max-idle", optarg, &cfg.max_idle))
                 return CLI_BAD_INPUT;
             break;
+        case 'D': cfg.dram = true; break;
         case 'j': json = true; break;
         case 'v': csv = true; break;
         case 'h': usage(stdout); return CLI_OK;
@@ -370,6 +404,17 @@ int cmd_sim(int argc, char **argv)
                r.loads ? (double)r.l1_hits / (double)r.loads : 0.0, (unsigned long long)msgs,
                (unsigned long long)bytes, (unsigned long long)r.invalidations,
                (unsigned long long)r.flushes, (unsigned long long)r.stall_cycles);
+        if (r.dram.on) {
+            const sim_dram_stats_t *dr = &r.dram;
+            uint64_t issued = dr->row_hits + dr->row_misses + dr->row_conflicts;
+            printf("  DRAM: %llu reads, row-hit rate %.3f, %llu bytes, %.3f of %.0f bytes/cycle, "
+                   "queue occupancy %.2f mean %llu max, latency %.1f mean %llu max\n",
+                   (unsigned long long)dr->requests,
+                   issued ? (double)dr->row_hits / (double)issued : 0.0,
+                   (unsigned long long)dr->bytes, dr->bandwidth, dr->peak_bandwidth,
+                   dr->occupancy_mean, (unsigned long long)dr->occupancy_max, dr->latency_mean,
+                   (unsigned long long)dr->latency_max);
+        }
     }
     if (r.status != SIM_DONE) {
         cli_error("sim: %s %s: %s", p->name, wl, r.msg);

@@ -15,8 +15,9 @@
 
 #include "../base/util.h"
 #include "../sys/rows.h"
+#include "dram.h"
 
-enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED };
+enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_DRAM, EV_DRAMDONE };
 enum { TH_RUN, TH_WAIT, TH_DONE };
 #define SET_SLACK                                                                   \
     4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
@@ -93,7 +94,8 @@ typedef struct sim {
     int **lazy_ev;   /* per controller: internal line events fired on access, -1 ended */
     bool *lazy_cv;   /* per controller: one of them has a guard over controller variables */
     int **timed_ev;  /* per controller: internal events with a machine latency, -1 ended */
-    int *ev_lat;     /* per event: machine latency, -1: none */
+    int *ev_lat;     /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
+    dram_t *dram;    /* the DRAM model, when an event uses it */
     bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
     int *msg_bytes; /* per message type */
@@ -593,6 +595,21 @@ static int check_invariants(sim_t *s, int line)
     return 0;
 }
 
+/* The DRAM model issued a request: its event fires when the data is back. */
+static void dram_issued(void *ctx, dram_tag_t tag, uint64_t done)
+{
+    push((sim_t *)ctx, done, EV_DRAMDONE, tag.inst, tag.line, tag.ev);
+}
+
+/* A DRAM read of LINE for instance I, completed by the line event EV. */
+static void dram_access(sim_t *s, int i, int line, int ev)
+{
+    int ch;
+    uint64_t t = dram_request(s->dram, s->now, line, (dram_tag_t){i, line, ev}, &ch);
+    if (t != DRAM_NEVER)
+        push(s, t, EV_DRAM, ch, 0, 0);
+}
+
 /* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
 static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 {
@@ -664,9 +681,15 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
     s->fired++;
     /* Timed internal events (memory responses) of the line's new state. */
     if (x->line >= 0 && x->lrec)
-        for (const int *e = s->timed_ev[in->ctrl]; *e >= 0; e++)
-            if (s->ev_states[in->ctrl * s->p->nevents + *e] >> x->lrec[0] & 1)
+        for (const int *e = s->timed_ev[in->ctrl]; *e >= 0; e++) {
+            uint64_t st = s->ev_states[in->ctrl * s->p->nevents + *e];
+            if (!(st >> x->lrec[0] & 1))
+                continue;
+            if (s->ev_lat[*e] != SIM_EVLAT_DRAM)
                 push(s, s->now + (uint64_t)s->ev_lat[*e], EV_TIMED, x->inst, x->line, *e);
+            else if (before < 0 || !(st >> before & 1)) /* a new access, not a re-entry */
+                dram_access(s, x->inst, x->line, *e);
+        }
     want_retry(s, x->inst, s->now + 1);
     return 1;
 }
@@ -1043,6 +1066,23 @@ static int handle(sim_t *s, const event_t *e)
         return f < 0 ? -1 : 0;
     }
     case EV_RETRY: return retry(s, e->a);
+    case EV_DRAM: {
+        uint64_t t = dram_schedule(s->dram, e->a, s->now, dram_issued, s);
+        if (t != DRAM_NEVER)
+            push(s, t, EV_DRAM, e->a, 0, 0);
+        return 0;
+    }
+    case EV_DRAMDONE: {
+        /* The data is back; while the line's row for it stalls, it waits a cycle. */
+        int f = try_internal(s, e->a, e->b, e->c);
+        if (f == 0) {
+            int32_t *r = line_rec(s, e->a, e->b, false);
+            int st = r ? r[0] : s->p->ctrls[s->inst[e->a].ctrl].init_state;
+            if (s->ev_states[s->inst[e->a].ctrl * s->p->nevents + e->c] >> st & 1)
+                push(s, s->now + 1, EV_DRAMDONE, e->a, e->b, e->c);
+        }
+        return f < 0 ? -1 : 0;
+    }
     case EV_TIMED: {
         if (e->b >= 0)
             return try_internal(s, e->a, e->b, e->c) < 0 ? -1 : 0;
@@ -1256,6 +1296,22 @@ static int build(sim_t *s, diag_t *err)
         for (int k = 0; k < m->nevlat; k++)
             if (!strcmp(m->evlat_name[k], p->events[e].name))
                 s->ev_lat[e] = m->evlat[k];
+        bool line_ev = p->events[e].kind == PROTO_EV_INTERNAL && p->events[e].line;
+        if (s->cfg.dram && line_ev && s->ev_lat[e] >= 0)
+            s->ev_lat[e] = SIM_EVLAT_DRAM;
+        if (s->ev_lat[e] == SIM_EVLAT_DRAM && !line_ev) {
+            diag_set(err, m->name, 0, 0,
+                     "event %s: only an internal line event can be a DRAM access",
+                     p->events[e].name);
+            return -1;
+        }
+        if (s->ev_lat[e] == SIM_EVLAT_DRAM && !s->dram) {
+            if (!m->has_dram) {
+                diag_set(err, m->name, 0, 0, "machine %s has no 'dram' line", m->name);
+                return -1;
+            }
+            s->dram = dram_new(&m->dram, m->line_bytes);
+        }
     }
     s->lazy_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->lazy_cv = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
@@ -1278,7 +1334,7 @@ static int build(sim_t *s, diag_t *err)
             const proto_event_t *ev = &p->events[e];
             if (ev->kind != PROTO_EV_INTERNAL || !ev->line || s->ev_rows[c * p->nevents + e][0] < 0)
                 continue;
-            if (s->ev_lat[e] >= 0) {
+            if (s->ev_lat[e] >= 0 || s->ev_lat[e] == SIM_EVLAT_DRAM) {
                 s->timed_ev[c][nt++] = e;
                 continue;
             }
@@ -1379,6 +1435,7 @@ static int build(sim_t *s, diag_t *err)
 static void sim_free(sim_t *s)
 {
     const proto_t *p = s->p;
+    dram_free(s->dram);
     for (int i = 0; s->inst && i < s->ninst; i++) {
         free(s->inst[i].index);
         free(s->inst[i].recs);
@@ -1553,6 +1610,8 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         final_check(s);
     for (int k = 0; k < SIM_NOPS; k++)
         summarize(&s->lat[k], &out->lat[k]);
+    if (s->dram)
+        dram_stats(s->dram, out->cycles, &out->dram);
     sim_free(s);
     return 0;
 }

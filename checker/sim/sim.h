@@ -18,6 +18,20 @@
 /* ---- machines (protocols/machines/NAME.machine) ---- */
 
 #define SIM_MAX_EVLAT 16
+#define SIM_EVLAT_DRAM (-2) /* 'event NAME dram': served by the machine's DRAM model */
+
+/* 'dram ...' (docs/sim.md "DRAM"); all times in cycles. */
+typedef struct {
+    int channels;
+    int banks;     /* per channel */
+    int row_bytes; /* a row (page) of one bank */
+    int queue;     /* requests per channel's scheduler queue (FR-FCFS window) */
+    int bandwidth; /* data bytes per cycle per channel */
+    int hit;       /* column access to the open row (tCL) */
+    int miss;      /* bank without an open row: activate + column (tRCD + tCL) */
+    int conflict;  /* another row open: precharge + activate + column (tRP + tRCD + tCL) */
+    int latency;   /* fixed part: L2 -> memory controller -> L2, beyond the bank and bus */
+} sim_dram_t;
 
 typedef struct {
     char name[64];
@@ -48,7 +62,9 @@ typedef struct {
     int local_latency; /* between controllers of one CU */
     int nevlat;        /* 'event NAME CYCLES': internal events that take time (memory) */
     char evlat_name[SIM_MAX_EVLAT][32];
-    int evlat[SIM_MAX_EVLAT];
+    int evlat[SIM_MAX_EVLAT]; /* cycles, or SIM_EVLAT_DRAM */
+    bool has_dram;            /* a 'dram' line */
+    sim_dram_t dram;
 } sim_machine_t;
 
 /* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */
@@ -65,6 +81,7 @@ typedef struct {
     uint64_t max_events; /* 0: none */
     uint64_t max_idle;   /* cycles without any row firing before a deadlock is declared;
                             0: 1000000 */
+    bool dram;           /* serve every line event the machine times by its DRAM model */
 } sim_config_t;
 
 typedef enum {
@@ -81,6 +98,23 @@ typedef struct {
     double mean;
     uint64_t p50, p90, p99, max;
 } sim_lat_t;
+
+/* The DRAM model's statistics (all zero when no event used it). */
+typedef struct {
+    bool on;           /* some event was served by the model */
+    int channels;      /* of the machine */
+    uint64_t requests; /* reads served */
+    uint64_t row_hits, row_misses, row_conflicts;
+    uint64_t bytes;             /* data moved */
+    double bandwidth;           /* bytes per cycle over the run, all channels */
+    double peak_bandwidth;      /* channels x bytes per cycle */
+    double occupancy_mean;      /* requests in a channel's queue, time-averaged over channels */
+    uint64_t occupancy_max;     /* most requests in one channel's queue */
+    uint64_t queue_full;        /* requests that found their channel's queue full */
+    uint64_t queue_full_cycles; /* cycles they waited for a slot */
+    double latency_mean;        /* cycles from request to data back */
+    uint64_t latency_max;
+} sim_dram_stats_t;
 
 typedef struct {
     sim_status_t status;
@@ -103,6 +137,7 @@ typedef struct {
     uint64_t stall_msg_cycles; /* messages waiting on stall rows or full channels at their
                                   receiver (e.g. a TC-Strong write until the lease expires) */
     sim_lat_t lat[SIM_NOPS];
+    sim_dram_stats_t dram;
 } sim_result_t;
 
 /* Simulate PROG on protocol P and machine M. 0 with *OUT filled (its status says how
