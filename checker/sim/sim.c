@@ -290,8 +290,8 @@ static void moved(sim_t *s, int i, int line, int a, int b)
     inst_t *in = &s->inst[i];
     int init = s->p->ctrls[in->ctrl].init_state;
     in->ntrans += is_transient(s, in->ctrl, b) - is_transient(s, in->ctrl, a);
-    if (!in->sets || (a == init) == (b == init))
-        return;
+    if (!in->sets || in->cu < 0 || (a == init) == (b == init))
+        return; /* a shared controller's sets hold the lines messages touched (l2_touch) */
     int set = line % in->sets, w = in->ways + SET_SLACK;
     int32_t *sl = in->set_line + (size_t)set * w;
     if (a == init) {
@@ -811,8 +811,38 @@ static int make_room(sim_t *s, int i, int line)
         if (f <= 0)
             return f;
         s->r->evictions++;
+        if (in->cu < 0) /* a shared controller: the evicted line leaves its set */
+            for (int k = 0; k < in->set_n[set]; k++)
+                if (sl[k] == best) {
+                    sl[k] = sl[--in->set_n[set]];
+                    break;
+                }
     }
     return in->set_n[set] < in->ways;
+}
+
+/* A message reaches LINE at shared instance I (with capacity): a line in a stable
+ * state that is not in its set enters it, first evicting the least recently used line
+ * the eviction event can take when the set is full (a line in a transient state, e.g.
+ * one being evicted that collects its acks, allocates nothing). 1 go on, 0 no line
+ * can be evicted (the message waits), -1 error. Memory is folded into the protocols'
+ * L2 (its initial state holds the data): the set, not the state, says what it holds. */
+static int l2_touch(sim_t *s, int i, int line)
+{
+    inst_t *in = &s->inst[i];
+    int32_t *r = line_rec(s, i, line, false);
+    if (is_transient(s, in->ctrl, r ? r[0] : s->p->ctrls[in->ctrl].init_state))
+        return 1;
+    int set = line % in->sets, w = in->ways + SET_SLACK;
+    int32_t *sl = in->set_line + (size_t)set * w;
+    for (int k = 0; k < in->set_n[set]; k++)
+        if (sl[k] == line)
+            return 1;
+    int room = make_room(s, i, line);
+    if (room <= 0)
+        return room;
+    sl[in->set_n[set]++] = line;
+    return 1;
 }
 
 /* Thread T delivers its current core event: 1 taken, 0 stalled, -1 error. */
@@ -894,6 +924,11 @@ static int try_msg(sim_t *s, int id)
     }
     if (lazy_internal(s, i, line))
         return -1;
+    if (in->cu < 0 && in->sets && line >= 0) {
+        int room = l2_touch(s, i, line);
+        if (room <= 0)
+            return room;
+    }
     int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
     rows32_ctx_t x;
     ctx_init(s, &x, i, line, r);
