@@ -42,8 +42,10 @@ static void usage(FILE *f)
           "  --max-events N      stop (exit 3) after N events\n"
           "  --max-idle N        cycles without any row firing before a deadlock is declared\n"
           "                      (default 1000000)\n"
-          "  --dram              serve the memory responses the machine times ('event NAME\n"
-          "                      CYCLES' on a line event) by its 'dram' model instead\n"
+          "  --memory MODE       machine: memory events as the machine file times them\n"
+          "                      (default); dram: every line event it times ('event NAME\n"
+          "                      CYCLES') served by its 'dram' model; fixed: every 'event\n"
+          "                      NAME dram' at the model's idle row-hit latency instead\n"
           "  --json              one JSON object (fields in docs/sim.md, plus latency)\n"
           "  --csv               a CSV header line and one row\n"
           "  -h, --help          this help\n"
@@ -242,7 +244,7 @@ int cmd_sim(int argc, char **argv)
         {"max-cycles", required_argument, 0, 'C'},
         {"max-events", required_argument, 0, 'E'},
         {"max-idle", required_argument, 0, 'I'},
-        {"dram", no_argument, 0, 'D'},
+        {"memory", required_argument, 0, 'D'},
         {"json", no_argument, 0, 'j'},
         {"csv", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},
@@ -291,7 +293,15 @@ int cmd_sim(int argc, char **argv)
             if (parse_u64("--max-idle", optarg, &cfg.max_idle))
                 return CLI_BAD_INPUT;
             break;
-        case 'D': cfg.dram = true; break;
+        case 'D':
+            if (!strcmp(optarg, "machine") || !strcmp(optarg, "dram") || !strcmp(optarg, "fixed")) {
+                cfg.memory = optarg[0] == 'm'   ? SIM_MEM_MACHINE
+                             : optarg[0] == 'd' ? SIM_MEM_DRAM
+                                                : SIM_MEM_FIXED;
+                break;
+            }
+            cli_error("sim: --memory must be machine, dram or fixed, not '%s'", optarg);
+            return CLI_BAD_INPUT;
         case 'j': json = true; break;
         case 'v': csv = true; break;
         case 'h': usage(stdout); return CLI_OK;

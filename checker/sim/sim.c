@@ -1332,8 +1332,11 @@ static int build(sim_t *s, diag_t *err)
             if (!strcmp(m->evlat_name[k], p->events[e].name))
                 s->ev_lat[e] = m->evlat[k];
         bool line_ev = p->events[e].kind == PROTO_EV_INTERNAL && p->events[e].line;
-        if (s->cfg.dram && line_ev && s->ev_lat[e] >= 0)
+        if (s->cfg.memory == SIM_MEM_DRAM && line_ev && s->ev_lat[e] >= 0)
             s->ev_lat[e] = SIM_EVLAT_DRAM;
+        if (s->cfg.memory == SIM_MEM_FIXED && s->ev_lat[e] == SIM_EVLAT_DRAM)
+            s->ev_lat[e] = m->dram.latency + m->dram.hit +
+                           (m->line_bytes + m->dram.bandwidth - 1) / m->dram.bandwidth;
         if (s->ev_lat[e] == SIM_EVLAT_DRAM && !line_ev) {
             diag_set(err, m->name, 0, 0,
                      "event %s: only an internal line event can be a DRAM access",

@@ -81,8 +81,14 @@ typedef struct {
     uint64_t max_events; /* 0: none */
     uint64_t max_idle;   /* cycles without any row firing before a deadlock is declared;
                             0: 1000000 */
-    bool dram;           /* serve every line event the machine times by its DRAM model */
+    int memory;          /* SIM_MEM_*: how the machine's memory events are timed */
 } sim_config_t;
+
+enum {
+    SIM_MEM_MACHINE, /* as the machine file says ('event NAME CYCLES' or 'event NAME dram') */
+    SIM_MEM_DRAM,    /* every line event the machine times by its DRAM model */
+    SIM_MEM_FIXED,   /* every DRAM event at the model's idle row-hit latency */
+};
 
 typedef enum {
     SIM_DONE,     /* every thread finished and the network drained */
