@@ -57,6 +57,8 @@ typedef struct {
     size_t capstall;
     bool retry_set;
     uint64_t out_free, in_free; /* the link's next free cycle, each direction */
+    uint8_t *held; /* a shared instance with the DRAM model: per line, 0 never held, 1 being
+                      filled from DRAM, 2 held (its first fill done) */
 } inst_t;
 
 typedef struct {
@@ -922,6 +924,15 @@ static int try_msg(sim_t *s, int id)
             return 2;
         }
     }
+    if (in->held && line >= 0 && in->held[line] != 2) {
+        /* The line's first touch at this shared instance: a DRAM fill first (its
+           messages wait, in channel order, as behind a stall row). */
+        if (in->held[line] == 0) {
+            in->held[line] = 1;
+            dram_access(s, i, line, -1);
+        }
+        return 0;
+    }
     if (lazy_internal(s, i, line))
         return -1;
     if (in->cu < 0 && in->sets && line >= 0) {
@@ -1108,6 +1119,11 @@ static int handle(sim_t *s, const event_t *e)
         return 0;
     }
     case EV_DRAMDONE: {
+        if (e->c < 0) { /* a first touch's fill: the messages waiting for it go on */
+            s->inst[e->a].held[e->b] = 2;
+            want_retry(s, e->a, s->now);
+            return 0;
+        }
         /* The data is back; while the line's row for it stalls, it waits a cycle. */
         int f = try_internal(s, e->a, e->b, e->c);
         if (f == 0) {
@@ -1343,14 +1359,17 @@ static int build(sim_t *s, diag_t *err)
                      p->events[e].name);
             return -1;
         }
-        if (s->ev_lat[e] == SIM_EVLAT_DRAM && !s->dram) {
-            if (!m->has_dram) {
-                diag_set(err, m->name, 0, 0, "machine %s has no 'dram' line", m->name);
-                return -1;
-            }
-            s->dram = dram_new(&m->dram, m->line_bytes);
+        if (s->ev_lat[e] == SIM_EVLAT_DRAM && !m->has_dram) {
+            diag_set(err, m->name, 0, 0, "machine %s has no 'dram' line", m->name);
+            return -1;
         }
     }
+    if (s->cfg.memory == SIM_MEM_DRAM && !m->has_dram) {
+        diag_set(err, m->name, 0, 0, "machine %s has no 'dram' line", m->name);
+        return -1;
+    }
+    if (m->has_dram && s->cfg.memory != SIM_MEM_FIXED)
+        s->dram = dram_new(&m->dram, m->line_bytes);
     s->lazy_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->lazy_cv = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
     s->timed_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
@@ -1391,6 +1410,8 @@ static int build(sim_t *s, diag_t *err)
         for (int v = 0; v < pc->nlinevars; v++)
             in->lw += type_width(s, &pc->linevars[v].type);
         in->index = xmalloc(sizeof(int32_t) * (size_t)(s->nlines + 1));
+        if (s->dram && in->cu < 0)
+            in->held = xcalloc((size_t)s->nlines + 1, 1);
         for (int l = 0; l <= s->nlines; l++)
             in->index[l] = -1;
         in->cvars = xcalloc((size_t)s->cv_w[in->ctrl] + 1, sizeof(int32_t));
@@ -1483,6 +1504,7 @@ static void sim_free(sim_t *s)
         free(s->inst[i].set_n);
         free(s->inst[i].set_line);
         free(s->inst[i].stall);
+        free(s->inst[i].held);
     }
     free(s->inst);
     free(s->inst_ctrl);
@@ -1649,7 +1671,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     for (int k = 0; k < SIM_NOPS; k++)
         summarize(&s->lat[k], &out->lat[k]);
     if (s->dram)
-        dram_stats(s->dram, out->cycles, &out->dram);
+        dram_stats(s->dram, s->now > out->cycles ? s->now : out->cycles, &out->dram);
     sim_free(s);
     return 0;
 }
