@@ -146,7 +146,7 @@ static int parse_dram(mp_t *m, int dc, sim_machine_t *o)
     const char *bad = d->channels < 1 || d->channels > 4096 ? "channels must be 1..4096"
                       : d->banks < 1 || d->banks > 1024     ? "banks must be 1..1024"
                       : d->row_bytes < 1                    ? "row must be at least 1 byte"
-                      : d->queue < 1                        ? "queue must be at least 1"
+                      : d->queue < 1 || d->queue > 4096     ? "queue must be 1..4096"
                       : d->bandwidth < 1                    ? "bandwidth must be at least 1"
                       : d->hit > d->miss || d->miss > d->conflict
                           ? "latencies must be hit <= miss <= conflict"

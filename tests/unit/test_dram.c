@@ -190,7 +190,7 @@ Test(dram, machine_errors)
         {"machine m\nevent memdata dram\n", 2, 15, "'event ... dram' needs a 'dram' line"},
         {"machine m\ndram channels 0\n", 2, 1, "dram: channels must be 1..4096"},
         {"machine m\ndram banks 2000\n", 2, 1, "dram: banks must be 1..1024"},
-        {"machine m\ndram queue 0\n", 2, 1, "dram: queue must be at least 1"},
+        {"machine m\ndram queue 0\n", 2, 1, "dram: queue must be 1..4096"},
         {"machine m\ndram bandwidth 0\n", 2, 1, "dram: bandwidth must be at least 1"},
         {"machine m\ndram row 0\n", 2, 1, "dram: row must be at least 1 byte"},
         {"machine m\ndram hit 30 miss 20\n", 2, 1,
