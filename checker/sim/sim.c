@@ -97,7 +97,7 @@ typedef struct sim {
     bool *lazy_cv;   /* per controller: one of them has a guard over controller variables */
     int **timed_ev;  /* per controller: internal events with a machine latency, -1 ended */
     int *ev_lat;     /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
-    dram_t *dram;    /* the DRAM model, when an event uses it */
+    dram_t *dram;    /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
     bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
     int *msg_bytes; /* per message type */
