@@ -192,7 +192,15 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
                   (unsigned long long)r->lat[k].p99, (unsigned long long)r->lat[k].max);
     sb_puts(&b, "},\"dram\":");
     json_dram(&b, &r->dram);
-    sb_puts(&b, "}\n");
+    sb_printf(&b,
+              ",\"network\":{\"messages\":%llu,\"latency_mean\":%.2f,\"latency_max\":%llu,"
+              "\"links\":%d,\"link_utilisation_mean\":%.6f,\"link_utilisation_max\":%.6f,"
+              "\"busiest_link\":",
+              (unsigned long long)r->net.messages, r->net.latency_mean,
+              (unsigned long long)r->net.latency_max, r->net.links, r->net.util_mean,
+              r->net.util_max);
+    sb_json_str(&b, r->net.busiest);
+    sb_puts(&b, "}}\n");
     fputs(b.s, stdout);
     sb_free(&b);
 }

@@ -57,6 +57,7 @@ typedef struct {
     size_t capstall;
     bool retry_set;
     uint64_t out_free, in_free; /* the link's next free cycle, each direction */
+    uint64_t out_busy, in_busy; /* the link's busy cycles so far, each direction */
     uint8_t *held; /* a shared instance with the DRAM model: per line, 0 never held, 1 being
                       filled from DRAM, 2 held (its first fill done) */
 } inst_t;
@@ -92,11 +93,12 @@ typedef struct sim {
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
     uint64_t *ev_states;
-    int *cv_w;       /* per controller: slots of its variables */
-    int **lazy_ev;   /* per controller: internal line events fired on access, -1 ended */
-    bool *lazy_cv;   /* per controller: one of them has a guard over controller variables */
-    int **timed_ev;  /* per controller: internal events with a machine latency, -1 ended */
-    int *ev_lat;     /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
+    int *cv_w;      /* per controller: slots of its variables */
+    int **lazy_ev;  /* per controller: internal line events fired on access, -1 ended */
+    bool *lazy_cv;  /* per controller: one of them has a guard over controller variables */
+    int **timed_ev; /* per controller: internal events with a machine latency, -1 ended */
+    int *ev_lat;    /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
+    uint64_t net_lat_sum, net_lat_max, net_msgs; /* messages across the network */
     dram_t *dram;    /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
     bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
@@ -420,9 +422,17 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
         if (arrive < s->inst[dst].in_free + ser)
             arrive = s->inst[dst].in_free + ser;
         s->inst[dst].in_free = arrive;
+        s->inst[src].out_busy += ser;
+        s->inst[dst].in_busy += ser;
     }
     if (s->p->nets[net].ordered && arrive <= s->chan_last[g->chan])
         arrive = s->chan_last[g->chan] + 1; /* point-to-point order */
+    if (!(s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu)) {
+        s->net_msgs++;
+        s->net_lat_sum += arrive - t;
+        if (arrive - t > s->net_lat_max)
+            s->net_lat_max = arrive - t;
+    }
     s->chan_last[g->chan] = arrive;
     push(s, arrive, EV_ARRIVE, id, 0, 0);
 }
@@ -1150,6 +1160,34 @@ static int handle(sim_t *s, const event_t *e)
     return 0;
 }
 
+/* The network's statistics over a run of END cycles. */
+static void net_stats(sim_t *s, uint64_t end, sim_net_stats_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->messages = s->net_msgs;
+    if (s->net_msgs)
+        o->latency_mean = (double)s->net_lat_sum / (double)s->net_msgs;
+    o->latency_max = s->net_lat_max;
+    double sum = 0;
+    for (int i = 0; i < s->ninst; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            uint64_t busy = dir ? s->inst[i].in_busy : s->inst[i].out_busy;
+            if (!busy)
+                continue;
+            double u = end ? (double)busy / (double)end : 0;
+            o->links++;
+            sum += u;
+            if (u > o->util_max || o->links == 1) {
+                o->util_max = u;
+                const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+                snprintf(o->busiest, sizeof o->busiest, "%.24s[%d] %s", c->name,
+                         s->inst[i].cu < 0 ? 0 : s->inst[i].cu, dir ? "in" : "out");
+            }
+        }
+    if (o->links)
+        o->util_mean = sum / o->links;
+}
+
 /* ---- final state ---- */
 
 static int64_t final_mem(sim_t *s, int l)
@@ -1672,6 +1710,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         summarize(&s->lat[k], &out->lat[k]);
     if (s->dram)
         dram_stats(s->dram, s->now > out->cycles ? s->now : out->cycles, &out->dram);
+    net_stats(s, s->now > out->cycles ? s->now : out->cycles, &out->net);
     sim_free(s);
     return 0;
 }

@@ -122,6 +122,17 @@ typedef struct {
     uint64_t latency_max;
 } sim_dram_stats_t;
 
+/* The network between the CUs and the shared level (docs/sim.md "Network"). */
+typedef struct {
+    uint64_t messages;    /* messages that crossed it (not those within a CU) */
+    double latency_mean;  /* cycles from leaving the sender to arriving at the receiver */
+    uint64_t latency_max; /* (queueing on the links included; not the receiver's wait) */
+    int links;            /* links that carried a message (each instance's out and in) */
+    double util_mean;     /* busy cycles over the run's cycles, mean over those links */
+    double util_max;      /* the busiest link's */
+    char busiest[48];     /* which: "L2[0] in", "L1[3] out", ... */
+} sim_net_stats_t;
+
 typedef struct {
     sim_status_t status;
     char msg[512];    /* why, when not SIM_DONE */
@@ -144,6 +155,7 @@ typedef struct {
                                   receiver (e.g. a TC-Strong write until the lease expires) */
     sim_lat_t lat[SIM_NOPS];
     sim_dram_stats_t dram;
+    sim_net_stats_t net;
 } sim_result_t;
 
 /* Simulate PROG on protocol P and machine M. 0 with *OUT filled (its status says how

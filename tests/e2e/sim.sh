@@ -49,7 +49,10 @@ if grep -q '"params":{"protocol":{"lifetime":800},"workload":{"CUS":3,"CONSUMERS
 else bad "sim --json params: $(head -c 400 "$T/j")"; fi
 
 # Messages and traffic by message name (docs/architecture.md section 8 fields), with memory
-# at a fixed latency (--memory fixed: no DRAM model, "dram":null).
+# at a fixed latency (--memory fixed: no DRAM model, "dram":null). Network: the 66 messages
+# cross it; one flit (16 bytes) takes 1 + 14 cycles, queueing on a busy link adds up to 4;
+# 6 links carried them (each L1's and the L2's, out and in); the L2's outgoing one is the
+# busiest (6 DATA x 5 flits + 15 AVAL + 12 WACK = 57 busy cycles).
 "$BIN" sim --json --memory fixed --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
 for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":2' \
     '"cycles":686' '"events":126' '"correct":true' \
@@ -57,7 +60,9 @@ for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' 
     '"traffic_bytes":{"GETS":96,"ST":192,"ATOM":420,"DATA":480,"AVAL":240,"WACK":96}' \
     '"invalidations":4' '"flushes":0' '"stall_cycles":186' '"l1_hit_rate":0.000000' \
     '"load":{"count":6,"mean":37.00,"p50":37,"p90":37,"p99":37,"max":37}' '"wall_s":' \
-    '"events_per_s":' '"dram":null}'; do
+    '"events_per_s":' '"dram":null,' \
+    '"network":{"messages":66,"latency_mean":15.74,"latency_max":19,"links":6,' \
+    '"busiest_link":"L2[0] out"}}'; do
     if grep -qF "$want" "$T/j"; then ok; else bad "gpu-wt lock2 --json lacks $want: $(cat "$T/j")"; fi
 done
 
