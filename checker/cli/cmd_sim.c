@@ -200,6 +200,10 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
               (unsigned long long)r->net.latency_max, r->net.links, r->net.util_mean,
               r->net.util_max);
     sb_json_str(&b, r->net.busiest);
+    sb_puts(&b, ",\"topology\":");
+    sb_json_str(&b, r->net.topology);
+    sb_printf(&b, ",\"hops_mean\":%.2f,\"hol_messages\":%llu,\"hol_cycles\":%llu", r->net.hops_mean,
+              (unsigned long long)r->net.hol_messages, (unsigned long long)r->net.hol_cycles);
     sb_puts(&b, "}}\n");
     fputs(b.s, stdout);
     sb_free(&b);

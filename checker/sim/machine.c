@@ -159,6 +159,61 @@ static int parse_dram(mp_t *m, int dc, sim_machine_t *o)
     return 0;
 }
 
+/* 'topology crossbar [hop N]' or 'topology mesh COLS ROWS [hop N] [l2 NODE]'
+ * (docs/sim.md "Network"); the directive is at column DC. */
+static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
+{
+    char w[64];
+    int wc;
+    bool q;
+    if (o->topology) {
+        diag_set(m->err, m->file, m->line, dc, "a second 'topology' line");
+        return -1;
+    }
+    int r = word(m, w, sizeof w, &wc, &q);
+    if (r < 0)
+        return -1;
+    if (r == 0 || q || (strcmp(w, "crossbar") && strcmp(w, "mesh"))) {
+        diag_set(m->err, m->file, m->line, wc, "topology: expected 'crossbar' or 'mesh'%s%s%s",
+                 r ? ", got '" : "", r ? w : "", r ? "'" : "");
+        return -1;
+    }
+    o->topo_hop = 1;
+    o->topo_l2 = 0;
+    if (w[0] == 'm') {
+        o->topology = 2;
+        int *dim[2] = {&o->topo_cols, &o->topo_rows};
+        for (int k = 0; k < 2; k++) {
+            r = word(m, w, sizeof w, &wc, &q);
+            if (r < 0)
+                return -1;
+            if (r == 0) {
+                diag_set(m->err, m->file, m->line, wc, "topology mesh needs COLS ROWS");
+                return -1;
+            }
+            if (number(m, w, wc, dim[k]))
+                return -1;
+            if (*dim[k] < 1 || *dim[k] > 64) {
+                diag_set(m->err, m->file, m->line, wc,
+                         "topology mesh: COLS and ROWS must be 1..64");
+                return -1;
+            }
+        }
+    } else {
+        o->topology = 1;
+    }
+    kv_t kv[] = {{"hop", &o->topo_hop, NULL, 0}, {"l2", &o->topo_l2, NULL, 0}};
+    int line = m->line, col = m->col;
+    if (pairs(m, "topology", kv, o->topology == 2 ? 2 : 1))
+        return -1;
+    if (o->topology == 2 && o->topo_l2 >= o->topo_cols * o->topo_rows) {
+        diag_set(m->err, m->file, line, col, "topology mesh: l2 node %d outside the %dx%d mesh",
+                 o->topo_l2, o->topo_cols, o->topo_rows);
+        return -1;
+    }
+    return 0;
+}
+
 int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine_t *o, diag_t *err)
 {
     memset(o, 0, sizeof *o);
@@ -254,6 +309,9 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                     {"bandwidth", &o->bandwidth, NULL, 0}, {"header", &o->header_bytes, NULL, 0},
                     {"field", &o->field_bytes, NULL, 0},   {"buffer", &o->buffer, NULL, 0}};
                 if (pairs(&m, dir, kv, 6))
+                    return -1;
+            } else if (!strcmp(dir, "topology")) {
+                if (parse_topology(&m, dc, o))
                     return -1;
             } else if (!strcmp(dir, "dram")) {
                 if (parse_dram(&m, dc, o))

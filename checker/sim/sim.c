@@ -16,6 +16,7 @@
 #include "../base/util.h"
 #include "../sys/rows.h"
 #include "dram.h"
+#include "net.h"
 
 enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_DRAM, EV_DRAMDONE };
 enum { TH_RUN, TH_WAIT, TH_DONE };
@@ -99,6 +100,8 @@ typedef struct sim {
     int **timed_ev; /* per controller: internal events with a machine latency, -1 ended */
     int *ev_lat;    /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
     uint64_t net_lat_sum, net_lat_max, net_msgs; /* messages across the network */
+    net_t *net;      /* the machine's topology (a 'topology' line), or NULL: the link model */
+    int *inst_node;  /* with one: per instance, its node */
     dram_t *dram;    /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
     bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
@@ -411,6 +414,10 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
     uint64_t arrive;
     if (s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu) {
         arrive = t + (uint64_t)m->local_latency;
+    } else if (s->net) {
+        arrive = net_route(s->net, s->inst_node[src], s->inst_node[dst],
+                           (uint64_t)s->msg_flits[type], t) +
+                 (uint64_t)m->net_latency;
     } else {
         /* Serialization on the sender's outgoing link and the receiver's incoming one. */
         uint64_t flits =
@@ -926,6 +933,8 @@ static int try_msg(sim_t *s, int id)
         uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
+        if (s->net) /* its VC's input buffer: not before the head ahead of it left */
+            start = net_vc_accept(s->net, s->inst_node[i], net, start);
         s->chan_svc[chan] = start;
         s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
         g->banked = true;
@@ -1168,6 +1177,24 @@ static void net_stats(sim_t *s, uint64_t end, sim_net_stats_t *o)
     if (s->net_msgs)
         o->latency_mean = (double)s->net_lat_sum / (double)s->net_msgs;
     o->latency_max = s->net_lat_max;
+    snprintf(o->topology, sizeof o->topology, "links");
+    if (s->net) {
+        net_summary_t ns;
+        net_summary(s->net, end, &ns);
+        if (s->m->topology == NET_TOPO_MESH)
+            snprintf(o->topology, sizeof o->topology, "mesh %dx%d", s->m->topo_cols,
+                     s->m->topo_rows);
+        else
+            snprintf(o->topology, sizeof o->topology, "crossbar");
+        o->links = ns.links;
+        o->util_mean = ns.util_mean;
+        o->util_max = ns.util_max;
+        snprintf(o->busiest, sizeof o->busiest, "%s", ns.busiest);
+        o->hops_mean = ns.hops_mean;
+        o->hol_messages = ns.hol_messages;
+        o->hol_cycles = ns.hol_cycles;
+        return;
+    }
     double sum = 0;
     for (int i = 0; i < s->ninst; i++)
         for (int dir = 0; dir < 2; dir++) {
@@ -1251,6 +1278,27 @@ static int event_by_name(const proto_t *p, const char *name)
         if (!strcmp(p->events[e].name, name))
             return e;
     return -1;
+}
+
+/* The machine's topology (docs/sim.md "Network"): a crossbar has a port per CU and
+   one for the shared level; a mesh places CU c at node c mod its size and the shared
+   level at its 'l2' node. One VC per protocol network. */
+static void net_setup(sim_t *s)
+{
+    const sim_machine_t *m = s->m;
+    if (m->topology == NET_TOPO_LINKS)
+        return;
+    s->net = net_new(m->topology, s->ncus + 1, m->topo_cols, m->topo_rows, m->topo_hop,
+                     m->bandwidth, s->p->nnets);
+    int nodes = net_nodes(s->net);
+    s->inst_node = xcalloc((size_t)s->ninst + 1, sizeof(int));
+    for (int i = 0; i < s->ninst; i++) {
+        int cu = s->inst[i].cu;
+        if (m->topology == NET_TOPO_MESH)
+            s->inst_node[i] = cu >= 0 ? cu % nodes : m->topo_l2;
+        else
+            s->inst_node[i] = cu >= 0 ? cu : s->ncus;
+    }
 }
 
 static int build(sim_t *s, diag_t *err)
@@ -1526,6 +1574,7 @@ static int build(sim_t *s, diag_t *err)
     s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->bank_free = xcalloc((size_t)m->l2_banks + 1, sizeof(uint64_t));
     s->freemsg = -1;
+    net_setup(s);
     return 0;
 }
 
@@ -1533,6 +1582,8 @@ static void sim_free(sim_t *s)
 {
     const proto_t *p = s->p;
     dram_free(s->dram);
+    net_free(s->net);
+    free(s->inst_node);
     for (int i = 0; s->inst && i < s->ninst; i++) {
         free(s->inst[i].index);
         free(s->inst[i].recs);

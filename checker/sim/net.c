@@ -1,0 +1,140 @@
+/* net.c - the routed network of timed mode (net.h; docs/sim.md "Network").
+ * Links: inject[node] (node -> its router), eject[node] (router -> node), and in a
+ * mesh four outgoing links per router (east, west, north, south). A crossbar is one
+ * router, so a path is inject then eject; a mesh path is XY (seed 000/001 machine
+ * tables: 2D mesh): along x, then along y. Invariant: a link's reservations only
+ * move forward (free[] is monotone), so two messages on one path never overtake. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../base/util.h"
+#include "net.h"
+
+enum { DIR_E, DIR_W, DIR_N, DIR_S };
+
+struct net {
+    int kind, nodes, cols, rows, hop, bandwidth, nvcs, nlinks;
+    uint64_t *free;    /* per link: its next free cycle */
+    uint64_t *busy;    /* per link: busy cycles so far */
+    uint64_t *vc_free; /* per node x VC: when the input buffer's last head left */
+    uint64_t routed, hops, hol_messages, hol_cycles;
+};
+
+net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, int nvcs)
+{
+    net_t *n = xcalloc(1, sizeof *n);
+    n->kind = kind;
+    n->nodes = kind == NET_TOPO_MESH ? cols * rows : nodes;
+    n->cols = cols;
+    n->rows = rows;
+    n->hop = hop;
+    n->bandwidth = bandwidth < 1 ? 1 : bandwidth;
+    n->nvcs = nvcs < 1 ? 1 : nvcs;
+    n->nlinks = 2 * n->nodes + (kind == NET_TOPO_MESH ? 4 * n->nodes : 0);
+    n->free = xcalloc((size_t)n->nlinks, sizeof *n->free);
+    n->busy = xcalloc((size_t)n->nlinks, sizeof *n->busy);
+    n->vc_free = xcalloc((size_t)n->nodes * (size_t)n->nvcs, sizeof *n->vc_free);
+    return n;
+}
+
+void net_free(net_t *n)
+{
+    if (!n)
+        return;
+    free(n->free);
+    free(n->busy);
+    free(n->vc_free);
+    free(n);
+}
+
+int net_nodes(const net_t *n)
+{
+    return n->nodes;
+}
+
+/* Take link L for a head arriving at *HEAD, SER cycles of flits. */
+static void take(net_t *n, int l, uint64_t ser, uint64_t *head)
+{
+    uint64_t dep = *head > n->free[l] ? *head : n->free[l];
+    n->free[l] = dep + ser;
+    n->busy[l] += ser;
+    *head = dep + (uint64_t)n->hop;
+    n->hops++;
+}
+
+uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
+{
+    if (src == dst)
+        return t;
+    uint64_t ser = (flits + (uint64_t)n->bandwidth - 1) / (uint64_t)n->bandwidth;
+    if (ser == 0)
+        ser = 1;
+    uint64_t head = t;
+    n->routed++;
+    take(n, src, ser, &head); /* inject */
+    if (n->kind == NET_TOPO_MESH) {
+        int x = src % n->cols, y = src / n->cols;
+        int dx = dst % n->cols, dy = dst / n->cols;
+        while (x != dx) {
+            int d = dx > x ? DIR_E : DIR_W;
+            take(n, 2 * n->nodes + 4 * (y * n->cols + x) + d, ser, &head);
+            x += d == DIR_E ? 1 : -1;
+        }
+        while (y != dy) {
+            int d = dy > y ? DIR_N : DIR_S;
+            take(n, 2 * n->nodes + 4 * (y * n->cols + x) + d, ser, &head);
+            y += d == DIR_N ? 1 : -1;
+        }
+    }
+    take(n, n->nodes + dst, ser, &head); /* eject */
+    return head + ser;
+}
+
+uint64_t net_vc_accept(net_t *n, int node, int vc, uint64_t ready)
+{
+    uint64_t *f = &n->vc_free[(size_t)node * (size_t)n->nvcs + (size_t)vc];
+    uint64_t go = ready;
+    if (*f > go) {
+        n->hol_messages++;
+        n->hol_cycles += *f - go;
+        go = *f;
+    }
+    *f = go;
+    return go;
+}
+
+static void link_name(const net_t *n, int l, char *buf, size_t len)
+{
+    static const char *const dirs[] = {"east", "west", "north", "south"};
+    if (l < n->nodes)
+        snprintf(buf, len, "inject %d", l);
+    else if (l < 2 * n->nodes)
+        snprintf(buf, len, "eject %d", l - n->nodes);
+    else {
+        int r = (l - 2 * n->nodes) / 4;
+        snprintf(buf, len, "r(%d,%d) %s", r % n->cols, r / n->cols, dirs[(l - 2 * n->nodes) % 4]);
+    }
+}
+
+void net_summary(const net_t *n, uint64_t end, net_summary_t *o)
+{
+    *o = (net_summary_t){0};
+    double sum = 0;
+    for (int l = 0; l < n->nlinks; l++) {
+        if (!n->busy[l])
+            continue;
+        double u = end ? (double)n->busy[l] / (double)end : 0;
+        o->links++;
+        sum += u;
+        if (o->links == 1 || u > o->util_max) {
+            o->util_max = u;
+            link_name(n, l, o->busiest, sizeof o->busiest);
+        }
+    }
+    if (o->links)
+        o->util_mean = sum / o->links;
+    if (n->routed)
+        o->hops_mean = (double)n->hops / (double)n->routed;
+    o->hol_messages = n->hol_messages;
+    o->hol_cycles = n->hol_cycles;
+}
