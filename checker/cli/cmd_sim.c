@@ -202,8 +202,12 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
     sb_json_str(&b, r->net.busiest);
     sb_puts(&b, ",\"topology\":");
     sb_json_str(&b, r->net.topology);
-    sb_printf(&b, ",\"hops_mean\":%.2f,\"hol_messages\":%llu,\"hol_cycles\":%llu", r->net.hops_mean,
-              (unsigned long long)r->net.hol_messages, (unsigned long long)r->net.hol_cycles);
+    sb_printf(&b,
+              ",\"hops_mean\":%.2f,\"hol_messages\":%llu,\"hol_cycles\":%llu,"
+              "\"buffer_full_messages\":%llu,\"buffer_full_cycles\":%llu",
+              r->net.hops_mean, (unsigned long long)r->net.hol_messages,
+              (unsigned long long)r->net.hol_cycles, (unsigned long long)r->net.full_messages,
+              (unsigned long long)r->net.full_cycles);
     sb_puts(&b, "}}\n");
     fputs(b.s, stdout);
     sb_free(&b);

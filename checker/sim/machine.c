@@ -159,7 +159,8 @@ static int parse_dram(mp_t *m, int dc, sim_machine_t *o)
     return 0;
 }
 
-/* 'topology crossbar [hop N]' or 'topology mesh COLS ROWS [hop N] [l2 NODE]'
+/* 'topology crossbar [hop N] [buffer FLITS]' or
+ * 'topology mesh COLS ROWS [hop N] [buffer FLITS] [l2 NODE]'
  * (docs/sim.md "Network"); the directive is at column DC. */
 static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
 {
@@ -180,6 +181,7 @@ static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
     }
     o->topo_hop = 1;
     o->topo_l2 = 0;
+    o->topo_buffer = 0;
     if (w[0] == 'm') {
         o->topology = 2;
         int *dim[2] = {&o->topo_cols, &o->topo_rows};
@@ -202,9 +204,11 @@ static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
     } else {
         o->topology = 1;
     }
-    kv_t kv[] = {{"hop", &o->topo_hop, NULL, 0}, {"l2", &o->topo_l2, NULL, 0}};
+    kv_t kv[] = {{"hop", &o->topo_hop, NULL, 0},
+                 {"buffer", &o->topo_buffer, NULL, 0},
+                 {"l2", &o->topo_l2, NULL, 0}};
     int line = m->line, col = m->col;
-    if (pairs(m, "topology", kv, o->topology == 2 ? 2 : 1))
+    if (pairs(m, "topology", kv, o->topology == 2 ? 3 : 2))
         return -1;
     if (o->topology == 2 && o->topo_l2 >= o->topo_cols * o->topo_rows) {
         diag_set(m->err, m->file, line, col, "topology mesh: l2 node %d outside the %dx%d mesh",

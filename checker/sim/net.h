@@ -15,8 +15,9 @@ typedef struct net net_t;
 
 /* A network of KIND: a crossbar of NODES ports, or a COLS x ROWS mesh (NODES is
    then COLS * ROWS); HOP cycles per link, BANDWIDTH flits per cycle per link, NVCS
-   virtual channels. */
-net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, int nvcs);
+   virtual channels, BUFFER flits per VC input buffer (0: unbounded). */
+net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, int nvcs,
+               int buffer);
 void net_free(net_t *n);
 int net_nodes(const net_t *n);
 
@@ -26,19 +27,23 @@ int net_nodes(const net_t *n);
    serialization and passes the head on HOP cycles later. SRC == DST: T. */
 uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t);
 
-/* The head of virtual channel VC at node NODE's input buffer can be taken by its
-   receiver at cycle READY (its own wait, e.g. for its L2 bank): the cycle it
-   leaves the buffer, not before the message ahead of it on that VC left. */
-uint64_t net_vc_accept(net_t *n, int node, int vc, uint64_t ready);
+/* A message of FLITS arrives at cycle ARRIVE at virtual channel VC of node NODE's
+   input buffer, and its receiver could take it at READY (its own wait, e.g. for its
+   L2 bank): the cycle it leaves the buffer. It enters when the buffer has room for
+   it (the messages ahead leaving), and leaves not before the message ahead of it on
+   that VC left (head-of-line blocking). Calls for one buffer come in ARRIVE order. */
+uint64_t net_vc_accept(net_t *n, int node, int vc, int flits, uint64_t arrive, uint64_t ready);
 
 typedef struct {
-    int links;             /* links that carried a flit */
-    double util_mean;      /* busy cycles over END, mean over those links */
-    double util_max;       /* the busiest link's */
-    char busiest[48];      /* "inject 3", "eject 4", "r(1,0) east", ... */
-    double hops_mean;      /* links per routed message */
-    uint64_t hol_messages; /* messages held behind another on their VC */
-    uint64_t hol_cycles;   /* cycles they were held */
+    int links;              /* links that carried a flit */
+    double util_mean;       /* busy cycles over END, mean over those links */
+    double util_max;        /* the busiest link's */
+    char busiest[48];       /* "inject 3", "eject 4", "r(1,0) east", ... */
+    double hops_mean;       /* links per routed message */
+    uint64_t hol_messages;  /* messages held behind another on their VC */
+    uint64_t hol_cycles;    /* cycles they were held */
+    uint64_t full_messages; /* messages that found their VC's buffer full */
+    uint64_t full_cycles;   /* cycles they waited for room */
 } net_summary_t;
 
 void net_summary(const net_t *n, uint64_t end, net_summary_t *o);

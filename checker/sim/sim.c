@@ -934,7 +934,8 @@ static int try_msg(sim_t *s, int id)
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
         if (s->net) /* its VC's input buffer: not before the head ahead of it left */
-            start = net_vc_accept(s->net, s->inst_node[i], net, start);
+            start =
+                net_vc_accept(s->net, s->inst_node[i], net, s->msg_flits[g->rec[0]], s->now, start);
         s->chan_svc[chan] = start;
         s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
         g->banked = true;
@@ -1193,6 +1194,8 @@ static void net_stats(sim_t *s, uint64_t end, sim_net_stats_t *o)
         o->hops_mean = ns.hops_mean;
         o->hol_messages = ns.hol_messages;
         o->hol_cycles = ns.hol_cycles;
+        o->full_messages = ns.full_messages;
+        o->full_cycles = ns.full_cycles;
         return;
     }
     double sum = 0;
@@ -1289,7 +1292,7 @@ static void net_setup(sim_t *s)
     if (m->topology == NET_TOPO_LINKS)
         return;
     s->net = net_new(m->topology, s->ncus + 1, m->topo_cols, m->topo_rows, m->topo_hop,
-                     m->bandwidth, s->p->nnets);
+                     m->bandwidth, s->p->nnets, m->topo_buffer);
     int nodes = net_nodes(s->net);
     s->inst_node = xcalloc((size_t)s->ninst + 1, sizeof(int));
     for (int i = 0; i < s->ninst; i++) {

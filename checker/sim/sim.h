@@ -71,6 +71,7 @@ typedef struct {
     int topo_cols, topo_rows; /* a mesh's */
     int topo_hop;             /* cycles per link (router and wire) */
     int topo_l2;              /* a mesh's node of the shared level */
+    int topo_buffer;          /* flits per VC input buffer; 0: unbounded */
 } sim_machine_t;
 
 /* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */
@@ -130,18 +131,20 @@ typedef struct {
 
 /* The network between the CUs and the shared level (docs/sim.md "Network"). */
 typedef struct {
-    uint64_t messages;     /* messages that crossed it (not those within a CU) */
-    double latency_mean;   /* cycles from leaving the sender to arriving at the receiver */
-    uint64_t latency_max;  /* (queueing on the links included; not the receiver's wait) */
-    int links;             /* links that carried a message (each instance's out and in) */
-    double util_mean;      /* busy cycles over the run's cycles, mean over those links */
-    double util_max;       /* the busiest link's */
-    char busiest[48];      /* which: "L2[0] in", "L1[3] out", ... (a topology's: "eject 4",
-                              "r(1,0) east", ...) */
-    char topology[32];     /* "links", "crossbar", "mesh 2x2" */
-    double hops_mean;      /* a topology's links per message */
-    uint64_t hol_messages; /* a topology's messages held behind their VC's head */
-    uint64_t hol_cycles;   /* and the cycles they were held */
+    uint64_t messages;      /* messages that crossed it (not those within a CU) */
+    double latency_mean;    /* cycles from leaving the sender to arriving at the receiver */
+    uint64_t latency_max;   /* (queueing on the links included; not the receiver's wait) */
+    int links;              /* links that carried a message (each instance's out and in) */
+    double util_mean;       /* busy cycles over the run's cycles, mean over those links */
+    double util_max;        /* the busiest link's */
+    char busiest[48];       /* which: "L2[0] in", "L1[3] out", ... (a topology's: "eject 4",
+                               "r(1,0) east", ...) */
+    char topology[32];      /* "links", "crossbar", "mesh 2x2" */
+    double hops_mean;       /* a topology's links per message */
+    uint64_t hol_messages;  /* a topology's messages held behind their VC's head */
+    uint64_t hol_cycles;    /* and the cycles they were held */
+    uint64_t full_messages; /* a topology's messages that found their VC's buffer full */
+    uint64_t full_cycles;   /* and the cycles they waited for room */
 } sim_net_stats_t;
 
 typedef struct {

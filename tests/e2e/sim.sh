@@ -62,7 +62,7 @@ for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' 
     '"load":{"count":6,"mean":37.00,"p50":37,"p90":37,"p99":37,"max":37}' '"wall_s":' \
     '"events_per_s":' '"dram":null,' \
     '"network":{"messages":66,"latency_mean":15.74,"latency_max":19,"links":6,' \
-    '"busiest_link":"L2[0] out","topology":"links","hops_mean":0.00,"hol_messages":0,"hol_cycles":0}}'; do
+    '"busiest_link":"L2[0] out","topology":"links","hops_mean":0.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0}}'; do
     if grep -qF "$want" "$T/j"; then ok; else bad "gpu-wt lock2 --json lacks $want: $(cat "$T/j")"; fi
 done
 
