@@ -207,11 +207,10 @@ static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
     kv_t kv[] = {{"hop", &o->topo_hop, NULL, 0},
                  {"buffer", &o->topo_buffer, NULL, 0},
                  {"l2", &o->topo_l2, NULL, 0}};
-    int line = m->line, col = m->col;
     if (pairs(m, "topology", kv, o->topology == 2 ? 3 : 2))
         return -1;
     if (o->topology == 2 && o->topo_l2 >= o->topo_cols * o->topo_rows) {
-        diag_set(m->err, m->file, line, col, "topology mesh: l2 node %d outside the %dx%d mesh",
+        diag_set(m->err, m->file, m->line, dc, "topology mesh: l2 node %d outside the %dx%d mesh",
                  o->topo_l2, o->topo_cols, o->topo_rows);
         return -1;
     }

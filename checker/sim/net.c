@@ -81,31 +81,37 @@ static void take(net_t *n, int l, uint64_t ser, uint64_t *head)
     n->hops++;
 }
 
+int net_path(const net_t *n, int src, int dst, int *links)
+{
+    int k = 0;
+    if (src == dst)
+        return 0;
+    links[k++] = src; /* inject */
+    if (n->kind == NET_TOPO_MESH) {
+        int x = src % n->cols, y = src / n->cols;
+        int dx = dst % n->cols, dy = dst / n->cols;
+        for (; x != dx; x += dx > x ? 1 : -1)
+            links[k++] = 2 * n->nodes + 4 * (y * n->cols + x) + (dx > x ? DIR_E : DIR_W);
+        for (; y != dy; y += dy > y ? 1 : -1)
+            links[k++] = 2 * n->nodes + 4 * (y * n->cols + x) + (dy > y ? DIR_N : DIR_S);
+    }
+    links[k++] = n->nodes + dst; /* eject */
+    return k;
+}
+
 uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
 {
-    if (src == dst)
+    int links[NET_MAX_PATH];
+    int len = net_path(n, src, dst, links);
+    if (!len)
         return t;
     uint64_t ser = (flits + (uint64_t)n->bandwidth - 1) / (uint64_t)n->bandwidth;
     if (ser == 0)
         ser = 1;
     uint64_t head = t;
     n->routed++;
-    take(n, src, ser, &head); /* inject */
-    if (n->kind == NET_TOPO_MESH) {
-        int x = src % n->cols, y = src / n->cols;
-        int dx = dst % n->cols, dy = dst / n->cols;
-        while (x != dx) {
-            int d = dx > x ? DIR_E : DIR_W;
-            take(n, 2 * n->nodes + 4 * (y * n->cols + x) + d, ser, &head);
-            x += d == DIR_E ? 1 : -1;
-        }
-        while (y != dy) {
-            int d = dy > y ? DIR_N : DIR_S;
-            take(n, 2 * n->nodes + 4 * (y * n->cols + x) + d, ser, &head);
-            y += d == DIR_N ? 1 : -1;
-        }
-    }
-    take(n, n->nodes + dst, ser, &head); /* eject */
+    for (int k = 0; k < len; k++)
+        take(n, links[k], ser, &head);
     return head + ser;
 }
 
@@ -175,7 +181,7 @@ uint64_t net_vc_accept(net_t *n, int node, int vc, int flits, uint64_t arrive, u
     return go;
 }
 
-static void link_name(const net_t *n, int l, char *buf, size_t len)
+void net_link_name(const net_t *n, int l, char *buf, size_t len)
 {
     static const char *const dirs[] = {"east", "west", "north", "south"};
     if (l < n->nodes)
@@ -200,7 +206,7 @@ void net_summary(const net_t *n, uint64_t end, net_summary_t *o)
         sum += u;
         if (o->links == 1 || u > o->util_max) {
             o->util_max = u;
-            link_name(n, l, o->busiest, sizeof o->busiest);
+            net_link_name(n, l, o->busiest, sizeof o->busiest);
         }
     }
     if (o->links)

@@ -21,6 +21,15 @@ net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, 
 void net_free(net_t *n);
 int net_nodes(const net_t *n);
 
+/* The most links on a path: inject, 63 steps along x, 63 along y, eject. */
+#define NET_MAX_PATH 128
+
+/* The links from node SRC to node DST into LINKS (at most NET_MAX_PATH): their count,
+   0 when SRC == DST. A mesh routes XY: along x first, then along y. */
+int net_path(const net_t *n, int src, int dst, int *links);
+/* Link L's name: "inject 3", "eject 4", "r(1,0) east", ... */
+void net_link_name(const net_t *n, int l, char *buf, size_t len);
+
 /* Route FLITS flits from node SRC to node DST, leaving at cycle T: the cycle its
    tail arrives at DST's input buffer. Each link on the path takes the head at
    max(its arrival, the link's next free cycle), stays busy for the flits'
