@@ -2,12 +2,17 @@
  * (protocols/machines/NAME.machine, docs/sim.md): any input must give a machine or
  * one diagnostic with a message, never a crash, leak or hang. A machine with a 'dram'
  * line also runs its DRAM model (checker/sim/dram.c) on a few requests: every one
- * completes, not before it arrived, and the counts add up. */
+ * completes, not before it arrived, and the counts add up. A machine with a 'topology'
+ * line also routes up to 64 messages drawn from the input through its network
+ * (checker/sim/net.c): none arrives before its path's hops and serialization allow,
+ * messages on one path keep their order, and a VC buffer never lets a message leave
+ * before it arrived, its receiver was ready or the message ahead of it left. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "../../checker/sim/dram.h"
+#include "../../checker/sim/net.h"
 #include "../../checker/sim/sim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -71,6 +76,44 @@ static void run_dram(const sim_machine_t *m, const uint8_t *data, size_t size)
     dram_free(d);
 }
 
+static void run_net(const sim_machine_t *m, const uint8_t *data, size_t size)
+{
+    int cus = m->cus > 0 && m->cus <= 64 ? m->cus : 4;
+    int hop = m->topo_hop > 1000 ? 1000 : m->topo_hop;
+    int bw = m->bandwidth > 0 ? m->bandwidth : 1;
+    net_t *n =
+        net_new(m->topology, cus + 1, m->topo_cols, m->topo_rows, hop, bw, 3, m->topo_buffer);
+    int nodes = net_nodes(n);
+    uint64_t last[2] = {0, 0}, now = 0, vc_last[3] = {0, 0, 0};
+    int links[NET_MAX_PATH];
+    for (size_t k = 0; k + 3 < size && k < 4 * 64; k += 4) {
+        int src = data[k] % nodes, dst = data[k + 1] % nodes;
+        uint64_t flits = 1 + data[k + 2] % 8;
+        now += data[k + 3] % 4;
+        int len = net_path(n, src, dst, links);
+        if (len < 0 || len > NET_MAX_PATH || (src != dst && len < 2))
+            abort();
+        uint64_t ser = (flits + (uint64_t)bw - 1) / (uint64_t)bw;
+        uint64_t t = net_route(n, src, dst, flits, now);
+        if (src != dst && t < now + (uint64_t)len * (uint64_t)hop + ser)
+            abort();
+        if (src == 0 && dst == nodes - 1 && src != dst) { /* one path: FIFO */
+            if (t <= last[0] && last[0])
+                abort();
+            last[0] = t;
+        }
+        int vc = data[k + 2] % 3;
+        uint64_t ready = t + data[k + 3] % 16;
+        uint64_t go = net_vc_accept(n, dst, vc, (int)flits, t > last[1] ? t : last[1], ready);
+        if (go < ready || (dst == 0 && go < vc_last[vc]))
+            abort();
+        if (dst == 0)
+            vc_last[vc] = go;
+        last[1] = t > last[1] ? t : last[1];
+    }
+    net_free(n);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     sim_machine_t m;
@@ -84,5 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (m.has_dram)
         run_dram(&m, data, size);
+    if (m.topology)
+        run_net(&m, data, size);
     return 0;
 }
