@@ -241,6 +241,24 @@ test-sim: cohcheck
 test-sim-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sim.sh ./build-san/cohcheck
+# The DRAM model (docs/sim.md "DRAM"): pinned runs that reach memory, JSON, bad input.
+test: test-dram
+test-san: test-dram-san
+.PHONY: test-dram test-dram-san
+test-dram: cohcheck
+	sh tests/e2e/dram.sh ./cohcheck
+test-dram-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/dram.sh ./build-san/cohcheck
+# The routed network (docs/sim.md "Network"): topologies, HOL blocking, JSON, bad input.
+test: test-net
+test-san: test-net-san
+.PHONY: test-net test-net-san
+test-net: cohcheck
+	sh tests/e2e/net.sh ./cohcheck
+test-net-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/net.sh ./build-san/cohcheck
 test-san: test-timed-report-san
 .PHONY: test-timed-report-san
 test-timed-report-san:

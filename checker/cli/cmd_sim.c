@@ -64,6 +64,29 @@ static void json_params(strbuf_t *b, const proto_t *p, const prog_t *w)
     sb_puts(b, "}}");
 }
 
+/* The DRAM model's statistics, or null when no event used it. */
+static void json_dram(strbuf_t *b, const sim_dram_stats_t *d)
+{
+    if (!d->on) {
+        sb_puts(b, "null");
+        return;
+    }
+    uint64_t issued = d->row_hits + d->row_misses + d->row_conflicts;
+    sb_printf(b,
+              "{\"channels\":%d,\"requests\":%llu,\"row_hits\":%llu,\"row_misses\":%llu,"
+              "\"row_conflicts\":%llu,\"row_hit_rate\":%.6f,\"bytes\":%llu,"
+              "\"bandwidth\":%.6f,\"peak_bandwidth\":%.1f,\"queue_occupancy_mean\":%.6f,"
+              "\"queue_occupancy_max\":%llu,\"queue_full\":%llu,\"queue_full_cycles\":%llu,"
+              "\"latency_mean\":%.2f,\"latency_max\":%llu}",
+              d->channels, (unsigned long long)d->requests, (unsigned long long)d->row_hits,
+              (unsigned long long)d->row_misses, (unsigned long long)d->row_conflicts,
+              issued ? (double)d->row_hits / (double)issued : 0.0, (unsigned long long)d->bytes,
+              d->bandwidth, d->peak_bandwidth, d->occupancy_mean,
+              (unsigned long long)d->occupancy_max, (unsigned long long)d->queue_full,
+              (unsigned long long)d->queue_full_cycles, d->latency_mean,
+              (unsigned long long)d->latency_max);
+}
+
 static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, const char *mach,
                      uint64_t seed, double wall, double cpu)
 {
@@ -138,6 +161,24 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
                   r->lat[k].mean, (unsigned long long)r->lat[k].p50,
                   (unsigned long long)r->lat[k].p90, (unsigned long long)r->lat[k].p99,
                   (unsigned long long)r->lat[k].max);
+    sb_puts(&b, "},\"dram\":");
+    json_dram(&b, &r->dram);
+    sb_printf(&b,
+              ",\"network\":{\"messages\":%llu,\"latency_mean\":%.2f,\"latency_max\":%llu,"
+              "\"links\":%d,\"link_utilisation_mean\":%.6f,\"link_utilisation_max\":%.6f,"
+              "\"busiest_link\":",
+              (unsigned long long)r->net.messages, r->net.latency_mean,
+              (unsigned long long)r->net.latency_max, r->net.links, r->net.util_mean,
+              r->net.util_max);
+    sb_json_str(&b, r->net.busiest);
+    sb_puts(&b, ",\"topology\":");
+    sb_json_str(&b, r->net.topology);
+    sb_printf(&b,
+              ",\"hops_mean\":%.2f,\"hol_messages\":%llu,\"hol_cycles\":%llu,"
+              "\"buffer_full_messages\":%llu,\"buffer_full_cycles\":%llu",
+              r->net.hops_mean, (unsigned long long)r->net.hol_messages,
+              (unsigned long long)r->net.hol_cycles, (unsigned long long)r->net.full_messages,
+              (unsigned long long)r->net.full_cycles);
     sb_puts(&b, "}}\n");
     fputs(b.s, stdout);
     sb_free(&b);
@@ -158,6 +199,7 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
         printf(",%s_count,%s_p50,%s_p90,%s_p99", sim_op_name(k), sim_op_name(k), sim_op_name(k),
                sim_op_name(k));
     printf(",warps,warp_instructions,coalesced,line_requests,mshr_merges");
+    printf(",dram_requests,dram_row_hit_rate,dram_bytes,dram_bandwidth");
     printf(
         "\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f",
         proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
@@ -171,9 +213,14 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
         printf(",%llu,%llu,%llu,%llu", (unsigned long long)r->lat[k].count,
                (unsigned long long)r->lat[k].p50, (unsigned long long)r->lat[k].p90,
                (unsigned long long)r->lat[k].p99);
-    printf(",%d,%llu,%llu,%llu,%llu\n", r->warps, (unsigned long long)r->warp_instrs,
+    printf(",%d,%llu,%llu,%llu,%llu", r->warps, (unsigned long long)r->warp_instrs,
            (unsigned long long)r->coalesced, (unsigned long long)r->line_requests,
            (unsigned long long)r->mshr_merges);
+    const sim_dram_stats_t *d = &r->dram;
+    uint64_t issued = d->row_hits + d->row_misses + d->row_conflicts;
+    printf(",%llu,%.6f,%llu,%.6f\n", (unsigned long long)d->requests,
+           issued ? (double)d->row_hits / (double)issued : 0.0, (unsigned long long)d->bytes,
+           d->bandwidth);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -202,6 +249,11 @@ int cmd_sim(int argc, char **argv)
         case 'E': cfg.max_events = (uint64_t)go.num; break;
         case 'I': cfg.max_idle = (uint64_t)go.num; break;
         case 'J': json = true; break;
+        case 'D':
+            cfg.memory = optarg[0] == 'm'   ? SIM_MEM_MACHINE
+                         : optarg[0] == 'd' ? SIM_MEM_DRAM
+                                            : SIM_MEM_FIXED;
+            break;
         case 'v': csv = true; break;
         case 'h': usage(stdout); return CLI_OK;
         }
@@ -310,6 +362,17 @@ int cmd_sim(int argc, char **argv)
                r.loads ? (double)r.l1_hits / (double)r.loads : 0.0, (unsigned long long)msgs,
                (unsigned long long)bytes, (unsigned long long)r.invalidations,
                (unsigned long long)r.flushes, (unsigned long long)r.stall_cycles);
+        if (r.dram.on) {
+            const sim_dram_stats_t *dr = &r.dram;
+            uint64_t issued = dr->row_hits + dr->row_misses + dr->row_conflicts;
+            printf("  DRAM: %llu reads, row-hit rate %.3f, %llu bytes, %.3f of %.0f bytes/cycle, "
+                   "queue occupancy %.2f mean %llu max, latency %.1f mean %llu max\n",
+                   (unsigned long long)dr->requests,
+                   issued ? (double)dr->row_hits / (double)issued : 0.0,
+                   (unsigned long long)dr->bytes, dr->bandwidth, dr->peak_bandwidth,
+                   dr->occupancy_mean, (unsigned long long)dr->occupancy_max, dr->latency_mean,
+                   (unsigned long long)dr->latency_max);
+        }
     }
     if (r.status != SIM_DONE) {
         cli_error("sim: %s %s: %s", p->name, wl, r.msg);

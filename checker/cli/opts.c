@@ -343,6 +343,10 @@ const cli_opt_t cli_opts[] = {
     FLAG("json", 0, 'J', C(REPORT_TIMED),
          "print the summary as one object instead of a line: out, file, simulations, runs, "
          "seeds, correct, failed, plots, time_s (docs/report-timed.md)"),
+    ENUM("memory", 0, 'D', "machine|dram|fixed", C(SIM),
+         "machine: memory events as the machine file times them (default); dram: every line "
+         "event it times ('event NAME CYCLES') served by its 'dram' model; fixed: every 'event "
+         "NAME dram' at the model's idle row-hit latency instead"),
     FLAG("json", 0, 'J', C(SIM), "one JSON object (fields in docs/sim.md, plus latency)"),
     FLAG("json", 0, 'J', C(COUNT), "one JSON object per protocol"),
     FLAG("json", 0, 'J', C(SHOW) | C(TRACE) | C(RESUME) | C(DIFF) | C(STORE_CHECK),

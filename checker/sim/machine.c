@@ -123,6 +123,100 @@ static int pairs(mp_t *m, const char *dir, kv_t *kv, int nkv)
     }
 }
 
+/* 'dram channels N banks N row BYTES queue N bandwidth BYTES hit N miss N conflict N
+ * latency N' (docs/sim.md "DRAM"); the directive is at column DC. */
+static int parse_dram(mp_t *m, int dc, sim_machine_t *o)
+{
+    if (o->has_dram) {
+        diag_set(m->err, m->file, m->line, dc, "a second 'dram' line");
+        return -1;
+    }
+    sim_dram_t *d = &o->dram;
+    /* Defaults: one channel of 8 banks, 2 KB rows, a 32-request queue, 8 bytes per
+       cycle, 12/24/36-cycle row hit/miss/conflict (seed 004 Table 4's tCL, tRCD, tRP of
+       12), nothing fixed; every shipped machine sets its own. */
+    *d = (sim_dram_t){1, 8, 2048, 32, 8, 12, 24, 36, 0};
+    kv_t kv[] = {{"channels", &d->channels, NULL, 0},   {"banks", &d->banks, NULL, 0},
+                 {"row", &d->row_bytes, NULL, 0},       {"queue", &d->queue, NULL, 0},
+                 {"bandwidth", &d->bandwidth, NULL, 0}, {"hit", &d->hit, NULL, 0},
+                 {"miss", &d->miss, NULL, 0},           {"conflict", &d->conflict, NULL, 0},
+                 {"latency", &d->latency, NULL, 0}};
+    if (pairs(m, "dram", kv, 9))
+        return -1;
+    const char *bad = d->channels < 1 || d->channels > 4096 ? "channels must be 1..4096"
+                      : d->banks < 1 || d->banks > 1024     ? "banks must be 1..1024"
+                      : d->row_bytes < 1                    ? "row must be at least 1 byte"
+                      : d->queue < 1 || d->queue > 4096     ? "queue must be 1..4096"
+                      : d->bandwidth < 1                    ? "bandwidth must be at least 1"
+                      : d->hit > d->miss || d->miss > d->conflict
+                          ? "latencies must be hit <= miss <= conflict"
+                          : NULL;
+    if (bad) {
+        diag_set(m->err, m->file, m->line, dc, "dram: %s", bad);
+        return -1;
+    }
+    o->has_dram = true;
+    return 0;
+}
+
+/* 'topology crossbar [hop N] [buffer FLITS]' or
+ * 'topology mesh COLS ROWS [hop N] [buffer FLITS] [l2 NODE]'
+ * (docs/sim.md "Network"); the directive is at column DC. */
+static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
+{
+    char w[64];
+    int wc;
+    bool q;
+    if (o->topology) {
+        diag_set(m->err, m->file, m->line, dc, "a second 'topology' line");
+        return -1;
+    }
+    int r = word(m, w, sizeof w, &wc, &q);
+    if (r < 0)
+        return -1;
+    if (r == 0 || q || (strcmp(w, "crossbar") && strcmp(w, "mesh"))) {
+        diag_set(m->err, m->file, m->line, wc, "topology: expected 'crossbar' or 'mesh'%s%s%s",
+                 r ? ", got '" : "", r ? w : "", r ? "'" : "");
+        return -1;
+    }
+    o->topo_hop = 1;
+    o->topo_l2 = 0;
+    o->topo_buffer = 0;
+    if (w[0] == 'm') {
+        o->topology = 2;
+        int *dim[2] = {&o->topo_cols, &o->topo_rows};
+        for (int k = 0; k < 2; k++) {
+            r = word(m, w, sizeof w, &wc, &q);
+            if (r < 0)
+                return -1;
+            if (r == 0) {
+                diag_set(m->err, m->file, m->line, wc, "topology mesh needs COLS ROWS");
+                return -1;
+            }
+            if (number(m, w, wc, dim[k]))
+                return -1;
+            if (*dim[k] < 1 || *dim[k] > 64) {
+                diag_set(m->err, m->file, m->line, wc,
+                         "topology mesh: COLS and ROWS must be 1..64");
+                return -1;
+            }
+        }
+    } else {
+        o->topology = 1;
+    }
+    kv_t kv[] = {{"hop", &o->topo_hop, NULL, 0},
+                 {"buffer", &o->topo_buffer, NULL, 0},
+                 {"l2", &o->topo_l2, NULL, 0}};
+    if (pairs(m, "topology", kv, o->topology == 2 ? 3 : 2))
+        return -1;
+    if (o->topology == 2 && o->topo_l2 >= o->topo_cols * o->topo_rows) {
+        diag_set(m->err, m->file, m->line, dc, "topology mesh: l2 node %d outside the %dx%d mesh",
+                 o->topo_l2, o->topo_cols, o->topo_rows);
+        return -1;
+    }
+    return 0;
+}
+
 int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine_t *o, diag_t *err)
 {
     memset(o, 0, sizeof *o);
@@ -149,6 +243,7 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
     snprintf(o->l2_evict, sizeof o->l2_evict, "l2evict");
     mp_t m = {file, src, len, 0, 1, 1, err};
     bool named = false;
+    int dram_line = 0, dram_col = 0; /* the first 'event NAME dram' */
     while (m.pos < m.len) {
         char dir[64];
         int dc;
@@ -238,6 +333,12 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                     return -1;
                 }
                 snprintf(o->sched, sizeof o->sched, "%.7s", sched);
+            } else if (!strcmp(dir, "topology")) {
+                if (parse_topology(&m, dc, o))
+                    return -1;
+            } else if (!strcmp(dir, "dram")) {
+                if (parse_dram(&m, dc, o))
+                    return -1;
             } else if (!strcmp(dir, "local")) {
                 kv_t kv[] = {{"latency", &o->local_latency, NULL, 0}};
                 if (pairs(&m, dir, kv, 1))
@@ -256,8 +357,15 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                     return -1;
                 }
                 snprintf(o->evlat_name[o->nevlat], sizeof o->evlat_name[0], "%s", name);
-                if (number(&m, v, vc, &o->evlat[o->nevlat]))
+                if (!strcmp(v, "dram")) {
+                    o->evlat[o->nevlat] = SIM_EVLAT_DRAM;
+                    if (!dram_line) {
+                        dram_line = m.line;
+                        dram_col = vc;
+                    }
+                } else if (number(&m, v, vc, &o->evlat[o->nevlat])) {
                     return -1;
+                }
                 o->nevlat++;
             } else {
                 diag_set(err, file, m.line, dc, "unknown directive '%s'", dir);
@@ -292,6 +400,10 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
     }
     if (o->l2_sets && !o->l2_ways) {
         diag_set(err, file, 1, 1, "l2: sets without ways");
+        return -1;
+    }
+    if (dram_line && !o->has_dram) {
+        diag_set(err, file, dram_line, dram_col, "'event ... dram' needs a 'dram' line");
         return -1;
     }
     if (o->l2_banks < 1 || o->flit_bytes < 1 || o->bandwidth < 1) {

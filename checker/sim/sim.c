@@ -15,8 +15,10 @@
 
 #include "../base/util.h"
 #include "../sys/rows.h"
+#include "dram.h"
+#include "net.h"
 
-enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED };
+enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED, EV_DRAM, EV_DRAMDONE };
 enum { TH_RUN, TH_WAIT, TH_DONE };
 #define SET_SLACK                                                                   \
     4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
@@ -56,6 +58,9 @@ typedef struct {
     size_t capstall;
     bool retry_set;
     uint64_t out_free, in_free; /* the link's next free cycle, each direction */
+    uint64_t out_busy, in_busy; /* the link's busy cycles so far, each direction */
+    uint8_t *held; /* a shared instance with the DRAM model: per line, 0 never held, 1 being
+                      filled from DRAM, 2 held (its first fill done) */
 } inst_t;
 
 typedef struct {
@@ -125,11 +130,15 @@ typedef struct sim {
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
     uint64_t *ev_states;
-    int *cv_w;       /* per controller: slots of its variables */
-    int **lazy_ev;   /* per controller: internal line events fired on access, -1 ended */
-    bool *lazy_cv;   /* per controller: one of them has a guard over controller variables */
-    int **timed_ev;  /* per controller: internal events with a machine latency, -1 ended */
-    int *ev_lat;     /* per event: machine latency, -1: none */
+    int *cv_w;      /* per controller: slots of its variables */
+    int **lazy_ev;  /* per controller: internal line events fired on access, -1 ended */
+    bool *lazy_cv;  /* per controller: one of them has a guard over controller variables */
+    int **timed_ev; /* per controller: internal events with a machine latency, -1 ended */
+    int *ev_lat;    /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
+    uint64_t net_lat_sum, net_lat_max, net_msgs; /* messages across the network */
+    net_t *net;      /* the machine's topology (a 'topology' line), or NULL: the link model */
+    int *inst_node;  /* with one: per instance, its node */
+    dram_t *dram;    /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
     bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
     int *msg_bytes; /* per message type */
@@ -332,8 +341,8 @@ static void moved(sim_t *s, int i, int line, int a, int b)
     inst_t *in = &s->inst[i];
     int init = s->p->ctrls[in->ctrl].init_state;
     in->ntrans += is_transient(s, in->ctrl, b) - is_transient(s, in->ctrl, a);
-    if (!in->sets || (a == init) == (b == init))
-        return;
+    if (!in->sets || in->cu < 0 || (a == init) == (b == init))
+        return; /* a shared controller's sets hold the lines messages touched (l2_touch) */
     int set = line % in->sets, w = in->ways + SET_SLACK;
     int32_t *sl = in->set_line + (size_t)set * w;
     if (a == init) {
@@ -449,6 +458,10 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
     uint64_t arrive;
     if (s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu) {
         arrive = t + (uint64_t)m->local_latency;
+    } else if (s->net) {
+        arrive = net_route(s->net, s->inst_node[src], s->inst_node[dst],
+                           (uint64_t)s->msg_flits[type], t) +
+                 (uint64_t)m->net_latency;
     } else {
         /* Serialization on the sender's outgoing link and the receiver's incoming one. */
         uint64_t flits =
@@ -460,9 +473,17 @@ static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, ui
         if (arrive < s->inst[dst].in_free + ser)
             arrive = s->inst[dst].in_free + ser;
         s->inst[dst].in_free = arrive;
+        s->inst[src].out_busy += ser;
+        s->inst[dst].in_busy += ser;
     }
     if (s->p->nets[net].ordered && arrive <= s->chan_last[g->chan])
         arrive = s->chan_last[g->chan] + 1; /* point-to-point order */
+    if (!(s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu)) {
+        s->net_msgs++;
+        s->net_lat_sum += arrive - t;
+        if (arrive - t > s->net_lat_max)
+            s->net_lat_max = arrive - t;
+    }
     s->chan_last[g->chan] = arrive;
     push(s, arrive, EV_ARRIVE, id, 0, 0);
 }
@@ -642,6 +663,21 @@ static int check_invariants(sim_t *s, int line)
     return 0;
 }
 
+/* The DRAM model issued a request: its event fires when the data is back. */
+static void dram_issued(void *ctx, dram_tag_t tag, uint64_t done)
+{
+    push((sim_t *)ctx, done, EV_DRAMDONE, tag.inst, tag.line, tag.ev);
+}
+
+/* A DRAM read of LINE for instance I, completed by the line event EV. */
+static void dram_access(sim_t *s, int i, int line, int ev)
+{
+    int ch;
+    uint64_t t = dram_request(s->dram, s->now, line, (dram_tag_t){i, line, ev}, &ch);
+    if (t != DRAM_NEVER)
+        push(s, t, EV_DRAM, ch, 0, 0);
+}
+
 /* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
 static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 {
@@ -713,9 +749,15 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
     s->fired++;
     /* Timed internal events (memory responses) of the line's new state. */
     if (x->line >= 0 && x->lrec)
-        for (const int *e = s->timed_ev[in->ctrl]; *e >= 0; e++)
-            if (s->ev_states[in->ctrl * s->p->nevents + *e] >> x->lrec[0] & 1)
+        for (const int *e = s->timed_ev[in->ctrl]; *e >= 0; e++) {
+            uint64_t st = s->ev_states[in->ctrl * s->p->nevents + *e];
+            if (!(st >> x->lrec[0] & 1))
+                continue;
+            if (s->ev_lat[*e] != SIM_EVLAT_DRAM)
                 push(s, s->now + (uint64_t)s->ev_lat[*e], EV_TIMED, x->inst, x->line, *e);
+            else if (before < 0 || !(st >> before & 1)) /* a new access, not a re-entry */
+                dram_access(s, x->inst, x->line, *e);
+        }
     want_retry(s, x->inst, s->now + 1);
     return 1;
 }
@@ -837,8 +879,38 @@ static int make_room(sim_t *s, int i, int line)
         if (f <= 0)
             return f;
         s->r->evictions++;
+        if (in->cu < 0) /* a shared controller: the evicted line leaves its set */
+            for (int k = 0; k < in->set_n[set]; k++)
+                if (sl[k] == best) {
+                    sl[k] = sl[--in->set_n[set]];
+                    break;
+                }
     }
     return in->set_n[set] < in->ways;
+}
+
+/* A message reaches LINE at shared instance I (with capacity): a line in a stable
+ * state that is not in its set enters it, first evicting the least recently used line
+ * the eviction event can take when the set is full (a line in a transient state, e.g.
+ * one being evicted that collects its acks, allocates nothing). 1 go on, 0 no line
+ * can be evicted (the message waits), -1 error. Memory is folded into the protocols'
+ * L2 (its initial state holds the data): the set, not the state, says what it holds. */
+static int l2_touch(sim_t *s, int i, int line)
+{
+    inst_t *in = &s->inst[i];
+    int32_t *r = line_rec(s, i, line, false);
+    if (is_transient(s, in->ctrl, r ? r[0] : s->p->ctrls[in->ctrl].init_state))
+        return 1;
+    int set = line % in->sets, w = in->ways + SET_SLACK;
+    int32_t *sl = in->set_line + (size_t)set * w;
+    for (int k = 0; k < in->set_n[set]; k++)
+        if (sl[k] == line)
+            return 1;
+    int room = make_room(s, i, line);
+    if (room <= 0)
+        return room;
+    sl[in->set_n[set]++] = line;
+    return 1;
 }
 
 /* Thread T delivers its current core event: 1 taken, 0 stalled, -1 error. */
@@ -916,6 +988,9 @@ static int try_msg(sim_t *s, int id)
         uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
+        if (s->net) /* its VC's input buffer: not before the head ahead of it left */
+            start =
+                net_vc_accept(s->net, s->inst_node[i], net, s->msg_flits[g->rec[0]], s->now, start);
         s->chan_svc[chan] = start;
         s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
         g->banked = true;
@@ -924,8 +999,22 @@ static int try_msg(sim_t *s, int id)
             return 2;
         }
     }
+    if (in->held && line >= 0 && in->held[line] != 2) {
+        /* The line's first touch at this shared instance: a DRAM fill first (its
+           messages wait, in channel order, as behind a stall row). */
+        if (in->held[line] == 0) {
+            in->held[line] = 1;
+            dram_access(s, i, line, -1);
+        }
+        return 0;
+    }
     if (lazy_internal(s, i, line))
         return -1;
+    if (in->cu < 0 && in->sets && line >= 0) {
+        int room = l2_touch(s, i, line);
+        if (room <= 0)
+            return room;
+    }
     int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
     rows32_ctx_t x;
     ctx_init(s, &x, i, line, r);
@@ -1356,6 +1445,28 @@ static int handle(sim_t *s, const event_t *e)
     }
     case EV_RETRY: return retry(s, e->a);
     case EV_SCHED: return sched_run(s, e->a);
+    case EV_DRAM: {
+        uint64_t t = dram_schedule(s->dram, e->a, s->now, dram_issued, s);
+        if (t != DRAM_NEVER)
+            push(s, t, EV_DRAM, e->a, 0, 0);
+        return 0;
+    }
+    case EV_DRAMDONE: {
+        if (e->c < 0) { /* a first touch's fill: the messages waiting for it go on */
+            s->inst[e->a].held[e->b] = 2;
+            want_retry(s, e->a, s->now);
+            return 0;
+        }
+        /* The data is back; while the line's row for it stalls, it waits a cycle. */
+        int f = try_internal(s, e->a, e->b, e->c);
+        if (f == 0) {
+            int32_t *r = line_rec(s, e->a, e->b, false);
+            int st = r ? r[0] : s->p->ctrls[s->inst[e->a].ctrl].init_state;
+            if (s->ev_states[s->inst[e->a].ctrl * s->p->nevents + e->c] >> st & 1)
+                push(s, s->now + 1, EV_DRAMDONE, e->a, e->b, e->c);
+        }
+        return f < 0 ? -1 : 0;
+    }
     case EV_TIMED: {
         if (e->b >= 0)
             return try_internal(s, e->a, e->b, e->c) < 0 ? -1 : 0;
@@ -1370,6 +1481,54 @@ static int handle(sim_t *s, const event_t *e)
     }
     }
     return 0;
+}
+
+/* The network's statistics over a run of END cycles. */
+static void net_stats(sim_t *s, uint64_t end, sim_net_stats_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->messages = s->net_msgs;
+    if (s->net_msgs)
+        o->latency_mean = (double)s->net_lat_sum / (double)s->net_msgs;
+    o->latency_max = s->net_lat_max;
+    snprintf(o->topology, sizeof o->topology, "links");
+    if (s->net) {
+        net_summary_t ns;
+        net_summary(s->net, end, &ns);
+        if (s->m->topology == NET_TOPO_MESH)
+            snprintf(o->topology, sizeof o->topology, "mesh %dx%d", s->m->topo_cols,
+                     s->m->topo_rows);
+        else
+            snprintf(o->topology, sizeof o->topology, "crossbar");
+        o->links = ns.links;
+        o->util_mean = ns.util_mean;
+        o->util_max = ns.util_max;
+        snprintf(o->busiest, sizeof o->busiest, "%s", ns.busiest);
+        o->hops_mean = ns.hops_mean;
+        o->hol_messages = ns.hol_messages;
+        o->hol_cycles = ns.hol_cycles;
+        o->full_messages = ns.full_messages;
+        o->full_cycles = ns.full_cycles;
+        return;
+    }
+    double sum = 0;
+    for (int i = 0; i < s->ninst; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            uint64_t busy = dir ? s->inst[i].in_busy : s->inst[i].out_busy;
+            if (!busy)
+                continue;
+            double u = end ? (double)busy / (double)end : 0;
+            o->links++;
+            sum += u;
+            if (u > o->util_max || o->links == 1) {
+                o->util_max = u;
+                const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+                snprintf(o->busiest, sizeof o->busiest, "%.24s[%d] %s", c->name,
+                         s->inst[i].cu < 0 ? 0 : s->inst[i].cu, dir ? "in" : "out");
+            }
+        }
+    if (o->links)
+        o->util_mean = sum / o->links;
 }
 
 /* ---- final state ---- */
@@ -1490,6 +1649,27 @@ static void build_warps(sim_t *s)
     }
     s->r->warps = s->nwarps;
     s->r->lanes = s->m->lanes;
+}
+
+/* The machine's topology (docs/sim.md "Network"): a crossbar has a port per CU and
+   one for the shared level; a mesh places CU c at node c mod its size and the shared
+   level at its 'l2' node. One VC per protocol network. */
+static void net_setup(sim_t *s)
+{
+    const sim_machine_t *m = s->m;
+    if (m->topology == NET_TOPO_LINKS)
+        return;
+    s->net = net_new(m->topology, s->ncus + 1, m->topo_cols, m->topo_rows, m->topo_hop,
+                     m->bandwidth, s->p->nnets, m->topo_buffer);
+    int nodes = net_nodes(s->net);
+    s->inst_node = xcalloc((size_t)s->ninst + 1, sizeof(int));
+    for (int i = 0; i < s->ninst; i++) {
+        int cu = s->inst[i].cu;
+        if (m->topology == NET_TOPO_MESH)
+            s->inst_node[i] = cu >= 0 ? cu % nodes : m->topo_l2;
+        else
+            s->inst_node[i] = cu >= 0 ? cu : s->ncus;
+    }
 }
 
 static int build(sim_t *s, diag_t *err)
@@ -1624,7 +1804,29 @@ static int build(sim_t *s, diag_t *err)
         for (int k = 0; k < m->nevlat; k++)
             if (!strcmp(m->evlat_name[k], p->events[e].name))
                 s->ev_lat[e] = m->evlat[k];
+        bool line_ev = p->events[e].kind == PROTO_EV_INTERNAL && p->events[e].line;
+        if (s->cfg.memory == SIM_MEM_DRAM && line_ev && s->ev_lat[e] >= 0)
+            s->ev_lat[e] = SIM_EVLAT_DRAM;
+        if (s->cfg.memory == SIM_MEM_FIXED && s->ev_lat[e] == SIM_EVLAT_DRAM)
+            s->ev_lat[e] = m->dram.latency + m->dram.hit +
+                           (m->line_bytes + m->dram.bandwidth - 1) / m->dram.bandwidth;
+        if (s->ev_lat[e] == SIM_EVLAT_DRAM && !line_ev) {
+            diag_set(err, m->name, 0, 0,
+                     "event %s: only an internal line event can be a DRAM access",
+                     p->events[e].name);
+            return -1;
+        }
+        if (s->ev_lat[e] == SIM_EVLAT_DRAM && !m->has_dram) {
+            diag_set(err, m->name, 0, 0, "machine %s has no 'dram' line", m->name);
+            return -1;
+        }
     }
+    if (s->cfg.memory == SIM_MEM_DRAM && !m->has_dram) {
+        diag_set(err, m->name, 0, 0, "machine %s has no 'dram' line", m->name);
+        return -1;
+    }
+    if (m->has_dram && s->cfg.memory != SIM_MEM_FIXED)
+        s->dram = dram_new(&m->dram, m->line_bytes);
     s->lazy_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->lazy_cv = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
     s->timed_ev = xcalloc((size_t)p->nctrls, sizeof(int *));
@@ -1646,7 +1848,7 @@ static int build(sim_t *s, diag_t *err)
             const proto_event_t *ev = &p->events[e];
             if (ev->kind != PROTO_EV_INTERNAL || !ev->line || s->ev_rows[c * p->nevents + e][0] < 0)
                 continue;
-            if (s->ev_lat[e] >= 0) {
+            if (s->ev_lat[e] >= 0 || s->ev_lat[e] == SIM_EVLAT_DRAM) {
                 s->timed_ev[c][nt++] = e;
                 continue;
             }
@@ -1665,6 +1867,8 @@ static int build(sim_t *s, diag_t *err)
         for (int v = 0; v < pc->nlinevars; v++)
             in->lw += type_width(s, &pc->linevars[v].type);
         in->index = xmalloc(sizeof(int32_t) * (size_t)(s->nlines + 1));
+        if (s->dram && in->cu < 0)
+            in->held = xcalloc((size_t)s->nlines + 1, 1);
         for (int l = 0; l <= s->nlines; l++)
             in->index[l] = -1;
         in->cvars = xcalloc((size_t)s->cv_w[in->ctrl] + 1, sizeof(int32_t));
@@ -1742,12 +1946,16 @@ static int build(sim_t *s, diag_t *err)
     s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->bank_free = xcalloc((size_t)m->l2_banks + 1, sizeof(uint64_t));
     s->freemsg = -1;
+    net_setup(s);
     return 0;
 }
 
 static void sim_free(sim_t *s)
 {
     const proto_t *p = s->p;
+    dram_free(s->dram);
+    net_free(s->net);
+    free(s->inst_node);
     for (int i = 0; s->inst && i < s->ninst; i++) {
         free(s->inst[i].index);
         free(s->inst[i].recs);
@@ -1757,6 +1965,7 @@ static void sim_free(sim_t *s)
         free(s->inst[i].set_n);
         free(s->inst[i].set_line);
         free(s->inst[i].stall);
+        free(s->inst[i].held);
     }
     free(s->inst);
     free(s->inst_ctrl);
@@ -1937,6 +2146,9 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         final_check(s);
     for (int k = 0; k < SIM_NOPS; k++)
         summarize(&s->lat[k], &out->lat[k]);
+    if (s->dram)
+        dram_stats(s->dram, s->now > out->cycles ? s->now : out->cycles, &out->dram);
+    net_stats(s, s->now > out->cycles ? s->now : out->cycles, &out->net);
     sim_free(s);
     return 0;
 }

@@ -18,6 +18,20 @@
 /* ---- machines (protocols/machines/NAME.machine) ---- */
 
 #define SIM_MAX_EVLAT 16
+#define SIM_EVLAT_DRAM (-2) /* 'event NAME dram': served by the machine's DRAM model */
+
+/* 'dram ...' (docs/sim.md "DRAM"); all times in cycles. */
+typedef struct {
+    int channels;
+    int banks;     /* per channel */
+    int row_bytes; /* a row (page) of one bank */
+    int queue;     /* requests per channel's scheduler queue (FR-FCFS window) */
+    int bandwidth; /* data bytes per cycle per channel */
+    int hit;       /* column access to the open row (tCL) */
+    int miss;      /* bank without an open row: activate + column (tRCD + tCL) */
+    int conflict;  /* another row open: precharge + activate + column (tRP + tRCD + tCL) */
+    int latency;   /* fixed part: L2 -> memory controller -> L2, beyond the bank and bus */
+} sim_dram_t;
 
 typedef struct {
     char name[64];
@@ -55,7 +69,16 @@ typedef struct {
     int naive_sc;   /* 1: one memory operation per warp at a time (seed 003 "naive SC") */
     int nevlat;     /* 'event NAME CYCLES': internal events that take time (memory) */
     char evlat_name[SIM_MAX_EVLAT][32];
-    int evlat[SIM_MAX_EVLAT];
+    int evlat[SIM_MAX_EVLAT]; /* cycles, or SIM_EVLAT_DRAM */
+    bool has_dram;            /* a 'dram' line */
+    sim_dram_t dram;
+    /* 'topology crossbar|mesh COLS ROWS [hop N] [l2 NODE]' (docs/sim.md "Network");
+       NET_TOPO_LINKS (0, no line): the per-instance link model */
+    int topology;
+    int topo_cols, topo_rows; /* a mesh's */
+    int topo_hop;             /* cycles per link (router and wire) */
+    int topo_l2;              /* a mesh's node of the shared level */
+    int topo_buffer;          /* flits per VC input buffer; 0: unbounded */
 } sim_machine_t;
 
 /* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */
@@ -72,7 +95,14 @@ typedef struct {
     uint64_t max_events; /* 0: none */
     uint64_t max_idle;   /* cycles without any row firing before a deadlock is declared;
                             0: 1000000 */
+    int memory;          /* SIM_MEM_*: how the machine's memory events are timed */
 } sim_config_t;
+
+enum {
+    SIM_MEM_MACHINE, /* as the machine file says ('event NAME CYCLES' or 'event NAME dram') */
+    SIM_MEM_DRAM,    /* every line event the machine times by its DRAM model */
+    SIM_MEM_FIXED,   /* every DRAM event at the model's idle row-hit latency */
+};
 
 typedef enum {
     SIM_DONE,     /* every thread finished and the network drained */
@@ -88,6 +118,41 @@ typedef struct {
     double mean;
     uint64_t p50, p90, p99, max;
 } sim_lat_t;
+
+/* The DRAM model's statistics (all zero when no event used it). */
+typedef struct {
+    bool on;           /* some event was served by the model */
+    int channels;      /* of the machine */
+    uint64_t requests; /* reads served */
+    uint64_t row_hits, row_misses, row_conflicts;
+    uint64_t bytes;             /* data moved */
+    double bandwidth;           /* bytes per cycle over the run, all channels */
+    double peak_bandwidth;      /* channels x bytes per cycle */
+    double occupancy_mean;      /* requests in a channel's queue, time-averaged over channels */
+    uint64_t occupancy_max;     /* most requests in one channel's queue */
+    uint64_t queue_full;        /* requests that found their channel's queue full */
+    uint64_t queue_full_cycles; /* cycles they waited for a slot */
+    double latency_mean;        /* cycles from request to data back */
+    uint64_t latency_max;
+} sim_dram_stats_t;
+
+/* The network between the CUs and the shared level (docs/sim.md "Network"). */
+typedef struct {
+    uint64_t messages;      /* messages that crossed it (not those within a CU) */
+    double latency_mean;    /* cycles from leaving the sender to arriving at the receiver */
+    uint64_t latency_max;   /* (queueing on the links included; not the receiver's wait) */
+    int links;              /* links that carried a message (each instance's out and in) */
+    double util_mean;       /* busy cycles over the run's cycles, mean over those links */
+    double util_max;        /* the busiest link's */
+    char busiest[48];       /* which: "L2[0] in", "L1[3] out", ... (a topology's: "eject 4",
+                               "r(1,0) east", ...) */
+    char topology[32];      /* "links", "crossbar", "mesh 2x2" */
+    double hops_mean;       /* a topology's links per message */
+    uint64_t hol_messages;  /* a topology's messages held behind their VC's head */
+    uint64_t hol_cycles;    /* and the cycles they were held */
+    uint64_t full_messages; /* a topology's messages that found their VC's buffer full */
+    uint64_t full_cycles;   /* and the cycles they waited for room */
+} sim_net_stats_t;
 
 typedef struct {
     sim_status_t status;
@@ -118,6 +183,8 @@ typedef struct {
     uint64_t line_requests; /* distinct lines of warps' issued accesses, per instruction */
     uint64_t mshr_merges;   /* core events that waited behind their line's outstanding
                                request at the L1 and completed without a message */
+    sim_dram_stats_t dram;
+    sim_net_stats_t net;
 } sim_result_t;
 
 /* Simulate PROG on protocol P and machine M. 0 with *OUT filled (its status says how

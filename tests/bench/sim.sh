@@ -31,13 +31,37 @@ echo "timed mode: gpu-wt $W $ARGS, 15 CUs (heterosync): $ev events; best of 3: $
 # Kernels (docs/litmus.md "Kernels"): simulated memory operations (loads, stores, atomics,
 # fences completed) per CPU-second on the SSSP kernel (seed 000 APSP; R-MAT 2^10 vertices,
 # 8 edges each, 32 TBs on qr-apu, BACKOFF=16), per protocol of seed 000 Fig. 5; min, median and
-# max of 3.
+# max of 3; with the DRAM model (--memory machine, qr-apu's default) and without it (--memory
+# fixed: 200 cycles, no first-touch fills). The two runs do different work (timing changes
+# the relaxation order), so compare rates, not times.
 K=litmus/workloads/kernels/sssp.litmus
 if [ -f $K ]; then
-    for p in nol1 gpu-wt mesi qr; do
+    for mem in machine fixed; do for p in nol1 gpu-wt mesi qr; do
         rates=""
         for i in 1 2 3; do
             row=$("$BIN" sim --csv --protocol $p --workload $K --machine qr-apu --param SCALE=10 \
+                --param DEG=8 --param TBS=4 --param BACKOFF=16 --memory $mem | tail -1)
+            r=$(echo "$row" | awk -F, '{ ops = $21 + $25 + $29 + $33; printf "%.0f %d", ($20 > 0 ? ops / $20 : 0), ops }')
+            rates="$rates$(echo "$r" | cut -d' ' -f1)
+"
+            ops=$(echo "$r" | cut -d' ' -f2)
+        done
+        s=$(printf '%s' "$rates" | sort -n | tr '\n' ' ')
+        echo "timed mode: SSSP kernel on $p (qr-apu, 8 CUs x 4 TBs, R-MAT 1024 x 8, BACKOFF=16, --memory $mem): $ops memory operations; per CPU-second, one core: min/median/max $(echo "$s" | awk '{ print $1 " / " $2 " / " $3 }') (target 1000000)"
+    done; done
+fi
+
+# The routed network (docs/sim.md "Routed network"): the same SSSP runs (--memory machine) on
+# qr-apu as shipped (the link model) and with 'topology mesh 3 3 hop 1 l2 8' appended (8 CUs
+# and the shared level on a 3x3 mesh, XY routing, HOL blocking at the L2's VC buffers); min,
+# median and max of 3 memory operations per CPU-second.
+if [ -f $K ]; then
+    QM=$(mktemp)
+    { cat protocols/machines/qr-apu.machine; echo "topology mesh 3 3 hop 1 l2 8"; } >"$QM"
+    for p in nol1 mesi; do for mach in qr-apu "$QM"; do
+        rates=""
+        for i in 1 2 3; do
+            row=$("$BIN" sim --csv --protocol $p --workload $K --machine "$mach" --param SCALE=10 \
                 --param DEG=8 --param TBS=4 --param BACKOFF=16 | tail -1)
             r=$(echo "$row" | awk -F, '{ ops = $21 + $25 + $29 + $33; printf "%.0f %d", ($20 > 0 ? ops / $20 : 0), ops }')
             rates="$rates$(echo "$r" | cut -d' ' -f1)
@@ -45,8 +69,11 @@ if [ -f $K ]; then
             ops=$(echo "$r" | cut -d' ' -f2)
         done
         s=$(printf '%s' "$rates" | sort -n | tr '\n' ' ')
-        echo "timed mode: SSSP kernel on $p (qr-apu, 8 CUs x 4 TBs, R-MAT 1024 x 8, BACKOFF=16): $ops memory operations; per CPU-second, one core: min/median/max $(echo "$s" | awk '{ print $1 " / " $2 " / " $3 }') (target 1000000)"
-    done
+        net=links
+        [ "$mach" = "$QM" ] && net="mesh 3x3"
+        echo "timed mode: SSSP kernel on $p (qr-apu, network $net): $ops memory operations; per CPU-second, one core: min/median/max $(echo "$s" | awk '{ print $1 " / " $2 " / " $3 }')"
+    done; done
+    rm -f "$QM"
 fi
 
 # The SSSP kernel with warps (kernels/sssp-warps, docs/sim.md "Warps"): 8 CUs x 1 work-group

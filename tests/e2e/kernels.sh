@@ -34,15 +34,15 @@ pin() {
 
 S="--machine qr-apu --workload $K/sssp.litmus --param SCALE=6 --param DEG=4 --param TBS=2 \
     --param BACKOFF=16"
-pin "sssp nol1" 94817,27158,18092,349532 --protocol nol1 $S
-pin "sssp gpu-wt" 101843,34842,18542,520288 --protocol gpu-wt $S
-pin "sssp mesi" 61951,17328,8382,363956 --protocol mesi $S
-pin "sssp qr" 65912,49758,41983,548752 --protocol qr $S
-pin "sssp qr seed 7" 65945,49805,42027,549216 --protocol qr $S --seed 7
+pin "sssp nol1" 143040,39984,22596,448608 --protocol nol1 $S
+pin "sssp gpu-wt" 149844,49611,22948,617356 --protocol gpu-wt $S
+pin "sssp mesi" 127987,30039,13378,575324 --protocol mesi $S
+pin "sssp qr" 124068,88776,72851,872896 --protocol qr $S
+pin "sssp qr seed 7" 124103,88783,72836,872788 --protocol qr $S --seed 7
 R="--machine qr-apu --workload $K/sssp-road.litmus --param WIDTH=16 --param HEIGHT=16 --param TBS=2 \
     --param BACKOFF=16"
-pin "sssp-road nol1" 213156,103907,69216,1190388 --protocol nol1 $R
-pin "sssp-road qr" 216884,161852,124288,2387108 --protocol qr $R
+pin "sssp-road nol1" 518162,184114,102548,1923716 --protocol nol1 $R
+pin "sssp-road qr" 524579,384860,305738,4300080 --protocol qr $R
 
 # Every run of the figure's protocols passes the final check (distances = Dijkstra's).
 for p in nol1 gpu-wt mesi qr; do
@@ -174,7 +174,7 @@ for p in mesi gpu-vi gpu-vini; do
             --workload $D/share.litmus --param CUS=$n
     done
 done
-pin "mesi share 31 CUs" 34395,1006,508,34132 --protocol mesi --machine fermi --cus 31 \
+pin "mesi share 31 CUs" 33941,991,496,33244 --protocol mesi --machine fermi --cus 31 \
     --workload $D/share.litmus --param CUS=31
 
 echo "kernels: $pass passed, $fail failed"

@@ -28,18 +28,18 @@ pin() {
     done
 }
 
-pin "gpu-wt lock2 heterosync" 686,126,66,1524 --protocol gpu-wt --workload $D/lock2.litmus
-pin "gpu-hrf lock2 heterosync" 686,126,66,1524 --protocol gpu-hrf --workload $D/lock2.litmus
-pin "nol1 lock2 heterosync" 757,117,78,1500 --protocol nol1 --workload $D/lock2.litmus
-pin "tcw lock2 fermi lifetime 400" 6348,2130,66,4248 --protocol tcw --workload $D/lock2.litmus \
+pin "gpu-wt lock2 heterosync" 1044,157,76,1744 --protocol gpu-wt --workload $D/lock2.litmus
+pin "gpu-hrf lock2 heterosync" 1044,157,76,1744 --protocol gpu-hrf --workload $D/lock2.litmus
+pin "nol1 lock2 heterosync" 1115,143,88,1720 --protocol nol1 --workload $D/lock2.litmus
+pin "tcw lock2 fermi lifetime 400" 7523,3085,70,4616 --protocol tcw --workload $D/lock2.litmus \
     --machine fermi --param lifetime=400
-pin "gpu-wt lock15 fermi seed 7" 317443,32426,15000,352800 --protocol gpu-wt \
+pin "gpu-wt lock15 fermi seed 7" 318577,32211,15056,354032 --protocol gpu-wt \
     --workload $D/lock15.litmus --machine fermi --seed 7
 
 # Timed defaults (`param N = E timed T`): with no --param, sim runs seed 002 Table I's scale
 # (15 CUs x 4 TBs, 100 critical sections of 10 load/store pairs), and --json says so.
 "$BIN" sim --json --protocol gpu-wt --workload SPM_G >"$T/j" 2>&1
-if grep -q '"cus":15,.*"cycles":8282724,"events":16682810,.*"params":{"protocol":{"wbuf":2},"workload":{"CUS":15,"TBS":4,"ITERS":100,"LDST":10}}' "$T/j"; then
+if grep -q '"cus":15,.*"cycles":8274189,"events":16657063,.*"params":{"protocol":{"wbuf":2},"workload":{"CUS":15,"TBS":4,"ITERS":100,"LDST":10}}' "$T/j"; then
     ok
 else bad "sim SPM_G at Table I scale: $(head -c 400 "$T/j")"; fi
 "$BIN" sim --json --protocol tcs-inorder --workload mp --machine fermi --param lifetime=800 \
@@ -48,15 +48,21 @@ if grep -q '"params":{"protocol":{"lifetime":800},"workload":{"CUS":3,"CONSUMERS
     ok
 else bad "sim --json params: $(head -c 400 "$T/j")"; fi
 
-# Messages and traffic by message name (docs/architecture.md section 8 fields).
-"$BIN" sim --json --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
+# Messages and traffic by message name (docs/architecture.md section 8 fields), with memory
+# at a fixed latency (--memory fixed: no DRAM model, "dram":null). Network: the 66 messages
+# cross it; one flit (16 bytes) takes 1 + 14 cycles, queueing on a busy link adds up to 4;
+# 6 links carried them (each L1's and the L2's, out and in); the L2's outgoing one is the
+# busiest (6 DATA x 5 flits + 15 AVAL + 12 WACK = 57 busy cycles).
+"$BIN" sim --json --memory fixed --protocol gpu-wt --workload $D/lock2.litmus >"$T/j" 2>&1
 for want in '"protocol":"gpu-wt"' '"workload":"LOCK2"' '"machine":"heterosync"' '"cus":2' \
     '"cycles":686' '"events":126' '"correct":true' \
     '"messages":{"GETS":6,"ST":12,"ATOM":15,"DATA":6,"AVAL":15,"WACK":12}' \
     '"traffic_bytes":{"GETS":96,"ST":192,"ATOM":420,"DATA":480,"AVAL":240,"WACK":96}' \
     '"invalidations":4' '"flushes":0' '"stall_cycles":186' '"l1_hit_rate":0.000000' \
     '"load":{"count":6,"mean":37.00,"p50":37,"p90":37,"p99":37,"max":37}' '"wall_s":' \
-    '"events_per_s":'; do
+    '"events_per_s":' '"dram":null,' \
+    '"network":{"messages":66,"latency_mean":15.74,"latency_max":19,"links":6,' \
+    '"busiest_link":"L2[0] out","topology":"links","hops_mean":0.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0}}'; do
     if grep -qF "$want" "$T/j"; then ok; else bad "gpu-wt lock2 --json lacks $want: $(cat "$T/j")"; fi
 done
 
@@ -77,7 +83,8 @@ if [ "$got" = "false,wrong" ]; then ok; else bad "gpu-wt-noinv lock15: '$got'"; 
 
 # A deadlock: the fixture's L2 never acknowledges a store.
 expect_rc 1 "deadlock" "$BIN" sim --protocol $D/nol1-lostack.proto --workload $D/st1.litmus
-if grep -q "deadlock at cycle 18: 0 of 1 threads finished" "$T/err"; then ok; else
+# (cycle 18 plus the store's line's first fill from DRAM: 147 + 24 (row miss) + 8 (bus) = 179)
+if grep -q "deadlock at cycle 197: 0 of 1 threads finished" "$T/err"; then ok; else
     bad "deadlock message: $(cat "$T/err")"; fi
 # ... and what is stuck: the thread waiting for the acknowledgement.
 if grep -q "thread 0: waits for a reply to core event store on line 0 (L1\[0\] in I)" "$T/err"; then
@@ -126,13 +133,13 @@ expect_rc 0 "sim --help" "$BIN" sim --help
 # RCC's livelock remedy (seed 003 II-D): the machine's `event tick 10000` advances each L1's
 # logical time, so a read-only spin ends. Producer/consumer and task queue on rcc and rcc-wo
 # (fermi, small parameters): pinned; without the tick the spin never ends (exit 3).
-pin "rcc mp fermi" 151060,49255,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
+pin "rcc mp fermi" 151061,48875,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
     --param CONSUMERS=2 --param ROUNDS=2
-pin "rcc-wo mp fermi" 90728,39468,48,2792 --protocol rcc-wo --workload mp --machine fermi \
+pin "rcc-wo mp fermi" 90724,39168,48,2792 --protocol rcc-wo --workload mp --machine fermi \
     --cus 3 --param CONSUMERS=2 --param ROUNDS=2
-pin "rcc taskqueue fermi" 1422,52,32,2976 --protocol rcc --workload taskqueue --machine fermi \
+pin "rcc taskqueue fermi" 2826,96,32,2976 --protocol rcc --workload taskqueue --machine fermi \
     --cus 4
-pin "rcc-wo taskqueue fermi" 1446,76,32,2976 --protocol rcc-wo --workload taskqueue \
+pin "rcc-wo taskqueue fermi" 2850,119,32,2976 --protocol rcc-wo --workload taskqueue \
     --machine fermi --cus 4
 for p in rcc rcc-wo; do
     expect_rc 3 "$p mp without a tick" "$BIN" sim --protocol $p --workload mp \
@@ -146,15 +153,15 @@ done
 # (denovo, denovo-b: 4 TBs x 10 words per CU pending registration, over int(0..15)) and
 # "variable acks / locks out of its range" (rsp: one ack per L1, one lock per remote writer,
 # over int(0..15) / int(0..7)) before the ranges were widened to 0..255.
-pin "denovo TB_LG heterosync 2 CUs x 4 TBs" 2961,2934,1000,40000 --protocol denovo \
+pin "denovo TB_LG heterosync 2 CUs x 4 TBs" 3739,4084,1000,40000 --protocol denovo \
     --workload TB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
-pin "denovo-b TB_LG heterosync 2 CUs x 4 TBs" 2961,2934,1000,40000 --protocol denovo-b \
+pin "denovo-b TB_LG heterosync 2 CUs x 4 TBs" 3739,4084,1000,40000 --protocol denovo-b \
     --workload TB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
-pin "denovo LFTB_LG heterosync 2 CUs x 4 TBs" 2872,3232,1008,40320 --protocol denovo \
+pin "denovo LFTB_LG heterosync 2 CUs x 4 TBs" 3514,4965,1008,40320 --protocol denovo \
     --workload LFTB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
-pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 3123,4665,3792,53216 --protocol rsp \
+pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 3758,4762,3792,53216 --protocol rsp \
     --workload taskqueue --machine hlrc-apu --cus 8 --param NT=8 --param STEAL=2 --param SCOPED=1
-pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 3998,14368,12352,178560 --protocol rsp \
+pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 4670,14953,12354,178640 --protocol rsp \
     --workload taskqueue --machine hlrc-apu --cus 32 --param NT=8 --param STEAL=8 --param SCOPED=1
 for s in 0 8 4 2 1; do
     expect_rc 0 "rsp taskqueue hlrc-apu 32 CUs steal $s" "$BIN" sim --protocol rsp \
@@ -174,10 +181,10 @@ for mc in 300000 600000; do
         bad "tcs mp livelock at $mc cycles: $(cat "$T/out")"
     fi
 done
-pin "tcs-inorder mp fermi 2 consumers" 5039,905,48,3008 --protocol tcs-inorder --workload mp \
+pin "tcs-inorder mp fermi 2 consumers" 5979,2223,48,3008 --protocol tcs-inorder --workload mp \
     --machine fermi --param CUS=3 --param CONSUMERS=2 --param ROUNDS=2 --param NDATA=1 \
     --param lifetime=800
-pin "tcs-inorder mp fermi 15 consumers 8 words" 92606,111933,4718,371736 --protocol tcs-inorder \
+pin "tcs-inorder mp fermi 15 consumers 8 words" 99185,126624,4880,385344 --protocol tcs-inorder \
     --workload mp --machine fermi --param CUS=16 --param CONSUMERS=15 --param ROUNDS=8 \
     --param NDATA=8 --param lifetime=800
 
@@ -223,11 +230,11 @@ K=litmus/workloads/kernels/sssp-warps.litmus
 if [ -f $K ]; then
     KA="--workload $K --machine qr-apu --param SCALE=6 --param DEG=4 --param WGSIZE=32 --param CUS=2 --param BACKOFF=16"
     # shellcheck disable=SC2086
-    pinw "sssp-warps nol1" 64557,40505,18936,368196,2,10783,0,3766,0 --protocol nol1 $KA
+    pinw "sssp-warps nol1" 158619,76213,31036,634384,2,20617,0,3957,0 --protocol nol1 $KA
     # shellcheck disable=SC2086
-    pinw "sssp-warps mesi" 68356,39293,8272,373636,2,16295,0,3872,581 --protocol mesi $KA
+    pinw "sssp-warps mesi" 104417,53116,8266,373396,2,22743,0,3996,580 --protocol mesi $KA
     # shellcheck disable=SC2086
-    pinw "sssp-warps rcc" 82429,36673,16044,813376,2,10159,0,3754,379 --protocol rcc $KA
+    pinw "sssp-warps rcc" 176943,64077,24880,1361344,2,17339,0,3893,379 --protocol rcc $KA
     # shellcheck disable=SC2086
     expect_rc 1 "sssp-warps gpu-vi-lostsharer" "$BIN" sim --protocol gpu-vi-lostsharer $KA
     if grep -q "wrong final state" "$T/err"; then ok; else bad "sssp-warps lostsharer: $(cat "$T/err")"; fi

@@ -17,7 +17,8 @@ done
 mkdir -p $OUT/corpus-litmus $OUT/corpus-cat $OUT/corpus-eval $OUT/corpus-proto $OUT/corpus-check $OUT/corpus-lattice $OUT/corpus-murphi $OUT/corpus-machine $OUT/corpus-graph $OUT/corpus-claims
 cp tests/e2e/data/kernels/*.gr tests/e2e/data/kernels/*.mtx $OUT/corpus-graph/
 cp reports/claims/*.claims $OUT/corpus-claims/
-cp protocols/machines/*.machine tests/e2e/data/sim/*.machine $OUT/corpus-machine/
+cp protocols/machines/*.machine tests/e2e/data/sim/*.machine tests/e2e/data/dram/*.machine tests/e2e/data/net/*.machine \
+    $OUT/corpus-machine/
 cp models/lattice $OUT/corpus-lattice/
 find litmus tests/e2e/data -name '*.litmus' -exec cp {} $OUT/corpus-litmus/ \;
 cp $OUT/corpus-litmus/* $OUT/corpus-eval/

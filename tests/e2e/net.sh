@@ -1,0 +1,94 @@
+#!/bin/sh
+# tests/e2e/net.sh - timed mode's routed network (cohcheck sim, docs/sim.md "Network"):
+# pinned runs on a 2x2 mesh, a 4x4 mesh and a crossbar (each twice: the same seed gives
+# the same numbers), the JSON network object's topology fields, head-of-line blocking at a
+# busy L2 bank appearing and going away with the bank's occupancy, ordered protocols
+# correct over seeds, the link model kept without a 'topology' line, and bad input
+# (FILE:LINE:COL, exit 2). Usage: sh tests/e2e/net.sh ./cohcheck
+BIN=${1:-./cohcheck}
+. tests/e2e/lib.sh
+N=tests/e2e/data/net
+L2=tests/e2e/data/sim/lock2.litmus
+L15=tests/e2e/data/sim/lock15.litmus
+
+# net NAME WANT ARGS...: the run's cycles and its JSON "network" object are WANT, twice.
+net() {
+    name=$1
+    want=$2
+    shift 2
+    for run in 1 2; do
+        "$BIN" sim --json "$@" >"$T/j" 2>"$T/err"
+        got="$(sed -n 's/.*"cycles":\([0-9]*\),.*"network":{\(.*\)}}$/\1 \2/p' "$T/j")"
+        if [ "$got" = "$want" ]; then ok; else bad "$name (run $run): got '$got', want '$want'"; fi
+    done
+}
+expect_rc() {
+    e_want=$1
+    e_name=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" = "$e_want" ]; then ok; else bad "$e_name: exit $rc, want $e_want: $(cat "$T/err")"; fi
+}
+
+# 2x2 mesh, CUs at nodes 0 and 1, the L2 at node 3, 2 banks busy 20 cycles per message:
+# 11 links carry the lock's messages (0 -> 3: inject 0, r(0,0) east, r(1,0) north, eject 3;
+# 1 -> 3: inject 1, r(1,0) north, eject 3; and back: inject 3, r(1,1) west, r(0,1) south,
+# eject 0; inject 3, r(1,1) south, eject 1); the L2's injection port is the busiest.
+# With 2-flit VC buffers, 17 messages wait for room behind a message waiting for its bank.
+net "gpu-wt lock2 mesh2x2" '468 "messages":68,"latency_mean":5.46,"latency_max":10,"links":11,"link_utilisation_mean":0.071770,"link_utilisation_max":0.122105,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.47,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":17,"buffer_full_cycles":145' \
+    --protocol gpu-wt --workload $L2 --machine $N/mesh2x2.machine
+net "mesi lock2 mesh2x2" '325 "messages":32,"latency_mean":6.97,"latency_max":11,"links":11,"link_utilisation_mean":0.093147,"link_utilisation_max":0.166154,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.56,"hol_messages":1,"hol_cycles":1,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol mesi --workload $L2 --machine $N/mesh2x2.machine
+net "rcc lock2 mesh2x2" '530 "messages":72,"latency_mean":7.15,"latency_max":15,"links":11,"link_utilisation_mean":0.134134,"link_utilisation_max":0.294340,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.44,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":9,"buffer_full_cycles":24' \
+    --protocol rcc --workload $L2 --machine $N/mesh2x2.machine
+
+# Unbounded VC buffers: the same cycles (a message waiting for room would wait for the head
+# anyway), now counted as 8 messages held 30 cycles behind their VC's head (HOL blocking).
+sed 's/ buffer 2 / buffer 0 /' $N/mesh2x2.machine >"$T/nobuf.machine"
+net "gpu-wt lock2 mesh2x2 unbounded" '468 "messages":68,"latency_mean":5.46,"latency_max":10,"links":11,"link_utilisation_mean":0.071770,"link_utilisation_max":0.122105,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.47,"hol_messages":8,"hol_cycles":30,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol gpu-wt --workload $L2 --machine "$T/nobuf.machine"
+# A bank busy 1 cycle a message: no HOL blocking, a shorter run.
+sed 's/ occupancy 20 / occupancy 1 /' "$T/nobuf.machine" >"$T/fast.machine"
+"$BIN" sim --json --protocol gpu-wt --workload $L2 --machine "$T/fast.machine" >"$T/j" 2>&1
+if grep -qF '"hol_messages":0,"hol_cycles":0' "$T/j" && ! grep -qF '"cycles":468,' "$T/j"; then
+    ok; else bad "occupancy 1: $(cat "$T/j")"; fi
+
+# The same file without its topology line runs the link model (the topology is "links").
+net "gpu-wt lock2 links2" '397 "messages":60,"latency_mean":1.63,"latency_max":5,"links":6,"link_utilisation_mean":0.080402,"link_utilisation_max":0.135678,"busiest_link":"L2[0] out","topology":"links","hops_mean":0.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol gpu-wt --workload $L2 --machine $N/links2.machine
+
+# Crossbar (fermi's numbers): every message crosses 2 links; the L2's port (15) busiest.
+net "rcc lock15 xbar" '323751 "messages":26970,"latency_mean":165.93,"latency_max":216,"links":32,"link_utilisation_mean":0.014869,"link_utilisation_max":0.197045,"busiest_link":"inject 15","topology":"crossbar","hops_mean":2.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol rcc --workload $L15 --machine $N/xbar.machine
+# 4x4 mesh (heterosync's numbers): 62 links, the L2's ejection port busiest.
+net "gpu-wt lock15 mesh4x4" '35156 "messages":18632,"latency_mean":16.83,"latency_max":44,"links":62,"link_utilisation_mean":0.064118,"link_utilisation_max":0.503993,"busiest_link":"eject 15","topology":"mesh 4x4","hops_mean":4.95,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol gpu-wt --workload $L15 --machine $N/mesh4x4.machine
+
+# Ordered networks (gpu-wt, rcc: 'network req ordered') keep point-to-point order through
+# the routed model: their lock runs are correct on every seed; so are the unordered ones'.
+for p in gpu-wt rcc gpu-wt-unordered mesi; do
+    for m in mesh4x4 xbar; do
+        for seed in 1 2 3; do
+            expect_rc 0 "$p lock15 $m seed $seed" "$BIN" sim --protocol $p --workload $L15 \
+                --machine $N/$m.machine --seed $seed
+        done
+    done
+done
+
+# Bad input: one FILE:LINE:COL line, exit 2.
+bad_machine() {
+    printf 'machine t\n%s\n' "$1" >"$T/bad.machine"
+    expect_rc 2 "bad '$1'" "$BIN" sim --protocol gpu-wt --workload $L2 --machine "$T/bad.machine"
+    if [ "$(cat "$T/err")" = "cohcheck: $T/bad.machine:$2" ] && [ ! -s "$T/out" ]; then ok; else
+        bad "bad '$1': $(cat "$T/err")"; fi
+}
+bad_machine "topology torus" "2:10: topology: expected 'crossbar' or 'mesh', got 'torus'"
+bad_machine "topology mesh 4" "2:16: topology mesh needs COLS ROWS"
+bad_machine "topology mesh 4 99" "2:17: topology mesh: COLS and ROWS must be 1..64"
+bad_machine "topology mesh 2 2 l2 9" "2:1: topology mesh: l2 node 9 outside the 2x2 mesh"
+bad_machine "topology crossbar vc 2" "2:19: unknown setting 'vc' of 'topology'"
+bad_machine "topology crossbar buffer -1" "2:26: expected a non-negative integer, got '-1'"
+
+echo "net: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,185 @@
+/* test_net.c - unit tests for timed mode's routed network (checker/sim/net.c): XY
+ * routes on a 2x2 mesh, two messages contending for one ejection port, FIFO order
+ * on one path (what an ordered network needs), head-of-line blocking on one VC and
+ * not across VCs, a bounded VC buffer, and the link statistics. Every cycle below is
+ * worked out by hand from docs/sim.md "Network": a link takes a head at
+ * max(its arrival, the link's next free cycle), is busy for the message's flits
+ * (bandwidth 1: one flit a cycle) and passes the head on 'hop' cycles later; the
+ * message arrives when its tail does, its flits after the head. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../checker/sim/net.h"
+
+/* 2x2 mesh, node = y * 2 + x: node 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1). */
+Test(net, mesh_2x2_two_messages_contend_for_one_port)
+{
+    net_t *n = net_new(NET_TOPO_MESH, 0, 2, 2, 1, 1, 1, 0);
+    cr_assert_eq(net_nodes(n), 4);
+    /* A: node 1 -> node 0, 2 flits at cycle 0. inject 1: takes the head at 0, busy
+       0-1, head on at 1; r(1,0) west: 1, busy 1-2, head 2; eject 0: 2, busy 2-3,
+       head 3; the tail arrives 3 + 2 = 5. */
+    cr_assert_eq(net_route(n, 1, 0, 2, 0), 5);
+    /* B: node 2 -> node 0, 2 flits at cycle 0 (no x step; y down). inject 2: 0, head 1;
+       r(0,1) south: 1, head 2; eject 0 is A's until 4: takes it at 4, head 5; the tail
+       arrives 5 + 2 = 7, two cycles behind A (A's 2 flits on the shared port). */
+    cr_assert_eq(net_route(n, 2, 0, 2, 0), 7);
+    net_summary_t st;
+    net_summary(n, 10, &st);
+    /* links used: inject 1, r(1,0) west, inject 2, r(0,1) south, eject 0 */
+    cr_assert_eq(st.links, 5);
+    cr_assert_str_eq(st.busiest, "eject 0"); /* 4 busy cycles of 10 */
+    cr_assert_float_eq(st.util_max, 0.4, 1e-9);
+    cr_assert_float_eq(st.util_mean, (0.2 * 4 + 0.4) / 5, 1e-9);
+    cr_assert_float_eq(st.hops_mean, 3.0, 1e-9);
+    net_free(n);
+}
+
+static void path_is(const net_t *n, int src, int dst, const char *want)
+{
+    int links[NET_MAX_PATH];
+    int len = net_path(n, src, dst, links);
+    char got[256] = "", name[48];
+    for (int k = 0; k < len; k++) {
+        net_link_name(n, links[k], name, sizeof name);
+        strcat(got, k ? ", " : "");
+        strcat(got, name);
+    }
+    cr_assert_str_eq(got, want, "%d -> %d", src, dst);
+}
+
+Test(net, mesh_xy_route_goes_x_first)
+{
+    net_t *n = net_new(NET_TOPO_MESH, 0, 2, 2, 1, 1, 1, 0);
+    path_is(n, 3, 0, "inject 3, r(1,1) west, r(0,1) south, eject 0");
+    path_is(n, 0, 3, "inject 0, r(0,0) east, r(1,0) north, eject 3");
+    path_is(n, 1, 2, "inject 1, r(1,0) west, r(0,0) north, eject 2");
+    path_is(n, 2, 2, "");
+    /* node 3 (1,1) -> node 0 (0,0), 1 flit at cycle 10: heads at 11, 12, 13, 14 after
+       its four links; the tail at 14 + 1 = 15. */
+    cr_assert_eq(net_route(n, 3, 0, 1, 10), 15);
+    net_free(n);
+    /* An 8x16 mesh (seed 001's size): corner to corner is 7 + 15 router steps. */
+    n = net_new(NET_TOPO_MESH, 0, 8, 16, 1, 1, 1, 0);
+    int links[NET_MAX_PATH];
+    cr_assert_eq(net_path(n, 0, 127, links), 2 + 7 + 15);
+    net_free(n);
+    n = net_new(NET_TOPO_CROSSBAR, 17, 0, 0, 1, 1, 1, 0);
+    path_is(n, 16, 3, "inject 16, eject 3");
+    net_free(n);
+}
+
+Test(net, one_path_keeps_fifo_order)
+{
+    /* A crossbar of 3 ports: port 0 -> port 2. A long message (5 flits, at 0): inject 0
+       busy 0-4, head 1; eject 2 at 1, busy 1-5, head 2; tail 7. A short one (1 flit) sent
+       a cycle later waits for inject 0 until 5: head 6; eject 2 free at 6: head 7; tail
+       8: after the long one, though it is shorter and the path is otherwise idle. */
+    net_t *n = net_new(NET_TOPO_CROSSBAR, 3, 0, 0, 1, 1, 1, 0);
+    uint64_t a = net_route(n, 0, 2, 5, 0), b = net_route(n, 0, 2, 1, 1);
+    cr_assert_eq(a, 7);
+    cr_assert_eq(b, 8);
+    /* Many messages of random sizes on one path arrive in the order they were sent. */
+    uint64_t last = b, t = 2, x = 12345;
+    for (int k = 0; k < 1000; k++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t got = net_route(n, 0, 2, 1 + (x >> 60), t);
+        cr_assert_gt(got, last, "message %d overtook", k);
+        last = got;
+        t += (x >> 33) % 3;
+    }
+    cr_assert_eq(net_route(n, 1, 1, 3, 50), 50); /* within a node: no network */
+    net_free(n);
+}
+
+Test(net, head_of_line_blocking_on_one_vc_only)
+{
+    net_t *n = net_new(NET_TOPO_CROSSBAR, 3, 0, 0, 1, 1, 2, 0);
+    /* At node 2's input buffer: A (VC 0) arrives at 5, its bank is busy until 20: it
+       leaves at 20. B (VC 0) arrives at 7 for an idle bank: held behind A until 20
+       (13 cycles). C (VC 1) arrives at 8 for an idle bank: its own buffer, leaves at 8. */
+    cr_assert_eq(net_vc_accept(n, 2, 0, 1, 5, 20), 20);
+    cr_assert_eq(net_vc_accept(n, 2, 0, 1, 7, 7), 20);
+    cr_assert_eq(net_vc_accept(n, 2, 1, 1, 8, 8), 8);
+    /* Another node's VC 0 is not held either. */
+    cr_assert_eq(net_vc_accept(n, 1, 0, 1, 9, 9), 9);
+    net_summary_t st;
+    net_summary(n, 30, &st);
+    cr_assert_eq(st.hol_messages, 1);
+    cr_assert_eq(st.hol_cycles, 13);
+    cr_assert_eq(st.full_messages, 0);
+    net_free(n);
+}
+
+Test(net, bounded_vc_buffer)
+{
+    /* 2-flit buffers. A (2 flits) arrives at 0, leaves at 10 (its bank). B (2 flits)
+       arrives at 1: no room until A leaves at 10 (9 cycles full), then leaves at 10
+       (not held further: A is gone). C (1 flit) at 12: B left at 10, room: leaves at 12.
+       D (3 flits, larger than the buffer) at 13 enters the empty buffer: leaves at 13. */
+    net_t *n = net_new(NET_TOPO_CROSSBAR, 2, 0, 0, 1, 1, 1, 2);
+    cr_assert_eq(net_vc_accept(n, 1, 0, 2, 0, 10), 10);
+    cr_assert_eq(net_vc_accept(n, 1, 0, 2, 1, 1), 10);
+    cr_assert_eq(net_vc_accept(n, 1, 0, 1, 12, 12), 12);
+    cr_assert_eq(net_vc_accept(n, 1, 0, 3, 13, 13), 13);
+    net_summary_t st;
+    net_summary(n, 20, &st);
+    cr_assert_eq(st.full_messages, 1);
+    cr_assert_eq(st.full_cycles, 9);
+    cr_assert_eq(st.hol_messages, 0);
+    /* Many entries through one buffer: it compacts and keeps its order. */
+    uint64_t t = 20;
+    for (int k = 0; k < 500; k++, t += 3)
+        cr_assert_eq(net_vc_accept(n, 1, 0, 1, t, t + 1), t + 1);
+    net_free(n);
+}
+
+#include "../../checker/sim/sim.h"
+
+static int parse(const char *src, sim_machine_t *m, diag_t *e)
+{
+    return sim_machine_parse("t.machine", src, strlen(src), m, e);
+}
+
+Test(net, machine_topology_lines)
+{
+    sim_machine_t m;
+    diag_t e = {0};
+    cr_assert_eq(parse("machine a\n", &m, &e), 0);
+    cr_assert_eq(m.topology, NET_TOPO_LINKS); /* no line: the link model */
+    cr_assert_eq(parse("machine a\ntopology crossbar\n", &m, &e), 0);
+    cr_assert_eq(m.topology, NET_TOPO_CROSSBAR);
+    cr_assert_eq(m.topo_hop, 1);
+    cr_assert_eq(m.topo_buffer, 0);
+    cr_assert_eq(parse("machine a\ntopology mesh 8 16 hop 2 buffer 8 l2 127 # seed 001\n", &m, &e),
+                 0);
+    cr_assert_eq(m.topology, NET_TOPO_MESH);
+    cr_assert_eq(m.topo_cols, 8);
+    cr_assert_eq(m.topo_rows, 16);
+    cr_assert_eq(m.topo_hop, 2);
+    cr_assert_eq(m.topo_buffer, 8);
+    cr_assert_eq(m.topo_l2, 127);
+    static const struct {
+        const char *src, *msg; /* msg: "LINE:COL: message" */
+    } bad[] = {
+        {"machine a\ntopology\n", "2:9: topology: expected 'crossbar' or 'mesh'"},
+        {"machine a\ntopology ring\n", "2:10: topology: expected 'crossbar' or 'mesh', got 'ring'"},
+        {"machine a\ntopology mesh 2\n", "2:16: topology mesh needs COLS ROWS"},
+        {"machine a\ntopology mesh 0 2\n", "2:15: topology mesh: COLS and ROWS must be 1..64"},
+        {"machine a\ntopology mesh 2 65\n", "2:17: topology mesh: COLS and ROWS must be 1..64"},
+        {"machine a\ntopology mesh 2 2 l2 4\n",
+         "2:1: topology mesh: l2 node 4 outside the 2x2 mesh"},
+        {"machine a\ntopology crossbar l2 1\n", "2:19: unknown setting 'l2' of 'topology'"},
+        {"machine a\ntopology crossbar hop x\n", "2:23: expected a non-negative integer, got 'x'"},
+        {"machine a\ntopology crossbar hop\n", "2:22: 'topology hop' needs a value"},
+        {"machine a\ntopology crossbar\ntopology mesh 2 2\n", "3:1: a second 'topology' line"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        diag_t d = {0};
+        cr_assert_eq(parse(bad[k].src, &m, &d), -1, "%s", bad[k].src);
+        char got[sizeof d.msg + 32];
+        snprintf(got, sizeof got, "%d:%d: %s", d.line, d.col, d.msg);
+        cr_assert_str_eq(got, bad[k].msg);
+    }
+}
