@@ -67,6 +67,39 @@ done
 expect_rc 1 "gpu-vi-lostsharer sssp" "$BIN" sim --protocol gpu-vi-lostsharer $S
 if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer: $(cat "$T/err")"; fi
 
+# reduction (seed 000 section 5.6, Fig. 10): timed defaults (8 CUs x 4 TBs, BACKOFF=16, 2
+# passes) at N=512 on Fig. 5's protocols; every run passes its checksum.
+U="--machine qr-apu --workload $K/reduction.litmus --param N=512"
+pin "reduction nol1" 8272,6052,4034,74900 --protocol nol1 $U
+pin "reduction gpu-wt" 11358,7250,4062,144620 --protocol gpu-wt $U
+pin "reduction mesi" 25435,10200,5686,250120 --protocol mesi $U
+pin "reduction qr" 14468,17361,14931,210860 --protocol qr $U
+pin "reduction qr seed 7" 14433,17294,14873,210548 --protocol qr $U --seed 7
+for p in nol1 gpu-wt mesi qr; do
+    for n in 256 2048; do
+        expect_rc 0 "reduction $p N=$n correct" "$BIN" sim --protocol $p --machine qr-apu \
+            --workload $K/reduction.litmus --param N=$n
+    done
+done
+# Its L1 hit rate (the second pass re-reads the input) rises with the L1 size where the L1
+# keeps data across acquires: 4 lines < qr-apu's 256 <= 4096, pinned.
+for pe in "mesi 0.003676 0.007353 0.477941" "qr 0.000000 0.386029 0.470588"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/reduction.litmus \
+            --param N=512 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "reduction $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: an L1 that keeps a stale partial across the barrier's acquire.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p reduction" "$BIN" sim --protocol $p $U
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p reduction: $(cat "$T/err")"; fi
+done
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -78,6 +111,14 @@ check_count() {
 }
 check_count "check nol1 sssp" ": ok (4345 states, 8661 transitions" --protocol nol1 $K/sssp.litmus
 check_count "check gpu-wt sssp" ": ok (6949 states, 13859 transitions" --protocol gpu-wt $K/sssp.litmus
+check_count "check nol1 reduction" ": ok (2488 states, 4953 transitions" --protocol nol1 \
+    $K/reduction.litmus
+check_count "check gpu-wt reduction" ": ok (3912 states, 7793 transitions" --protocol gpu-wt \
+    $K/reduction.litmus
+check_count "check mesi reduction" ": ok (2087 states, 3919 transitions" --protocol mesi \
+    $K/reduction.litmus
+expect_rc 1 "check gpu-wt-noinv reduction" "$BIN" check --no-db --protocol gpu-wt-noinv \
+    $K/reduction.litmus
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus
 check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \
