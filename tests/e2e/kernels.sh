@@ -5,6 +5,7 @@
 # twice gives the same numbers), L1 hit rates that move with the L1 size, a broken
 # variant that gives exit 1, check exploring the tiny kernels (pinned counts), index out
 # of bounds, the graph readers, and bad input (FILE:LINE:COL, exit 2).
+# The same for the reduction and nn kernels (seed 000 Fig. 10).
 # Usage: sh tests/e2e/kernels.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
@@ -100,6 +101,43 @@ for p in gpu-wt-noinv gpu-vi-lostsharer; do
     if grep -q "wrong final state" "$T/err"; then ok; else bad "$p reduction: $(cat "$T/err")"; fi
 done
 
+# nn (seed 000 sections 5.2 and 5.6, Fig. 10): timed defaults (8 CUs x 4 TBs, 2 batches of
+# N records, 4 query launches each, BACKOFF=16) at N=256 on Fig. 5's protocols.
+V="--machine qr-apu --workload $K/nn.litmus --param N=256"
+pin "nn nol1" 18931,23913,15938,264620 --protocol nol1 $V
+pin "nn gpu-wt" 28668,27886,16040,504432 --protocol gpu-wt $V
+pin "nn mesi" 72041,45245,28198,1230984 --protocol mesi $V
+pin "nn qr" 44896,53901,45391,803356 --protocol qr $V
+pin "nn qr seed 7" 44877,53860,45376,803048 --protocol qr $V --seed 7
+for p in nol1 gpu-wt mesi qr; do
+    for n in 128 1024; do
+        expect_rc 0 "nn $p N=$n correct" "$BIN" sim --protocol $p --machine qr-apu \
+            --workload $K/nn.litmus --param N=$n
+    done
+done
+# The queries re-read a batch's records: the L1 hit rate rises with the L1 size, pinned.
+for pe in "mesi 0.000000 0.011719 0.937500" "qr 0.000000 0.372314 0.750000"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/nn.litmus \
+            --param N=256 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "nn $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: an L1 keeps the previous batch's record across the acquire.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p nn" "$BIN" sim --protocol $p $V
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p nn: $(cat "$T/err")"; fi
+done
+# The largest input is bounded by the locations: one error line, exit 2.
+"$BIN" sim --protocol nol1 --workload $K/nn.litmus --param N=8192 >"$T/out" 2>"$T/err"
+if [ $? = 2 ] && grep -qF "nn.litmus:37:37: too many locations (at most 65536)" "$T/err"; then ok; else
+    bad "nn N=8192: $(cat "$T/err")"
+fi
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -119,6 +157,13 @@ check_count "check mesi reduction" ": ok (2087 states, 3919 transitions" --proto
     $K/reduction.litmus
 expect_rc 1 "check gpu-wt-noinv reduction" "$BIN" check --no-db --protocol gpu-wt-noinv \
     $K/reduction.litmus
+check_count "check nol1 nn" ": ok (2821 states, 5619 transitions" --protocol nol1 $K/nn.litmus
+check_count "check gpu-wt nn" ": ok (4713 states, 9791 transitions" --protocol gpu-wt $K/nn.litmus
+check_count "check mesi nn" ": ok (4342 states, 8429 transitions" --protocol mesi $K/nn.litmus
+check_count "check gpu-wt-noinv nn" ": violation (4366 states, 9095 transitions" \
+    --protocol gpu-wt-noinv $K/nn.litmus
+check_count "check gpu-vi-lostsharer nn" ": violation (2546 states, 5065 transitions" \
+    --protocol gpu-vi-lostsharer $K/nn.litmus
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus
 check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \
