@@ -5,7 +5,8 @@
 # twice gives the same numbers), L1 hit rates that move with the L1 size, a broken
 # variant that gives exit 1, check exploring the tiny kernels (pinned counts), index out
 # of bounds, the graph readers, and bad input (FILE:LINE:COL, exit 2).
-# The same for the reduction and nn kernels (seed 000 Fig. 10).
+# The same for the reduction and nn kernels (seed 000 Fig. 10) and bfs (seeds 003/004, on
+# fermi).
 # Usage: sh tests/e2e/kernels.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
@@ -138,6 +139,36 @@ if [ $? = 2 ] && grep -qF "nn.litmus:37:37: too many locations (at most 65536)" 
     bad "nn N=8192: $(cat "$T/err")"
 fi
 
+# bfs (seeds 003 Table IV and 004 section 7, inter-work-group): an R-MAT graph of 64
+# vertices on fermi (seed 004's machine) under the protocols of seed 003 Fig. 9 and seed 004
+# Figs. 7-8; every run's levels equal HOPS.
+F="--machine fermi --workload $K/bfs.litmus --param SCALE=6 --param DEG=4"
+pin "bfs nol1" 116300,57724,38010,814644 --protocol nol1 $F
+pin "bfs mesi" 305864,22074,6466,482144 --protocol mesi $F
+pin "bfs gpu-vi" 102918,53849,33002,807240 --protocol gpu-vi $F
+pin "bfs gpu-vini" 102918,53849,33002,807240 --protocol gpu-vini $F
+pin "bfs tcs" 1600325,485333,37014,3326472 --protocol tcs $F
+pin "bfs tcw" 1189047,611332,29160,2603904 --protocol tcw $F
+pin "bfs tcw seed 7" 1217893,746101,29024,2591392 --protocol tcw $F --seed 7
+pin "bfs rcc" 276609,87887,30818,2794728 --protocol rcc $F
+# L1 hit rates over 4 / 256 / 4096 lines (SCALE=8: 256 vertices), pinned and rising.
+for pe in "mesi 0.014639 0.147470 0.480086" "gpu-vi 0.034661 0.189451 0.463079"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/bfs.litmus --param SCALE=8 \
+            --param DEG=4 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "bfs $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: a stale visited[u] = 0 lets a later level overwrite u's cost.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p bfs" "$BIN" sim --protocol $p $F
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p bfs: $(cat "$T/err")"; fi
+done
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -164,6 +195,17 @@ check_count "check gpu-wt-noinv nn" ": violation (4366 states, 9095 transitions"
     --protocol gpu-wt-noinv $K/nn.litmus
 check_count "check gpu-vi-lostsharer nn" ": violation (2546 states, 5065 transitions" \
     --protocol gpu-vi-lostsharer $K/nn.litmus
+check_count "check nol1 bfs" ": ok (3967 states, 7905 transitions" --protocol nol1 $K/bfs.litmus
+check_count "check gpu-wt bfs" ": ok (6804 states, 14533 transitions" --protocol gpu-wt $K/bfs.litmus
+check_count "check mesi bfs" ": ok (3870 states, 7461 transitions" --protocol mesi $K/bfs.litmus
+check_count "check gpu-vi bfs" ": ok (3463 states, 6897 transitions" --protocol gpu-vi $K/bfs.litmus
+check_count "check nol1 bfs 16 vertices" ": ok (32490 states, 64951 transitions" --protocol nol1 \
+    --param SCALE=4 --param DEG=2 $K/bfs.litmus
+check_count "check gpu-wt-noinv bfs 16 vertices" ": violation (40716 states, 97135 transitions" \
+    --protocol gpu-wt-noinv --param SCALE=4 --param DEG=2 $K/bfs.litmus
+check_count "check gpu-vi-lostsharer bfs 16 vertices" \
+    ": violation (21466 states, 42903 transitions" --protocol gpu-vi-lostsharer --param SCALE=4 \
+    --param DEG=2 $K/bfs.litmus
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus
 check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \
