@@ -5,8 +5,8 @@
 # twice gives the same numbers), L1 hit rates that move with the L1 size, a broken
 # variant that gives exit 1, check exploring the tiny kernels (pinned counts), index out
 # of bounds, the graph readers, and bad input (FILE:LINE:COL, exit 2).
-# The same for the reduction and nn kernels (seed 000 Fig. 10) and bfs (seeds 003/004, on
-# fermi).
+# The same for the reduction and nn kernels (seed 000 Fig. 10) bfs and hotspot (seeds
+# 003/004, on fermi).
 # Usage: sh tests/e2e/kernels.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
@@ -169,6 +169,35 @@ for p in gpu-wt-noinv gpu-vi-lostsharer; do
     if grep -q "wrong final state" "$T/err"; then ok; else bad "$p bfs: $(cat "$T/err")"; fi
 done
 
+# hotspot (seed 003 Table IV HSP, seed 004 section 7 HotSpot and STN's fast barriers): a
+# 16 x 16 grid, 8 steps, on fermi under seed 003 Fig. 9's and seed 004 Figs. 7-8's protocols.
+H="--machine fermi --workload $K/hotspot.litmus --param W=16 --param H=16"
+pin "hotspot nol1" 269810,136181,89696,1832000 --protocol nol1 $H
+pin "hotspot mesi" 368198,49656,10934,737440 --protocol mesi $H
+pin "hotspot gpu-vi" 148368,87319,48004,1161176 --protocol gpu-vi $H
+pin "hotspot gpu-vini" 148368,87319,48004,1161176 --protocol gpu-vini $H
+pin "hotspot tcs" 1524635,945511,57996,4885072 --protocol tcs $H
+pin "hotspot tcw" 1453313,1319724,60382,5104584 --protocol tcw $H
+pin "hotspot rcc" 236088,99693,32192,2700416 --protocol rcc $H
+pin "hotspot rcc seed 7" 231789,98556,31766,2660372 --protocol rcc $H --seed 7
+# L1 hit rates over 4 / 256 / 4096 lines (a 32 x 32 grid), pinned and rising.
+for pe in "mesi 0.014348 0.713567 0.877304" "gpu-vi 0.053135 0.744566 0.844201"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/hotspot.litmus --param W=32 \
+            --param H=32 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "hotspot $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: a neighbour's row read stale by two steps is 2 x P too cold.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p hotspot" "$BIN" sim --protocol $p $H
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p hotspot: $(cat "$T/err")"; fi
+done
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -206,6 +235,18 @@ check_count "check gpu-wt-noinv bfs 16 vertices" ": violation (40716 states, 971
 check_count "check gpu-vi-lostsharer bfs 16 vertices" \
     ": violation (21466 states, 42903 transitions" --protocol gpu-vi-lostsharer --param SCALE=4 \
     --param DEG=2 $K/bfs.litmus
+check_count "check nol1 hotspot" ": ok (5538 states, 11053 transitions" --protocol nol1 \
+    $K/hotspot.litmus
+check_count "check gpu-wt hotspot" ": ok (8233 states, 18731 transitions" --protocol gpu-wt \
+    $K/hotspot.litmus
+check_count "check mesi hotspot" ": ok (7098 states, 14001 transitions" --protocol mesi \
+    $K/hotspot.litmus
+check_count "check gpu-vi hotspot" ": ok (4898 states, 9773 transitions" --protocol gpu-vi \
+    $K/hotspot.litmus
+check_count "check gpu-wt-noinv hotspot" ": violation (7510 states, 17427 transitions" \
+    --protocol gpu-wt-noinv $K/hotspot.litmus
+check_count "check gpu-vi-lostsharer hotspot" ": violation (3823 states, 7619 transitions" \
+    --protocol gpu-vi-lostsharer $K/hotspot.litmus
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus
 check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \
