@@ -232,6 +232,10 @@ void prog_graph_grid(int w, int h, uint64_t seed, prog_graph_t *g);
 /* Shortest distances from SRC (Dijkstra); DIST[v] = -1 when v is unreachable. */
 void prog_graph_sssp(const prog_graph_t *g, int src, int64_t *dist);
 
+/* Hop counts from SRC (breadth-first, weights ignored); HOPS[v] = -1 when v is
+ * unreachable. */
+void prog_graph_bfs(const prog_graph_t *g, int src, int64_t *hops);
+
 void prog_graph_free(prog_graph_t *g);
 
 /* Evaluate the condition's proposition on final registers REGS[thread][reg]

@@ -392,6 +392,26 @@ void prog_graph_sssp(const prog_graph_t *g, int src, int64_t *dist)
     free(h);
 }
 
+/* Breadth-first levels: a FIFO of vertices, each enqueued once, when first reached. */
+void prog_graph_bfs(const prog_graph_t *g, int src, int64_t *hops)
+{
+    int32_t *q = xmalloc(sizeof *q * ((size_t)g->n + 1));
+    size_t head = 0, tail = 0;
+    for (int v = 0; v < g->n; v++)
+        hops[v] = -1;
+    hops[src] = 0;
+    q[tail++] = src;
+    while (head < tail) {
+        int32_t u = q[head++];
+        for (int k = g->row[u]; k < g->row[u + 1]; k++)
+            if (hops[g->col[k]] < 0) {
+                hops[g->col[k]] = hops[u] + 1;
+                q[tail++] = g->col[k];
+            }
+    }
+    free(q);
+}
+
 void prog_graph_free(prog_graph_t *g)
 {
     free(g->row);

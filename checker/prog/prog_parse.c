@@ -1726,39 +1726,53 @@ static int graph_array(parser_t *ps, const lex_tok_t *kw, const char *name, cons
     return 0;
 }
 
-/* The reference distances from SRC as table DIST (INF: unreachable). */
+/* Table NAME[v] from D[0..N-1] (-1: unreachable, INF); a value past 32766 is an error. */
+static int graph_table(parser_t *ps, const lex_tok_t *kw, const char *name, const char *what,
+                       const int64_t *d, int n)
+{
+    struct table tb = {xstrdup(name), xmalloc(sizeof(prog_val_t) * ((size_t)n + 1)), n};
+    int rc = 0;
+    for (int v = 0; v < n && !rc; v++) {
+        tb.v[v] = d[v] < 0 ? PROG_MAX_SCALE_VAL - 1 : d[v];
+        if (d[v] >= PROG_MAX_SCALE_VAL - 1) {
+            char m[160];
+            snprintf(m, sizeof m, "%s %d is %lld (values stop at 32766; INF = 32767)", what, v,
+                     (long long)d[v]);
+            rc = fail_at(ps, kw, "%s", m);
+        }
+    }
+    UTIL_PUSH(ps->tables, ps->ntables, ps->captables, tb);
+    return rc;
+}
+
+/* The reference tables from SRC: DIST (shortest distances) and HOPS (breadth-first
+ * levels), INF where unreachable. */
 static int graph_dist(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, long src)
 {
     int64_t *d = xmalloc(sizeof *d * ((size_t)g->n + 1));
     prog_graph_sssp(g, (int)src, d);
-    struct table tb = {xstrdup("DIST"), xmalloc(sizeof(prog_val_t) * ((size_t)g->n + 1)), g->n};
-    int rc = 0;
-    for (int v = 0; v < g->n && !rc; v++) {
-        tb.v[v] = d[v] < 0 ? PROG_MAX_SCALE_VAL - 1 : d[v];
-        if (d[v] >= PROG_MAX_SCALE_VAL - 1) {
-            char m[96];
-            snprintf(m, sizeof m, "%d is %lld (values stop at 32766; INF = 32767)", v,
-                     (long long)d[v]);
-            rc = fail_at(ps, kw, "the shortest distance to vertex %s", m);
-        }
+    int rc = graph_table(ps, kw, "DIST", "the shortest distance to vertex", d, g->n);
+    if (!rc) {
+        prog_graph_bfs(g, (int)src, d);
+        rc = graph_table(ps, kw, "HOPS", "the hop count to vertex", d, g->n);
     }
     free(d);
-    UTIL_PUSH(ps->tables, ps->ntables, ps->captables, tb);
     return rc;
 }
 
 /* graph rmat scale = E deg = E seed = E | grid width = E height = E seed = E | "FILE",
  * then [source = E]: the CSR arrays row[0..N], col[0..M-1], w[0..M-1]; lets N, M and
- * INF; table DIST[v], the shortest distance from the source (docs/litmus.md). */
+ * INF; tables DIST[v], the shortest distance from the source, and HOPS[v], its hop count
+ * (docs/litmus.md). */
 static int parse_graph(parser_t *ps)
 {
     const lex_tok_t *kw = next(ps), *t = next(ps);
     if (ps->graph)
         return fail_at(ps, kw, "a second graph input (a test has at most %s)", "one");
-    static const char *const names[] = {"N", "M", "INF", "DIST"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"N", "M", "INF", "DIST", "HOPS"};
+    for (int i = 0; i < 5; i++)
         if (env_find(ps, names[i], strlen(names[i])))
-            return fail_at(ps, kw, "the graph input defines N, M, INF and DIST: %s is taken",
+            return fail_at(ps, kw, "the graph input defines N, M, INF, DIST and HOPS: %s is taken",
                            names[i]);
     prog_graph_t g;
     memset(&g, 0, sizeof g);

@@ -5,6 +5,8 @@
 # twice gives the same numbers), L1 hit rates that move with the L1 size, a broken
 # variant that gives exit 1, check exploring the tiny kernels (pinned counts), index out
 # of bounds, the graph readers, and bad input (FILE:LINE:COL, exit 2).
+# The same for the reduction and nn kernels (seed 000 Fig. 10) bfs and hotspot (seeds
+# 003/004, on fermi).
 # Usage: sh tests/e2e/kernels.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
@@ -67,6 +69,135 @@ done
 expect_rc 1 "gpu-vi-lostsharer sssp" "$BIN" sim --protocol gpu-vi-lostsharer $S
 if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer: $(cat "$T/err")"; fi
 
+# reduction (seed 000 section 5.6, Fig. 10): timed defaults (8 CUs x 4 TBs, BACKOFF=16, 2
+# passes) at N=512 on Fig. 5's protocols; every run passes its checksum.
+U="--machine qr-apu --workload $K/reduction.litmus --param N=512"
+pin "reduction nol1" 21248,8401,4124,76880 --protocol nol1 $U
+pin "reduction gpu-wt" 22986,9667,4150,146556 --protocol gpu-wt $U
+pin "reduction mesi" 27202,12232,5634,247936 --protocol mesi $U
+pin "reduction qr" 25910,20114,15387,216268 --protocol qr $U
+pin "reduction qr seed 7" 25672,19788,15110,213272 --protocol qr $U --seed 7
+for p in nol1 gpu-wt mesi qr; do
+    for n in 256 2048; do
+        expect_rc 0 "reduction $p N=$n correct" "$BIN" sim --protocol $p --machine qr-apu \
+            --workload $K/reduction.litmus --param N=$n
+    done
+done
+# Its L1 hit rate (the second pass re-reads the input) rises with the L1 size where the L1
+# keeps data across acquires: 4 lines < qr-apu's 256 <= 4096, pinned.
+for pe in "mesi 0.003676 0.007353 0.477941" "qr 0.000000 0.378676 0.470588"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/reduction.litmus \
+            --param N=512 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "reduction $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: an L1 that keeps a stale partial across the barrier's acquire.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p reduction" "$BIN" sim --protocol $p $U
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p reduction: $(cat "$T/err")"; fi
+done
+
+# nn (seed 000 sections 5.2 and 5.6, Fig. 10): timed defaults (8 CUs x 4 TBs, 2 batches of
+# N records, 4 query launches each, BACKOFF=16) at N=256 on Fig. 5's protocols.
+V="--machine qr-apu --workload $K/nn.litmus --param N=256"
+pin "nn nol1" 77050,39062,16434,275532 --protocol nol1 $V
+pin "nn gpu-wt" 76082,45489,16126,506324 --protocol gpu-wt $V
+pin "nn mesi" 79352,60627,28266,1233800 --protocol mesi $V
+pin "nn qr" 79517,69977,47195,822380 --protocol qr $V
+pin "nn qr seed 7" 79210,69413,46708,817544 --protocol qr $V --seed 7
+for p in nol1 gpu-wt mesi qr; do
+    for n in 128 1024; do
+        expect_rc 0 "nn $p N=$n correct" "$BIN" sim --protocol $p --machine qr-apu \
+            --workload $K/nn.litmus --param N=$n
+    done
+done
+# The queries re-read a batch's records: the L1 hit rate rises with the L1 size, pinned.
+for pe in "mesi 0.000000 0.011719 0.937500" "qr 0.000000 0.372314 0.750000"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/nn.litmus \
+            --param N=256 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "nn $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: an L1 keeps the previous batch's record across the acquire.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p nn" "$BIN" sim --protocol $p $V
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p nn: $(cat "$T/err")"; fi
+done
+# The largest input is bounded by the locations: one error line, exit 2.
+"$BIN" sim --protocol nol1 --workload $K/nn.litmus --param N=8192 >"$T/out" 2>"$T/err"
+if [ $? = 2 ] && grep -qF "nn.litmus:37:37: too many locations (at most 65536)" "$T/err"; then ok; else
+    bad "nn N=8192: $(cat "$T/err")"
+fi
+
+# bfs (seeds 003 Table IV and 004 section 7, inter-work-group): an R-MAT graph of 64
+# vertices on fermi (seed 004's machine) under the protocols of seed 003 Fig. 9 and seed 004
+# Figs. 7-8; every run's levels equal HOPS.
+F="--machine fermi --workload $K/bfs.litmus --param SCALE=6 --param DEG=4"
+pin "bfs nol1" 201247,124297,61066,1321876 --protocol nol1 $F
+pin "bfs mesi" 405582,27480,7574,564360 --protocol mesi $F
+pin "bfs gpu-vi" 186289,116705,55688,1306332 --protocol gpu-vi $F
+pin "bfs gpu-vini" 186289,116705,55688,1306332 --protocol gpu-vini $F
+pin "bfs tcs" 1834779,744405,45040,4064864 --protocol tcs $F
+pin "bfs tcw" 1248631,862159,34298,3076600 --protocol tcw $F
+pin "bfs tcw seed 7" 1246696,789433,33940,3043664 --protocol tcw $F --seed 7
+pin "bfs rcc" 323517,104152,35284,3214532 --protocol rcc $F
+# L1 hit rates over 4 / 256 / 4096 lines (SCALE=8: 256 vertices), pinned and rising.
+for pe in "mesi 0.014639 0.150915 0.480086" "gpu-vi 0.034661 0.189666 0.463079"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/bfs.litmus --param SCALE=8 \
+            --param DEG=4 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "bfs $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: a stale visited[u] = 0 lets a later level overwrite u's cost.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p bfs" "$BIN" sim --protocol $p $F
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p bfs: $(cat "$T/err")"; fi
+done
+
+# hotspot (seed 003 Table IV HSP, seed 004 section 7 HotSpot and STN's fast barriers): a
+# 16 x 16 grid, 8 steps, on fermi under seed 003 Fig. 9's and seed 004 Figs. 7-8's protocols.
+H="--machine fermi --workload $K/hotspot.litmus --param W=16 --param H=16"
+pin "hotspot nol1" 315454,175481,100950,2079588 --protocol nol1 $H
+pin "hotspot mesi" 362423,50933,10862,732112 --protocol mesi $H
+pin "hotspot gpu-vi" 192881,118756,58668,1395784 --protocol gpu-vi $H
+pin "hotspot gpu-vini" 192881,118756,58668,1395784 --protocol gpu-vini $H
+pin "hotspot tcs" 1652033,1050125,57886,4874952 --protocol tcs $H
+pin "hotspot tcw" 1754172,1288399,59754,5046808 --protocol tcw $H
+pin "hotspot rcc" 274828,115124,36532,3108376 --protocol rcc $H
+pin "hotspot rcc seed 7" 276096,115049,36578,3112700 --protocol rcc $H --seed 7
+# L1 hit rates over 4 / 256 / 4096 lines (a 32 x 32 grid), pinned and rising.
+for pe in "mesi 0.014348 0.712790 0.877304" "gpu-vi 0.053135 0.740685 0.844201"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/hotspot.litmus --param W=32 \
+            --param H=32 | tail -1 | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "hotspot $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Broken variants: a neighbour's row read stale by two steps is 2 x P too cold.
+for p in gpu-wt-noinv gpu-vi-lostsharer; do
+    expect_rc 1 "$p hotspot" "$BIN" sim --protocol $p $H
+    if grep -q "wrong final state" "$T/err"; then ok; else bad "$p hotspot: $(cat "$T/err")"; fi
+done
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -84,6 +215,44 @@ check_count "check nol1 sssp-warps" ": ok (4345 states, 8661 transitions" --prot
 check_count "check nol1 sssp-warps 2 lanes" ": ok (4408 states, 7201 transitions" --protocol nol1 \
     --param CUS=1 --param WGSIZE=2 $K/sssp-warps.litmus
 check_count "check gpu-wt sssp" ": ok (6949 states, 13859 transitions" --protocol gpu-wt $K/sssp.litmus
+check_count "check nol1 reduction" ": ok (2488 states, 4953 transitions" --protocol nol1 \
+    $K/reduction.litmus
+check_count "check gpu-wt reduction" ": ok (3912 states, 7793 transitions" --protocol gpu-wt \
+    $K/reduction.litmus
+check_count "check mesi reduction" ": ok (2087 states, 3919 transitions" --protocol mesi \
+    $K/reduction.litmus
+expect_rc 1 "check gpu-wt-noinv reduction" "$BIN" check --no-db --protocol gpu-wt-noinv \
+    $K/reduction.litmus
+check_count "check nol1 nn" ": ok (2821 states, 5619 transitions" --protocol nol1 $K/nn.litmus
+check_count "check gpu-wt nn" ": ok (4713 states, 9791 transitions" --protocol gpu-wt $K/nn.litmus
+check_count "check mesi nn" ": ok (4342 states, 8429 transitions" --protocol mesi $K/nn.litmus
+check_count "check gpu-wt-noinv nn" ": violation (4366 states, 9095 transitions" \
+    --protocol gpu-wt-noinv $K/nn.litmus
+check_count "check gpu-vi-lostsharer nn" ": violation (2546 states, 5065 transitions" \
+    --protocol gpu-vi-lostsharer $K/nn.litmus
+check_count "check nol1 bfs" ": ok (3967 states, 7905 transitions" --protocol nol1 $K/bfs.litmus
+check_count "check gpu-wt bfs" ": ok (6804 states, 14533 transitions" --protocol gpu-wt $K/bfs.litmus
+check_count "check mesi bfs" ": ok (3870 states, 7461 transitions" --protocol mesi $K/bfs.litmus
+check_count "check gpu-vi bfs" ": ok (3463 states, 6897 transitions" --protocol gpu-vi $K/bfs.litmus
+check_count "check nol1 bfs 16 vertices" ": ok (32490 states, 64951 transitions" --protocol nol1 \
+    --param SCALE=4 --param DEG=2 $K/bfs.litmus
+check_count "check gpu-wt-noinv bfs 16 vertices" ": violation (40716 states, 97135 transitions" \
+    --protocol gpu-wt-noinv --param SCALE=4 --param DEG=2 $K/bfs.litmus
+check_count "check gpu-vi-lostsharer bfs 16 vertices" \
+    ": violation (21466 states, 42903 transitions" --protocol gpu-vi-lostsharer --param SCALE=4 \
+    --param DEG=2 $K/bfs.litmus
+check_count "check nol1 hotspot" ": ok (5538 states, 11053 transitions" --protocol nol1 \
+    $K/hotspot.litmus
+check_count "check gpu-wt hotspot" ": ok (8233 states, 18731 transitions" --protocol gpu-wt \
+    $K/hotspot.litmus
+check_count "check mesi hotspot" ": ok (7098 states, 14001 transitions" --protocol mesi \
+    $K/hotspot.litmus
+check_count "check gpu-vi hotspot" ": ok (4898 states, 9773 transitions" --protocol gpu-vi \
+    $K/hotspot.litmus
+check_count "check gpu-wt-noinv hotspot" ": violation (7510 states, 17427 transitions" \
+    --protocol gpu-wt-noinv $K/hotspot.litmus
+check_count "check gpu-vi-lostsharer hotspot" ": violation (3823 states, 7619 transitions" \
+    --protocol gpu-vi-lostsharer $K/hotspot.litmus
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus
 check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \

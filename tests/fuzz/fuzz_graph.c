@@ -1,7 +1,8 @@
 /* fuzz_graph.c - libFuzzer target for the kernel graph readers (Matrix Market and
  * DIMACS, checker/prog/prog_graph.c, docs/litmus.md "Kernels"): any input gives a
  * CSR graph that keeps its invariant, or one diagnostic with a message; never a
- * crash, leak or hang. A graph read is then run through the reference SSSP. */
+ * crash, leak or hang. A graph read is then run through the reference SSSP and the
+ * breadth-first levels, which agree on reachability, with hops <= distance (weights >= 1). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,12 +29,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (g.col[k] < 0 || g.col[k] >= g.n || g.w[k] < 1 || g.w[k] >= PROG_MAX_SCALE_VAL)
             abort();
     int64_t *dist = malloc(sizeof *dist * (size_t)g.n);
-    if (dist) {
+    int64_t *hops = malloc(sizeof *hops * (size_t)g.n);
+    if (dist && hops) {
         prog_graph_sssp(&g, 0, dist);
-        if (dist[0] != 0)
+        prog_graph_bfs(&g, 0, hops);
+        if (dist[0] != 0 || hops[0] != 0)
             abort();
-        free(dist);
+        for (int v = 0; v < g.n; v++)
+            if ((dist[v] < 0) != (hops[v] < 0) || hops[v] > dist[v])
+                abort();
     }
+    free(dist);
+    free(hops);
     prog_graph_free(&g);
     return 0;
 }

@@ -178,3 +178,55 @@ Test(kernel, graph_directive)
                "forall (true)\n",
                3, 45, "expected ']' after the index");
 }
+
+Test(graph, bfs_hops)
+{
+    /* 0->1 (4), 0->2 (1), 2->1, 1->3, 2->3, 3->4, 4->0: levels ignore the weights. */
+    const char *src = "p sp 5 7\na 1 2 4\na 1 3 1\na 3 2 2\na 2 4 5\na 3 4 8\na 4 5 3\na 5 1 2\n";
+    prog_graph_t g;
+    diag_t d;
+    cr_assert_eq(prog_graph_read("s.gr", src, strlen(src), 100, 100, &g, &d), 0, "%s", d.msg);
+    int64_t hops[5];
+    prog_graph_bfs(&g, 0, hops);
+    int64_t want[5] = {0, 1, 1, 2, 3};
+    for (int v = 0; v < 5; v++)
+        cr_expect_eq(hops[v], want[v], "vertex %d: %lld", v, (long long)hops[v]);
+    prog_graph_bfs(&g, 3, hops);
+    int64_t want3[5] = {2, 3, 3, 0, 1};
+    for (int v = 0; v < 5; v++)
+        cr_expect_eq(hops[v], want3[v], "from 3, vertex %d: %lld", v, (long long)hops[v]);
+    prog_graph_free(&g);
+    /* Directed: nothing reaches vertex 0 from 1. */
+    const char *one = "p sp 3 2\na 1 2 1\na 2 3 1\n";
+    cr_assert_eq(prog_graph_read("o.gr", one, strlen(one), 100, 100, &g, &d), 0, "%s", d.msg);
+    prog_graph_bfs(&g, 1, hops);
+    cr_expect(hops[0] == -1 && hops[1] == 0 && hops[2] == 1);
+    prog_graph_free(&g);
+}
+
+Test(kernel, hops_table)
+{
+    /* A 4 x 1 grid is a path: HOPS[v] = |v - source|; unreached vertices are INF. */
+    const char *src = "GPU g\ngraph grid width = 4 height = 1 seed = 3 source = 1\n"
+                      "{ h0 = HOPS[0]; h3 = HOPS[3]; i = INF; }\nthreads T[1] { ld r1 h0 ; }\n"
+                      "forall (true)\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("h.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    int seen = 0;
+    for (int l = 0; l < p->nlocs; l++) {
+        if (!strcmp(p->locs[l].name, "h0")) {
+            cr_expect_eq(p->locs[l].init, 1);
+            seen++;
+        }
+        if (!strcmp(p->locs[l].name, "h3")) {
+            cr_expect_eq(p->locs[l].init, 2);
+            seen++;
+        }
+    }
+    cr_expect_eq(seen, 2);
+    prog_free(p);
+    kernel_bad("GPU g\nlet HOPS = 2\ngraph rmat scale = 2 deg = 1 seed = 1\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 1, "HOPS is taken");
+}
