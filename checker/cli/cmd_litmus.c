@@ -378,15 +378,17 @@ static int write_show(litmus_opts_t *o, const prog_t *p, const char *model, cons
     return rc;
 }
 
-static int run_file(litmus_opts_t *o, const char *path)
+/* Load PATH into *P, or leave *P NULL when the file is done with here: unreadable
+ * (its error line printed), outside --filter, written by --to-herd, or a kernel. */
+static int load_selected(litmus_opts_t *o, const char *path, prog_t **pp)
 {
     diag_t d;
     prog_t *p;
+    *pp = NULL;
     if (cli_load_test(path, NULL, &o->sp, &p, &d)) {
         cli_report(&d);
         return CLI_BAD_INPUT;
     }
-    int rc = CLI_OK;
     if (o->filter) {
         pcre2_match_data *md = pcre2_match_data_create_from_pattern(o->filter, NULL);
         int m = pcre2_match(o->filter, (PCRE2_SPTR)p->name, strlen(p->name), 0, 0, md, NULL);
@@ -397,7 +399,7 @@ static int run_file(litmus_opts_t *o, const char *path)
         }
     }
     if (o->to_herd) {
-        rc = write_herd(o, p);
+        int rc = write_herd(o, p);
         prog_free(p);
         return rc;
     }
@@ -411,37 +413,127 @@ static int run_file(litmus_opts_t *o, const char *path)
         prog_free(p);
         return CLI_OK;
     }
-    expect_t exp[MAX_MODELS];
-    int nexp = 0;
-    if (o->expect) {
-        nexp = parse_expect(p, exp, MAX_MODELS, &d);
-        if (nexp < 0) {
-            cli_report(&d);
-            prog_free(p);
-            return CLI_BAD_INPUT;
-        }
-        if (nexp == 0) {
-            printf("FAIL %s: no (* expect ... *) block\n", p->name);
-            o->failed++;
-            prog_free(p);
-            return CLI_FAIL;
-        }
-    }
-    cat_model_t *models[MAX_MODELS];
+    *pp = p;
+    return CLI_OK;
+}
+
+/* The models to evaluate under: --model's, the expect block's, or the defaults.
+ * Returns how many, or -1 with *RC set when one does not load. */
+static int pick_models(litmus_opts_t *o, const expect_t *exp, int nexp, cat_model_t **models,
+                       int *rc)
+{
     int nm = 0;
     if (o->nmodel_args) {
         for (int i = 0; i < o->nmodel_args; i++)
-            if (!(models[nm++] = get_model(&o->cache, o->model_args[i], &rc)))
-                goto out;
+            if (!(models[nm++] = get_model(&o->cache, o->model_args[i], rc)))
+                return -1;
     } else if (o->expect) {
         for (int i = 0; i < nexp; i++)
-            if (!(models[nm++] = get_model(&o->cache, exp[i].model, &rc)))
-                goto out;
+            if (!(models[nm++] = get_model(&o->cache, exp[i].model, rc)))
+                return -1;
     } else {
         for (int i = 0; i < 6; i++)
-            if (!(models[nm++] = get_model(&o->cache, cli_default_models[i], &rc)))
-                goto out;
+            if (!(models[nm++] = get_model(&o->cache, cli_default_models[i], rc)))
+                return -1;
     }
+    return nm;
+}
+
+/* The summary line's per-model observation counts. */
+static void tally(litmus_opts_t *o, const char *model, int obs, bool racy)
+{
+    int m = 0;
+    while (m < o->nsum && strcmp(o->sum[m].name, model))
+        m++;
+    if (m == o->nsum && m < MAX_MODELS) {
+        snprintf(o->sum[m].name, sizeof o->sum[m].name, "%s", model);
+        o->nsum++;
+    }
+    if (m < o->nsum) {
+        o->sum[m].obs[obs]++;
+        o->sum[m].racy += racy;
+    }
+}
+
+static void print_annotation(const char *file, int line, const char *title, const char *msg)
+{
+    strbuf_t a;
+    sb_init(&a);
+    cli_annotate(&a, "error", file, line, title, msg);
+    fputs(a.s, stdout);
+    sb_free(&a);
+}
+
+/* --expect: compare MODEL's observation with the test's expectation for it.
+ * Returns CLI_FAIL on a mismatch, else CLI_OK. */
+static int check_expect(litmus_opts_t *o, const prog_t *p, const char *model, const expect_t *exp,
+                        int nexp, int obs, bool racy, bool incomplete, double secs)
+{
+    const expect_t *x = NULL;
+    for (int k = 0; k < nexp; k++)
+        if (!strcmp(exp[k].model, model))
+            x = &exp[k];
+    char tname[300], msg[300];
+    snprintf(tname, sizeof tname, "%s [%s]", p->name, model);
+    if (!x) {
+        printf("FAIL %s %s: no expectation for this model\n", p->name, model);
+        o->failed++;
+        cli_junit_case(o->junit, "litmus", tname, secs, "failure", "no-expectation",
+                       "no expectation for this model", NULL);
+        if (o->annotate)
+            print_annotation(p->file, 1, tname, "no expectation for this model");
+        return CLI_FAIL;
+    }
+    if (x->obs != obs || x->racy != racy || incomplete) {
+        printf("FAIL %s %s: expected %s%s, got %s%s%s (%s:%d)\n", p->name, model, obs_lower[x->obs],
+               x->racy ? " racy" : "", obs_lower[obs], racy ? " racy" : "",
+               incomplete ? " (incomplete)" : "", p->file, x->line);
+        o->failed++;
+        snprintf(msg, sizeof msg, "expected %s%s, got %s%s%s", obs_lower[x->obs],
+                 x->racy ? " racy" : "", obs_lower[obs], racy ? " racy" : "",
+                 incomplete ? " (incomplete)" : "");
+        cli_junit_case(o->junit, "litmus", tname, secs, "failure", "mismatch", msg, NULL);
+        if (o->annotate)
+            print_annotation(p->file, x->line, tname, msg);
+        return CLI_FAIL;
+    }
+    cli_junit_case(o->junit, "litmus", tname, secs, NULL, NULL, NULL, NULL);
+    if (!o->quiet)
+        printf("ok   %s %s: %s%s\n", p->name, model, obs_lower[obs], racy ? " racy" : "");
+    o->passed++;
+    return CLI_OK;
+}
+
+/* One model's result: tallied, then compared (--expect) or printed. Returns
+ * CLI_FAIL on an --expect mismatch, else CLI_OK. */
+static int report_model(litmus_opts_t *o, const prog_t *p, const exec_layout_t *lay,
+                        const cat_model_t *m, const exec_model_result_t *r, const exec_stats_t *st,
+                        const expect_t *exp, int nexp, double secs)
+{
+    size_t pos = 0;
+    for (size_t k = 0; k < r->allowed.n; k++)
+        pos += exec_outcome_sat(p, lay, exec_outcome(&r->allowed, k));
+    int obs = observation(pos, r->allowed.n - pos);
+    tally(o, cat_model_name(m), obs, r->racy);
+    if (o->expect)
+        return check_expect(o, p, cat_model_name(m), exp, nexp, obs, r->racy, st->incomplete, secs);
+    if (o->json)
+        print_json(p, lay, m, r, st, &o->eo, secs);
+    else if (!o->quiet)
+        print_text(p, lay, m, r, st, &o->eo, secs);
+    char tname[300];
+    snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(m));
+    cli_junit_case(o->junit, "litmus", tname, secs, st->incomplete ? "error" : NULL,
+                   st->incomplete ? "incomplete" : NULL, NULL, NULL);
+    return CLI_OK;
+}
+
+/* Evaluate P under the NM MODELS, write --show's graphs and report each model. */
+static int eval_file(litmus_opts_t *o, const prog_t *p, cat_model_t **models, int nm,
+                     const expect_t *exp, int nexp)
+{
+    diag_t d;
+    int rc = CLI_OK;
     exec_model_result_t res[MAX_MODELS];
     exec_stats_t st;
     exec_layout_t lay;
@@ -458,8 +550,7 @@ static int run_file(litmus_opts_t *o, const char *path)
         cli_report(&d);
         exec_layout_free(&lay);
         free(sc.ex);
-        rc = CLI_BAD_INPUT;
-        goto out;
+        return CLI_BAD_INPUT;
     }
     double secs = now_s() - t0;
     for (int i = 0; o->show && i < nm; i++)
@@ -469,88 +560,43 @@ static int run_file(litmus_opts_t *o, const char *path)
     free(sc.ex);
     o->tests++;
     for (int i = 0; i < nm; i++) {
-        size_t pos = 0;
-        for (size_t k = 0; k < res[i].allowed.n; k++)
-            pos += exec_outcome_sat(p, &lay, exec_outcome(&res[i].allowed, k));
-        int obs = observation(pos, res[i].allowed.n - pos);
-        int m = 0;
-        while (m < o->nsum && strcmp(o->sum[m].name, cat_model_name(models[i])))
-            m++;
-        if (m == o->nsum && m < MAX_MODELS) {
-            snprintf(o->sum[m].name, sizeof o->sum[m].name, "%s", cat_model_name(models[i]));
-            o->nsum++;
-        }
-        if (m < o->nsum) {
-            o->sum[m].obs[obs]++;
-            o->sum[m].racy += res[i].racy;
-        }
-        if (o->expect) {
-            /* Compare with the expectation for this model, if any. */
-            const expect_t *x = NULL;
-            for (int k = 0; k < nexp; k++)
-                if (!strcmp(exp[k].model, cat_model_name(models[i])))
-                    x = &exp[k];
-            char tname[300], msg[300];
-            snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(models[i]));
-            if (!x) {
-                printf("FAIL %s %s: no expectation for this model\n", p->name,
-                       cat_model_name(models[i]));
-                o->failed++;
-                rc = rc == CLI_OK ? CLI_FAIL : rc;
-                cli_junit_case(o->junit, "litmus", tname, secs, "failure", "no-expectation",
-                               "no expectation for this model", NULL);
-                if (o->annotate) {
-                    strbuf_t a;
-                    sb_init(&a);
-                    cli_annotate(&a, "error", p->file, 1, tname, "no expectation for this model");
-                    fputs(a.s, stdout);
-                    sb_free(&a);
-                }
-            } else if (x->obs != obs || x->racy != res[i].racy || st.incomplete) {
-                printf("FAIL %s %s: expected %s%s, got %s%s%s (%s:%d)\n", p->name,
-                       cat_model_name(models[i]), obs_lower[x->obs], x->racy ? " racy" : "",
-                       obs_lower[obs], res[i].racy ? " racy" : "",
-                       st.incomplete ? " (incomplete)" : "", p->file, x->line);
-                o->failed++;
-                rc = rc == CLI_OK ? CLI_FAIL : rc;
-                snprintf(msg, sizeof msg, "expected %s%s, got %s%s%s", obs_lower[x->obs],
-                         x->racy ? " racy" : "", obs_lower[obs], res[i].racy ? " racy" : "",
-                         st.incomplete ? " (incomplete)" : "");
-                cli_junit_case(o->junit, "litmus", tname, secs, "failure", "mismatch", msg, NULL);
-                if (o->annotate) {
-                    strbuf_t a;
-                    sb_init(&a);
-                    cli_annotate(&a, "error", p->file, x->line, tname, msg);
-                    fputs(a.s, stdout);
-                    sb_free(&a);
-                }
-            } else {
-                cli_junit_case(o->junit, "litmus", tname, secs, NULL, NULL, NULL, NULL);
-                if (!o->quiet)
-                    printf("ok   %s %s: %s%s\n", p->name, cat_model_name(models[i]), obs_lower[obs],
-                           res[i].racy ? " racy" : "");
-                o->passed++;
-            }
-        } else if (o->json) {
-            print_json(p, &lay, models[i], &res[i], &st, &o->eo, secs);
-            char tname[300];
-            snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(models[i]));
-            cli_junit_case(o->junit, "litmus", tname, secs, st.incomplete ? "error" : NULL,
-                           st.incomplete ? "incomplete" : NULL, NULL, NULL);
-        } else {
-            if (!o->quiet)
-                print_text(p, &lay, models[i], &res[i], &st, &o->eo, secs);
-            char tname[300];
-            snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(models[i]));
-            cli_junit_case(o->junit, "litmus", tname, secs, st.incomplete ? "error" : NULL,
-                           st.incomplete ? "incomplete" : NULL, NULL, NULL);
-        }
+        if (report_model(o, p, &lay, models[i], &res[i], &st, exp, nexp, secs) == CLI_FAIL)
+            rc = rc == CLI_OK ? CLI_FAIL : rc;
         exec_result_free(&res[i]);
     }
     exec_layout_free(&lay);
     if (st.incomplete && rc == CLI_OK)
         rc = CLI_LIMIT;
-out:
+    return rc;
+}
+
+static int run_file(litmus_opts_t *o, const char *path)
+{
+    prog_t *p;
+    int rc = load_selected(o, path, &p);
+    if (!p)
+        return rc;
+    expect_t exp[MAX_MODELS];
+    int nexp = 0;
+    if (o->expect) {
+        diag_t d;
+        nexp = parse_expect(p, exp, MAX_MODELS, &d);
+        if (nexp < 0) {
+            cli_report(&d);
+            prog_free(p);
+            return CLI_BAD_INPUT;
+        }
+        if (nexp == 0) {
+            printf("FAIL %s: no (* expect ... *) block\n", p->name);
+            o->failed++;
+            prog_free(p);
+            return CLI_FAIL;
+        }
+    }
+    cat_model_t *models[MAX_MODELS];
+    int nm = pick_models(o, exp, nexp, models, &rc);
+    if (nm >= 0)
+        rc = eval_file(o, p, models, nm, exp, nexp);
     prog_free(p);
     return rc;
 }
@@ -562,6 +608,149 @@ static int worst(int a, int b)
     return rank[a] >= rank[b] ? a : b;
 }
 
+/* Parse the options into O and check them; *DONE when the command ends here
+ * (--help, or an error line printed) with the returned code. */
+static int litmus_args(litmus_opts_t *o, int argc, char **argv, const char **junit_path, bool *done)
+{
+    diag_t d;
+    int rc = CLI_OK;
+    cli_getopt_t g;
+    cli_getopt_init(&g, CLI_CMD_LITMUS);
+    int c;
+    *done = true;
+    while ((c = cli_getopt(&g, argc, argv)) != -1) {
+        switch (c) {
+        case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
+        case 'm':
+            if (o->nmodel_args >= MAX_MODELS) {
+                cli_error("too many --model options (at most %d)", MAX_MODELS);
+                return CLI_BAD_INPUT;
+            }
+            o->model_args[o->nmodel_args++] = optarg;
+            break;
+        case 'f': {
+            int ec;
+            PCRE2_SIZE eo;
+            if (o->filter)
+                pcre2_code_free(o->filter);
+            o->filter = pcre2_compile((PCRE2_SPTR)optarg, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+            if (!o->filter) {
+                PCRE2_UCHAR msg[256];
+                pcre2_get_error_message(ec, msg, sizeof msg);
+                cli_error("--filter: bad regular expression at offset %zu: %s", (size_t)eo,
+                          (char *)msg);
+                return CLI_BAD_INPUT;
+            }
+            break;
+        }
+        case 'u': o->eo.unroll = (int)g.num; break;
+        case 'c': o->eo.max_candidates = (uint64_t)g.num; break;
+        case 'P':
+            if (cli_param_opt("litmus", optarg, o->params, &o->nparams))
+                return CLI_BAD_INPUT;
+            break;
+        case 'J': o->json = true; break;
+        case 'E': o->expect = true; break;
+        case 'q': o->quiet = true; break;
+        case 'U': *junit_path = optarg; break;
+        case 'A': o->annotate = true; break;
+        case 'O': o->opencl = true; break;
+        case 'H': o->to_herd = optarg; break; /* created when missing, below */
+        case 'S': o->show = optarg; break;
+        case 'h': usage(stdout); return CLI_OK;
+        }
+    }
+    if (optind >= argc) {
+        cli_error("litmus: give at least one test file or folder (see --help)");
+        return CLI_BAD_INPUT;
+    }
+    for (int i = 0; i < o->nmodel_args; i++)
+        if (!get_model(&o->cache, o->model_args[i], &rc))
+            return rc;
+    if (cli_split_params(NULL, o->params, o->nparams, &o->sp, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    /* Output folders are created when missing. */
+    if ((o->to_herd && cli_mkdirs(o->to_herd)) || (o->show && cli_mkdirs(o->show)))
+        return CLI_BAD_INPUT;
+    *done = false;
+    return CLI_OK;
+}
+
+/* The text summary line: tests, models, observations per model, mismatches,
+ * unreadable files (each had its error line), time. */
+static void print_summary(const litmus_opts_t *o, int unreadable, double secs)
+{
+    printf("Summary: %d test%s, %d model%s", o->tests, o->tests == 1 ? "" : "s", o->nsum,
+           o->nsum == 1 ? "" : "s");
+    for (int m = 0; m < o->nsum; m++) {
+        printf("%s %s %d Never %d Sometimes %d Always", m ? ";" : ":", o->sum[m].name,
+               o->sum[m].obs[0], o->sum[m].obs[1], o->sum[m].obs[2]);
+        if (o->sum[m].racy)
+            printf(" (%d racy)", o->sum[m].racy);
+    }
+    if (o->expect)
+        printf("; %d --expect mismatch%s", o->failed, o->failed == 1 ? "" : "es");
+    if (unreadable)
+        printf("; %d unreadable", unreadable);
+    printf("; %.2f s\n", secs);
+}
+
+/* Run every test found under the NPATHS PATHS; returns the exit code. */
+static int litmus_run(litmus_opts_t *o, char **paths, int npaths, const char *junit_path)
+{
+    diag_t d;
+    int rc = CLI_OK;
+    char **files;
+    int nfiles;
+    if (cli_collect(paths, npaths, ".litmus", &files, &nfiles, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    if (nfiles == 0) {
+        cli_error("litmus: no .litmus files found");
+        rc = CLI_BAD_INPUT;
+    }
+    if (rc == CLI_OK && !o->to_herd && cli_junit_check(junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    if (rc != CLI_OK) {
+        cli_free_list(files, nfiles);
+        return rc;
+    }
+    double t0 = now_s();
+    if (junit_path && !o->to_herd)
+        o->junit = cli_junit_new("cohcheck litmus");
+    /* A bad file gets its one error line; the others still run and the summary
+     * counts it. */
+    int unreadable = 0;
+    for (int i = 0; i < nfiles; i++) {
+        int frc = run_file(o, files[i]);
+        unreadable += frc == CLI_BAD_INPUT;
+        rc = worst(rc, frc);
+        fflush(stdout);
+    }
+    if (o->junit && rc != CLI_BAD_INPUT && cli_junit_write(o->junit, junit_path) != CLI_OK)
+        rc = CLI_BAD_INPUT;
+    cli_junit_free(o->junit);
+    o->junit = NULL;
+    cli_free_list(files, nfiles);
+    bool summary = nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1));
+    if (o->to_herd) {
+        if (summary)
+            printf("Summary: %d test%s written in herd7's C dialect to %s, %d skipped (no C "
+                   "form)%s%.0d%s\n",
+                   o->written, o->written == 1 ? "" : "s", o->to_herd, o->skipped,
+                   unreadable ? ", " : "", unreadable, unreadable ? " unreadable" : "");
+        return rc;
+    }
+    if (o->expect)
+        printf("%d passed, %d failed\n", o->passed, o->failed);
+    if (!o->json && summary)
+        print_summary(o, unreadable, now_s() - t0);
+    return rc;
+}
+
 int cmd_litmus(int argc, char **argv)
 {
     litmus_opts_t o;
@@ -569,137 +758,10 @@ int cmd_litmus(int argc, char **argv)
     const char *junit_path = NULL;
     o.eo.unroll = 2;
     o.cache.argv0 = argv[0];
-    int rc = CLI_OK;
-    diag_t d;
-    cli_getopt_t g;
-    cli_getopt_init(&g, CLI_CMD_LITMUS);
-    int c;
-    while ((c = cli_getopt(&g, argc, argv)) != -1) {
-        switch (c) {
-        case CLI_GETOPT_BAD: rc = CLI_BAD_INPUT; goto out;
-        case 'm':
-            if (o.nmodel_args >= MAX_MODELS) {
-                cli_error("too many --model options (at most %d)", MAX_MODELS);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            o.model_args[o.nmodel_args++] = optarg;
-            break;
-        case 'f': {
-            int ec;
-            PCRE2_SIZE eo;
-            if (o.filter)
-                pcre2_code_free(o.filter);
-            o.filter = pcre2_compile((PCRE2_SPTR)optarg, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-            if (!o.filter) {
-                PCRE2_UCHAR msg[256];
-                pcre2_get_error_message(ec, msg, sizeof msg);
-                cli_error("--filter: bad regular expression at offset %zu: %s", (size_t)eo,
-                          (char *)msg);
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            break;
-        }
-        case 'u': o.eo.unroll = (int)g.num; break;
-        case 'c': o.eo.max_candidates = (uint64_t)g.num; break;
-        case 'P':
-            if (cli_param_opt("litmus", optarg, o.params, &o.nparams)) {
-                rc = CLI_BAD_INPUT;
-                goto out;
-            }
-            break;
-        case 'J': o.json = true; break;
-        case 'E': o.expect = true; break;
-        case 'q': o.quiet = true; break;
-        case 'U': junit_path = optarg; break;
-        case 'A': o.annotate = true; break;
-        case 'O': o.opencl = true; break;
-        case 'H': o.to_herd = optarg; break; /* created when missing, below */
-        case 'S': o.show = optarg; break;
-        case 'h': usage(stdout); goto out;
-        }
-    }
-    if (optind >= argc) {
-        cli_error("litmus: give at least one test file or folder (see --help)");
-        rc = CLI_BAD_INPUT;
-        goto out;
-    }
-    for (int i = 0; i < o.nmodel_args; i++)
-        if (!get_model(&o.cache, o.model_args[i], &rc))
-            goto out;
-    if (cli_split_params(NULL, o.params, o.nparams, &o.sp, &d)) {
-        cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
-    }
-    /* Output folders are created when missing. */
-    if ((o.to_herd && cli_mkdirs(o.to_herd)) || (o.show && cli_mkdirs(o.show))) {
-        rc = CLI_BAD_INPUT;
-        goto out;
-    }
-    char **files;
-    int nfiles;
-    if (cli_collect(argv + optind, argc - optind, ".litmus", &files, &nfiles, &d)) {
-        cli_report(&d);
-        rc = CLI_BAD_INPUT;
-        goto out;
-    }
-    if (nfiles == 0) {
-        cli_error("litmus: no .litmus files found");
-        rc = CLI_BAD_INPUT;
-    }
-    if (rc == CLI_OK && !o.to_herd && cli_junit_check(junit_path) != CLI_OK)
-        rc = CLI_BAD_INPUT;
-    if (rc != CLI_OK) {
-        cli_free_list(files, nfiles);
-        goto out;
-    }
-    double t0 = now_s();
-    if (junit_path && !o.to_herd)
-        o.junit = cli_junit_new("cohcheck litmus");
-    /* A bad file gets its one error line; the others still run and the summary
-     * counts it. */
-    int unreadable = 0;
-    for (int i = 0; i < nfiles; i++) {
-        int frc = run_file(&o, files[i]);
-        unreadable += frc == CLI_BAD_INPUT;
-        rc = worst(rc, frc);
-        fflush(stdout);
-    }
-    if (o.junit && rc != CLI_BAD_INPUT && cli_junit_write(o.junit, junit_path) != CLI_OK)
-        rc = CLI_BAD_INPUT;
-    cli_junit_free(o.junit);
-    o.junit = NULL;
-    cli_free_list(files, nfiles);
-    if (o.to_herd) {
-        if (nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1)))
-            printf("Summary: %d test%s written in herd7's C dialect to %s, %d skipped (no C "
-                   "form)%s%.0d%s\n",
-                   o.written, o.written == 1 ? "" : "s", o.to_herd, o.skipped,
-                   unreadable ? ", " : "", unreadable, unreadable ? " unreadable" : "");
-        goto out;
-    }
-    if (o.expect)
-        printf("%d passed, %d failed\n", o.passed, o.failed);
-    if (!o.json && nfiles > 0 && (rc != CLI_BAD_INPUT || (unreadable && nfiles > 1))) {
-        /* One line: tests, models, observations per model, mismatches, unreadable
-         * files (each had its error line), time. */
-        printf("Summary: %d test%s, %d model%s", o.tests, o.tests == 1 ? "" : "s", o.nsum,
-               o.nsum == 1 ? "" : "s");
-        for (int m = 0; m < o.nsum; m++) {
-            printf("%s %s %d Never %d Sometimes %d Always", m ? ";" : ":", o.sum[m].name,
-                   o.sum[m].obs[0], o.sum[m].obs[1], o.sum[m].obs[2]);
-            if (o.sum[m].racy)
-                printf(" (%d racy)", o.sum[m].racy);
-        }
-        if (o.expect)
-            printf("; %d --expect mismatch%s", o.failed, o.failed == 1 ? "" : "es");
-        if (unreadable)
-            printf("; %d unreadable", unreadable);
-        printf("; %.2f s\n", now_s() - t0);
-    }
-out:
+    bool done;
+    int rc = litmus_args(&o, argc, argv, &junit_path, &done);
+    if (!done)
+        rc = litmus_run(&o, argv + optind, argc - optind, junit_path);
     cli_params_free(&o.sp);
     if (o.filter)
         pcre2_code_free(o.filter);
