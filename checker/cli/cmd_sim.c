@@ -87,12 +87,66 @@ static void json_dram(strbuf_t *b, const sim_dram_stats_t *d)
               (unsigned long long)d->latency_max);
 }
 
+/* "messages" and "traffic_bytes" per message type, their totals, and the event counters. */
+static void json_traffic(strbuf_t *b, const sim_result_t *r)
+{
+    uint64_t msgs = 0, bytes = 0;
+    sb_puts(b, ",\"messages\":{");
+    for (int g = 0, first = 1; g < r->nmsgs; g++) {
+        if (!r->messages[g])
+            continue;
+        sb_printf(b, "%s", first ? "" : ",");
+        sb_json_str(b, r->msg_names[g]);
+        sb_printf(b, ":%llu", (unsigned long long)r->messages[g]);
+        first = 0;
+        msgs += r->messages[g];
+    }
+    sb_puts(b, "},\"traffic_bytes\":{");
+    for (int g = 0, first = 1; g < r->nmsgs; g++) {
+        if (!r->messages[g])
+            continue;
+        sb_printf(b, "%s", first ? "" : ",");
+        sb_json_str(b, r->msg_names[g]);
+        sb_printf(b, ":%llu", (unsigned long long)r->traffic[g]);
+        first = 0;
+        bytes += r->traffic[g];
+    }
+    sb_printf(b,
+              "},\"messages_total\":%llu,\"traffic_bytes_total\":%llu,\"invalidations\":%llu,"
+              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,"
+              "\"stall_msg_cycles\":%llu,",
+              (unsigned long long)msgs, (unsigned long long)bytes,
+              (unsigned long long)r->invalidations, (unsigned long long)r->flushes,
+              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles,
+              (unsigned long long)r->stall_msg_cycles);
+}
+
+/* The interconnect's statistics, the "network" object's fields. */
+static void json_network(strbuf_t *b, const sim_result_t *r)
+{
+    sb_printf(b,
+              ",\"network\":{\"messages\":%llu,\"latency_mean\":%.2f,\"latency_max\":%llu,"
+              "\"links\":%d,\"link_utilisation_mean\":%.6f,\"link_utilisation_max\":%.6f,"
+              "\"busiest_link\":",
+              (unsigned long long)r->net.messages, r->net.latency_mean,
+              (unsigned long long)r->net.latency_max, r->net.links, r->net.util_mean,
+              r->net.util_max);
+    sb_json_str(b, r->net.busiest);
+    sb_puts(b, ",\"topology\":");
+    sb_json_str(b, r->net.topology);
+    sb_printf(b,
+              ",\"hops_mean\":%.2f,\"hol_messages\":%llu,\"hol_cycles\":%llu,"
+              "\"buffer_full_messages\":%llu,\"buffer_full_cycles\":%llu",
+              r->net.hops_mean, (unsigned long long)r->net.hol_messages,
+              (unsigned long long)r->net.hol_cycles, (unsigned long long)r->net.full_messages,
+              (unsigned long long)r->net.full_cycles);
+}
+
 static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, const char *mach,
                      uint64_t seed, double wall, double cpu)
 {
     strbuf_t b;
     sb_init(&b);
-    uint64_t msgs = 0, bytes = 0;
     sb_puts(&b, "{\"protocol\":");
     sb_json_str(&b, p->name);
     sb_puts(&b, ",\"workload\":");
@@ -119,34 +173,7 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
     }
     sb_printf(&b, ",\"l1_hit_rate\":%.6f,\"loads\":%llu",
               r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)r->loads);
-    sb_puts(&b, ",\"messages\":{");
-    for (int g = 0, first = 1; g < r->nmsgs; g++) {
-        if (!r->messages[g])
-            continue;
-        sb_printf(&b, "%s", first ? "" : ",");
-        sb_json_str(&b, r->msg_names[g]);
-        sb_printf(&b, ":%llu", (unsigned long long)r->messages[g]);
-        first = 0;
-        msgs += r->messages[g];
-    }
-    sb_puts(&b, "},\"traffic_bytes\":{");
-    for (int g = 0, first = 1; g < r->nmsgs; g++) {
-        if (!r->messages[g])
-            continue;
-        sb_printf(&b, "%s", first ? "" : ",");
-        sb_json_str(&b, r->msg_names[g]);
-        sb_printf(&b, ":%llu", (unsigned long long)r->traffic[g]);
-        first = 0;
-        bytes += r->traffic[g];
-    }
-    sb_printf(&b,
-              "},\"messages_total\":%llu,\"traffic_bytes_total\":%llu,\"invalidations\":%llu,"
-              "\"flushes\":%llu,\"evictions\":%llu,\"stall_cycles\":%llu,"
-              "\"stall_msg_cycles\":%llu,",
-              (unsigned long long)msgs, (unsigned long long)bytes,
-              (unsigned long long)r->invalidations, (unsigned long long)r->flushes,
-              (unsigned long long)r->evictions, (unsigned long long)r->stall_cycles,
-              (unsigned long long)r->stall_msg_cycles);
+    json_traffic(&b, r);
     sb_printf(&b,
               "\"warps\":%d,\"lanes\":%d,\"warp_instructions\":%llu,\"coalesced\":%llu,"
               "\"line_requests\":%llu,\"mshr_merges\":%llu,",
@@ -163,22 +190,7 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
                   (unsigned long long)r->lat[k].max);
     sb_puts(&b, "},\"dram\":");
     json_dram(&b, &r->dram);
-    sb_printf(&b,
-              ",\"network\":{\"messages\":%llu,\"latency_mean\":%.2f,\"latency_max\":%llu,"
-              "\"links\":%d,\"link_utilisation_mean\":%.6f,\"link_utilisation_max\":%.6f,"
-              "\"busiest_link\":",
-              (unsigned long long)r->net.messages, r->net.latency_mean,
-              (unsigned long long)r->net.latency_max, r->net.links, r->net.util_mean,
-              r->net.util_max);
-    sb_json_str(&b, r->net.busiest);
-    sb_puts(&b, ",\"topology\":");
-    sb_json_str(&b, r->net.topology);
-    sb_printf(&b,
-              ",\"hops_mean\":%.2f,\"hol_messages\":%llu,\"hol_cycles\":%llu,"
-              "\"buffer_full_messages\":%llu,\"buffer_full_cycles\":%llu",
-              r->net.hops_mean, (unsigned long long)r->net.hol_messages,
-              (unsigned long long)r->net.hol_cycles, (unsigned long long)r->net.full_messages,
-              (unsigned long long)r->net.full_cycles);
+    json_network(&b, r);
     sb_puts(&b, "}}\n");
     fputs(b.s, stdout);
     sb_free(&b);
@@ -223,42 +235,48 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
            d->bandwidth);
 }
 
-int cmd_sim(int argc, char **argv)
+typedef struct {
+    const char *proto_arg, *wl_arg, *mach_arg;
+    const char *params[64]; /* --param NAME=VALUE */
+    int nparams;
+    bool json, csv;
+    sim_config_t cfg;
+} sim_opts_t;
+
+/* Parse the options into O and check them; *DONE when the command ends here
+ * (--help, or an error line printed) with the returned code. */
+static int sim_args(sim_opts_t *o, int argc, char **argv, bool *done)
 {
-    const char *proto_arg = NULL, *wl_arg = NULL, *mach_arg = "heterosync";
-    const char *params[64];
-    int nparams = 0;
-    bool json = false, csv = false;
-    sim_config_t cfg = {.seed = 1};
     cli_getopt_t go;
     cli_getopt_init(&go, CLI_CMD_SIM);
     int ch;
+    *done = true;
     while ((ch = cli_getopt(&go, argc, argv)) != -1) {
         switch (ch) {
         case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
-        case 'p': proto_arg = optarg; break;
-        case 'w': wl_arg = optarg; break;
-        case 'M': mach_arg = optarg; break;
-        case 'c': cfg.cus = (int)go.num; break;
+        case 'p': o->proto_arg = optarg; break;
+        case 'w': o->wl_arg = optarg; break;
+        case 'M': o->mach_arg = optarg; break;
+        case 'c': o->cfg.cus = (int)go.num; break;
         case 'P':
-            if (cli_param_opt("sim", optarg, params, &nparams))
+            if (cli_param_opt("sim", optarg, o->params, &o->nparams))
                 return CLI_BAD_INPUT;
             break;
-        case 's': cfg.seed = (uint64_t)go.num; break;
-        case 'C': cfg.max_cycles = (uint64_t)go.num; break;
-        case 'E': cfg.max_events = (uint64_t)go.num; break;
-        case 'I': cfg.max_idle = (uint64_t)go.num; break;
-        case 'J': json = true; break;
+        case 's': o->cfg.seed = (uint64_t)go.num; break;
+        case 'C': o->cfg.max_cycles = (uint64_t)go.num; break;
+        case 'E': o->cfg.max_events = (uint64_t)go.num; break;
+        case 'I': o->cfg.max_idle = (uint64_t)go.num; break;
+        case 'J': o->json = true; break;
         case 'D':
-            cfg.memory = optarg[0] == 'm'   ? SIM_MEM_MACHINE
-                         : optarg[0] == 'd' ? SIM_MEM_DRAM
-                                            : SIM_MEM_FIXED;
+            o->cfg.memory = optarg[0] == 'm'   ? SIM_MEM_MACHINE
+                            : optarg[0] == 'd' ? SIM_MEM_DRAM
+                                               : SIM_MEM_FIXED;
             break;
-        case 'v': csv = true; break;
+        case 'v': o->csv = true; break;
         case 'h': usage(stdout); return CLI_OK;
         }
     }
-    if (!proto_arg || !wl_arg) {
+    if (!o->proto_arg || !o->wl_arg) {
         cli_error("sim: --protocol and --workload are required (see --help)");
         return CLI_BAD_INPUT;
     }
@@ -266,125 +284,171 @@ int cmd_sim(int argc, char **argv)
         cli_error("sim: unexpected argument '%s' (see --help)", argv[optind]);
         return CLI_BAD_INPUT;
     }
-    if (json && csv) {
+    if (o->json && o->csv) {
         cli_error("sim: --json and --csv exclude each other");
         return CLI_BAD_INPUT;
     }
+    *done = false;
+    return CLI_OK;
+}
+
+/* Load the workload at WPATH into *PROG; a workload declaring parameter CUS gets
+ * the machine's compute units (--cus, or the machine file's), unless --param sets
+ * it. Returns 0, or -1 after an error line. */
+static int sim_load_workload(sim_opts_t *o, const char *wpath, const proto_t *p,
+                             const sim_machine_t *mach, cli_params_t *sp, prog_t **prog)
+{
+    diag_t d;
+    if (cli_load_test(wpath, p, sp, prog, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    const prog_param_t *pc = prog_param_find(*prog, "CUS");
+    bool user_cus = false;
+    for (int k = 0; k < sp->nwl; k++)
+        user_cus |= !strcmp(sp->wl[k].name, "CUS");
+    if (!pc || pc->derived || user_cus)
+        return 0;
+    int want = o->cfg.cus ? o->cfg.cus : mach->cus;
+    if (sp->nwl >= 64) {
+        cli_error("sim: too many --param settings");
+        return -1;
+    }
+    sp->wl[sp->nwl].name = xstrdup("CUS");
+    sp->wl[sp->nwl++].value = want;
+    prog_free(*prog);
+    *prog = NULL;
+    if (cli_load_test(wpath, p, sp, prog, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    o->cfg.cus = want;
+    return 0;
+}
+
+/* Load the protocol, the machine and the workload. Returns 0, or -1 after an
+ * error line. */
+static int sim_load(sim_opts_t *o, const char *argv0, proto_t **p, prog_t **prog,
+                    sim_machine_t *mach, cli_params_t *sp)
+{
+    diag_t d;
+    char path[PATH_MAX + 400];
+    if (cli_load_protocol(o->proto_arg, argv0, p, &d) ||
+        cli_split_params(*p, o->params, o->nparams, sp, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    sp->timed = true; /* the workloads' timed defaults (the papers' scale) */
+    if (cli_find_data(o->mach_arg, "protocols/machines", ".machine", "COHCHECK_MACHINES", argv0,
+                      path, sizeof path)) {
+        cli_error("sim: unknown machine '%s' (a name in ./protocols/machines or "
+                  "$COHCHECK_MACHINES, or a .machine file)",
+                  o->mach_arg);
+        return -1;
+    }
+    if (sim_machine_load(path, mach, &d)) {
+        cli_report(&d);
+        return -1;
+    }
+    char wpath[PATH_MAX + 400];
+    if (cli_find_data(o->wl_arg, "litmus/workloads", ".litmus", "COHCHECK_WORKLOADS", argv0, wpath,
+                      sizeof wpath)) {
+        cli_error("sim: unknown workload '%s' (a name in ./litmus/workloads or "
+                  "$COHCHECK_WORKLOADS, or a .litmus file)",
+                  o->wl_arg);
+        return -1;
+    }
+    return sim_load_workload(o, wpath, *p, mach, sp, prog);
+}
+
+/* The default output: one line, and one for the DRAM model when it was used. */
+static void text_out(const sim_result_t *r, const char *proto, const char *wl, const char *mach,
+                     uint64_t seed, double wall)
+{
+    uint64_t msgs = 0, bytes = 0;
+    for (int g = 0; g < r->nmsgs; g++) {
+        msgs += r->messages[g];
+        bytes += r->traffic[g];
+    }
+    printf("%s %s on %s (%d CUs, seed %llu): %s, %llu cycles, %llu events (%.0f events/s), "
+           "L1 hit rate %.3f, %llu messages, %llu bytes, %llu invalidations, %llu flushes, "
+           "%llu stall cycles\n",
+           proto, wl, mach, r->cus, (unsigned long long)seed, status_name(r),
+           (unsigned long long)r->cycles, (unsigned long long)r->events,
+           wall > 0 ? (double)r->events / wall : 0.0,
+           r->loads ? (double)r->l1_hits / (double)r->loads : 0.0, (unsigned long long)msgs,
+           (unsigned long long)bytes, (unsigned long long)r->invalidations,
+           (unsigned long long)r->flushes, (unsigned long long)r->stall_cycles);
+    if (r->dram.on) {
+        const sim_dram_stats_t *dr = &r->dram;
+        uint64_t issued = dr->row_hits + dr->row_misses + dr->row_conflicts;
+        printf("  DRAM: %llu reads, row-hit rate %.3f, %llu bytes, %.3f of %.0f bytes/cycle, "
+               "queue occupancy %.2f mean %llu max, latency %.1f mean %llu max\n",
+               (unsigned long long)dr->requests,
+               issued ? (double)dr->row_hits / (double)issued : 0.0, (unsigned long long)dr->bytes,
+               dr->bandwidth, dr->peak_bandwidth, dr->occupancy_mean,
+               (unsigned long long)dr->occupancy_max, dr->latency_mean,
+               (unsigned long long)dr->latency_max);
+    }
+}
+
+/* A run that did not end correct: its error line, and for a stall what each
+ * instance holds (where to start reading the tables). */
+static void report_failure(const sim_result_t *r, const proto_t *p, const prog_t *prog)
+{
+    const char *wl = prog->name;
+    if (r->status != SIM_DONE) {
+        cli_error("sim: %s %s: %s", p->name, wl, r->msg);
+        for (const char *l = r->stuck; *l;) {
+            size_t n = strcspn(l, "\n");
+            fprintf(stderr, "  %s%.*s\n", strncmp(l, "thread ", 7) ? "stalled at " : "", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    } else if (!r->correct)
+        cli_error("sim: %s %s: wrong final state (the condition %s)", p->name, wl,
+                  prog->quant == PROG_FORALL ? "'forall' does not hold" : "'~exists' holds");
+}
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    sim_opts_t o = {.mach_arg = "heterosync", .cfg = {.seed = 1}};
+    bool done;
+    int rc = sim_args(&o, argc, argv, &done);
+    if (done)
+        return rc;
     diag_t d;
     proto_t *p = NULL;
     prog_t *prog = NULL;
     sim_machine_t mach;
-    int rc = CLI_BAD_INPUT;
-    char path[PATH_MAX + 400];
+    rc = CLI_BAD_INPUT;
     cli_params_t sp;
     memset(&sp, 0, sizeof sp);
-    if (cli_load_protocol(proto_arg, argv[0], &p, &d) ||
-        cli_split_params(p, params, nparams, &sp, &d)) {
-        cli_report(&d);
+    if (sim_load(&o, argv[0], &p, &prog, &mach, &sp))
         goto done;
-    }
-    sp.timed = true; /* the workloads' timed defaults (the papers' scale) */
-    if (cli_find_data(mach_arg, "protocols/machines", ".machine", "COHCHECK_MACHINES", argv[0],
-                      path, sizeof path)) {
-        cli_error("sim: unknown machine '%s' (a name in ./protocols/machines or "
-                  "$COHCHECK_MACHINES, or a .machine file)",
-                  mach_arg);
-        goto done;
-    }
-    if (sim_machine_load(path, &mach, &d)) {
-        cli_report(&d);
-        goto done;
-    }
-    char wpath[PATH_MAX + 400];
-    if (cli_find_data(wl_arg, "litmus/workloads", ".litmus", "COHCHECK_WORKLOADS", argv[0], wpath,
-                      sizeof wpath)) {
-        cli_error("sim: unknown workload '%s' (a name in ./litmus/workloads or "
-                  "$COHCHECK_WORKLOADS, or a .litmus file)",
-                  wl_arg);
-        goto done;
-    }
-    if (cli_load_test(wpath, p, &sp, &prog, &d)) {
-        cli_report(&d);
-        goto done;
-    }
-    /* A workload declaring parameter CUS gets the machine's compute units (--cus, or the
-       machine file's), unless --param sets it. */
-    const prog_param_t *pc = prog_param_find(prog, "CUS");
-    bool user_cus = false;
-    for (int k = 0; k < sp.nwl; k++)
-        user_cus |= !strcmp(sp.wl[k].name, "CUS");
-    if (pc && !pc->derived && !user_cus) {
-        int want = cfg.cus ? cfg.cus : mach.cus;
-        if (sp.nwl >= 64) {
-            cli_error("sim: too many --param settings");
-            goto done;
-        }
-        sp.wl[sp.nwl].name = xstrdup("CUS");
-        sp.wl[sp.nwl++].value = want;
-        prog_free(prog);
-        prog = NULL;
-        if (cli_load_test(wpath, p, &sp, &prog, &d)) {
-            cli_report(&d);
-            goto done;
-        }
-        cfg.cus = want;
-    }
     sim_result_t r;
     struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-    if (sim_run(p, prog, &mach, &cfg, &r, &d)) {
+    if (sim_run(p, prog, &mach, &o.cfg, &r, &d)) {
         cli_report(&d);
         sim_result_free(&r);
         goto done;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
-    const char *wl = prog->name;
-    if (json) {
-        json_out(&r, p, prog, mach.name, cfg.seed, wall, cpu);
-    } else if (csv) {
-        csv_out(&r, p->name, wl, mach.name, cfg.seed, wall, cpu);
-    } else {
-        uint64_t msgs = 0, bytes = 0;
-        for (int g = 0; g < r.nmsgs; g++) {
-            msgs += r.messages[g];
-            bytes += r.traffic[g];
-        }
-        printf("%s %s on %s (%d CUs, seed %llu): %s, %llu cycles, %llu events (%.0f events/s), "
-               "L1 hit rate %.3f, %llu messages, %llu bytes, %llu invalidations, %llu flushes, "
-               "%llu stall cycles\n",
-               p->name, wl, mach.name, r.cus, (unsigned long long)cfg.seed, status_name(&r),
-               (unsigned long long)r.cycles, (unsigned long long)r.events,
-               wall > 0 ? (double)r.events / wall : 0.0,
-               r.loads ? (double)r.l1_hits / (double)r.loads : 0.0, (unsigned long long)msgs,
-               (unsigned long long)bytes, (unsigned long long)r.invalidations,
-               (unsigned long long)r.flushes, (unsigned long long)r.stall_cycles);
-        if (r.dram.on) {
-            const sim_dram_stats_t *dr = &r.dram;
-            uint64_t issued = dr->row_hits + dr->row_misses + dr->row_conflicts;
-            printf("  DRAM: %llu reads, row-hit rate %.3f, %llu bytes, %.3f of %.0f bytes/cycle, "
-                   "queue occupancy %.2f mean %llu max, latency %.1f mean %llu max\n",
-                   (unsigned long long)dr->requests,
-                   issued ? (double)dr->row_hits / (double)issued : 0.0,
-                   (unsigned long long)dr->bytes, dr->bandwidth, dr->peak_bandwidth,
-                   dr->occupancy_mean, (unsigned long long)dr->occupancy_max, dr->latency_mean,
-                   (unsigned long long)dr->latency_max);
-        }
-    }
-    if (r.status != SIM_DONE) {
-        cli_error("sim: %s %s: %s", p->name, wl, r.msg);
-        /* what each instance holds stalled: where to start reading the tables */
-        for (const char *l = r.stuck; *l;) {
-            size_t n = strcspn(l, "\n");
-            fprintf(stderr, "  %s%.*s\n", strncmp(l, "thread ", 7) ? "stalled at " : "", (int)n, l);
-            l += n + (l[n] == '\n');
-        }
-    } else if (!r.correct)
-        cli_error("sim: %s %s: wrong final state (the condition %s)", p->name, wl,
-                  prog->quant == PROG_FORALL ? "'forall' does not hold" : "'~exists' holds");
+    double wall = elapsed(&t0, &t1), cpu = elapsed(&c0, &c1);
+    if (o.json)
+        json_out(&r, p, prog, mach.name, o.cfg.seed, wall, cpu);
+    else if (o.csv)
+        csv_out(&r, p->name, prog->name, mach.name, o.cfg.seed, wall, cpu);
+    else
+        text_out(&r, p->name, prog->name, mach.name, o.cfg.seed, wall);
+    report_failure(&r, p, prog);
     rc = r.status == SIM_LIMIT ? CLI_LIMIT : r.status == SIM_DONE && r.correct ? CLI_OK : CLI_FAIL;
     sim_result_free(&r);
 done:
