@@ -330,125 +330,139 @@ static void reductions_json(strbuf_t *b, const explore_result_t *r, const proto_
     sb_putc(b, ']');
 }
 
-static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_layout_t *lay,
-                         bool racy, const exec_model_result_t *mr, const explore_result_t *r,
-                         double secs)
+/* --mpi's communication, the "mpi" object of --json. */
+static void mpi_json(strbuf_t *b, const explore_mpi_stats_t *m, const explore_result_t *r)
+{
+    sb_printf(b,
+              ",\"mpi\":{\"ranks\":%d,\"levels\":%d,\"messages\":%llu,\"bytes_sent\":%llu,"
+              "\"successors_sent\":%llu,\"successors_skipped\":%llu,\"control_bytes\":%llu,"
+              "\"bytes_per_state\":%.2f}",
+              m->ranks, m->levels, (unsigned long long)m->messages,
+              (unsigned long long)m->bytes_sent, (unsigned long long)m->successors,
+              (unsigned long long)m->skipped, (unsigned long long)m->control_bytes,
+              r->states ? (double)(m->bytes_sent + m->control_bytes) / (double)r->states : 0.0);
+}
+
+/* One --json line for a checked test. */
+static void result_json(const check_t *c, const job_t *job, const prog_t *p,
+                        const exec_layout_t *lay, bool racy, const exec_model_result_t *mr,
+                        const explore_result_t *r, double secs, strbuf_t *b)
 {
     const char *model = cat_model_name(c->model);
-    strbuf_t b;
-    sb_init(&b);
-    if (c->json) {
-        sb_puts(&b, "{\"protocol\":");
-        sb_json_str(&b, c->proto->name);
-        sb_puts(&b, ",\"test\":");
-        sb_json_str(&b, p->name);
-        sb_puts(&b, ",\"model\":");
-        sb_json_str(&b, model);
-        sb_printf(&b, ",\"states\":%llu,\"transitions\":%llu,\"outcomes\":[",
-                  (unsigned long long)r->states, (unsigned long long)r->transitions);
-        for (size_t i = 0; i < r->reached.n; i++) {
+    sb_puts(b, "{\"protocol\":");
+    sb_json_str(b, c->proto->name);
+    sb_puts(b, ",\"test\":");
+    sb_json_str(b, p->name);
+    sb_puts(b, ",\"model\":");
+    sb_json_str(b, model);
+    sb_printf(b, ",\"states\":%llu,\"transitions\":%llu,\"outcomes\":[",
+              (unsigned long long)r->states, (unsigned long long)r->transitions);
+    for (size_t i = 0; i < r->reached.n; i++) {
+        if (i)
+            sb_putc(b, ',');
+        cli_outcome_json(b, lay, exec_outcome(&r->reached, i));
+    }
+    size_t unreached = 0;
+    for (size_t i = 0; i < mr->allowed.n; i++)
+        unreached += !exec_outcomes_has(&r->reached, exec_outcome(&mr->allowed, i));
+    sb_printf(b, "],\"allowed_unreached\":%zu,\"racy\":%s,\"verdict\":\"%s\"", racy ? 0 : unreached,
+              racy ? "true" : "false", explore_verdict_names[r->verdict]);
+    if (r->verdict != EXPLORE_OK) {
+        sb_puts(b, ",\"message\":");
+        sb_json_str(b, r->msg);
+        sb_puts(b, ",\"trace\":[");
+        for (int i = 0; i < r->ntrace; i++) {
             if (i)
-                sb_putc(&b, ',');
-            cli_outcome_json(&b, lay, exec_outcome(&r->reached, i));
+                sb_putc(b, ',');
+            sb_json_str(b, r->trace[i]);
+        }
+        sb_putc(b, ']');
+        if (c->trace && r->failure_state) {
+            sb_puts(b, ",\"failure_state\":");
+            sb_json_str(b, r->failure_state);
+        }
+    }
+    sb_printf(b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f", r->max_depth,
+              (unsigned long long)r->bytes, r->omission, secs);
+    sb_printf(b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
+              r->fp_bits);
+    sb_printf(b, ",\"threads\":%d", c->eo.threads > 1 ? c->eo.threads : 1);
+    sb_printf(b, ",\"por\":%s", r->por ? "true" : "false");
+    if (r->por)
+        sb_printf(b, ",\"por_reduced\":%llu,\"por_full\":%llu", (unsigned long long)r->por_reduced,
+                  (unsigned long long)r->por_full);
+    else if (r->por_off[0]) {
+        sb_puts(b, ",\"por_off\":");
+        sb_json_str(b, r->por_off);
+    }
+    reductions_json(b, r, c->proto);
+    if (job->run >= 0)
+        sb_printf(b, ",\"run\":%lld", (long long)job->run);
+    if (c->eo.liveness)
+        cli_liveness_json(b, r, c->eo.fairness);
+    if (job->mpi)
+        mpi_json(b, job->mpi, r);
+    sb_puts(b, "}\n");
+}
+
+/* The text lines for a checked test: verdict, store run, trace, outcomes. */
+static void result_text(const check_t *c, const job_t *job, const prog_t *p,
+                        const exec_layout_t *lay, bool racy, const exec_model_result_t *mr,
+                        const explore_result_t *r, double secs, strbuf_t *b)
+{
+    const char *model = cat_model_name(c->model);
+    sb_printf(b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
+              c->proto->name, p->name, model, explore_verdict_names[r->verdict],
+              racy ? " [racy: outcomes unconstrained]" : "", (unsigned long long)r->states,
+              (unsigned long long)r->transitions, r->max_depth, secs);
+    if (job->run >= 0)
+        sb_printf(b, "  run %lld in the store (cohcheck show %lld; trace, diff, resume)\n",
+                  (long long)job->run, (long long)job->run);
+    if (job->mpi)
+        sb_printf(b, "  mpi: %d ranks, %d levels, %llu messages, %llu bytes sent\n",
+                  job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
+                  (unsigned long long)(job->mpi->bytes_sent + job->mpi->control_bytes));
+    if (r->verdict != EXPLORE_OK) {
+        sb_printf(b, "  %s\n", r->msg);
+        for (int i = 0; i < r->ntrace; i++)
+            sb_printf(b, "  %3d  %s\n", i + 1, r->trace[i]);
+        if (c->trace && r->failure_state) {
+            sb_puts(b, "  state at the failure:\n");
+            for (const char *q = r->failure_state; *q;) {
+                const char *nl = strchr(q, '\n');
+                size_t n = nl ? (size_t)(nl - q) : strlen(q);
+                sb_printf(b, "    %.*s\n", (int)n, q);
+                q += n + (nl != NULL);
+            }
+        }
+    }
+    if (r->verdict == EXPLORE_VIOLATION || r->verdict == EXPLORE_OK) {
+        for (size_t i = 0; i < r->reached.n && !racy; i++) {
+            const prog_val_t *v = exec_outcome(&r->reached, i);
+            if (exec_outcomes_has(&mr->allowed, v))
+                continue;
+            sb_puts(b, "  forbidden outcome reached:");
+            for (int k = 0; k < lay->nkeys; k++)
+                sb_printf(b, " %s=%lld;", lay->names[k], (long long)v[k]);
+            sb_putc(b, '\n');
         }
         size_t unreached = 0;
         for (size_t i = 0; i < mr->allowed.n; i++)
             unreached += !exec_outcomes_has(&r->reached, exec_outcome(&mr->allowed, i));
-        sb_printf(&b, "],\"allowed_unreached\":%zu,\"racy\":%s,\"verdict\":\"%s\"",
-                  racy ? 0 : unreached, racy ? "true" : "false", explore_verdict_names[r->verdict]);
-        if (r->verdict != EXPLORE_OK) {
-            sb_puts(&b, ",\"message\":");
-            sb_json_str(&b, r->msg);
-            sb_puts(&b, ",\"trace\":[");
-            for (int i = 0; i < r->ntrace; i++) {
-                if (i)
-                    sb_putc(&b, ',');
-                sb_json_str(&b, r->trace[i]);
-            }
-            sb_putc(&b, ']');
-            if (c->trace && r->failure_state) {
-                sb_puts(&b, ",\"failure_state\":");
-                sb_json_str(&b, r->failure_state);
-            }
-        }
-        sb_printf(&b, ",\"depth\":%d,\"bytes\":%llu,\"omission\":%.3g,\"time_s\":%.6f",
-                  r->max_depth, (unsigned long long)r->bytes, r->omission, secs);
-        sb_printf(&b, ",\"spilled_bytes\":%llu,\"fingerprint\":%d", (unsigned long long)r->spilled,
-                  r->fp_bits);
-        sb_printf(&b, ",\"threads\":%d", c->eo.threads > 1 ? c->eo.threads : 1);
-        sb_printf(&b, ",\"por\":%s", r->por ? "true" : "false");
-        if (r->por)
-            sb_printf(&b, ",\"por_reduced\":%llu,\"por_full\":%llu",
-                      (unsigned long long)r->por_reduced, (unsigned long long)r->por_full);
-        else if (r->por_off[0]) {
-            sb_puts(&b, ",\"por_off\":");
-            sb_json_str(&b, r->por_off);
-        }
-        reductions_json(&b, r, c->proto);
-        if (job->run >= 0)
-            sb_printf(&b, ",\"run\":%lld", (long long)job->run);
-        if (c->eo.liveness)
-            cli_liveness_json(&b, r, c->eo.fairness);
-        if (job->mpi)
-            sb_printf(
-                &b,
-                ",\"mpi\":{\"ranks\":%d,\"levels\":%d,\"messages\":%llu,\"bytes_sent\":%llu,"
-                "\"successors_sent\":%llu,\"successors_skipped\":%llu,\"control_bytes\":%llu,"
-                "\"bytes_per_state\":%.2f}",
-                job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
-                (unsigned long long)job->mpi->bytes_sent, (unsigned long long)job->mpi->successors,
-                (unsigned long long)job->mpi->skipped, (unsigned long long)job->mpi->control_bytes,
-                r->states
-                    ? (double)(job->mpi->bytes_sent + job->mpi->control_bytes) / (double)r->states
-                    : 0.0);
-        sb_puts(&b, "}\n");
-    } else {
-        sb_printf(&b, "%s %s %s: %s%s (%llu states, %llu transitions, depth %d, %.3f s)\n",
-                  c->proto->name, p->name, model, explore_verdict_names[r->verdict],
-                  racy ? " [racy: outcomes unconstrained]" : "", (unsigned long long)r->states,
-                  (unsigned long long)r->transitions, r->max_depth, secs);
-        if (job->run >= 0)
-            sb_printf(&b, "  run %lld in the store (cohcheck show %lld; trace, diff, resume)\n",
-                      (long long)job->run, (long long)job->run);
-        if (job->mpi)
-            sb_printf(&b, "  mpi: %d ranks, %d levels, %llu messages, %llu bytes sent\n",
-                      job->mpi->ranks, job->mpi->levels, (unsigned long long)job->mpi->messages,
-                      (unsigned long long)(job->mpi->bytes_sent + job->mpi->control_bytes));
-        if (r->verdict != EXPLORE_OK) {
-            sb_printf(&b, "  %s\n", r->msg);
-            for (int i = 0; i < r->ntrace; i++)
-                sb_printf(&b, "  %3d  %s\n", i + 1, r->trace[i]);
-            if (c->trace && r->failure_state) {
-                sb_puts(&b, "  state at the failure:\n");
-                for (const char *q = r->failure_state; *q;) {
-                    const char *nl = strchr(q, '\n');
-                    size_t n = nl ? (size_t)(nl - q) : strlen(q);
-                    sb_printf(&b, "    %.*s\n", (int)n, q);
-                    q += n + (nl != NULL);
-                }
-            }
-        }
-        if (r->verdict == EXPLORE_VIOLATION || r->verdict == EXPLORE_OK) {
-            for (size_t i = 0; i < r->reached.n && !racy; i++) {
-                const prog_val_t *v = exec_outcome(&r->reached, i);
-                if (exec_outcomes_has(&mr->allowed, v))
-                    continue;
-                sb_puts(&b, "  forbidden outcome reached:");
-                for (int k = 0; k < lay->nkeys; k++)
-                    sb_printf(&b, " %s=%lld;", lay->names[k], (long long)v[k]);
-                sb_putc(&b, '\n');
-            }
-            size_t unreached = 0;
-            for (size_t i = 0; i < mr->allowed.n; i++)
-                unreached += !exec_outcomes_has(&r->reached, exec_outcome(&mr->allowed, i));
-            if (unreached && !racy && r->verdict == EXPLORE_OK)
-                sb_printf(&b,
-                          "  %zu allowed outcome(s) never reached: the protocol is stronger than "
-                          "%s here\n",
-                          unreached, model);
-        }
+        if (unreached && !racy && r->verdict == EXPLORE_OK)
+            sb_printf(b,
+                      "  %zu allowed outcome(s) never reached: the protocol is stronger than "
+                      "%s here\n",
+                      unreached, model);
     }
-    /* --junit and --annotate: one test case per test x model x protocol. */
+}
+
+/* --junit and --annotate: one test case per test x model x protocol. */
+static void result_junit(const check_t *c, const job_t *job, const prog_t *p,
+                         const exec_layout_t *lay, bool racy, const exec_model_result_t *mr,
+                         const explore_result_t *r, double secs, strbuf_t *b)
+{
+    const char *model = cat_model_name(c->model);
     char tname[512];
     snprintf(tname, sizeof tname, "%s [%s]", p->name, model);
     if (r->verdict == EXPLORE_OK) {
@@ -465,11 +479,24 @@ static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_lay
             snprintf(title, sizeof title, "%s %s under %s: %s", c->proto->name, p->name, model, vn);
             snprintf(msg, sizeof msg, "%s (%d steps; cohcheck check --protocol %s %s)", r->msg,
                      r->ntrace, c->proto->name, p->file);
-            cli_annotate(&b, r->verdict == EXPLORE_INCOMPLETE ? "warning" : "error", p->file, 1,
+            cli_annotate(b, r->verdict == EXPLORE_INCOMPLETE ? "warning" : "error", p->file, 1,
                          title, msg);
         }
         sb_free(&body);
     }
+}
+
+static void print_result(check_t *c, job_t *job, const prog_t *p, const exec_layout_t *lay,
+                         bool racy, const exec_model_result_t *mr, const explore_result_t *r,
+                         double secs)
+{
+    strbuf_t b;
+    sb_init(&b);
+    if (c->json)
+        result_json(c, job, p, lay, racy, mr, r, secs, &b);
+    else
+        result_text(c, job, p, lay, racy, mr, r, secs, &b);
+    result_junit(c, job, p, lay, racy, mr, r, secs, &b);
     sb_puts(&job->out, b.s);
     sb_free(&b);
 }
@@ -511,6 +538,62 @@ static int allowed_outcomes(check_t *c, const prog_t *p, kernel_spec_t *k, exec_
     return 0;
 }
 
+/* The protocol does not support an instruction of P (D says which): say so in
+ * the job's output and --junit. */
+static void report_skipped(check_t *c, job_t *job, const prog_t *p, const diag_t *d)
+{
+    char where[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
+    diag_format(d, where, sizeof where);
+    if (c->json) {
+        strbuf_t b;
+        sb_init(&b);
+        sb_puts(&b, "{\"protocol\":");
+        sb_json_str(&b, c->proto->name);
+        sb_puts(&b, ",\"test\":");
+        sb_json_str(&b, p->name);
+        sb_puts(&b, ",\"model\":");
+        sb_json_str(&b, cat_model_name(c->model));
+        sb_puts(&b, ",\"verdict\":\"skipped\",\"message\":");
+        sb_json_str(&b, where);
+        sb_puts(&b, "}\n");
+        sb_puts(&job->out, b.s);
+        sb_free(&b);
+    } else {
+        sb_printf(&job->out, "%s %s %s: skipped (%s)\n", c->proto->name, p->name,
+                  cat_model_name(c->model), where);
+    }
+    char tname[512];
+    snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(c->model));
+    cli_junit_case(c->junit, c->proto->name, tname, 0, "skipped", "unsupported", where, NULL);
+}
+
+/* With the store: begin the job's run and hook the search's new states into it.
+ * Returns 0, or -1 after an error line. */
+static int begin_run(check_t *c, job_t *job, const prog_t *p, explore_opts_t *eo)
+{
+    diag_t d;
+    strbuf_t cfg;
+    sb_init(&cfg);
+    config_json(c, &cfg);
+    store_run_info_t info = {
+        c->command, c->proto->name, c->proto->file, c->proto->source, c->proto->source_len,
+        p->name,    p->file,        p->source,      p->source_len,    cat_model_name(c->model),
+        cfg.s};
+    pthread_mutex_lock(&c->lock);
+    int brc = store_run_begin(c->db, &info, &job->run, &d);
+    pthread_mutex_unlock(&c->lock);
+    sb_free(&cfg);
+    if (brc) {
+        cli_report(&d);
+        return -1;
+    }
+    job->hook.db = c->db;
+    job->hook.run = job->run;
+    eo->on_new = cli_store_hook;
+    eo->on_new_ctx = &job->hook;
+    return 0;
+}
+
 static int check_file(job_t *job)
 {
     check_t *c = job->c;
@@ -533,29 +616,7 @@ static int check_file(job_t *job)
     int src = sys_new(c->proto, p, &c->cfg, &s, &d);
     if (src == -2) {
         /* The protocol does not support an instruction of this test: say so, skip it. */
-        char where[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
-        diag_format(&d, where, sizeof where);
-        if (c->json) {
-            strbuf_t b;
-            sb_init(&b);
-            sb_puts(&b, "{\"protocol\":");
-            sb_json_str(&b, c->proto->name);
-            sb_puts(&b, ",\"test\":");
-            sb_json_str(&b, p->name);
-            sb_puts(&b, ",\"model\":");
-            sb_json_str(&b, cat_model_name(c->model));
-            sb_puts(&b, ",\"verdict\":\"skipped\",\"message\":");
-            sb_json_str(&b, where);
-            sb_puts(&b, "}\n");
-            sb_puts(&job->out, b.s);
-            sb_free(&b);
-        } else {
-            sb_printf(&job->out, "%s %s %s: skipped (%s)\n", c->proto->name, p->name,
-                      cat_model_name(c->model), where);
-        }
-        char tname[512];
-        snprintf(tname, sizeof tname, "%s [%s]", p->name, cat_model_name(c->model));
-        cli_junit_case(c->junit, c->proto->name, tname, 0, "skipped", "unsupported", where, NULL);
+        report_skipped(c, job, p, &d);
         job->skipped = true;
         goto out;
     }
@@ -570,28 +631,10 @@ static int check_file(job_t *job)
     eo.allowed = mr.racy ? NULL : &mr.allowed;
     eo.stop = &stop_flag;
     job->run = -1;
-    if (c->db) {
-        strbuf_t cfg;
-        sb_init(&cfg);
-        config_json(c, &cfg);
-        store_run_info_t info = {
-            c->command, c->proto->name, c->proto->file, c->proto->source, c->proto->source_len,
-            p->name,    p->file,        p->source,      p->source_len,    cat_model_name(c->model),
-            cfg.s};
-        pthread_mutex_lock(&c->lock);
-        int brc = store_run_begin(c->db, &info, &job->run, &d);
-        pthread_mutex_unlock(&c->lock);
-        sb_free(&cfg);
-        if (brc) {
-            cli_report(&d);
-            rc = CLI_BAD_INPUT;
-            exec_layout_free(&lay);
-            goto out;
-        }
-        job->hook.db = c->db;
-        job->hook.run = job->run;
-        eo.on_new = cli_store_hook;
-        eo.on_new_ctx = &job->hook;
+    if (c->db && begin_run(c, job, p, &eo)) {
+        rc = CLI_BAD_INPUT;
+        exec_layout_free(&lay);
+        goto out;
     }
     double t0 = now_s();
     search_progress_t spr = {t0, c->pr, p->name};
@@ -1227,6 +1270,72 @@ static void count_readings(const proto_t *p, bool json, strbuf_t *b)
         sb_puts(b, "]}\n");
 }
 
+/* The published counts of P's controller K (the papers' own numbers). */
+static void count_published(const proto_t *p, int k, bool json, strbuf_t *b)
+{
+    int np = 0;
+    for (int q = 0; q < p->npubs; q++) {
+        const proto_pub_t *pb = &p->pubs[q];
+        if (pb->ctrl != k)
+            continue;
+        if (json) {
+            sb_puts(b, np ? ",{\"source\":" : "{\"source\":");
+            sb_json_str(b, pb->source);
+            sb_printf(b,
+                      ",\"stable\":%d,\"transient\":%d,\"coherent\":%d,"
+                      "\"transitions\":%d}",
+                      pb->stable, pb->transient, pb->coherent, pb->transitions);
+        } else {
+            sb_printf(b, "    published (%s):", pb->source);
+            if (pb->stable >= 0)
+                sb_printf(b, " stable %d", pb->stable);
+            if (pb->transient >= 0)
+                sb_printf(b, " transient %d", pb->transient);
+            if (pb->coherent >= 0)
+                sb_printf(b, " (coherent %d)", pb->coherent);
+            if (pb->transitions >= 0)
+                sb_printf(b, " transitions %d", pb->transitions);
+            sb_putc(b, '\n');
+        }
+        np++;
+    }
+}
+
+/* `count`'s table (or JSON object) for P: per controller its states, transitions
+ * and published counts, then the labels. Returns nonzero when a label check failed. */
+static int count_table(const proto_t *p, bool json, strbuf_t *b)
+{
+    if (json) {
+        sb_puts(b, "{\"protocol\":");
+        sb_json_str(b, p->name);
+        sb_puts(b, ",\"controllers\":[");
+    } else {
+        sb_printf(b, "%s\n  %-12s %7s %10s %9s %12s %9s\n", p->name, "controller", "stable",
+                  "transient", "coherent", "transitions", "branches");
+    }
+    for (int k = 0; k < p->nctrls; k++) {
+        proto_count_t n;
+        proto_count(p, k, &n);
+        if (json) {
+            sb_puts(b, k ? ",{\"controller\":" : "{\"controller\":");
+            sb_json_str(b, p->ctrls[k].name);
+            sb_printf(b,
+                      ",\"stable\":%d,\"transient\":%d,\"coherent\":%d,\"transitions\":%d,"
+                      "\"branches\":%d,\"published\":[",
+                      n.stable, n.transient, n.coherent, n.transitions, n.branches);
+        } else {
+            sb_printf(b, "  %-12s %7d %10d %9d %12d %9d\n", p->ctrls[k].name, n.stable, n.transient,
+                      n.coherent, n.transitions, n.branches);
+        }
+        count_published(p, k, json, b);
+        if (json)
+            sb_puts(b, "]}");
+    }
+    if (json)
+        sb_puts(b, "]");
+    return count_labels(p, json, b);
+}
+
 static const char count_usage[] =
     "usage: cohcheck count [--json] [--resolved | --readings] PROTOCOL...\n"
     "\n"
@@ -1300,60 +1409,7 @@ int cmd_count(int argc, char **argv)
         }
         strbuf_t b;
         sb_init(&b);
-        if (json) {
-            sb_puts(&b, "{\"protocol\":");
-            sb_json_str(&b, p->name);
-            sb_puts(&b, ",\"controllers\":[");
-        } else {
-            sb_printf(&b, "%s\n  %-12s %7s %10s %9s %12s %9s\n", p->name, "controller", "stable",
-                      "transient", "coherent", "transitions", "branches");
-        }
-        for (int k = 0; k < p->nctrls; k++) {
-            proto_count_t n;
-            proto_count(p, k, &n);
-            if (json) {
-                sb_puts(&b, k ? ",{\"controller\":" : "{\"controller\":");
-                sb_json_str(&b, p->ctrls[k].name);
-                sb_printf(&b,
-                          ",\"stable\":%d,\"transient\":%d,\"coherent\":%d,\"transitions\":%d,"
-                          "\"branches\":%d,\"published\":[",
-                          n.stable, n.transient, n.coherent, n.transitions, n.branches);
-            } else {
-                sb_printf(&b, "  %-12s %7d %10d %9d %12d %9d\n", p->ctrls[k].name, n.stable,
-                          n.transient, n.coherent, n.transitions, n.branches);
-            }
-            int np = 0;
-            for (int q = 0; q < p->npubs; q++) {
-                const proto_pub_t *pb = &p->pubs[q];
-                if (pb->ctrl != k)
-                    continue;
-                if (json) {
-                    sb_puts(&b, np ? ",{\"source\":" : "{\"source\":");
-                    sb_json_str(&b, pb->source);
-                    sb_printf(&b,
-                              ",\"stable\":%d,\"transient\":%d,\"coherent\":%d,"
-                              "\"transitions\":%d}",
-                              pb->stable, pb->transient, pb->coherent, pb->transitions);
-                } else {
-                    sb_printf(&b, "    published (%s):", pb->source);
-                    if (pb->stable >= 0)
-                        sb_printf(&b, " stable %d", pb->stable);
-                    if (pb->transient >= 0)
-                        sb_printf(&b, " transient %d", pb->transient);
-                    if (pb->coherent >= 0)
-                        sb_printf(&b, " (coherent %d)", pb->coherent);
-                    if (pb->transitions >= 0)
-                        sb_printf(&b, " transitions %d", pb->transitions);
-                    sb_putc(&b, '\n');
-                }
-                np++;
-            }
-            if (json)
-                sb_puts(&b, "]}");
-        }
-        if (json)
-            sb_puts(&b, "]");
-        if (count_labels(p, json, &b))
+        if (count_table(p, json, &b))
             rc = rc == CLI_OK ? CLI_FAIL : rc;
         if (json)
             sb_puts(&b, "}\n");
