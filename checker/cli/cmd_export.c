@@ -63,99 +63,139 @@ static int write_file(const char *text, const char *out)
     return rc;
 }
 
-int cmd_export(int argc, char **argv)
-{
-    const char *proto_arg = NULL, *out = NULL, *model_arg = NULL;
-    const char *params[64];
-    int nparams = 0;
-    bool murphi = false, outcomes = true, json = false, liveness = false;
-    int unroll = 2;
+typedef struct {
+    const char *proto_arg, *out, *model_arg;
+    const char *params[64]; /* --param NAME=VALUE */
+    int nparams;
+    bool murphi, outcomes, json, liveness;
+    int unroll;
     sys_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
+} export_opts_t;
+
+/* Parse the options into O and check them; *DONE when the command ends here
+ * (--help, or an error line printed) with the returned code. */
+static int export_args(export_opts_t *o, int argc, char **argv, bool *done)
+{
     cli_getopt_t g;
     cli_getopt_init(&g, CLI_CMD_EXPORT);
     int ch;
+    *done = true;
     while ((ch = cli_getopt(&g, argc, argv)) != -1) {
         if (ch == CLI_GETOPT_BAD)
             return CLI_BAD_INPUT;
-        int r = cli_config_opt("export", ch, optarg, &cfg);
+        int r = cli_config_opt("export", ch, optarg, &o->cfg);
         if (r < 0)
             return CLI_BAD_INPUT;
         if (r > 0)
             continue;
         switch (ch) {
-        case 'R': murphi = true; break;
-        case 'p': proto_arg = optarg; break;
-        case 'm': model_arg = optarg; break;
-        case 'n': outcomes = false; break;
-        case 'J': json = true; break;
-        case 'L': liveness = true; break;
-        case 'o': out = optarg; break;
-        case 'u': unroll = (int)g.num; break;
+        case 'R': o->murphi = true; break;
+        case 'p': o->proto_arg = optarg; break;
+        case 'm': o->model_arg = optarg; break;
+        case 'n': o->outcomes = false; break;
+        case 'J': o->json = true; break;
+        case 'L': o->liveness = true; break;
+        case 'o': o->out = optarg; break;
+        case 'u': o->unroll = (int)g.num; break;
         case 'P':
-            if (cli_param_opt("export", optarg, params, &nparams))
+            if (cli_param_opt("export", optarg, o->params, &o->nparams))
                 return CLI_BAD_INPUT;
             break;
         case 'h': usage(stdout); return CLI_OK;
         }
     }
-    if (!murphi) {
-        cli_error("export: say which language: --murphi (see --help)");
+    const char *why = !o->murphi      ? "export: say which language: --murphi (see --help)"
+                      : !o->proto_arg ? "export: --protocol is required (see --help)"
+                      : !o->out       ? "export: -o FILE.m is required (see --help)"
+                      : o->json && !strcmp(o->out, "-")
+                          ? "export: --json and -o - would both write to standard output"
+                      : optind != argc - 1 ? "export: give exactly one litmus test (see --help)"
+                      : o->model_arg && !o->outcomes
+                          ? "export: --model and --no-outcomes exclude each other"
+                          : NULL;
+    if (why) {
+        cli_error("%s", why);
         return CLI_BAD_INPUT;
     }
-    if (!proto_arg) {
-        cli_error("export: --protocol is required (see --help)");
-        return CLI_BAD_INPUT;
+    *done = false;
+    return CLI_OK;
+}
+
+/* The command line the model records: the output's name is left out (it is the
+ * file itself), and so is --json. */
+static void export_command(strbuf_t *cmd, int argc, char **argv)
+{
+    sb_puts(cmd, "cohcheck export");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+            i++;
+        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9) &&
+                 strcmp(argv[i], "--json"))
+            sb_printf(cmd, " %s", argv[i]);
     }
-    if (!out) {
-        cli_error("export: -o FILE.m is required (see --help)");
-        return CLI_BAD_INPUT;
+}
+
+/* --json: what was written. */
+static void export_json(const proto_t *p, const prog_t *prog, const char *out, size_t bytes)
+{
+    strbuf_t j;
+    sb_init(&j);
+    sb_puts(&j, "{\"protocol\":");
+    sb_json_str(&j, p->name);
+    sb_puts(&j, ",\"test\":");
+    sb_json_str(&j, prog->name);
+    sb_puts(&j, ",\"file\":");
+    sb_json_str(&j, out);
+    sb_printf(&j, ",\"bytes\":%zu}\n", bytes);
+    fputs(j.s, stdout);
+    sb_free(&j);
+}
+
+/* Load the protocol (its parameters applied), the model (the protocol's target
+ * unless --model or --no-outcomes) and the test. Returns 0, or -1 after an
+ * error line. */
+static int export_load(export_opts_t *o, const char *argv0, const char *test, proto_t **p,
+                       cat_model_t **model, prog_t **prog)
+{
+    diag_t d;
+    if (cli_load_protocol(o->proto_arg, argv0, p, &d)) {
+        cli_report(&d);
+        return -1;
     }
-    if (json && !strcmp(out, "-")) {
-        cli_error("export: --json and -o - would both write to standard output");
-        return CLI_BAD_INPUT;
+    if (o->outcomes && !o->model_arg)
+        o->model_arg = (*p)->target;
+    if (o->outcomes && !o->model_arg) {
+        cli_error("export: protocol %s declares no target model; give --model or --no-outcomes",
+                  (*p)->name);
+        return -1;
     }
-    if (optind != argc - 1) {
-        cli_error("export: give exactly one litmus test (see --help)");
-        return CLI_BAD_INPUT;
+    if ((o->model_arg && cli_load_model(o->model_arg, argv0, model, &d)) ||
+        cli_apply_params(*p, o->params, o->nparams, &d) || prog_load(test, prog, &d)) {
+        cli_report(&d);
+        return -1;
     }
-    if (model_arg && !outcomes) {
-        cli_error("export: --model and --no-outcomes exclude each other");
-        return CLI_BAD_INPUT;
-    }
+    return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    export_opts_t o = {.outcomes = true, .unroll = 2};
+    bool done;
+    int rc = export_args(&o, argc, argv, &done);
+    if (done)
+        return rc;
     diag_t d;
     cat_model_t *model = NULL;
     proto_t *p = NULL;
     prog_t *prog = NULL;
     exec_model_result_t mr;
     bool have_mr = false;
-    int rc = CLI_BAD_INPUT;
-    if (cli_load_protocol(proto_arg, argv[0], &p, &d)) {
-        cli_report(&d);
+    rc = CLI_BAD_INPUT;
+    if (export_load(&o, argv[0], argv[optind], &p, &model, &prog))
         goto done;
-    }
-    if (outcomes && !model_arg)
-        model_arg = p->target;
-    if (outcomes && !model_arg) {
-        cli_error("export: protocol %s declares no target model; give --model or --no-outcomes",
-                  p->name);
-        goto done;
-    }
-    if (model_arg && cli_load_model(model_arg, argv[0], &model, &d)) {
-        cli_report(&d);
-        goto done;
-    }
-    if (cli_apply_params(p, params, nparams, &d)) {
-        cli_report(&d);
-        goto done;
-    }
-    if (prog_load(argv[optind], &prog, &d)) {
-        cli_report(&d);
-        goto done;
-    }
     murphi_opts_t mo = {NULL, NULL, model ? cat_model_name(model) : NULL, false};
     if (model) {
-        exec_opts_t xo = {.unroll = unroll};
+        exec_opts_t xo = {.unroll = o.unroll};
         exec_stats_t xs;
         if (exec_eval(prog, &model, 1, &xo, &mr, &xs, &d)) {
             cli_report(&d);
@@ -167,33 +207,15 @@ int cmd_export(int argc, char **argv)
     strbuf_t cmd, text;
     sb_init(&cmd);
     sb_init(&text);
-    sb_puts(&cmd, "cohcheck export");
-    for (int i = 1; i < argc; i++) { /* the output's name is left out: it is the file itself */
-        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
-            i++;
-        else if (strncmp(argv[i], "-o", 2) && strncmp(argv[i], "--output=", 9) &&
-                 strcmp(argv[i], "--json"))
-            sb_printf(&cmd, " %s", argv[i]);
-    }
+    export_command(&cmd, argc, argv);
     mo.command = cmd.s;
-    mo.liveness = liveness;
-    if (murphi_export(p, prog, &cfg, &mo, &text, &d))
+    mo.liveness = o.liveness;
+    if (murphi_export(p, prog, &o.cfg, &mo, &text, &d))
         cli_report(&d);
     else
-        rc = write_file(text.s, out);
-    if (rc == CLI_OK && json) {
-        strbuf_t j;
-        sb_init(&j);
-        sb_puts(&j, "{\"protocol\":");
-        sb_json_str(&j, p->name);
-        sb_puts(&j, ",\"test\":");
-        sb_json_str(&j, prog->name);
-        sb_puts(&j, ",\"file\":");
-        sb_json_str(&j, out);
-        sb_printf(&j, ",\"bytes\":%zu}\n", text.len);
-        fputs(j.s, stdout);
-        sb_free(&j);
-    }
+        rc = write_file(text.s, o.out);
+    if (rc == CLI_OK && o.json)
+        export_json(p, prog, o.out, text.len);
     sb_free(&cmd);
     sb_free(&text);
 done:
