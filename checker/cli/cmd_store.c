@@ -283,6 +283,75 @@ int cmd_show(int argc, char **argv)
 
 /* ---- trace ---- */
 
+/* The run's stored failure: verdict, message and trace. */
+static void trace_failure(const store_run_t *r, int64_t id, bool json)
+{
+    if (json)
+        printf("{\"run\":%lld,\"verdict\":\"%s\",\"trace\":%s}\n", (long long)id,
+               r->verdict ? r->verdict : "", r->trace_json ? r->trace_json : "[]");
+    else {
+        printf("run %lld: %s %s %s: %s\n", (long long)id, r->protocol, r->test, r->model,
+               r->verdict ? r->verdict : "");
+        if (r->message && *r->message)
+            printf("  %s\n", r->message);
+        if (cli_print_trace(stdout, "  ", r->trace_json) < 0)
+            printf("  %s\n", r->trace_json);
+    }
+}
+
+/* The path to state TARGET of run ID: parents walked back to an initial state,
+ * then each step described forward. Returns the exit code. */
+static int trace_path(store_t *db, const cli_rebuilt_t *b, int64_t id, int64_t target, bool json)
+{
+    diag_t d;
+    int rc = CLI_OK;
+    store_state_t *path = NULL;
+    size_t n = 0, cap = 0;
+    for (int64_t v = target; v >= 0;) {
+        store_state_t st;
+        if (store_get_state(db, id, v, &st, &d)) {
+            cli_error("trace: run %lld has no state %lld", (long long)id, (long long)v);
+            rc = CLI_BAD_INPUT;
+            break;
+        }
+        UTIL_PUSH(path, n, cap, st);
+        v = st.parent;
+        if (n > 10000000)
+            break;
+    }
+    strbuf_t js;
+    sb_init(&js);
+    if (json)
+        sb_printf(&js, "{\"run\":%lld,\"state\":%lld,\"trace\":[", (long long)id,
+                  (long long)target);
+    for (size_t i = n; rc == CLI_OK && i-- > 0;) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sys_label_t lab;
+        memcpy(&lab, path[i].label,
+               path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
+        const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
+        sys_describe(b->sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &sb);
+        if (json) {
+            if (i + 1 < n)
+                sb_putc(&js, ',');
+            sb_json_str(&js, sb.s);
+        } else {
+            printf("  %3zu  %s\n", n - i, sb.s);
+        }
+        sb_free(&sb);
+    }
+    if (json && rc == CLI_OK)
+        printf("%s]}\n", js.s);
+    sb_free(&js);
+    for (size_t i = 0; i < n; i++) {
+        free((void *)path[i].label);
+        free((void *)path[i].enc);
+    }
+    free(path);
+    return rc;
+}
+
 int cmd_trace(int argc, char **argv)
 {
     const char *dbp = "cohcheck.db";
@@ -323,67 +392,10 @@ int cmd_trace(int argc, char **argv)
         store_close(db, &d);
         return CLI_BAD_INPUT;
     }
-    if (target < 0) {
-        if (json)
-            printf("{\"run\":%lld,\"verdict\":\"%s\",\"trace\":%s}\n", (long long)id,
-                   b.run.verdict ? b.run.verdict : "", b.run.trace_json ? b.run.trace_json : "[]");
-        else {
-            printf("run %lld: %s %s %s: %s\n", (long long)id, b.run.protocol, b.run.test,
-                   b.run.model, b.run.verdict ? b.run.verdict : "");
-            if (b.run.message && *b.run.message)
-                printf("  %s\n", b.run.message);
-            if (cli_print_trace(stdout, "  ", b.run.trace_json) < 0)
-                printf("  %s\n", b.run.trace_json);
-        }
-        cli_rebuilt_free(&b);
-        store_close(db, &d);
-        return CLI_OK;
-    }
-    /* Walk parents back to an initial state, then describe each step forward. */
-    store_state_t *path = NULL;
-    size_t n = 0, cap = 0;
-    for (int64_t v = target; v >= 0;) {
-        store_state_t st;
-        if (store_get_state(db, id, v, &st, &d)) {
-            cli_error("trace: run %lld has no state %lld", (long long)id, (long long)v);
-            rc = CLI_BAD_INPUT;
-            break;
-        }
-        UTIL_PUSH(path, n, cap, st);
-        v = st.parent;
-        if (n > 10000000)
-            break;
-    }
-    strbuf_t js;
-    sb_init(&js);
-    if (json)
-        sb_printf(&js, "{\"run\":%lld,\"state\":%lld,\"trace\":[", (long long)id,
-                  (long long)target);
-    for (size_t i = n; rc == CLI_OK && i-- > 0;) {
-        strbuf_t sb;
-        sb_init(&sb);
-        sys_label_t lab;
-        memcpy(&lab, path[i].label,
-               path[i].label_len < sizeof lab ? path[i].label_len : sizeof lab);
-        const store_state_t *before = i + 1 < n ? &path[i + 1] : &path[i];
-        sys_describe(b.sys, &lab, before->enc, before->enc_len, path[i].enc, path[i].enc_len, &sb);
-        if (json) {
-            if (i + 1 < n)
-                sb_putc(&js, ',');
-            sb_json_str(&js, sb.s);
-        } else {
-            printf("  %3zu  %s\n", n - i, sb.s);
-        }
-        sb_free(&sb);
-    }
-    if (json && rc == CLI_OK)
-        printf("%s]}\n", js.s);
-    sb_free(&js);
-    for (size_t i = 0; i < n; i++) {
-        free((void *)path[i].label);
-        free((void *)path[i].enc);
-    }
-    free(path);
+    if (target < 0)
+        trace_failure(&b.run, id, json);
+    else
+        rc = trace_path(db, &b, id, target, json);
     cli_rebuilt_free(&b);
     store_close(db, &d);
     return rc;
@@ -503,6 +515,81 @@ static int derive_ords(sys_t *sys, loaded_t *l, diag_t *err)
     return rc;
 }
 
+/* The resumed run's result: one line and its trace, or one JSON object. */
+static void resume_print(const store_run_t *run, int64_t id, const explore_result_t *r,
+                         size_t loaded, bool json)
+{
+    if (json)
+        printf("{\"run\":%lld,\"protocol\":\"%s\",\"test\":\"%s\",\"model\":\"%s\","
+               "\"states\":%llu,"
+               "\"transitions\":%llu,\"verdict\":\"%s\"}\n",
+               (long long)id, run->protocol, run->test, run->model, (unsigned long long)r->states,
+               (unsigned long long)r->transitions, explore_verdict_names[r->verdict]);
+    else {
+        printf("%s %s %s: %s (%llu states, %llu transitions; resumed run %lld from %zu "
+               "states)\n",
+               run->protocol, run->test, run->model, explore_verdict_names[r->verdict],
+               (unsigned long long)r->states, (unsigned long long)r->transitions, (long long)id,
+               loaded);
+        if (r->verdict != EXPLORE_OK)
+            printf("  %s\n", r->msg);
+        for (int i = 0; i < r->ntrace; i++)
+            printf("  %3d  %s\n", i + 1, r->trace[i]);
+    }
+}
+
+/* Continue run ID's search from the L states loaded from the store, record and
+ * print the result. Returns the exit code. */
+static int resume_search(store_t *db, cli_rebuilt_t *b, int64_t id, const loaded_t *l,
+                         uint64_t max_states, bool json)
+{
+    diag_t d;
+    int rc;
+    cli_store_ctx_t hook = {db, id};
+    /* A run that crashed recorded no expanded count (0): re-expand everything. One
+     * stopped, then resumed and interrupted keeps its stopped count, still true. */
+    uint64_t expanded = b->run.expanded;
+    if (expanded > l->n)
+        expanded = l->n;
+    explore_resume_t res = {
+        l->n,     (const uint8_t *const *)l->states, l->lens, l->parents, l->depths, l->ords,
+        expanded, expanded ? b->run.transitions : 0};
+    explore_opts_t eo;
+    memset(&eo, 0, sizeof eo);
+    eo.max_states = max_states;
+    eo.allowed = b->mr.racy ? NULL : &b->mr.allowed;
+    /* Interrupted before its first state was stored: explore from the start. */
+    eo.resume = l->n ? &res : NULL;
+    eo.por = b->por; /* the same reduction, so the same states are expanded */
+    eo.liveness = b->liveness;
+    eo.fairness = b->liveness ? json_int(b->run.config, "fairness", 1) : 0;
+    const char *fair[8];
+    char fair_buf[sizeof b->env_fair];
+    snprintf(fair_buf, sizeof fair_buf, "%s", b->env_fair);
+    int nfair = *fair_buf ? cli_parse_env_fair(fair_buf, fair, 8) : 0;
+    eo.fair_env = fair;
+    eo.nfair_env = nfair > 0 ? nfair : 0;
+    eo.on_new = cli_store_hook;
+    eo.on_new_ctx = &hook;
+    explore_result_t r;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (explore_run(b->sys, b->lay.nkeys, &eo, &r, &d)) {
+        cli_report(&d);
+        return CLI_BAD_INPUT;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs =
+        b->run.seconds + (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    int rec = cli_store_finish(db, id, &r, &b->lay, &b->mr, secs);
+    resume_print(&b->run, id, &r, l->n, json);
+    rc = r.verdict == EXPLORE_OK ? CLI_OK : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT : CLI_FAIL;
+    if (rec != CLI_OK)
+        rc = rec; /* not recorded: never an "ok" exit */
+    explore_result_free(&r);
+    return rc;
+}
+
 int cmd_resume(int argc, char **argv)
 {
     const char *dbp = "cohcheck.db";
@@ -537,7 +624,6 @@ int cmd_resume(int argc, char **argv)
     int rc = CLI_OK;
     loaded_t l;
     memset(&l, 0, sizeof l);
-    cli_store_ctx_t hook = {db, id};
     if (!strcmp(b.run.status, "done")) {
         cli_error("resume: run %lld is complete (%s); nothing to resume", (long long)id,
                   b.run.verdict);
@@ -550,69 +636,8 @@ int cmd_resume(int argc, char **argv)
         cli_report(&d);
         rc = CLI_BAD_INPUT;
     }
-    if (rc == CLI_OK) {
-        /* A run that crashed recorded no expanded count (0): re-expand everything. One
-         * stopped, then resumed and interrupted keeps its stopped count, still true. */
-        uint64_t expanded = b.run.expanded;
-        if (expanded > l.n)
-            expanded = l.n;
-        explore_resume_t res = {
-            l.n,      (const uint8_t *const *)l.states, l.lens, l.parents, l.depths, l.ords,
-            expanded, expanded ? b.run.transitions : 0};
-        explore_opts_t eo;
-        memset(&eo, 0, sizeof eo);
-        eo.max_states = max_states;
-        eo.allowed = b.mr.racy ? NULL : &b.mr.allowed;
-        /* Interrupted before its first state was stored: explore from the start. */
-        eo.resume = l.n ? &res : NULL;
-        eo.por = b.por; /* the same reduction, so the same states are expanded */
-        eo.liveness = b.liveness;
-        eo.fairness = b.liveness ? json_int(b.run.config, "fairness", 1) : 0;
-        const char *fair[8];
-        char fair_buf[sizeof b.env_fair];
-        snprintf(fair_buf, sizeof fair_buf, "%s", b.env_fair);
-        int nfair = *fair_buf ? cli_parse_env_fair(fair_buf, fair, 8) : 0;
-        eo.fair_env = fair;
-        eo.nfair_env = nfair > 0 ? nfair : 0;
-        eo.on_new = cli_store_hook;
-        eo.on_new_ctx = &hook;
-        explore_result_t r;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        if (explore_run(b.sys, b.lay.nkeys, &eo, &r, &d)) {
-            cli_report(&d);
-            rc = CLI_BAD_INPUT;
-        } else {
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            double secs = b.run.seconds + (double)(t1.tv_sec - t0.tv_sec) +
-                          (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-            int rec = cli_store_finish(db, id, &r, &b.lay, &b.mr, secs);
-            if (json)
-                printf("{\"run\":%lld,\"protocol\":\"%s\",\"test\":\"%s\",\"model\":\"%s\","
-                       "\"states\":%llu,"
-                       "\"transitions\":%llu,\"verdict\":\"%s\"}\n",
-                       (long long)id, b.run.protocol, b.run.test, b.run.model,
-                       (unsigned long long)r.states, (unsigned long long)r.transitions,
-                       explore_verdict_names[r.verdict]);
-            else {
-                printf("%s %s %s: %s (%llu states, %llu transitions; resumed run %lld from %zu "
-                       "states)\n",
-                       b.run.protocol, b.run.test, b.run.model, explore_verdict_names[r.verdict],
-                       (unsigned long long)r.states, (unsigned long long)r.transitions,
-                       (long long)id, l.n);
-                if (r.verdict != EXPLORE_OK)
-                    printf("  %s\n", r.msg);
-                for (int i = 0; i < r.ntrace; i++)
-                    printf("  %3d  %s\n", i + 1, r.trace[i]);
-            }
-            rc = r.verdict == EXPLORE_OK           ? CLI_OK
-                 : r.verdict == EXPLORE_INCOMPLETE ? CLI_LIMIT
-                                                   : CLI_FAIL;
-            if (rec != CLI_OK)
-                rc = rec; /* not recorded: never an "ok" exit */
-            explore_result_free(&r);
-        }
-    }
+    if (rc == CLI_OK)
+        rc = resume_search(db, &b, id, &l, max_states, json);
     for (size_t i = 0; i < l.n; i++)
         free(l.states[i]);
     free(l.states);
@@ -791,6 +816,90 @@ static int settings_diff(const char *ca, const char *cb, strbuf_t *text, strbuf_
     return n;
 }
 
+static void print_run_line(int64_t id, const store_run_t *r)
+{
+    printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)id, r->protocol,
+           r->test, r->model, r->verdict ? r->verdict : "", (unsigned long long)r->states,
+           (unsigned long long)r->transitions);
+}
+
+/* diff --json: one object; SETTINGS is the settings_differ array's contents. */
+static void diff_json(int64_t ra, int64_t rb, const char *settings, bool verdict_same,
+                      const textset_t *oa, const textset_t *ob, size_t sa_only, size_t sb_only,
+                      size_t both)
+{
+    strbuf_t jb;
+    sb_init(&jb);
+    sb_printf(&jb,
+              "{\"run1\":%lld,\"run2\":%lld,\"settings_differ\":[%s],\"verdict_same\":%s,"
+              "\"outcomes_only_1\":[",
+              (long long)ra, (long long)rb, settings, verdict_same ? "true" : "false");
+    for (int side = 0; side < 2; side++) {
+        const textset_t *x = side ? ob : oa, *y = side ? oa : ob;
+        int k = 0;
+        for (size_t i = 0; i < x->n; i++) {
+            if (bsearch(&x->items[i], y->items, y->n, sizeof *y->items, cmpstr))
+                continue;
+            if (k++)
+                sb_putc(&jb, ',');
+            sb_json_str(&jb, x->items[i]);
+        }
+        sb_puts(&jb, side ? "]" : "],\"outcomes_only_2\":[");
+    }
+    sb_printf(&jb, ",\"states_only_1\":%zu,\"states_only_2\":%zu,\"states_both\":%zu}\n", sa_only,
+              sb_only, both);
+    fputs(jb.s, stdout);
+    sb_free(&jb);
+}
+
+/* Compare runs RA and RB (rebuilt as A and B): verdicts, reached outcomes and
+ * visited states by their decoded form; print the differences. Returns the exit
+ * code (CLI_FAIL when anything differs). */
+static int diff_sets(store_t *db, const cli_rebuilt_t *A, const cli_rebuilt_t *B, int64_t ra,
+                     int64_t rb, bool json, const char *settings)
+{
+    diag_t d;
+    textset_t oa, ob, sa, sb;
+    memset(&oa, 0, sizeof oa);
+    memset(&ob, 0, sizeof ob);
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    sa.sys = A->sys;
+    sb.sys = B->sys;
+    int rc = CLI_OK;
+    if (store_outcomes(db, ra, collect_outcome, &oa, &d) ||
+        store_outcomes(db, rb, collect_outcome, &ob, &d) ||
+        store_states(db, ra, collect_state, &sa, &d) ||
+        store_states(db, rb, collect_state, &sb, &d)) {
+        cli_report(&d);
+        rc = CLI_BAD_INPUT;
+    } else {
+        sort_unique(&oa);
+        sort_unique(&ob);
+        sort_unique(&sa);
+        sort_unique(&sb);
+        size_t oa_only, ob_only, sa_only, sb_only;
+        set_diff("outcome", &oa, &ob, ra, rb, json ? 0 : (size_t)-1, &oa_only, &ob_only);
+        set_diff("state", &sa, &sb, ra, rb, json ? 0 : 3, &sa_only, &sb_only);
+        bool verdict_same =
+            A->run.verdict && B->run.verdict && !strcmp(A->run.verdict, B->run.verdict);
+        if (json)
+            diff_json(ra, rb, settings, verdict_same, &oa, &ob, sa_only, sb_only, sa.n - sa_only);
+        else
+            printf("verdict: %s\noutcomes: %zu only in run %lld, %zu only in run %lld\n"
+                   "states: %zu only in run %lld, %zu only in run %lld, %zu in both\n",
+                   verdict_same ? "same" : "differs", oa_only, (long long)ra, ob_only,
+                   (long long)rb, sa_only, (long long)ra, sb_only, (long long)rb, sa.n - sa_only);
+        if (!verdict_same || oa_only || ob_only || sa_only || sb_only)
+            rc = CLI_FAIL;
+    }
+    textset_free(&oa);
+    textset_free(&ob);
+    textset_free(&sa);
+    textset_free(&sb);
+    return rc;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *dbp = "cohcheck.db";
@@ -830,14 +939,10 @@ int cmd_diff(int argc, char **argv)
         store_close(db, &d);
         return CLI_BAD_INPUT;
     }
-    if (!json)
-        printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)ra,
-               A.run.protocol, A.run.test, A.run.model, A.run.verdict ? A.run.verdict : "",
-               (unsigned long long)A.run.states, (unsigned long long)A.run.transitions);
-    if (!json)
-        printf("run %lld: %s %s %s: %s, %llu states, %llu transitions\n", (long long)rb,
-               B.run.protocol, B.run.test, B.run.model, B.run.verdict ? B.run.verdict : "",
-               (unsigned long long)B.run.states, (unsigned long long)B.run.transitions);
+    if (!json) {
+        print_run_line(ra, &A.run);
+        print_run_line(rb, &B.run);
+    }
     /* Runs made with different settings (--por against --no-por, cold against warm)
      * differ for that reason alone: say so first. */
     strbuf_t set_text, set_js;
@@ -846,65 +951,7 @@ int cmd_diff(int argc, char **argv)
     int nset = settings_diff(A.run.config, B.run.config, &set_text, &set_js);
     if (!json)
         printf("settings: %s\n", nset ? set_text.s : "same");
-    textset_t oa, ob, sa, sb;
-    memset(&oa, 0, sizeof oa);
-    memset(&ob, 0, sizeof ob);
-    memset(&sa, 0, sizeof sa);
-    memset(&sb, 0, sizeof sb);
-    sa.sys = A.sys;
-    sb.sys = B.sys;
-    int rc = CLI_OK;
-    if (store_outcomes(db, ra, collect_outcome, &oa, &d) ||
-        store_outcomes(db, rb, collect_outcome, &ob, &d) ||
-        store_states(db, ra, collect_state, &sa, &d) ||
-        store_states(db, rb, collect_state, &sb, &d)) {
-        cli_report(&d);
-        rc = CLI_BAD_INPUT;
-    } else {
-        sort_unique(&oa);
-        sort_unique(&ob);
-        sort_unique(&sa);
-        sort_unique(&sb);
-        size_t oa_only, ob_only, sa_only, sb_only;
-        set_diff("outcome", &oa, &ob, ra, rb, json ? 0 : (size_t)-1, &oa_only, &ob_only);
-        set_diff("state", &sa, &sb, ra, rb, json ? 0 : 3, &sa_only, &sb_only);
-        bool verdict_same = A.run.verdict && B.run.verdict && !strcmp(A.run.verdict, B.run.verdict);
-        if (json) {
-            strbuf_t jb;
-            sb_init(&jb);
-            sb_printf(&jb,
-                      "{\"run1\":%lld,\"run2\":%lld,\"settings_differ\":[%s],\"verdict_same\":%s,"
-                      "\"outcomes_only_1\":[",
-                      (long long)ra, (long long)rb, nset ? set_js.s : "",
-                      verdict_same ? "true" : "false");
-            for (int side = 0; side < 2; side++) {
-                const textset_t *x = side ? &ob : &oa, *y = side ? &oa : &ob;
-                int k = 0;
-                for (size_t i = 0; i < x->n; i++) {
-                    if (bsearch(&x->items[i], y->items, y->n, sizeof *y->items, cmpstr))
-                        continue;
-                    if (k++)
-                        sb_putc(&jb, ',');
-                    sb_json_str(&jb, x->items[i]);
-                }
-                sb_puts(&jb, side ? "]" : "],\"outcomes_only_2\":[");
-            }
-            sb_printf(&jb, ",\"states_only_1\":%zu,\"states_only_2\":%zu,\"states_both\":%zu}\n",
-                      sa_only, sb_only, sa.n - sa_only);
-            fputs(jb.s, stdout);
-            sb_free(&jb);
-        } else
-            printf("verdict: %s\noutcomes: %zu only in run %lld, %zu only in run %lld\n"
-                   "states: %zu only in run %lld, %zu only in run %lld, %zu in both\n",
-                   verdict_same ? "same" : "differs", oa_only, (long long)ra, ob_only,
-                   (long long)rb, sa_only, (long long)ra, sb_only, (long long)rb, sa.n - sa_only);
-        if (!verdict_same || oa_only || ob_only || sa_only || sb_only)
-            rc = CLI_FAIL;
-    }
-    textset_free(&oa);
-    textset_free(&ob);
-    textset_free(&sa);
-    textset_free(&sb);
+    int rc = diff_sets(db, &A, &B, ra, rb, json, nset ? set_js.s : "");
     sb_free(&set_text);
     sb_free(&set_js);
     cli_rebuilt_free(&A);
@@ -1059,8 +1106,12 @@ static const char store_usage[] =
     "\n"
     "options:\n";
 
-int cmd_store(int argc, char **argv)
+/* Parse `store check`'s options; *DONE when the command ends here (--help, or an
+ * error line printed) with the returned code. */
+static int store_args(int argc, char **argv, bool *replay, bool *quiet, bool *json,
+                      const char **dbp, bool *done)
 {
+    *done = true;
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         cli_usage(stdout, CLI_CMD_STORE_CHECK, store_usage, NULL);
         return CLI_OK;
@@ -1069,30 +1120,39 @@ int cmd_store(int argc, char **argv)
         cli_error("store: give a subcommand: check (see 'cohcheck store --help')");
         return CLI_BAD_INPUT;
     }
-    bool replay = true, quiet = false, json = false;
-    const char *dbp = NULL;
     cli_getopt_t g;
     cli_getopt_init(&g, CLI_CMD_STORE_CHECK);
     for (int ch; (ch = cli_getopt(&g, argc - 1, argv + 1)) != -1;) {
         switch (ch) {
         case CLI_GETOPT_BAD: return CLI_BAD_INPUT;
-        case CLI_O_NO_REPLAY: replay = false; break;
-        case 'q': quiet = true; break;
-        case 'J': json = quiet = true; break;
+        case CLI_O_NO_REPLAY: *replay = false; break;
+        case 'q': *quiet = true; break;
+        case 'J': *json = *quiet = true; break;
         case 'h': cli_usage(stdout, CLI_CMD_STORE_CHECK, store_usage, NULL); return CLI_OK;
         }
     }
     int first = optind + 1;
     if (first < argc)
-        dbp = argv[first];
+        *dbp = argv[first];
     if (first + 1 < argc) {
         cli_error("store check: unexpected '%s' (see 'cohcheck store --help')", argv[first + 1]);
         return CLI_BAD_INPUT;
     }
-    if (!dbp) {
+    if (!*dbp) {
         cli_error("store check: give the database file (see 'cohcheck store --help')");
         return CLI_BAD_INPUT;
     }
+    *done = false;
+    return CLI_OK;
+}
+
+int cmd_store(int argc, char **argv)
+{
+    bool replay = true, quiet = false, json = false, done;
+    const char *dbp = NULL;
+    int rc = store_args(argc, argv, &replay, &quiet, &json, &dbp, &done);
+    if (done)
+        return rc;
     store_t *db;
     if (cli_open_db(dbp, &db))
         return CLI_BAD_INPUT;
