@@ -749,7 +749,8 @@ static void comp_command(FILE *f, cli_cmd_t c)
     fputs("\" ;;\n", f);
 }
 
-void cli_opts_completion(FILE *f)
+/* The completion script's header and its two shell helpers. */
+static void comp_helpers(FILE *f)
 {
     fputs("# bash completion for cohcheck: subcommands, their options, the values of enumerated\n"
           "# options, protocol, model, workload and machine names (from ./protocols, ./models,\n"
@@ -786,8 +787,14 @@ void cli_opts_completion(FILE *f)
           "    words) mapfile -t COMPREPLY < <(compgen -W \"$2\" -- \"$cur\") ;;\n"
           "    *) COMPREPLY=() ;;\n"
           "    esac\n"
-          "}\n"
-          "\n"
+          "}\n",
+          f);
+}
+
+void cli_opts_completion(FILE *f)
+{
+    comp_helpers(f);
+    fputs("\n"
           "_cohcheck() {\n"
           "    local cur prev cmd opts=\"\"\n"
           "    cur=${COMP_WORDS[COMP_CWORD]}\n"
