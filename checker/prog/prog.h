@@ -104,7 +104,8 @@ typedef struct {
 typedef struct {
     char *name;
     prog_val_t init;
-    int line_id; /* cache line: locations in one `sameline` group share an id */
+    int line_id;             /* cache line: locations in one `sameline` group share an id */
+    int init_line, init_col; /* where the initial value was written (0: not written) */
 } prog_loc_t;
 
 typedef enum {
@@ -188,6 +189,13 @@ int prog_instr_loc(const prog_instr_t *in, int64_t idx);
 
 /* True when some instruction of P addresses memory through a register. */
 bool prog_has_indexed(const prog_t *p);
+
+/* The first literal of P outside LO..HI (an initial value, or an instruction's
+ * operand): true, with the value in *V and where it was written in *LINE, *COL.
+ * Consumers with narrower slots than prog_val_t (the explorer, timed mode) refuse
+ * such tests rather than truncate. */
+bool prog_value_outside(const prog_t *p, prog_val_t lo, prog_val_t hi, prog_val_t *v, int *line,
+                        int *col);
 
 /* True when P uses a kernel instruction (sub, mul, blt, bge, NAME[rK]). */
 bool prog_has_kernel_instr(const prog_t *p);
