@@ -148,6 +148,10 @@ if grep -q '"outcomes":\[{"0:r0":-9223372036854775808,"1:r1":4294967296,"1:r2":-
     grep -q '"observation":"sometimes"' "$T/out"; then ok; else
     bad "64-bit values in --json: $(cat "$T/out")"
 fi
+if "$BIN" litmus --model sc --model rcpc tests/e2e/data/values/wrap.litmus >"$T/out" 2>&1 &&
+    [ "$(grep -c '^Observation wrap Always 1 0$' "$T/out")" -eq 2 ]; then ok; else
+    bad "64-bit wrap-around: $(tail -n 1 "$T/out")"
+fi
 # What does not fit a consumer's slots: one error at the value, exit 2, nothing written.
 for c in "check --protocol protocols/mesi.proto --db $T/v.db|the explorer's 16-bit slots (-32767..32767)" \
     "sim --protocol protocols/mesi.proto --workload|timed mode's 32-bit registers (-2147483648..2147483647)" \
