@@ -193,7 +193,7 @@ typedef struct {
     cname_t regs[PROG_MAX_REGS]; /* C register names, by index */
     int nregs;
     bool known[PROG_MAX_REGS]; /* a constant value is known (straight-line code) */
-    int val[PROG_MAX_REGS];
+    long long val[PROG_MAX_REGS];
     /* instructions: one native cell each, with its C line */
     char **ins;
     int *line;
@@ -637,7 +637,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
                 return -1;
         }
         bool known = th->known[r];
-        int expv = th->val[r];
+        long long expv = th->val[r];
         emit(th, t->line, "cas.%s%s r%d %s r%d %s", ord, scope, r, x->locs[l].name, r, w);
         th->known[r] = false;
         if (dest >= 0) {
@@ -647,7 +647,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
                                 "constant assigned before it");
             int lab = th->labels++;
             emit(th, t->line, "mov r%d 0", dest);
-            emit(th, t->line, "bne r%d %d C%d", r, expv, lab);
+            emit(th, t->line, "bne r%d %lld C%d", r, expv, lab);
             emit(th, t->line, "mov r%d 1", dest);
             emit(th, t->line, "C%d:", lab);
         }
@@ -935,7 +935,7 @@ static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh)
     } else {
         emit(th, e->line, "mov r%d %s", r, a);
         th->known[r] = a[0] != 'r';
-        th->val[r] = atoi(a);
+        th->val[r] = strtoll(a, NULL, 10);
     }
     return 0;
 }
@@ -1487,7 +1487,7 @@ static void c_operand(wr_t *w, prog_operand_t a)
     if (a.is_reg)
         sb_puts(w->out, wreg(w, (int)a.v));
     else
-        sb_printf(w->out, "%d", (int)a.v);
+        sb_printf(w->out, "%lld", (long long)a.v);
 }
 
 static void indent(wr_t *w, int depth)
@@ -1594,8 +1594,8 @@ static int write_range(wr_t *w, int i, int j, int depth)
                 return no_c_form(w, "a branch comparing two registers");
             /* The block [i+1, t) runs when the branch is not taken. */
             indent(w, depth);
-            sb_printf(w->out, "if (%s %s %d) {\n", wreg(w, in->reg),
-                      in->op == PROG_OP_BEQ ? "!=" : "==", (int)in->a.v);
+            sb_printf(w->out, "if (%s %s %lld) {\n", wreg(w, in->reg),
+                      in->op == PROG_OP_BEQ ? "!=" : "==", (long long)in->a.v);
             int end = t;
             const prog_instr_t *last = t - 1 > i ? &th->instr[t - 1] : NULL;
             bool has_else = last && last->op == PROG_OP_B && last->target >= t && last->target <= j;

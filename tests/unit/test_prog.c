@@ -357,6 +357,16 @@ Test(prog, signed_and_wide_values)
     prog_free(q);
     sb_free(&b);
     prog_free(p);
+    /* cohcheck's &r compare-exchange: the expected constant stays 64-bit. */
+    p = parse_ok("C casr\n{ x = -3000000000; }\nP0 (atomic_int* x) {\n  int r0 = -3000000000;\n"
+                 "  int b = atomic_compare_exchange_strong_explicit(x, &r0, 7, "
+                 "memory_order_acq_rel, memory_order_acquire);\n}\nexists (0:b=1)\n");
+    bool bne = false;
+    for (int i = 0; i < p->threads[0].ninstr; i++)
+        if (p->threads[0].instr[i].op == PROG_OP_BNE)
+            bne = p->threads[0].instr[i].a.v == -3000000000LL;
+    cr_expect(bne, "the result test compares with -3000000000");
+    prog_free(p);
     parse_bad("C t\n{ x = 99999999999999999999; }\nP0 (atomic_int* x) {\n  *x = 1;\n}\n"
               "exists (x=1)\n",
               2, 7, "initial value 99999999999999999999 does not fit in 64 bits");
