@@ -13,14 +13,15 @@
 #include "../base/util.h"
 
 #define PROG_MAX_REGS 16
-#define PROG_MAX_VAL 256    /* literal values are below this (a scale file: PROG_MAX_SCALE_VAL) */
 #define PROG_MAX_THREADS 16 /* the table's limit, and the explorer's and model evaluator's */
 /* Scale files (docs/litmus.md, "Workloads at scale": params, thread templates,
  * location arrays) are parsed to these limits; the explorer and the model
  * evaluator still refuse more than PROG_MAX_THREADS threads with an error. */
 #define PROG_MAX_SCALE_THREADS 4096
 #define PROG_MAX_SCALE_LOCS 65536
-#define PROG_MAX_SCALE_VAL 32768 /* the explorer's values are 16-bit */
+/* A scale file's literals are below this (the explorer's values are 16-bit); a
+ * table's are any int64 (prog_val_t). */
+#define PROG_MAX_SCALE_VAL 32768
 
 typedef int64_t prog_val_t;
 

@@ -360,9 +360,10 @@ static bool is_reg(parser_t *ps, const lex_tok_t *t, int *r)
     return true;
 }
 
+/* The bound on a literal of a scale file (a table's literals are any int64). */
 static long long max_val(const parser_t *ps)
 {
-    return ps->scale ? PROG_MAX_SCALE_VAL : PROG_MAX_VAL;
+    return ps->scale ? PROG_MAX_SCALE_VAL : INT64_MAX;
 }
 
 static long loc_limit(const parser_t *ps)
@@ -725,7 +726,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
         prog_val_t v;
         if (parse_primary(ps, &v))
             return -1;
-        if (v < 0 || v >= max_val(ps)) {
+        if (ps->scale && (v < 0 || v >= max_val(ps))) {
             diag_set(ps->err, ps->file, t->line, t->col, "value %lld out of range (0..%lld)",
                      (long long)v, max_val(ps) - 1);
             return -1;

@@ -317,6 +317,11 @@ Test(prog, signed_and_wide_values)
     cr_expect_eq(line, 2);
     cr_expect_eq(col, 15);
     cr_expect_not(prog_value_outside(p, INT64_MIN, INT64_MAX, &v, &line, &col));
+    /* A parenthesised operand of a table has the same range. */
+    prog_t *e = parse_ok("GPU e\n{}\n P0 ;\n st x (300) ;\n st x (-5) ;\nexists (x = -5)\n");
+    cr_expect_eq(e->threads[0].instr[0].a.v, 300);
+    cr_expect_eq(e->threads[0].instr[1].a.v, -5);
+    prog_free(e);
     /* herd7 reads 32-bit C values only: no C form. */
     strbuf_t b;
     sb_init(&b);
