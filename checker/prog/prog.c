@@ -21,6 +21,39 @@ bool prog_has_indexed(const prog_t *p)
     return false;
 }
 
+static bool outside(prog_val_t x, prog_val_t lo, prog_val_t hi)
+{
+    return x < lo || x > hi;
+}
+
+bool prog_value_outside(const prog_t *p, prog_val_t lo, prog_val_t hi, prog_val_t *v, int *line,
+                        int *col)
+{
+    for (int l = 0; l < p->nlocs; l++)
+        if (outside(p->locs[l].init, lo, hi)) {
+            *v = p->locs[l].init;
+            *line = p->locs[l].init_line;
+            *col = p->locs[l].init_col;
+            return true;
+        }
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++) {
+            const prog_instr_t *in = &p->threads[t].instr[i];
+            const prog_operand_t *o = NULL;
+            if (!in->a.is_reg && outside(in->a.v, lo, hi))
+                o = &in->a;
+            else if (!in->b.is_reg && outside(in->b.v, lo, hi))
+                o = &in->b;
+            if (o) {
+                *v = o->v;
+                *line = in->line;
+                *col = in->col;
+                return true;
+            }
+        }
+    return false;
+}
+
 bool prog_has_kernel_instr(const prog_t *p)
 {
     for (int t = 0; t < p->nthreads; t++)

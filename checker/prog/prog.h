@@ -13,14 +13,15 @@
 #include "../base/util.h"
 
 #define PROG_MAX_REGS 16
-#define PROG_MAX_VAL 256    /* literal values are below this (a scale file: PROG_MAX_SCALE_VAL) */
 #define PROG_MAX_THREADS 16 /* the table's limit, and the explorer's and model evaluator's */
 /* Scale files (docs/litmus.md, "Workloads at scale": params, thread templates,
  * location arrays) are parsed to these limits; the explorer and the model
  * evaluator still refuse more than PROG_MAX_THREADS threads with an error. */
 #define PROG_MAX_SCALE_THREADS 4096
 #define PROG_MAX_SCALE_LOCS 65536
-#define PROG_MAX_SCALE_VAL 32768 /* the explorer's values are 16-bit */
+/* A scale file's literals are below this (the explorer's values are 16-bit); a
+ * table's are any int64 (prog_val_t). */
+#define PROG_MAX_SCALE_VAL 32768
 
 typedef int64_t prog_val_t;
 
@@ -104,7 +105,8 @@ typedef struct {
 typedef struct {
     char *name;
     prog_val_t init;
-    int line_id; /* cache line: locations in one `sameline` group share an id */
+    int line_id;             /* cache line: locations in one `sameline` group share an id */
+    int init_line, init_col; /* where the initial value was written (0: not written) */
 } prog_loc_t;
 
 typedef enum {
@@ -188,6 +190,13 @@ int prog_instr_loc(const prog_instr_t *in, int64_t idx);
 
 /* True when some instruction of P addresses memory through a register. */
 bool prog_has_indexed(const prog_t *p);
+
+/* The first literal of P outside LO..HI (an initial value, or an instruction's
+ * operand): true, with the value in *V and where it was written in *LINE, *COL.
+ * Consumers with narrower slots than prog_val_t (the explorer, timed mode) refuse
+ * such tests rather than truncate. */
+bool prog_value_outside(const prog_t *p, prog_val_t lo, prog_val_t hi, prog_val_t *v, int *line,
+                        int *col);
 
 /* True when P uses a kernel instruction (sub, mul, blt, bge, NAME[rK]). */
 bool prog_has_kernel_instr(const prog_t *p);

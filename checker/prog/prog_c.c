@@ -8,6 +8,7 @@
  * offending row came from. Writing: structured forward branches become `if`
  * blocks; tests with loops, remote scope or CU placement have no C form. */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,7 +193,7 @@ typedef struct {
     cname_t regs[PROG_MAX_REGS]; /* C register names, by index */
     int nregs;
     bool known[PROG_MAX_REGS]; /* a constant value is known (straight-line code) */
-    int val[PROG_MAX_REGS];
+    long long val[PROG_MAX_REGS];
     /* instructions: one native cell each, with its C line */
     char **ins;
     int *line;
@@ -206,7 +207,7 @@ typedef struct {
     cthread_t th[MAXT];
     int nth;
     cname_t locs[MAXLOC];
-    int init[MAXLOC];
+    prog_val_t init[MAXLOC];
     int nlocs;
     int writes[MAXLOC];           /* stores, RMWs and compare-exchanges to each location */
     const ctok_t *casexp[MAXLOC]; /* the compare-exchange using it as its expected value */
@@ -226,6 +227,46 @@ static long tok_long(const ctok_t *t)
         return -1;
     tok_name(t, tmp, sizeof tmp);
     return strtol(tmp, NULL, 10);
+}
+
+/* An integer literal as herd7 reads one: [-]DIGITS or [-]0xHEX, any 64-bit signed
+ * value (herd7 7.58 itself stops at 32 bits; docs/litmus.md "herd7's C dialect").
+ * Reads the optional '-' and the number; *V gets the value. WHAT names it in errors. */
+static int c_int(cp_t *c, const char *what, prog_val_t *v)
+{
+    const ctok_t *t = peek(c), *at = t;
+    bool neg = is(t, "-");
+    if (neg) {
+        next(c);
+        t = peek(c);
+    }
+    if (t->kind != C_NUM)
+        return fail_tok(
+            c, t, neg ? "expected a number after '-', found %s" : "expected a number, found %s");
+    char tmp[48];
+    bool too_long = t->n + 2 >= sizeof tmp;
+    tmp[0] = '-';
+    tok_name(t, tmp + 1, sizeof tmp - 1);
+    const char *d = neg ? tmp : tmp + 1;
+    bool hex = tmp[1] == '0' && (tmp[2] == 'x' || tmp[2] == 'X');
+    char *end;
+    errno = 0;
+    long long x = strtoll(d, &end, hex ? 16 : 10);
+    if (!too_long && (*end || end == d || (hex && !tmp[3]))) {
+        char m[96];
+        snprintf(m, sizeof m, "%s %%s is not an integer", what);
+        return fail_tok(c, t, m);
+    }
+    if (too_long || errno == ERANGE) {
+        char m[160];
+        snprintf(m, sizeof m, "%s %s%.*s%s does not fit in 64 bits (%lld..%lld)", what,
+                 neg ? "-" : "", (int)(t->n > 24 ? 24 : t->n), t->s, t->n > 24 ? "..." : "",
+                 (long long)INT64_MIN, (long long)INT64_MAX);
+        return fail_at(c, at->line, at->col, "%s", m);
+    }
+    next(c);
+    *v = x;
+    return 0;
 }
 
 static int find_loc(const ctest_t *x, const ctok_t *t)
@@ -317,19 +358,15 @@ static void emit(cthread_t *th, int line, const char *fmt, ...)
     th->n = n;
 }
 
-/* A value: an integer literal (0..255) or a register. Writes "5" or "r3" to BUF. */
+/* A value: an integer literal (64-bit, signed) or a register. Writes "5" or "r3" to BUF. */
 static int value(ctest_t *x, cthread_t *th, char *buf, size_t n)
 {
     const ctok_t *t = peek(x->c);
-    if (t->kind == C_NUM) {
-        char *end;
-        char tmp[32];
-        tok_name(t, tmp, sizeof tmp);
-        long v = strtol(tmp, &end, 0);
-        if (*end || v < 0 || v >= PROG_MAX_VAL)
-            return fail_tok(x->c, t, "value %s is not an integer from 0 to 255");
-        next(x->c);
-        snprintf(buf, n, "%ld", v);
+    if (t->kind == C_NUM || (is(t, "-") && t[1].kind == C_NUM)) {
+        prog_val_t v;
+        if (c_int(x->c, "value", &v))
+            return -1;
+        snprintf(buf, n, "%lld", (long long)v);
         return 0;
     }
     if (t->kind == C_ID) {
@@ -340,8 +377,6 @@ static int value(ctest_t *x, cthread_t *th, char *buf, size_t n)
         snprintf(buf, n, "r%d", r);
         return 0;
     }
-    if (is(t, "-"))
-        return fail_tok(x->c, t, "not supported: negative values (%s; values are 0 to 255)");
     return fail_tok(x->c, t, "expected a value (an integer or a register), found %s");
 }
 
@@ -474,7 +509,7 @@ static int cas_loc(ctest_t *x, cthread_t *th, const ctok_t *t, int l, int dest, 
         return fail_tok(c, et, "not supported: %s is the expected value of two compare-exchanges");
     x->casexp[e] = et;
     next(c);
-    char w[16];
+    char w[32];
     const char *ord = "sc", *scope = "";
     if (expect(c, ",", "expected ',' and the new value, found %s") || value(x, th, w, sizeof w))
         return -1;
@@ -486,12 +521,13 @@ static int cas_loc(ctest_t *x, cthread_t *th, const ctok_t *t, int l, int dest, 
     int re = temp_reg(x, th, t), ro = re < 0 ? -1 : temp_reg(x, th, t);
     if (ro < 0)
         return -1;
-    int k = x->init[e], lab = th->labels++;
+    long long k = x->init[e];
+    int lab = th->labels++;
     emit(th, t->line, "ld r%d %s", re, x->locs[e].name);
-    emit(th, t->line, "cas.%s%s r%d %s %d %s", ord, scope, ro, x->locs[l].name, k, w);
+    emit(th, t->line, "cas.%s%s r%d %s %lld %s", ord, scope, ro, x->locs[l].name, k, w);
     if (dest >= 0)
         emit(th, t->line, "mov r%d 1", dest);
-    emit(th, t->line, "beq r%d %d C%d", ro, k, lab);
+    emit(th, t->line, "beq r%d %lld C%d", ro, k, lab);
     if (dest >= 0)
         emit(th, t->line, "mov r%d 0", dest);
     emit(th, t->line, "st %s r%d", x->locs[e].name, ro);
@@ -529,7 +565,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
     if (expect(c, "(", "expected '(' after the function name, found %s"))
         return -1;
     const char *ord = "sc", *scope = "";
-    char v[16], w[16];
+    char v[32], w[32];
     int l;
     if (!strcmp(name, "atomic_load_explicit") || !strcmp(name, "atomic_load")) {
         if (dest < 0 && (dest = temp_reg(x, th, t)) < 0)
@@ -601,7 +637,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
                 return -1;
         }
         bool known = th->known[r];
-        int expv = th->val[r];
+        long long expv = th->val[r];
         emit(th, t->line, "cas.%s%s r%d %s r%d %s", ord, scope, r, x->locs[l].name, r, w);
         th->known[r] = false;
         if (dest >= 0) {
@@ -611,7 +647,7 @@ static int call(ctest_t *x, cthread_t *th, const ctok_t *t, int dest)
                                 "constant assigned before it");
             int lab = th->labels++;
             emit(th, t->line, "mov r%d 0", dest);
-            emit(th, t->line, "bne r%d %d C%d", r, expv, lab);
+            emit(th, t->line, "bne r%d %lld C%d", r, expv, lab);
             emit(th, t->line, "mov r%d 1", dest);
             emit(th, t->line, "C%d:", lab);
         }
@@ -682,13 +718,14 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
         next(c);
     }
     const ctok_t *a = peek(c);
-    int reg = -1, val = 0;
+    int reg = -1;
+    long long val = 0;
     bool eq = !neg; /* the branch is taken when reg == val (eq) or reg != val */
-    if (a->kind == C_NUM) {
-        char v[16];
+    if (a->kind == C_NUM || (is(a, "-") && peek2(c)->kind == C_NUM)) {
+        char v[32];
         if (value(x, th, v, sizeof v))
             return -1;
-        val = atoi(v);
+        val = strtoll(v, NULL, 10);
         bool e = is(peek(c), "==");
         if (!e && !is(peek(c), "!="))
             return fail_tok(c, peek(c), "expected '==' or '!=', found %s");
@@ -705,12 +742,12 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
             eq = is(peek(c), "==");
             next(c);
             const ctok_t *b = peek(c);
-            if (b->kind != C_NUM)
+            if (b->kind != C_NUM && !(is(b, "-") && peek2(c)->kind == C_NUM))
                 return fail_tok(c, b, "conditions compare a register with an integer, not %s");
-            char v[16];
+            char v[32];
             if (value(x, th, v, sizeof v))
                 return -1;
-            val = atoi(v);
+            val = strtoll(v, NULL, 10);
         } else {
             /* if (r): taken when r != 0; if (!r): when r == 0. */
             val = 0;
@@ -733,7 +770,7 @@ static int if_stmt(ctest_t *x, cthread_t *th, const ctok_t *kw)
         return -1;
     int lab = th->labels++;
     /* Skip the then-block when the condition is false. */
-    emit(th, kw->line, "%s r%d %d E%d", eq ? "bne" : "beq", reg, val, lab);
+    emit(th, kw->line, "%s r%d %lld E%d", eq ? "bne" : "beq", reg, val, lab);
     if (block(x, th))
         return -1;
     if (is(peek(c), "else")) {
@@ -782,7 +819,7 @@ static int stmt(ctest_t *x, cthread_t *th)
     if (is(t, "*")) {
         next(c);
         int l = loc_arg(x);
-        char v[16];
+        char v[32];
         if (l < 0 || expect(c, "=", "expected '=', found %s") || value(x, th, v, sizeof v) ||
             expect(c, ";", "expected ';', found %s"))
             return -1;
@@ -862,7 +899,7 @@ static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh)
 {
     cp_t *c = x->c;
     const ctok_t *e = peek(c);
-    char a[16], b[16];
+    char a[32], b[32];
     bool simple = false;
     if (is(e, "*")) { /* r = *x; a plain load */
         next(c);
@@ -898,7 +935,7 @@ static int rhs(ctest_t *x, cthread_t *th, int r, bool fresh)
     } else {
         emit(th, e->line, "mov r%d %s", r, a);
         th->known[r] = a[0] != 'r';
-        th->val[r] = atoi(a);
+        th->val[r] = strtoll(a, NULL, 10);
     }
     return 0;
 }
@@ -1002,15 +1039,10 @@ static int init_block(ctest_t *x)
         if (is(peek(c), "=")) {
             next(c);
             const ctok_t *v = peek(c);
-            if (v->kind != C_NUM)
+            if (v->kind != C_NUM && !(is(v, "-") && v[1].kind == C_NUM))
                 return fail_tok(c, v, "initial values are integers, not %s");
-            char tmp[32], *end;
-            tok_name(v, tmp, sizeof tmp);
-            long val = strtol(tmp, &end, 0);
-            if (*end || val < 0 || val >= PROG_MAX_VAL)
-                return fail_tok(c, v, "initial value %s is not an integer from 0 to 255");
-            x->init[l] = (int)val;
-            next(c);
+            if (c_int(c, "initial value", &x->init[l]))
+                return -1;
         }
         if (!is(peek(c), ";") && !is(peek(c), "}"))
             return fail_tok(c, peek(c), "expected ';', found %s");
@@ -1094,13 +1126,12 @@ static int condition(ctest_t *x, strbuf_t *out)
             if (neg_atom(x, out))
                 return -1;
             sb_printf(out, "%ld:r%d", tn, ri);
-        } else if (k->kind == C_NUM) {
-            char tmp[32], *end;
-            tok_name(k, tmp, sizeof tmp);
-            long v = strtol(tmp, &end, 0);
-            if (k->n >= sizeof tmp || *end || v < 0 || v > INT_MAX) /* as native conditions */
-                return fail_tok(c, k, "value %s is not a non-negative integer");
-            sb_printf(out, "%ld%s", v, x->close_neg ? ")" : "");
+        } else if (k->kind == C_NUM || (is(k, "-") && peek(c)->kind == C_NUM)) {
+            prog_val_t v;
+            c->i--; /* c_int reads the sign and the number */
+            if (c_int(c, "value", &v))
+                return -1;
+            sb_printf(out, "%lld%s", (long long)v, x->close_neg ? ")" : "");
             x->close_neg = false;
         } else if (is(k, "[") || is(k, "*")) {
             const ctok_t *l = peek(c);
@@ -1327,7 +1358,7 @@ int prog_c_translate(const char *file, const char *src, size_t len, char **nativ
     /* Native text. */
     sb_puts(&c.out, "{");
     for (int l = 0; l < x->nlocs; l++)
-        sb_printf(&c.out, " %s = %d;", x->locs[l].name, x->init[l]);
+        sb_printf(&c.out, " %s = %lld;", x->locs[l].name, (long long)x->init[l]);
     sb_puts(&c.out, " }\n");
     map_line(&c, init_line);
     size_t rows = 0;
@@ -1456,7 +1487,7 @@ static void c_operand(wr_t *w, prog_operand_t a)
     if (a.is_reg)
         sb_puts(w->out, wreg(w, (int)a.v));
     else
-        sb_printf(w->out, "%d", (int)a.v);
+        sb_printf(w->out, "%lld", (long long)a.v);
 }
 
 static void indent(wr_t *w, int depth)
@@ -1563,8 +1594,8 @@ static int write_range(wr_t *w, int i, int j, int depth)
                 return no_c_form(w, "a branch comparing two registers");
             /* The block [i+1, t) runs when the branch is not taken. */
             indent(w, depth);
-            sb_printf(w->out, "if (%s %s %d) {\n", wreg(w, in->reg),
-                      in->op == PROG_OP_BEQ ? "!=" : "==", (int)in->a.v);
+            sb_printf(w->out, "if (%s %s %lld) {\n", wreg(w, in->reg),
+                      in->op == PROG_OP_BEQ ? "!=" : "==", (long long)in->a.v);
             int end = t;
             const prog_instr_t *last = t - 1 > i ? &th->instr[t - 1] : NULL;
             bool has_else = last && last->op == PROG_OP_B && last->target >= t && last->target <= j;
@@ -1602,11 +1633,31 @@ bool prog_needs_opencl(const prog_t *p)
     return false;
 }
 
+/* A condition value outside herd7's 32-bit C values: true, with it in *V. */
+static bool cond_wide(const prog_cond_t *c, prog_val_t *v)
+{
+    if (!c)
+        return false;
+    if ((c->kind == PROG_COND_REG || c->kind == PROG_COND_LOC) &&
+        (c->val < INT32_MIN || c->val > INT32_MAX)) {
+        *v = c->val;
+        return true;
+    }
+    return cond_wide(c->a, v) || cond_wide(c->b, v);
+}
+
 int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
 {
     wr_t w = {.p = p, .out = out, .why = why, .whylen = whylen};
     if (p->nthreads > PROG_MAX_THREADS)
         return no_c_form(&w, "more than 16 threads");
+    /* herd7 7.58 reads C values with Int32.of_string (and dies on wider ones). */
+    prog_val_t wide;
+    int wl, wc;
+    if (prog_value_outside(p, INT32_MIN, INT32_MAX, &wide, &wl, &wc) || cond_wide(p->cond, &wide)) {
+        snprintf(why, whylen, "the value %lld is outside herd7's 32-bit C values", (long long)wide);
+        return -1;
+    }
     for (int l = 0; l < p->nlocs; l++) {
         if (strchr(p->locs[l].name, '['))
             return no_c_form(&w, "a location array element");
@@ -1648,13 +1699,13 @@ int prog_to_herd(const prog_t *p, strbuf_t *out, char *why, size_t whylen)
         sb_puts(&body, p->meta);
     sb_puts(&body, "{");
     for (int l = 0; l < p->nlocs; l++)
-        sb_printf(&body, " %s = %d;", p->locs[l].name, (int)p->locs[l].init);
+        sb_printf(&body, " %s = %lld;", p->locs[l].name, (long long)p->locs[l].init);
     for (int t = 0; t < p->nthreads; t++) /* compare-exchanges' expected values */
         for (int i = 0; i < p->threads[t].ninstr; i++)
             if (p->threads[t].instr[i].op == PROG_OP_CAS) {
                 char e[64];
                 cas_loc_name(p, t, i, e, sizeof e);
-                sb_printf(&body, " %s = %d;", e, (int)p->threads[t].instr[i].a.v);
+                sb_printf(&body, " %s = %lld;", e, (long long)p->threads[t].instr[i].a.v);
             }
     sb_puts(&body, " }\n");
     for (int t = 0; t < p->nthreads; t++) {

@@ -287,17 +287,51 @@ static int number(parser_t *ps, const lex_tok_t *t, long long max, prog_val_t *v
 {
     long long x = 0;
     for (size_t i = 0; i < t->len; i++) {
-        x = x * 10 + (ps->src[t->off + i] - '0');
-        if (x >= max) {
+        int d = ps->src[t->off + i] - '0';
+        if (x > (max - d) / 10 || x * 10 + d >= max) {
             diag_set(ps->err, ps->file, t->line, t->col, "value '%.*s' out of range (0..%lld)",
                      (int)(t->len > 20 ? 20 : t->len), ps->src + t->off, max - 1);
             return -1;
         }
+        x = x * 10 + d;
     }
     *v = x;
     return 0;
 }
 
+/* A literal of a plain (non-scale) test: '-'? DIGITS, any 64-bit signed value
+ * (herd7's C values; docs/litmus.md "Values"). T is the first token. */
+static int signed_number(parser_t *ps, prog_val_t *v)
+{
+    const lex_tok_t *t = peek(ps);
+    bool neg = t->kind == T_MINUS;
+    if (neg) {
+        next(ps);
+        if (peek(ps)->kind != T_NUM || peek(ps)->off != t->off + 1)
+            return fail_at(ps, t, "expected a number right after %s", "'-'");
+    }
+    const lex_tok_t *d = next(ps);
+    unsigned long long x = 0, lim = neg ? (unsigned long long)INT64_MAX + 1 : INT64_MAX;
+    for (size_t i = 0; i < d->len; i++) {
+        unsigned dg = (unsigned)(ps->src[d->off + i] - '0');
+        if (x > (lim - dg) / 10) {
+            diag_set(ps->err, ps->file, t->line, t->col,
+                     "value %s%.*s does not fit in 64 bits (%lld..%lld)", neg ? "-" : "",
+                     (int)(d->len > 24 ? 24 : d->len), ps->src + d->off, (long long)INT64_MIN,
+                     (long long)INT64_MAX);
+            return -1;
+        }
+        x = x * 10 + dg;
+    }
+    *v = neg ? (prog_val_t)(0 - x) : (prog_val_t)x;
+    return 0;
+}
+
+static bool at_signed_number(parser_t *ps)
+{
+    const lex_tok_t *t = peek(ps);
+    return t->kind == T_NUM || (t->kind == T_MINUS && ps->toks[ps->pos + 1].kind == T_NUM);
+}
 static bool valid_loc_name(const char *s, size_t n)
 {
     if (n == 0 || !(s[0] >= 'a' && s[0] <= 'z'))
@@ -326,9 +360,10 @@ static bool is_reg(parser_t *ps, const lex_tok_t *t, int *r)
     return true;
 }
 
+/* The bound on a literal of a scale file (a table's literals are any int64). */
 static long long max_val(const parser_t *ps)
 {
-    return ps->scale ? PROG_MAX_SCALE_VAL : PROG_MAX_VAL;
+    return ps->scale ? PROG_MAX_SCALE_VAL : INT64_MAX;
 }
 
 static long loc_limit(const parser_t *ps)
@@ -539,7 +574,7 @@ static int loc_index(parser_t *ps, const char *s, size_t n, bool create)
         ps->init_seen = xrealloc(ps->init_seen, ps->loccap * sizeof *ps->init_seen);
         ps->uf = xrealloc(ps->uf, ps->loccap * sizeof *ps->uf);
     }
-    prog_loc_t l = {xstrndup(s, n), 0, -1};
+    prog_loc_t l = {xstrndup(s, n), 0, -1, 0, 0};
     p->locs[p->nlocs] = l;
     ps->init_seen[p->nlocs] = false;
     ps->uf[p->nlocs] = p->nlocs;
@@ -670,6 +705,10 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
 {
     const lex_tok_t *t = peek(ps);
     int r;
+    if (!ps->scale && at_signed_number(ps)) {
+        o->is_reg = false;
+        return signed_number(ps, &o->v);
+    }
     if (t->kind == T_NUM) {
         next(ps);
         o->is_reg = false;
@@ -687,7 +726,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
         prog_val_t v;
         if (parse_primary(ps, &v))
             return -1;
-        if (v < 0 || v >= max_val(ps)) {
+        if (ps->scale && (v < 0 || v >= max_val(ps))) {
             diag_set(ps->err, ps->file, t->line, t->col, "value %lld out of range (0..%lld)",
                      (long long)v, max_val(ps) - 1);
             return -1;
@@ -697,7 +736,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
     }
     if (ps->scale)
         return expected(ps, "a value, a register, a parameter or '(' EXPRESSION ')'");
-    return expected(ps, "a value (0..255) or a register");
+    return expected(ps, "a value or a register");
 }
 
 /* ---- header: "GPU NAME" and the optional description ---- */
@@ -892,15 +931,15 @@ static int parse_init(parser_t *ps)
         ps->init_seen[loc] = true;
         if (expect(ps, T_EQ, "'='"))
             return -1;
-        const lex_tok_t *vt = peek(ps);
+        ps->p->locs[loc].init_line = peek(ps)->line;
+        ps->p->locs[loc].init_col = peek(ps)->col;
         if (ps->scale) {
             if (parse_expr_in(ps, 0, max_val(ps), "initial value", &ps->p->locs[loc].init))
                 return -1;
         } else {
-            if (vt->kind != T_NUM)
-                return expected(ps, "an initial value (0..255)");
-            next(ps);
-            if (number(ps, vt, PROG_MAX_VAL, &ps->p->locs[loc].init))
+            if (!at_signed_number(ps))
+                return expected(ps, "an initial value (an integer)");
+            if (signed_number(ps, &ps->p->locs[loc].init))
                 return -1;
         }
         if (peek(ps)->kind == T_SEMI)
@@ -1914,13 +1953,11 @@ static int parse_atom(parser_t *ps, const uint32_t *regs_used, prog_cond_t **out
 /* The value of a condition term: a number, or in a scale file an expression. */
 static int cond_value(parser_t *ps, prog_val_t *v)
 {
-    const lex_tok_t *vt = peek(ps);
     if (ps->scale)
         return parse_expr_in(ps, 0, (long long)INT_MAX + 1, "value", v);
-    if (vt->kind != T_NUM)
+    if (!at_signed_number(ps))
         return expected(ps, "a value");
-    next(ps);
-    return number(ps, vt, INT_MAX, v);
+    return signed_number(ps, v);
 }
 
 /* Join TERMS[0..N) with KIND into a balanced tree (N > 0). */
@@ -2378,6 +2415,11 @@ int prog_parse_params(const char *file, const char *src, size_t len, const prog_
                 in->line = in->line > 0 && in->line < nmap ? map[in->line] : 0;
                 in->col = 1;
             }
+        for (int l = 0; l < p->nlocs; l++) {
+            prog_loc_t *lc = &p->locs[l];
+            lc->init_line = lc->init_line > 0 && lc->init_line < nmap ? map[lc->init_line] : 0;
+            lc->init_col = 1;
+        }
         free(p->source);
         p->source = xstrndup(src, len);
         p->source_len = len;

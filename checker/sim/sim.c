@@ -1677,6 +1677,14 @@ static int build(sim_t *s, diag_t *err)
     const proto_t *p = s->p;
     const prog_t *prog = s->prog;
     const sim_machine_t *m = s->m;
+    prog_val_t bad;
+    int bl, bc;
+    if (prog_value_outside(prog, INT32_MIN, INT32_MAX, &bad, &bl, &bc)) {
+        diag_set(err, prog->file, bl, bc,
+                 "value %lld does not fit timed mode's 32-bit registers (%ld..%ld)", (long long)bad,
+                 (long)INT32_MIN, (long)INT32_MAX);
+        return -1;
+    }
     int need = 0;
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)

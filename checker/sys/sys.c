@@ -1219,14 +1219,15 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                  prog->nthreads, PROG_MAX_THREADS);
         goto fail;
     }
-    for (int l = 0; l < prog->nlocs; l++)
-        if (prog->locs[l].init > VAL_MAX || prog->locs[l].init < -VAL_MAX) {
-            diag_set(err, prog->file, 0, 0,
-                     "initial value of %s (%lld) is beyond the explorer's 16-bit values: "
-                     "lower the workload's parameters (--param)",
-                     prog->locs[l].name, (long long)prog->locs[l].init);
-            goto fail;
-        }
+    prog_val_t bad;
+    int bl, bc;
+    if (prog_value_outside(prog, -VAL_MAX, VAL_MAX, &bad, &bl, &bc)) {
+        diag_set(err, prog->file, bl, bc,
+                 "value %lld does not fit the explorer's 16-bit slots (%d..%d)%s", (long long)bad,
+                 -VAL_MAX, VAL_MAX,
+                 prog->nparams ? ": lower the workload's parameters (--param)" : "");
+        goto fail;
+    }
     int need = 0;
     for (int t = 0; t < prog->nthreads; t++)
         if (prog->threads[t].cu + 1 > need)

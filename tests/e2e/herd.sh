@@ -131,6 +131,51 @@ else
     echo "herd: herd's model files skipped: no herd7 library at $HL (set HERD7_LIBDIR)"
 fi
 
+# Values: negative and wide literals (tests/e2e/data/herd-values: herd7 7.58 gives
+# the same states, tests/e2e/herd-diff.sh), herd7's "States" form with a sign.
+"$BIN" litmus --model sc tests/e2e/data/herd-values >"$T/out" 2>&1
+if grep -q '^Summary: 5 tests, 1 model: sc 3 Never 2 Sometimes 0 Always' "$T/out" &&
+    grep -q '^1:r0=-3; 1:r1=-7; x=-7; y=-3;$' "$T/out" &&
+    grep -q '^0:r0=1; 1:r1=-1; x=-1000001; (\*)$' "$T/out" &&
+    grep -q '^0:r0=-2147483648; 1:r0=-2147483648; x=-2147483648; y=2147483647;$' "$T/out"; then
+    ok
+else
+    bad "negative and 32-bit values: $(tail -n 1 "$T/out")"
+fi
+W=tests/e2e/data/values/wide.litmus
+"$BIN" litmus --json --model sc "$W" >"$T/out" 2>&1
+if grep -q '"outcomes":\[{"0:r0":-9223372036854775808,"1:r1":4294967296,"1:r2":-9223372036854775808,"x":-9223372036854775808,"y":4294967296},{"0:r0":-9223372036854775808,"1:r1":4294967296,"1:r2":-5,' "$T/out" &&
+    grep -q '"observation":"sometimes"' "$T/out"; then ok; else
+    bad "64-bit values in --json: $(cat "$T/out")"
+fi
+if "$BIN" litmus --model sc --model rcpc tests/e2e/data/values/wrap.litmus >"$T/out" 2>&1 &&
+    [ "$(grep -c '^Observation wrap Always 1 0$' "$T/out")" -eq 2 ]; then ok; else
+    bad "64-bit wrap-around: $(tail -n 1 "$T/out")"
+fi
+# What does not fit a consumer's slots: one error at the value, exit 2, nothing written.
+for c in "check --protocol protocols/mesi.proto --db $T/v.db|the explorer's 16-bit slots (-32767..32767)" \
+    "sim --protocol protocols/mesi.proto --workload|timed mode's 32-bit registers (-2147483648..2147483647)" \
+    "export --murphi -o $T/v.m --protocol protocols/mesi.proto|the explorer's 16-bit slots (-32767..32767)"; do
+    # shellcheck disable=SC2086
+    "$BIN" ${c%%|*} "$W" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ ! -e "$T/v.m" ] &&
+        [ "$(cat "$T/err")" = "cohcheck: $W:3:15: value 4294967296 does not fit ${c#*|}" ]; then ok; else
+        bad "${c%% *} on 64-bit values: exit $rc, $(cat "$T/err")"
+    fi
+done
+"$BIN" check --protocol protocols/mesi.proto --db "$T/v.db" tests/e2e/data/herd-values/MP+neg.litmus >"$T/out" 2>&1
+if grep -q '^mesi MP+neg sc: ok (87 states, 135 transitions' "$T/out"; then ok; else
+    bad "the explorer on small negative values: $(head -n 1 "$T/out")"
+fi
+mkdir "$T/v"
+"$BIN" litmus --to-herd "$T/v" "$W" tests/e2e/data/herd-values >"$T/out" 2>"$T/err"
+if grep -q '^Summary: 5 tests written' "$T/out" &&
+    grep -q "wide.litmus: skipped, no C form: the value 4294967296 is outside herd7's 32-bit C values" "$T/err" &&
+    grep -q '^{ x = -1; y = -2; }$' "$T/v/MP+neg.litmus"; then ok; else
+    bad "--to-herd of negative and wide values: $(cat "$T/err")"
+fi
+
 # Errors: the first line of each file is "// FILE:LINE:COL: message".
 for f in tests/e2e/data/herd-bad/*.litmus; do
     want=$(head -n 1 "$f" | sed 's|^// ||')

@@ -163,7 +163,8 @@ Test(prog_errors, header)
 
 Test(prog_errors, init_and_tokens)
 {
-    parse_bad("GPU t\n{ x = 300; }\n", 2, 7, "out of range");
+    parse_bad("GPU t\n{ x = 9223372036854775808; }\n", 2, 7, "does not fit in 64 bits");
+    parse_bad("GPU t\n{ x = - 1; }\n", 2, 7, "expected a number right after '-'");
     parse_bad("GPU t\n{ x = 1; x = 2; }\n", 2, 10, "initialised twice");
     parse_bad("GPU t\n{ X = 1; }\n", 2, 3, "location name");
     parse_bad("GPU t\n{ x = 1 }\n P0 ;\n st x $ ;\n", 4, 7, "unexpected character '$'");
@@ -182,7 +183,8 @@ Test(prog_errors, threads_and_instructions)
     parse_bad("GPU t\n{}\n P0 ;\n ld.acq.cta r0 x ;\nexists (true)\n", 4, 9,
               "unknown order or scope");
     parse_bad("GPU t\n{}\n P0 ;\n ld r16 x ;\nexists (true)\n", 4, 5, "register");
-    parse_bad("GPU t\n{}\n P0 ;\n st x 256 ;\nexists (true)\n", 4, 7, "out of range");
+    parse_bad("GPU t\n{}\n P0 ;\n st x -9223372036854775809 ;\nexists (true)\n", 4, 7,
+              "value -9223372036854775809 does not fit in 64 bits");
     parse_bad("GPU t\n{}\n P0 ;\n bne r0 1 NOPE ;\nexists (true)\n", 4, 11,
               "undefined label 'NOPE'");
     parse_bad("GPU t\n{}\n P0 ;\n L: fence ;\n L: fence ;\nexists (true)\n", 5, 2, "defined twice");
@@ -283,4 +285,100 @@ Test(prog, herd_c_dialect)
     cr_expect(strstr(why, "loop"), "%s", why);
     sb_free(&b);
     prog_free(l);
+}
+
+/* Values: negative and 64-bit literals in both formats (herd7's C values are
+ * signed), their positions, and what each consumer's range refuses. */
+Test(prog, signed_and_wide_values)
+{
+    prog_t *p = parse_ok("GPU v\n{ x = -5; y = 9223372036854775807; }\n"
+                         " P0                          | P1 ;\n"
+                         " st x -9223372036854775808   | ld r1 x ;\n"
+                         " rmw.add r0 y -1             | beq r1 -3 L ;\n"
+                         " cas r2 x -5 4294967296      | L: ;\n"
+                         "exists (0:r0 = -1 /\\ x = -9223372036854775808)\n");
+    cr_expect_eq(p->locs[0].init, -5);
+    cr_expect_eq(p->locs[0].init_line, 2);
+    cr_expect_eq(p->locs[0].init_col, 7);
+    cr_expect_eq(p->locs[1].init, INT64_MAX);
+    cr_expect_eq(p->threads[0].instr[0].a.v, INT64_MIN);
+    cr_expect_eq(p->threads[0].instr[1].a.v, -1);
+    cr_expect_eq(p->threads[0].instr[2].a.v, -5);
+    cr_expect_eq(p->threads[0].instr[2].b.v, 4294967296LL);
+    cr_expect_eq(p->threads[1].instr[1].a.v, -3);
+    cr_expect_eq(p->cond->kind, PROG_COND_AND);
+    cr_expect_eq(p->cond->a->val, -1);
+    cr_expect_eq(p->cond->b->val, INT64_MIN);
+    /* The first literal outside a range, where it was written. */
+    prog_val_t v;
+    int line, col;
+    cr_expect(prog_value_outside(p, -32767, 32767, &v, &line, &col));
+    cr_expect_eq(v, INT64_MAX);
+    cr_expect_eq(line, 2);
+    cr_expect_eq(col, 15);
+    cr_expect_not(prog_value_outside(p, INT64_MIN, INT64_MAX, &v, &line, &col));
+    /* A parenthesised operand of a table has the same range. */
+    prog_t *e = parse_ok("GPU e\n{}\n P0 ;\n st x (300) ;\n st x (-5) ;\nexists (x = -5)\n");
+    cr_expect_eq(e->threads[0].instr[0].a.v, 300);
+    cr_expect_eq(e->threads[0].instr[1].a.v, -5);
+    prog_free(e);
+    /* herd7 reads 32-bit C values only: no C form. */
+    strbuf_t b;
+    sb_init(&b);
+    char why[100];
+    cr_expect_eq(prog_to_herd(p, &b, why, sizeof why), -1);
+    cr_expect(strstr(why, "the value 9223372036854775807 is outside herd7's 32-bit C values"), "%s",
+              why);
+    sb_free(&b);
+    prog_free(p);
+
+    /* The C dialect: negative initial values, stores, register initialisers,
+     * fetch_add operands, comparisons and conditions; hex as herd7 reads it. */
+    const char *c = "C neg\n"
+                    "{ x = -1; y = 0x10; }\n"
+                    "P0 (atomic_int* x, atomic_int* y) {\n"
+                    "  int r0 = -2147483648;\n"
+                    "  *x = -7;\n"
+                    "  r0 = atomic_fetch_add_explicit(y, -3, memory_order_relaxed);\n"
+                    "  if (r0 == -4) { *x = 2147483647; }\n"
+                    "}\n"
+                    "exists (0:r0=16 /\\ x=-7 /\\ y=13)\n";
+    p = parse_ok(c);
+    cr_expect_eq(p->locs[0].init, -1);
+    cr_expect_eq(p->locs[1].init, 16);
+    cr_expect_eq(p->threads[0].instr[0].a.v, -2147483648LL, "int r0 = -2147483648: a mov");
+    cr_expect_eq(p->threads[0].instr[1].a.v, -7);
+    cr_expect_eq(p->threads[0].instr[2].a.v, -3);
+    cr_expect_eq(p->threads[0].instr[3].a.v, -4);
+    sb_init(&b);
+    cr_assert_eq(prog_to_herd(p, &b, why, sizeof why), 0, "%s", why);
+    cr_expect(strstr(b.s, "{ x = -1; y = 16; }"), "%s", b.s);
+    cr_expect(strstr(b.s, "*x = -7;"), "%s", b.s);
+    cr_expect(strstr(b.s, "if (r0 == -4)"), "%s", b.s);
+    cr_expect(strstr(b.s, "exists (0:r0=16 /\\ x=-7 /\\ y=13)"), "%s", b.s);
+    prog_t *q = parse_ok(b.s);
+    cr_expect_eq(q->threads[0].ninstr, p->threads[0].ninstr);
+    cr_expect_eq(q->locs[0].init, -1);
+    prog_free(q);
+    sb_free(&b);
+    prog_free(p);
+    /* cohcheck's &r compare-exchange: the expected constant stays 64-bit. */
+    p = parse_ok("C casr\n{ x = -3000000000; }\nP0 (atomic_int* x) {\n  int r0 = -3000000000;\n"
+                 "  int b = atomic_compare_exchange_strong_explicit(x, &r0, 7, "
+                 "memory_order_acq_rel, memory_order_acquire);\n}\nexists (0:b=1)\n");
+    bool bne = false;
+    for (int i = 0; i < p->threads[0].ninstr; i++)
+        if (p->threads[0].instr[i].op == PROG_OP_BNE)
+            bne = p->threads[0].instr[i].a.v == -3000000000LL;
+    cr_expect(bne, "the result test compares with -3000000000");
+    prog_free(p);
+    parse_bad("C t\n{ x = 99999999999999999999; }\nP0 (atomic_int* x) {\n  *x = 1;\n}\n"
+              "exists (x=1)\n",
+              2, 7, "initial value 99999999999999999999 does not fit in 64 bits");
+    parse_bad("C t\n{}\nP0 (atomic_int* x) {\n  *x = -9223372036854775809;\n}\nexists (x=1)\n", 4,
+              8, "value -9223372036854775809 does not fit in 64 bits");
+    parse_bad("C t\n{}\nP0 (atomic_int* x) {\n  *x = 1;\n}\nexists (x=-99999999999999999999)\n", 6,
+              11, "does not fit in 64 bits");
+    parse_bad("C t\n{}\nP0 (atomic_int* x) {\n  *x = 1;\n}\nexists (x=0x)\n", 6, 11,
+              "value '0x' is not an integer");
 }
