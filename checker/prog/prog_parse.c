@@ -180,6 +180,7 @@ typedef struct {
     size_t lhcap;
     /* Scale files: literal limit PROG_MAX_SCALE_VAL; bound names, innermost last. */
     bool scale;
+    bool wide; /* a C test's translation: literals are any int64 (herd7's values) */
     bind_t *env;
     size_t nenv, capenv;
     const prog_setting_t *set;
@@ -360,10 +361,12 @@ static bool is_reg(parser_t *ps, const lex_tok_t *t, int *r)
     return true;
 }
 
-/* The bound on a literal of a scale file (a table's literals are any int64). */
+/* A native table's values are 0..255 (the litmus format's VAL); a scale file's are below
+ * PROG_MAX_SCALE_VAL; a C test's (translated, ps->wide) are any int64. */
+#define TABLE_MAX_VAL 256
 static long long max_val(const parser_t *ps)
 {
-    return ps->scale ? PROG_MAX_SCALE_VAL : INT64_MAX;
+    return ps->scale ? PROG_MAX_SCALE_VAL : ps->wide ? INT64_MAX : TABLE_MAX_VAL;
 }
 
 static long loc_limit(const parser_t *ps)
@@ -705,7 +708,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
 {
     const lex_tok_t *t = peek(ps);
     int r;
-    if (!ps->scale && at_signed_number(ps)) {
+    if (ps->wide && at_signed_number(ps)) {
         o->is_reg = false;
         return signed_number(ps, &o->v);
     }
@@ -726,7 +729,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
         prog_val_t v;
         if (parse_primary(ps, &v))
             return -1;
-        if (ps->scale && (v < 0 || v >= max_val(ps))) {
+        if (!ps->wide && (v < 0 || v >= max_val(ps))) {
             diag_set(ps->err, ps->file, t->line, t->col, "value %lld out of range (0..%lld)",
                      (long long)v, max_val(ps) - 1);
             return -1;
@@ -736,7 +739,7 @@ static int parse_operand(parser_t *ps, prog_operand_t *o)
     }
     if (ps->scale)
         return expected(ps, "a value, a register, a parameter or '(' EXPRESSION ')'");
-    return expected(ps, "a value or a register");
+    return expected(ps, ps->wide ? "a value or a register" : "a value (0..255) or a register");
 }
 
 /* ---- header: "GPU NAME" and the optional description ---- */
@@ -936,10 +939,17 @@ static int parse_init(parser_t *ps)
         if (ps->scale) {
             if (parse_expr_in(ps, 0, max_val(ps), "initial value", &ps->p->locs[loc].init))
                 return -1;
-        } else {
+        } else if (ps->wide) {
             if (!at_signed_number(ps))
                 return expected(ps, "an initial value (an integer)");
             if (signed_number(ps, &ps->p->locs[loc].init))
+                return -1;
+        } else {
+            const lex_tok_t *vt = peek(ps);
+            if (vt->kind != T_NUM)
+                return expected(ps, "an initial value (0..255)");
+            next(ps);
+            if (number(ps, vt, TABLE_MAX_VAL, &ps->p->locs[loc].init))
                 return -1;
         }
         if (peek(ps)->kind == T_SEMI)
@@ -1955,9 +1965,16 @@ static int cond_value(parser_t *ps, prog_val_t *v)
 {
     if (ps->scale)
         return parse_expr_in(ps, 0, (long long)INT_MAX + 1, "value", v);
-    if (!at_signed_number(ps))
+    if (ps->wide) {
+        if (!at_signed_number(ps))
+            return expected(ps, "a value");
+        return signed_number(ps, v);
+    }
+    const lex_tok_t *vt = peek(ps);
+    if (vt->kind != T_NUM)
         return expected(ps, "a value");
-    return signed_number(ps, v);
+    next(ps);
+    return number(ps, vt, INT_MAX, v);
 }
 
 /* Join TERMS[0..N) with KIND into a balanced tree (N > 0). */
@@ -2289,6 +2306,9 @@ static int parse_body(parser_t *ps)
     return 0;
 }
 
+/* parse_native's own flag, beside PROG_PARAMS_*: the text is a C test's translation. */
+#define PARSE_WIDE 0x100u
+
 static int parse_native(const char *file, const char *src, size_t len, const prog_setting_t *set,
                         int nset, unsigned flags, prog_t **out, diag_t *err)
 {
@@ -2308,6 +2328,7 @@ static int parse_native(const char *file, const char *src, size_t len, const pro
     ps.set_used = xcalloc((size_t)nset + 1, sizeof *ps.set_used);
     ps.strict = flags & PROG_PARAMS_STRICT;
     ps.timed = flags & PROG_PARAMS_TIMED;
+    ps.wide = flags & PARSE_WIDE;
     sb_init(&ps.lsfx);
     sb_puts(&ps.lsfx, "");
     int rc = -1;
@@ -2401,7 +2422,7 @@ int prog_parse_params(const char *file, const char *src, size_t len, const prog_
     prog_c_info_t info;
     if (prog_c_translate(file, src, len, &native, &map, &nmap, &info, err))
         return -1;
-    int rc = parse_native(file, native, strlen(native), NULL, 0, 0, out, err);
+    int rc = parse_native(file, native, strlen(native), NULL, 0, PARSE_WIDE, out, err);
     if (rc) {
         /* A mistake only the native reader sees: report it at the C line. */
         if (err->line > 0 && err->line < nmap)

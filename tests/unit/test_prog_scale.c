@@ -283,9 +283,8 @@ Test(prog_scale, scale_limits_and_values)
         "index 70000 out of range (0..65535)");
     bad("GPU L\nparam N = 1\n{ }\nthreads T[N] @wg(5000) { st x 1 ; }\nforall (x = 1)\n", 4, 17,
         "work-group 5000 out of range");
-    /* A classic table keeps its limits (64-bit values) and messages. */
-    bad("GPU t\n{}\n P0 ;\n st x 9223372036854775808 ;\nexists (true)\n", 4, 7,
-        "does not fit in 64 bits");
+    /* A classic table keeps its limits and messages. */
+    bad("GPU t\n{}\n P0 ;\n st x 256 ;\nexists (true)\n", 4, 7, "out of range (0..255)");
 }
 
 Test(prog_scale, errors)
