@@ -258,7 +258,8 @@ static void emit(pathgen_t *g, const prog_val_t *regs)
     pth.nev = g->ncur;
     memcpy(pth.regs, regs, sizeof pth.regs);
     util_grow((void **)&o->pool, &o->poolcap, o->npool + (size_t)g->ncur, sizeof *o->pool);
-    memcpy(o->pool + o->npool, g->cur, (size_t)g->ncur * sizeof *g->cur);
+    if (g->ncur > 0) /* a thread with no events: no pool yet, nothing to copy */
+        memcpy(o->pool + o->npool, g->cur, (size_t)g->ncur * sizeof *g->cur);
     o->npool += (size_t)g->ncur;
     UTIL_PUSH(o->paths, o->npaths, o->cap, pth);
     if (g->nreads > o->max_reads)
@@ -551,7 +552,7 @@ static int build_leaf(comb_t *c)
     int e = p->nlocs;
     for (int t = 0; t < p->nthreads; t++) {
         const path_t *pth = &c->tps[t].paths[c->choice[t]];
-        const pev_t *ev = c->tps[t].pool + pth->off;
+        const pev_t *ev = pth->nev > 0 ? c->tps[t].pool + pth->off : NULL;
         int first = e;
         for (int i = 0; i < pth->nev; i++, e++) {
             const pev_t *pe = &ev[i];
