@@ -38,19 +38,6 @@ static void on_outcome(void *ctx, const prog_val_t *o, int depth)
     d->depth[d->n++] = depth;
 }
 
-/* Outcome V as a JSON object mapping each key of LAY ("0:r1", "x") to its value. */
-static void outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v)
-{
-    sb_putc(b, '{');
-    for (int k = 0; k < lay->nkeys; k++) {
-        if (k)
-            sb_putc(b, ',');
-        sb_json_str(b, lay->names[k]);
-        sb_printf(b, ":%lld", (long long)v[k]);
-    }
-    sb_putc(b, '}');
-}
-
 static void free_trace(char **t, int n)
 {
     for (int i = 0; i < n; i++)
@@ -241,7 +228,7 @@ static int separating_trace(const classify_opts_t *c, classify_model_t *m, cat_m
             sb_init(&j);
             for (int k = 0; k < lay.nkeys; k++)
                 sb_printf(&t, "%s%s=%lld;", k ? " " : "", lay.names[k], (long long)v[k]);
-            outcome_json(&j, &lay, v);
+            exec_outcome_json(&j, &lay, v);
             m->sep_outcome = t.s;
             m->sep_outcome_json = j.s;
         }

@@ -224,18 +224,6 @@ int cli_parse_count(const char *opt, const char *s, long long max, long long *ou
     return 0;
 }
 
-void cli_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v)
-{
-    sb_putc(b, '{');
-    for (int k = 0; k < lay->nkeys; k++) {
-        if (k)
-            sb_putc(b, ',');
-        sb_json_str(b, lay->names[k]);
-        sb_printf(b, ":%lld", (long long)v[k]);
-    }
-    sb_putc(b, '}');
-}
-
 int cli_param_opt(const char *cmd, const char *arg, const char **params, int *nparams)
 {
     if (*nparams >= 64 || !strchr(arg, '=')) {

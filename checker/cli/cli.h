@@ -137,9 +137,6 @@ int cmd_resume(int argc, char **argv);
 int cmd_store(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
-/* Append outcome V as a JSON object mapping each key of LAY ("0:r1", "x") to its value. */
-void cli_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v);
-
 /* The explorer's on_new hook for the store: CTX is a cli_store_ctx_t. The label
  * blob is the sys_label_t followed by the state's replay position (4 bytes). */
 typedef struct {

@@ -228,7 +228,7 @@ int cli_store_finish(store_t *db, int64_t run, const explore_result_t *r, const 
         const prog_val_t *v = exec_outcome(&r->reached, i);
         strbuf_t o;
         sb_init(&o);
-        cli_outcome_json(&o, lay, v);
+        exec_outcome_json(&o, lay, v);
         store_outcome(db, run, o.s, mr->racy || exec_outcomes_has(&mr->allowed, v));
         sb_free(&o);
     }
@@ -360,7 +360,7 @@ static void result_json(const check_t *c, const job_t *job, const prog_t *p,
     for (size_t i = 0; i < r->reached.n; i++) {
         if (i)
             sb_putc(b, ',');
-        cli_outcome_json(b, lay, exec_outcome(&r->reached, i));
+        exec_outcome_json(b, lay, exec_outcome(&r->reached, i));
     }
     size_t unreached = 0;
     for (size_t i = 0; i < mr->allowed.n; i++)

@@ -252,7 +252,7 @@ static void print_json(const prog_t *p, const exec_layout_t *lay, const cat_mode
         const prog_val_t *v = exec_outcome(&r->allowed, i);
         if (i)
             sb_putc(&b, ',');
-        cli_outcome_json(&b, lay, v);
+        exec_outcome_json(&b, lay, v);
         if (exec_outcome_sat(p, lay, v))
             pos++;
         else

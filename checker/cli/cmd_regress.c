@@ -84,7 +84,7 @@ static int load_version(const char *arg, const char *argv0, proto_t **out, diag_
 static void put_outcome(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v, bool json)
 {
     if (json) {
-        cli_outcome_json(b, lay, v);
+        exec_outcome_json(b, lay, v);
         return;
     }
     for (int k = 0; k < lay->nkeys; k++)

@@ -820,3 +820,15 @@ out:
             exec_result_free(&results[i]);
     return rc;
 }
+
+void exec_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v)
+{
+    sb_putc(b, '{');
+    for (int k = 0; k < lay->nkeys; k++) {
+        if (k)
+            sb_putc(b, ',');
+        sb_json_str(b, lay->names[k]);
+        sb_printf(b, ":%lld", (long long)v[k]);
+    }
+    sb_putc(b, '}');
+}

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "../base/diag.h"
+#include "../base/util.h"
 #include "../cat/cat.h"
 #include "../prog/prog.h"
 
@@ -96,6 +97,9 @@ void exec_outcomes_free(exec_outcomes_t *s);
 bool exec_outcomes_add(exec_outcomes_t *s, const prog_val_t *v);
 bool exec_outcomes_has(const exec_outcomes_t *s, const prog_val_t *v);
 const prog_val_t *exec_outcome(const exec_outcomes_t *s, size_t i);
+
+/* Append outcome V as a JSON object mapping each key of LAY ("0:r1", "x") to its value. */
+void exec_outcome_json(strbuf_t *b, const exec_layout_t *lay, const prog_val_t *v);
 
 /* Does outcome V satisfy P's condition proposition? */
 bool exec_outcome_sat(const prog_t *p, const exec_layout_t *l, const prog_val_t *v);
