@@ -3,6 +3,8 @@
  * enumerator's bounds are fuzzed too. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "../../checker/cat/cat.h"
 #include "../../checker/exec/exec.h"
@@ -14,8 +16,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static cat_model_t *sc; /* loaded once per fuzzing process */
     diag_t d;
-    if (!sc && cat_load("models/sc.cat", &sc, &d))
-        return 0;
+    if (!sc) {
+        /* $COHCHECK_FUZZ_MODEL, else models/sc.cat from the repository root (run.sh's
+         * folder); without a model nothing would be fuzzed, so that stops the run. */
+        const char *m = getenv("COHCHECK_FUZZ_MODEL");
+        if (cat_load(m ? m : "models/sc.cat", &sc, &d)) {
+            fprintf(stderr,
+                    "fuzz_eval: cannot load %s (run from the repository root or set "
+                    "COHCHECK_FUZZ_MODEL)\n",
+                    m ? m : "models/sc.cat");
+            abort();
+        }
+    }
     prog_t *p = NULL;
     if (prog_parse("fuzz.litmus", (const char *)data, size, &p, &d))
         return 0;
