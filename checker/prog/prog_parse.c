@@ -1166,7 +1166,7 @@ static int parse_mnemonic(parser_t *ps, const lex_tok_t *t, prog_instr_t *in)
         }
         seg = dot ? dot + 1 : end;
     }
-    /* Defaults (DESIGN section 2): rmw/cas/fence acqrel; atomics without scope are agent. */
+    /* Defaults (docs/litmus.md): rmw/cas/fence acqrel; atomics without scope are agent. */
     if (!have_ord && (in->op == PROG_OP_RMW || in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE))
         in->ord = PROG_ORD_ACQREL;
     if (mem && in->ord == PROG_ORD_PLAIN) {
