@@ -3,7 +3,8 @@
 # reports/claims/*.claims) has its columns and a label on every row, the census has a row per
 # protocol and every failed run is a red row, the SVGs are well-formed, the same seeds give
 # byte-identical tables and data, a missing gnuplot skips the plots with a note (exit 0),
-# index.html gains one timed section, tcs-inorder in the fermi figure runs at lifetime 800,
+# index.html gains one timed section, hs-relaxed strong-scales (the same TBs and operations at 1
+# and 15 CUs, every CU used), tcs-inorder in the fermi figure runs at lifetime 800,
 # changing a rule's tolerance in a claims file changes the label, a bad claims file is one
 # FILE:LINE:COL error (exit 2), bad options exit 2, and --json prints the summary line's
 # counts as one object (and nothing else on stdout).
@@ -95,6 +96,49 @@ if "$BIN" report timed --quick --only fermi --seeds 1 --out "$F" >/dev/null 2>"$
     grep -q '^| mp | tcw | lifetime=3200 | ' "$F/timed.md"; then ok; else
     bad "fermi effective lifetimes: $(grep '^| mp | tc' "$F/timed.md" | head -n 3)"
 fi
+# Strong scaling (seed 002 section IV-D): hs-relaxed fixes the TBs in all (Table II: Flags 60,
+# HG and HG-NO 64, RC 64, SL 512, SC 112, the workloads' timed defaults) and divides them over
+# the CUs. At 15 CUs every workload occupies 15 CUs (no "[N CUs used]" cell; the Flags claims
+# say 15), and each run's parameters are the same at 1 and 15 CUs but CUS.
+S=$T/s
+if "$BIN" report timed --only hs-relaxed --cus 1,15 --seeds 1 --out "$S" >/dev/null 2>"$T/err"; then
+    ok
+else bad "report timed --only hs-relaxed: $(tail -n 3 "$T/err")"; fi
+sed -n '/^<a id="hs-relaxed"><\/a>$/,/^<a id="fermi"><\/a>$/p' "$S/timed.md" >"$T/rlx"
+if [ "$(grep -c '^| [A-Z][A-Za-z-]* | [a-zA-Z@=0-9 -]* | [0-9]* (1.00) | [0-9]* ([0-9.]*) | yes |$' "$T/rlx")" -eq 30 ] &&
+    ! grep -q 'CUs used\]' "$T/rlx"; then ok; else
+    bad "hs-relaxed at 1 and 15 CUs: $(grep 'CUs used' "$T/rlx" | head -n 2)"
+fi
+for g in GDR DDR; do
+    if grep -q "^| Relaxed atomics: $g faster than [GD]D0 (Flags, 15 CUs) | .* | Flags at 15 CUs (15 CUs used): " \
+        "$S/timed.md"; then ok; else bad "Flags claim ($g): not 15 CUs used"; fi
+done
+# The sim's timed defaults are the figure's settings (the report's effective parameters), and
+# at them the operations that do not depend on timing are the same at 1 and 15 CUs: SC's
+# 112 x 10 updates and 112 x 112 x 10 counter reads, the histograms' 64 x 16 input loads and
+# increments, RC's 64 x 10 references taken and dropped, SL's 2 writes of 6 words, HG-NO's 64
+# phase releases. (Spins are timing: SL's and Flags' loads, HG-NO's reader's loads.)
+counts() { # workload protocol cus -> "load store atomic" and the parameters in $T/p
+    "$BIN" sim --json --protocol "$2" --workload "$1" --cus "$3" >"$T/sj" 2>&1 || return 1
+    sed 's/.*"workload":{\([^}]*\)}.*/\1/; s/"//g; s/:/=/g' "$T/sj" >"$T/p"
+    sed 's/.*"latency":{"load":{"count":\([0-9]*\),.*"store":{"count":\([0-9]*\),.*"atomic":{"count":\([0-9]*\),.*/\1 \2 \3/' "$T/sj"
+}
+for spec in "SC 125440_0_1120" "HG 1024_0_1024" "HG-NO *_64_1024" "RC 640_1_1280" "SL *_12_0" \
+    "Flags *_*_0"; do
+    w=${spec% *}
+    want=$(echo "${spec#* }" | tr _ ' ')
+    for p in gpu-wt denovo; do
+        c1=$(counts "$w" $p 1)
+        c15=$(counts "$w" $p 15)
+        eff=$(grep "^| $w | $p | " "$T/rlx" | tail -n 1 | sed 's/.* | \([^|]*\) |$/\1/')
+        m=0
+        # shellcheck disable=SC2254
+        case "$c1" in $want) case "$c15" in $want) m=1 ;; esac ;; esac
+        if [ "$m" -eq 1 ] && [ -n "$eff" ] && [ "$(cat "$T/p")" = "$eff" ]; then ok; else
+            bad "$w on $p: 1 CU '$c1', 15 CUs '$c15' (want '$want'); sim $(cat "$T/p"), report '$eff'"
+        fi
+    done
+done
 # A rule's tolerance lives in the claims file: narrowing it changes the label. TCW-FIXED is
 # 15.1% faster than TCS on the quick task queue at every seed ("yes" within [7.5, 22.5]%);
 # with the lower bound at 16% the same numbers are "partly".
