@@ -12,7 +12,9 @@
  * step outside group c can affect group c are a new message in a channel into
  * group c (enabling a receive), a receive from a full bounded channel out of
  * group c (enabling a waiting send), and filling a channel into group c up to
- * the overflow limit. sys_por_select rules out all three at the state. */
+ * the overflow limit. sys_por_select rules out all three at the state; a shared
+ * instance that sends to computed nodes adds nothing to group c when its stored
+ * destinations are sender-bound and do not name c (analyse_dests, view_named). */
 #include "sys_por.h"
 
 #include <stdlib.h>
