@@ -2280,6 +2280,16 @@ void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done
     }
 }
 
+/* The compute units a node value (an instance) or a nodeset value (a bit per CU) names. */
+static uint64_t node_cus(const sys_t *s, proto_type_kind_t kind, int16_t v)
+{
+    if (kind == PROTO_T_NODESET)
+        return (uint16_t)v;
+    if (kind == PROTO_T_NODE && v >= 0 && v < s->ninst && s->inst[v].cu >= 0)
+        return (uint64_t)1 << s->inst[v].cu;
+    return 0;
+}
+
 uint64_t sys_msg_key(sys_t *s, const uint8_t *state, size_t len, int c, int pos)
 {
     if (c < 0 || c >= s->nchan || chan_ordered(s, c))
@@ -2317,4 +2327,25 @@ void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uin
     for (int t = 0; t < s->nthreads; t++)
         done[t] = thread_slot(&cur, t)[TH_STATUS] == ST_DONE;
     memcpy(clen, cur.clen, (size_t)s->nchan);
+}
+
+uint64_t sys_por_view_nodes(sys_t *s, const uint8_t *state, size_t len, int i, uint64_t lvars,
+                            uint64_t cvars)
+{
+    work_t cur = load_cur(s, state, len);
+    const inst_t *in = &s->inst[i];
+    const proto_ctrl_t *pc = &s->p->ctrls[in->ctrl];
+    uint64_t m = 0;
+    for (int l = 0; l < s->nlines && lvars; l++) {
+        const int16_t *ln = inst_line(s, &cur, i, l);
+        for (int v = 0; v < pc->nlinevars && v < 64; v++) {
+            const proto_var_t *var = &pc->linevars[v];
+            if (lvars >> v & 1 && ln[0] >= 0 && ln[0] < 64 && var->live >> ln[0] & 1)
+                m |= node_cus(s, var->type.kind, ln[s->lv_off[in->ctrl][v]]);
+        }
+    }
+    for (int v = 0; v < pc->nctrlvars && v < 64; v++)
+        if (cvars >> v & 1)
+            m |= node_cus(s, pc->ctrlvars[v].type.kind, *inst_cvar(s, &cur, i, v));
+    return m;
 }

@@ -234,4 +234,10 @@ void sys_por_view(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uin
 void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done, uint8_t *clen,
                        int16_t *pc, uint8_t *wait, int16_t *msgs);
 
+/* The compute units (bit c for CU c) that the node and nodeset variables of instance I
+ * name at STATE: line variable v when bit v of LVARS is set, on every line whose state
+ * keeps it live, and controller variable v when bit v of CVARS is set. */
+uint64_t sys_por_view_nodes(sys_t *s, const uint8_t *state, size_t len, int i, uint64_t lvars,
+                            uint64_t cvars);
+
 #endif

@@ -12,7 +12,9 @@
  * step outside group c can affect group c are a new message in a channel into
  * group c (enabling a receive), a receive from a full bounded channel out of
  * group c (enabling a waiting send), and filling a channel into group c up to
- * the overflow limit. sys_por_select rules out all three at the state. */
+ * the overflow limit. sys_por_select rules out all three at the state; a shared
+ * instance that sends to computed nodes adds nothing to group c when its stored
+ * destinations are sender-bound and do not name c (analyse_dests, view_named). */
 #include "sys_por.h"
 
 #include <stdlib.h>
@@ -63,6 +65,13 @@ struct sys_por {
     bool *vis;     /* per controller and event: a row may change the value of an invariant's
                       count (moves a line across a counted state set); NULL: no invariants */
     uint8_t *wait; /* scratch: per thread, it waits for a reply */
+    /* Sends to computed nodes (docs/por.md, "Sends to computed nodes"): */
+    uint64_t *sb_lv, *sb_cv; /* per controller: its sender-bound line and controller variables */
+    uint64_t *sb_init;       /* per controller: CUs a reset of such a variable may name */
+    bool sendbound[64];      /* per instance: shared, every send to msg.src, a shared instance
+                                or a sender-bound node or set (and not reply_only) */
+    uint64_t named[64];      /* per such instance, at the state: the CUs it may send to unasked */
+    bool any_sendbound;
 };
 
 #define ANY_LINE 63
@@ -806,6 +815,194 @@ static const char *analyse_invariants(sys_por_t *por)
     return NULL;
 }
 
+/* Whether E's value, a node or a nodeset, names only instances that sent a message to
+ * this controller or that sender-bound variables (bits of LV, CV) name: msg.src, none,
+ * such a variable, a set with such an element added, or any element removed. */
+static bool sender_expr(const proto_expr_t *e, uint64_t lv, uint64_t cv)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case PROTO_E_MSGSRC:
+    case PROTO_E_NONE: return true;
+    case PROTO_E_LINEVAR: return e->index < 64 && (lv >> e->index & 1);
+    case PROTO_E_CTRLVAR: return e->index < 64 && (cv >> e->index & 1);
+    case PROTO_E_SETOP:
+        return sender_expr(e->a, lv, cv) && (e->op == '-' || sender_expr(e->b, lv, cv));
+    default: return false;
+    }
+}
+
+static bool is_node_type(const proto_var_t *v)
+{
+    return !v->per_thread && (v->type.kind == PROTO_T_NODE || v->type.kind == PROTO_T_NODESET);
+}
+
+/* Whether line variable F is set only together with line variable V: a bool, reset
+ * whenever V is (its live states are among V's), initially false, and every
+ * assignment of F is false or sits in a row that assigns V. Then F true means V was
+ * assigned since its last reset. */
+static bool flag_covers(const proto_ctrl_t *pc, int f, int v)
+{
+    const proto_var_t *fv = &pc->linevars[f];
+    if (f == v || fv->type.kind != PROTO_T_BOOL || fv->per_thread ||
+        (fv->live & ~pc->linevars[v].live) ||
+        (fv->init && !(fv->init->kind == PROTO_E_INT && fv->init->index == 0)))
+        return false;
+    for (int r = 0; r < pc->nrows; r++) {
+        const proto_row_t *row = &pc->rows[r];
+        bool sets_f = false, sets_v = false;
+        for (int k = 0; k < row->nactions; k++) {
+            const proto_action_t *a = &row->actions[k];
+            if (a->kind != PROTO_A_ASSIGN || !a->line_var)
+                continue;
+            sets_v |= a->var == v;
+            if (a->var == f && !(a->value && a->value->kind == PROTO_E_INT && a->value->index == 0))
+                sets_f = true;
+        }
+        if (sets_f && !sets_v)
+            return false;
+    }
+    return true;
+}
+
+/* Whether guard G holds only when a flag covering line variable V is set. */
+static bool guard_covers(const proto_ctrl_t *pc, const proto_expr_t *g, int v)
+{
+    if (!g)
+        return false;
+    if (g->kind == PROTO_E_BIN && g->op == '&')
+        return guard_covers(pc, g->a, v) || guard_covers(pc, g->b, v);
+    return g->kind == PROTO_E_LINEVAR && g->index < pc->nlinevars && flag_covers(pc, g->index, v);
+}
+
+/* Whether a row of controller C may read line variable V's reset value: the states
+ * where V may hold it (outside its live states, and those a row reaches from one of
+ * them without assigning V, or a forall moves a line to) meet the row's states, the row
+ * reads V in an action, and its guard does not need a flag that covers V. */
+static bool reads_reset(const proto_t *p, int c, int v)
+{
+    const proto_ctrl_t *pc = &p->ctrls[c];
+    uint64_t all = pc->nstates >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << pc->nstates) - 1;
+    uint64_t may = all & ~pc->linevars[v].live;
+    for (bool more = true; more;) {
+        more = false;
+        for (int r = 0; r < pc->nrows; r++) {
+            const proto_row_t *row = &pc->rows[r];
+            uint64_t add = 0;
+            bool sets_v = false;
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                sets_v |= a->kind == PROTO_A_ASSIGN && a->line_var && a->var == v;
+                if (a->kind == PROTO_A_FORALL && (a->from & may) && a->to >= 0 && a->to < 64)
+                    add |= (uint64_t)1 << a->to;
+            }
+            if ((row->states & may) && !sets_v && row->next >= 0 && row->next < 64)
+                add |= (uint64_t)1 << row->next;
+            if (add & ~may) {
+                may |= add;
+                more = true;
+            }
+        }
+    }
+    for (int r = 0; r < pc->nrows; r++) {
+        const proto_row_t *row = &pc->rows[r];
+        if ((row->states && !(row->states & may)) || guard_covers(pc, row->guard, v))
+            continue;
+        for (int k = 0; k < row->nactions; k++)
+            if (proto_action_any(p, &row->actions[k], is_var, v))
+                return true;
+    }
+    return false;
+}
+
+/* The sender-bound variables of every controller: node and nodeset variables every
+ * assignment of which is a sender expression (a greatest fixpoint), and for line
+ * variables that a state outside their live states resets, the CUs their initial
+ * value names (sb_init). Then which shared instances send only to msg.src, shared
+ * instances and sender expressions (sendbound). */
+static void analyse_dests(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    const sys_topo_t *tp = &por->tp;
+    por->sb_lv = xcalloc((size_t)p->nctrls + 1, sizeof(uint64_t));
+    por->sb_cv = xcalloc((size_t)p->nctrls + 1, sizeof(uint64_t));
+    por->sb_init = xcalloc((size_t)p->nctrls + 1, sizeof(uint64_t));
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        uint64_t *lv = &por->sb_lv[c], *cv = &por->sb_cv[c];
+        for (int v = 0; v < pc->nlinevars && v < 64; v++) {
+            const proto_var_t *var = &pc->linevars[v];
+            if (!is_node_type(var))
+                continue;
+            if (var->live == ~(uint64_t)0)
+                *lv |= (uint64_t)1 << v; /* its initial value is read from the state */
+            else if (!var->init && var->type.kind == PROTO_T_NODESET)
+                *lv |= (uint64_t)1 << v; /* reset to none */
+            else if (!var->init) {       /* reset to node 0 */
+                *lv |= (uint64_t)1 << v;
+                if (tp->ninst > 0 && tp->inst_cu[0] >= 0 && reads_reset(p, c, v))
+                    por->sb_init[c] |= (uint64_t)1 << tp->inst_cu[0];
+            }
+        }
+        for (int v = 0; v < pc->nctrlvars && v < 64; v++)
+            if (is_node_type(&pc->ctrlvars[v]))
+                *cv |= (uint64_t)1 << v;
+        for (bool more = true; more;) {
+            more = false;
+            for (int r = 0; r < pc->nrows; r++)
+                for (int k = 0; k < pc->rows[r].nactions; k++) {
+                    const proto_action_t *a = &pc->rows[r].actions[k];
+                    uint64_t *m = a->line_var ? lv : cv;
+                    if (a->kind != PROTO_A_ASSIGN || a->var < 0 || a->var >= 64 ||
+                        !(*m >> a->var & 1))
+                        continue;
+                    if (a->index || !sender_expr(a->value, *lv, *cv)) {
+                        *m &= ~((uint64_t)1 << a->var);
+                        more = true;
+                    }
+                }
+        }
+    }
+    for (int i = 0; i < tp->ninst; i++) {
+        int c = tp->inst_ctrl[i];
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        bool ok = tp->inst_cu[i] < 0, other = false;
+        for (int r = 0; r < pc->nrows && ok; r++)
+            for (int k = 0; k < pc->rows[r].nactions && ok; k++) {
+                const proto_action_t *a = &pc->rows[r].actions[k];
+                if (a->kind != PROTO_A_SEND || a->dest == PROTO_DEST_SRC ||
+                    a->dest == PROTO_DEST_SHARED)
+                    continue;
+                other = true;
+                ok = (a->dest == PROTO_DEST_NODE || a->dest == PROTO_DEST_EACH) &&
+                     sender_expr(a->dest_node, por->sb_lv[c], por->sb_cv[c]);
+            }
+        por->sendbound[i] = ok && other;
+    }
+}
+
+/* Per send-bound shared instance, the CUs it may send to at the state while a CU does
+ * nothing: those its sender-bound variables name (or a reset of one may), and those
+ * with a message in a channel to it (its receipt may store the sender). */
+static void view_named(sys_por_t *por, const uint8_t *state, size_t len)
+{
+    const sys_topo_t *tp = &por->tp;
+    int ni = tp->ninst;
+    for (int i = 0; i < ni; i++) {
+        if (!por->sendbound[i])
+            continue;
+        int c = tp->inst_ctrl[i];
+        por->named[i] = por->sb_init[c] |
+                        sys_por_view_nodes(por->s, state, len, i, por->sb_lv[c], por->sb_cv[c]);
+    }
+    for (int q = 0; q < tp->nlchan; q++) {
+        int ch = tp->lchan[q], src = ch / ni % ni, dst = ch % ni;
+        if (por->sendbound[dst] && por->clen[ch] && tp->inst_cu[src] >= 0)
+            por->named[dst] |= (uint64_t)1 << tp->inst_cu[src];
+    }
+}
+
 static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
@@ -893,6 +1090,11 @@ static const char *analyse(sys_por_t *por)
                 por->replies[i] = nsrc;
         }
     }
+    analyse_dests(por);
+    for (int i = 0; i < por->tp.ninst; i++) {
+        por->sendbound[i] &= !por->reply_only[i];
+        por->any_sendbound |= por->sendbound[i];
+    }
     return NULL;
 }
 
@@ -937,6 +1139,9 @@ void sys_por_free(sys_por_t *por)
     free(por->ro);
     free(por->reply);
     free(por->wlead);
+    free(por->sb_lv);
+    free(por->sb_cv);
+    free(por->sb_init);
     for (int t = 0; por->fut && t < por->tp.nthreads; t++)
         free(por->fut[t]);
     free(por->fut);
@@ -1008,8 +1213,9 @@ static bool stubborn(const sys_por_t *por, int g, int ins)
         /* A channel into the group from instance SRC outside it: how many messages can
            SRC add while the group does nothing? Replies to the group's messages only. */
         int b = 0;
-        if (!por->reply_only[src])
-            b = NONE_BOUND;
+        if (!por->reply_only[src] &&
+            !(por->sendbound[src] && g < tp->ncus && !(por->named[src] >> g & 1)))
+            b = NONE_BOUND; /* (a send-bound instance names G: unbounded) */
         else
             for (int q2 = 0; q2 < tp->nlchan; q2++) {
                 int c2 = tp->lchan[q2], s2 = c2 / ni % ni;
@@ -1417,6 +1623,8 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
     int ng = tp->ncus + tp->ninst;
     if (rank == 0) {
         sys_por_view_msgs(por->s, state, len, por->done, por->clen, por->pc, por->wait, por->msgs);
+        if (por->any_sendbound)
+            view_named(por, state, len);
         memset(por->egroup, 0, sizeof(int) * (size_t)ng);
         memset(por->pgroup, 0, sizeof(int) * (size_t)ng);
         for (size_t i = 0; i < n; i++) {

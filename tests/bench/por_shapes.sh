@@ -2,8 +2,9 @@
 # The reductions on the hard shapes, per protocol (docs/por.md, "Reporting"): each
 # shipped correct protocol on IRIW+acqs, WRC+rel+acqs, ISA2+rel+acqs, W+RWC and SB+sc
 # under `--init warm --env all`, states without and with the reductions (--no-por,
-# --por), as a markdown table, with the reductions that applied and, for those that
-# did not, why. A run stopped by the bound (POR_BOUND, default 3000000 states, and
+# --por), as a markdown table, with the states the --por run expanded with a proper
+# stubborn set (por_reduced), the reductions that applied and, for those that did
+# not, why. A run stopped by the bound (POR_BOUND, default 3000000 states, and
 # --max-memory POR_MEMORY, default 3G) shows its count with '>'.
 # Usage: sh tests/bench/por_shapes.sh [./cohcheck]   (POR_SHAPES_PROTOCOLS: fewer)
 BIN=${1:-./cohcheck}
@@ -11,8 +12,8 @@ BOUND=${POR_BOUND:-3000000}
 MEM=${POR_MEMORY:-3G}
 PROTOS=${POR_SHAPES_PROTOCOLS:-"nol1 gpu-wt gpu-hrf hlrc hlrc-probe rcc rcc-wo qr gpu-vi gpu-vini tcs tcw denovo denovo-b mesi rsp"}
 TESTS="IRIW+acqs WRC+rel+acqs ISA2+rel+acqs W+RWC SB+sc"
-echo "| protocol | test | states --no-por | states --por | factor | verdict | reductions |"
-echo "|---|---|---:|---:|---:|---|---|"
+echo "| protocol | test | states --no-por | states --por | factor | proper sets | verdict | reductions |"
+echo "|---|---|---:|---:|---:|---:|---|---|"
 for p in $PROTOS; do
     for t in $TESTS; do
         opts="--protocol $p --init warm --env all --no-db --json --max-states $BOUND --max-memory $MEM"
@@ -24,7 +25,7 @@ for p in $PROTOS; do
             function get(k, s,   r) { r = s; if (!sub(".*\"" k "\":\"?", "", r)) return ""; sub("[\",}].*", "", r); return r }
             NR == 1 { s0 = get("states", $0); v0 = get("verdict", $0) }
             NR == 2 {
-                s1 = get("states", $0); v1 = get("verdict", $0)
+                s1 = get("states", $0); v1 = get("verdict", $0); r1 = get("por_reduced", $0)
                 red = $0; if (!sub(".*\"reductions\":\\[", "", red)) red = ""; sub("\\].*", "", red)
                 gsub("\\{\"name\":\"", "", red); gsub("\",\"applied\":true\\}", ": applied", red)
                 gsub("\",\"applied\":false,\"why\":\"", ": not applied (", red); gsub("\"\\}", ")", red)
@@ -32,9 +33,9 @@ for p in $PROTOS; do
             }
             END {
                 done = v0 != "incomplete" && v1 != "incomplete" && s1 > 0
-                printf "| %s | %s | %s%s | %s%s | %s | %s | %s |\n", p, t, (v0 == "incomplete" ? ">" : ""), s0,
+                printf "| %s | %s | %s%s | %s%s | %s | %s | %s | %s |\n", p, t, (v0 == "incomplete" ? ">" : ""), s0,
                     (v1 == "incomplete" ? ">" : ""), s1, (done ? sprintf("%.2fx", s0 / s1) : "-"),
-                    (v0 == v1 ? v1 : v0 " / " v1), red
+                    (r1 == "" ? 0 : r1), (v0 == v1 ? v1 : v0 " / " v1), red
             }'
     done
 done

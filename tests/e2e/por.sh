@@ -38,12 +38,17 @@ pin gpu-wt MP+rel+acq+spin 31832 92849 --init warm --env all --fingerprint 96 --
 # A done(tid) placed on the receiving CU by the thread-field analysis (docs/por.md,
 # "Threads completed by a message"): parked requests (gpu-vi, gpu-vini, rcc, rcc-wo),
 # a forwarded probe (hlrc-probe), a CU's own release marker (qr).
-pin gpu-vi MP 21439 99752 --init warm --env all
-pin gpu-vi SB 14347 63404 --init warm --env all
-pin gpu-vini MP 71148 374625 --init warm --env all
-pin rcc MP 69 111
-pin rcc-wo SB 142 317
+pin gpu-vi MP 19583 72259 --init warm --env all
+pin gpu-vi SB 12673 44250 --init warm --env all
+pin gpu-vini MP 65537 277628 --init warm --env all
+pin rcc MP 35 37
+pin rcc-wo SB 77 123
 pin hlrc-probe MP 99 190
+# An L2 that parks a request and answers it later to the stored sender (rcc's r1src and
+# asrc, gpu-vi's rq, mesi's and denovo's owner and sharers) shields every CU those
+# variables do not name (docs/por.md, "Sends to computed nodes").
+pin rcc WRC+rel+acqs 2084 2845 --init warm
+pin rcc IRIW+acqs 13788 20020 --init warm
 pin qr MP 243 547
 # ... and refused where a table breaks it: a parked write answered to the last acker
 # instead of the writer, a parked thread assigned without its node.
@@ -83,15 +88,16 @@ sed 's/count(L1, I V IV IF IVX IFX); wait/count(L1, V IV IF IVX IFX); wait/' pro
 
 # Not applicable: full expansion, and the JSON says why.
 # Declared invariants: visible steps (docs/por.md, "Declared invariants"). mesi and
-# denovo qualify but no state gets a proper set (their L2 forwards and broadcasts).
-pin mesi MP 93868 426775 --init warm --env all
-pin denovo MP 164570 701462 --init warm --env all
+# denovo qualify; a state gets a proper set only where no stored owner, sharer or
+# requester names the CU (docs/por.md, "Sends to computed nodes").
+pin mesi MP 93168 414316 --init warm --env all
+pin denovo MP 163208 666860 --init warm --env all
 # gpu-wt with an invariant over L1 states: the sets shrink to invisible steps
 # (gpu-wt alone: 2841 states), the outcomes stay, a broken invariant is still found.
 pin tests/e2e/data/gpu-wt-inv.proto MP 107669 301713 --init warm --env all
 pin tests/e2e/data/gpu-wt-inv.proto MP 57 74
 # msi with capacity-1 channels (invariant swmr): 2217 states without --por.
-pin tests/e2e/data/msi-cap1.proto IRIW 1970 3848
+pin tests/e2e/data/msi-cap1.proto IRIW 1276 2155
 out=$("$BIN" check --no-db --json --por --protocol tests/e2e/data/gpu-wt-inv-bad.proto "$L/IRIW.litmus")
 printf '%s' "$out" | grep -q '"states":221,.*"verdict":"invariant".*"por":true' && ok ||
     ko "gpu-wt-inv-bad IRIW --por: $(printf '%s' "$out" | cut -c1-300)"
