@@ -69,6 +69,18 @@ done
 expect_rc 1 "gpu-vi-lostsharer sssp" "$BIN" sim --protocol gpu-vi-lostsharer $S
 if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer: $(cat "$T/err")"; fi
 
+# apsp (seed 000 section 4.2 APSP, the qr-apsp figure): SSSP from sources 0..NSRC-1 in
+# turn, found by its name in the kernels folder; pinned on Fig. 5's protocols, every run
+# correct (d[s * N + v] = APSP[s * N + v]), a lost sharer refuted.
+A="--machine qr-apu --workload kernels/apsp --param SCALE=6 --param NSRC=3"
+pin "apsp nol1" 266169,133433,82006,1659988 --protocol nol1 $A
+pin "apsp gpu-wt" 282710,172108,83776,2158892 --protocol gpu-wt $A
+pin "apsp mesi" 228676,80653,29184,1252956 --protocol mesi $A
+pin "apsp qr" 238575,315832,269072,3094032 --protocol qr $A
+pin "apsp qr seed 7" 238942,316154,269305,3096652 --protocol qr $A --seed 7
+expect_rc 1 "gpu-vi-lostsharer apsp" "$BIN" sim --protocol gpu-vi-lostsharer $A
+if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer apsp: $(cat "$T/err")"; fi
+
 # reduction (seed 000 section 5.6, Fig. 10): timed defaults (8 CUs x 4 TBs, BACKOFF=16, 2
 # passes) at N=512 on Fig. 5's protocols; every run passes its checksum.
 U="--machine qr-apu --workload $K/reduction.litmus --param N=512"
@@ -215,6 +227,9 @@ check_count "check nol1 sssp-warps" ": ok (4345 states, 8661 transitions" --prot
 check_count "check nol1 sssp-warps 2 lanes" ": ok (4408 states, 7201 transitions" --protocol nol1 \
     --param CUS=1 --param WGSIZE=2 $K/sssp-warps.litmus
 check_count "check gpu-wt sssp" ": ok (6949 states, 13859 transitions" --protocol gpu-wt $K/sssp.litmus
+check_count "check nol1 apsp" ": ok (7411 states, 14764 transitions" --protocol nol1 $K/apsp.litmus
+check_count "check gpu-wt apsp" ": ok (12357 states, 24636 transitions" --protocol gpu-wt $K/apsp.litmus
+check_count "check mesi apsp" ": ok (7464 states, 14452 transitions" --protocol mesi $K/apsp.litmus
 check_count "check nol1 reduction" ": ok (2488 states, 4953 transitions" --protocol nol1 \
     $K/reduction.litmus
 check_count "check gpu-wt reduction" ": ok (3912 states, 7793 transitions" --protocol gpu-wt \
@@ -330,6 +345,13 @@ bad_input "bad.gr:3:5: head vertex 3 out of range (1..2)" sim --protocol nol1 --
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n' >"$T/bad.mtx"
 printf 'GPU g\ngraph "bad.mtx"\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g4.litmus"
 bad_input "bad.mtx:4:1: fewer entries than the size line says" sim --protocol nol1 --workload "$T/g4.litmus"
+# sources = E: the APSP table for sources 0..E-1; at most N sources, APSP not taken.
+printf 'GPU g\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 5\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g6.litmus"
+bad_input "g6.litmus:2:49: sources 5 out of range (1..4)" sim --protocol nol1 --workload "$T/g6.litmus"
+printf 'GPU g\nparam APSP = 1\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 2\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g7.litmus"
+bad_input "g7.litmus:3:39: sources = E defines the table APSP: APSP is taken" sim --protocol nol1 --workload "$T/g7.litmus"
+printf 'GPU g\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 2\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (row[0] = APSP[8])\n' >"$T/g9.litmus"
+bad_input "g9.litmus:5:23: index 8 out of range of APSP (0..7)" sim --protocol nol1 --workload "$T/g9.litmus"
 # A paper-size input is for sim: the explorer refuses it with its limit.
 printf 'GPU g\ngraph grid width = 200 height = 200 seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g5.litmus"
 bad_input "too many locations (239789; at most 64)" check --no-db --protocol nol1 "$T/g5.litmus"
