@@ -1203,6 +1203,56 @@ static int parse_label_ref(parser_t *ps, int instr_index)
     return 0;
 }
 
+/* Append IN to the thread; the labels written before it point at it. */
+static void push_instr(parser_t *ps, const prog_instr_t *in)
+{
+    thread_build_t *tb = ps->tb;
+    for (size_t i = 0; i < tb->npending; i++) {
+        tb->pending[i].index = (int)tb->n;
+        UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
+    }
+    tb->npending = 0;
+    UTIL_PUSH(tb->instr, tb->n, tb->cap, *in);
+}
+
+/* Is T `launch` or a `bar...` mnemonic (a join, below)? */
+static bool is_join_word(parser_t *ps, const lex_tok_t *t)
+{
+    const char *w = ps->src + t->off;
+    return (t->len == 6 && !memcmp(w, "launch", 6)) ||
+           (t->len >= 3 && !memcmp(w, "bar", 3) && (t->len == 3 || w[3] == '.'));
+}
+
+/* `launch` (a kernel boundary: agent scope, every thread) and `bar.sync` (a work-group
+ * barrier, PTX bar.sync's CTA-scope ordering) at T: a release fence, a join and an
+ * acquire fence of that scope, all written at T. */
+static int parse_join(parser_t *ps, const lex_tok_t *t)
+{
+    bool launch = ps->src[t->off] == 'l';
+    if (!launch && !(t->len == 8 && !memcmp(ps->src + t->off, "bar.sync", 8))) {
+        diag_set(ps->err, ps->file, t->line, t->col,
+                 "unknown barrier '%.*s' (bar.sync: the work-group barrier)",
+                 (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+        return -1;
+    }
+    prog_instr_t in;
+    memset(&in, 0, sizeof in);
+    in.line = t->line;
+    in.col = t->col;
+    in.target = -1;
+    in.scope = launch ? PROG_SCOPE_AGENT : PROG_SCOPE_WG;
+    in.op = PROG_OP_FENCE;
+    in.ord = PROG_ORD_REL;
+    push_instr(ps, &in);
+    in.op = PROG_OP_JOIN;
+    in.ord = PROG_ORD_PLAIN;
+    push_instr(ps, &in);
+    in.op = PROG_OP_FENCE;
+    in.ord = PROG_ORD_ACQ;
+    push_instr(ps, &in);
+    return 0;
+}
+
 static int parse_instr(parser_t *ps)
 {
     thread_build_t *tb = ps->tb;
@@ -1214,6 +1264,8 @@ static int parse_instr(parser_t *ps)
     in.target = -1;
     if (work(ps, t))
         return -1;
+    if (is_join_word(ps, t))
+        return parse_join(ps, t);
     if (parse_mnemonic(ps, t, &in))
         return -1;
     int idx = (int)tb->n;
@@ -1263,17 +1315,12 @@ static int parse_instr(parser_t *ps)
         if (parse_label_ref(ps, idx))
             return -1;
         break;
+    case PROG_OP_JOIN: break; /* written only by parse_join */
     }
     if (in.indexed && in.op != PROG_OP_ST && in.reg == in.idx_reg)
         return fail_at(ps, t, "the index register cannot be the destination (%s)",
                        "the address must hold while the access runs");
-    /* Labels written before this instruction point at it. */
-    for (size_t i = 0; i < tb->npending; i++) {
-        tb->pending[i].index = idx;
-        UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
-    }
-    tb->npending = 0;
-    UTIL_PUSH(tb->instr, tb->n, tb->cap, in);
+    push_instr(ps, &in); /* labels written before this instruction point at it */
     return 0;
 }
 
