@@ -239,6 +239,23 @@ for p in gpu-wt-noinv gpu-vi-lostsharer; do
     if grep -q "wrong final state" "$T/err"; then ok; else bad "$p hotspot: $(cat "$T/err")"; fi
 done
 
+# hotspot-wg (seed 003 Table IV HSP, seed 004 section 7's intra-workgroup HotSpot): each
+# work-group's 64 lanes (two warps) step its own 16 x 16 grid with bar.sync between time
+# steps (Rodinia's __syncthreads), on fermi's 16 CUs; pinned, the same seed twice. The
+# barrier costs fermi's 'barrier' cycles after the last arrival and no message: 100 more
+# per barrier makes the run longer, with the same messages.
+HW="--machine fermi --workload $K/hotspot-wg.litmus"
+pin "hotspot-wg nol1" 442395,467373,188416,3014656 --protocol nol1 $HW
+pin "hotspot-wg gpu-wt" 571454,342074,73216,3629056 --protocol gpu-wt $HW
+pin "hotspot-wg gpu-vi" 485489,329446,73216,3760128 --protocol gpu-vi $HW
+pin "hotspot-wg rcc" 470327,381943,98930,4339148 --protocol rcc $HW
+pin "hotspot-wg rcc seed 7" 470032,376606,98830,4336948 --protocol rcc $HW --seed 7
+sed 's/^barrier 1$/barrier 101/' protocols/machines/fermi.machine >"$T/fb.machine"
+pin "hotspot-wg nol1 barrier 101" 442761,466246,188416,3014656 --protocol nol1 --machine "$T/fb.machine" \
+    --workload $K/hotspot-wg.litmus
+w=$("$BIN" sim --json --protocol nol1 $HW | grep -o '"warps":[0-9]*')
+if [ "$w" = '"warps":32' ]; then ok; else bad "hotspot-wg warps: $w, want 32 (16 CUs x 64 lanes / 32)"; fi
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -282,6 +299,15 @@ check_count "check gpu-wt sssp launch" ": ok (2127 states, 4091 transitions" --p
     --param LAUNCH=1 $K/sssp.litmus
 check_count "check mesi apsp launch" ": ok (1117 states, 2061 transitions" --protocol mesi \
     --param LAUNCH=1 $K/apsp.litmus
+# hotspot-wg: bar.sync is what makes it correct; without it (the same file, the barrier
+# replaced by a mov) a lane reads a neighbour's row before it was written.
+check_count "check nol1 hotspot-wg" ": ok (2519 states, 4113 transitions" --protocol nol1 $K/hotspot-wg.litmus
+check_count "check gpu-wt hotspot-wg" ": ok (5085 states, 10335 transitions" --protocol gpu-wt $K/hotspot-wg.litmus
+check_count "check mesi hotspot-wg" ": ok (515 states, 945 transitions" --protocol mesi $K/hotspot-wg.litmus
+check_count "check gpu-vi hotspot-wg" ": ok (839 states, 1513 transitions" --protocol gpu-vi $K/hotspot-wg.litmus
+sed 's/ swept:  bar.sync ;/ swept:  mov r12 0 ;/' $K/hotspot-wg.litmus >"$T/hotspot-nobar.litmus"
+check_count "check nol1 hotspot-wg without bar.sync" ": violation (63735 states, 100969 transitions" \
+    --protocol nol1 "$T/hotspot-nobar.litmus"
 check_count "check nol1 reduction" ": ok (2488 states, 4953 transitions" --protocol nol1 \
     $K/reduction.litmus
 check_count "check gpu-wt reduction" ": ok (3912 states, 7793 transitions" --protocol gpu-wt \
