@@ -2063,7 +2063,7 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
     work_t w = load_cur(s, state, len);
     for (int t = 0; t < s->nthreads; t++) {
         int16_t *th = thread_slot(&w, t);
-        static const char *const st[] = {"running", "waiting", "finished"};
+        static const char *const st[] = {"running", "waiting", "finished", "at a join"};
         sb_printf(out, "P%d pc=%d step=%d %s", t, th[TH_PC], th[TH_STEP], st[th[TH_STATUS]]);
         for (int r = 0; r < PROG_MAX_REGS; r++)
             if (th[TH_REGS + r])
