@@ -85,7 +85,11 @@ int cli_find_data(const char *arg, const char *dir, const char *ext, const char 
                   const char *argv0, char *path, size_t len)
 {
     size_t n = strlen(arg), e = strlen(ext);
-    if (strchr(arg, '/') || (n > e && !strcmp(arg + n - e, ext))) {
+    bool has_ext = n > e && !strcmp(arg + n - e, ext);
+    /* A path is taken as it is, except a name in a subfolder of DIR without the extension
+     * (kernels/apsp), which is searched for first. */
+    bool is_path = strchr(arg, '/') || has_ext;
+    if (is_path && (has_ext || is_file(arg))) {
         snprintf(path, len, "%s", arg);
         return 0;
     }
@@ -96,6 +100,10 @@ int cli_find_data(const char *arg, const char *dir, const char *ext, const char 
         snprintf(path, len, "%s/%s%s", d.dirs[i], arg, ext);
         if (is_file(path))
             return 0;
+    }
+    if (is_path) {
+        snprintf(path, len, "%s", arg);
+        return 0;
     }
     return -1;
 }

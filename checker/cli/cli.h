@@ -39,6 +39,9 @@ typedef struct {
 } cli_dirs_t;
 void cli_data_dirs(const char *dir, const char *env, const char *argv0, cli_dirs_t *out);
 
+/* ARG as a path: itself when it ends in EXT or names an existing file; otherwise (a name,
+ * or a name in a subfolder such as kernels/sssp) DIRS/ARG.EXT, the first that exists; a
+ * path with a '/' that is found nowhere is returned as it is (its open reports it). */
 int cli_find_data(const char *arg, const char *dir, const char *ext, const char *env,
                   const char *argv0, char *path, size_t len);
 

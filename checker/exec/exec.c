@@ -350,6 +350,10 @@ static void gen(pathgen_t *g, int pc, const prog_val_t *regs_in)
             pc++;
             break;
         case PROG_OP_NOP: pc++; break;
+        /* A join has no event: its fences order memory; the interleavings it rules out
+           are not rejected here, so the executions are a superset (kernels, which joins
+           make, are skipped before the evaluator: prog_has_kernel_instr). */
+        case PROG_OP_JOIN: pc++; break;
         case PROG_OP_BEQ:
         case PROG_OP_BNE:
         case PROG_OP_BLT:

@@ -63,6 +63,15 @@ bool prog_has_kernel_instr(const prog_t *p)
     return false;
 }
 
+bool prog_has_join(const prog_t *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].op == PROG_OP_JOIN)
+                return true;
+    return false;
+}
+
 bool prog_writes_reg(const prog_instr_t *in)
 {
     switch (in->op) {

@@ -59,6 +59,12 @@ typedef enum {
     PROG_OP_MUL, /* reg := a * b */
     PROG_OP_BLT, /* branch when reg < a */
     PROG_OP_BGE, /* branch when reg >= a */
+    /* A join (docs/litmus.md, "Kernel launches and bar.sync"): the thread waits until every
+       thread of its group waits at a join of the same scope or has finished; then all go on.
+       scope PROG_SCOPE_AGENT: the group is every thread (the grid: `launch`);
+       PROG_SCOPE_WG: the threads of its work-group (`bar.sync`). The parser writes it only
+       between a release fence and an acquire fence of that scope. */
+    PROG_OP_JOIN,
 } prog_opcode_t;
 
 typedef enum { PROG_RMW_ADD, PROG_RMW_EXCH } prog_rmw_t;
@@ -198,8 +204,11 @@ bool prog_has_indexed(const prog_t *p);
 bool prog_value_outside(const prog_t *p, prog_val_t lo, prog_val_t hi, prog_val_t *v, int *line,
                         int *col);
 
-/* True when P uses a kernel instruction (sub, mul, blt, bge, NAME[rK]). */
+/* True when P uses a kernel instruction (sub, mul, blt, bge, NAME[rK], launch, bar.sync). */
 bool prog_has_kernel_instr(const prog_t *p);
+
+/* True when P has a join (PROG_OP_JOIN: launch, bar.sync). */
+bool prog_has_join(const prog_t *p);
 
 /* Instruction kinds: writes its `reg` (ld rmw cas mov add sub mul); a branch
  * (b beq bne blt bge). */

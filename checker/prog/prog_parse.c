@@ -1203,6 +1203,56 @@ static int parse_label_ref(parser_t *ps, int instr_index)
     return 0;
 }
 
+/* Append IN to the thread; the labels written before it point at it. */
+static void push_instr(parser_t *ps, const prog_instr_t *in)
+{
+    thread_build_t *tb = ps->tb;
+    for (size_t i = 0; i < tb->npending; i++) {
+        tb->pending[i].index = (int)tb->n;
+        UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
+    }
+    tb->npending = 0;
+    UTIL_PUSH(tb->instr, tb->n, tb->cap, *in);
+}
+
+/* Is T `launch` or a `bar...` mnemonic (a join, below)? */
+static bool is_join_word(parser_t *ps, const lex_tok_t *t)
+{
+    const char *w = ps->src + t->off;
+    return (t->len == 6 && !memcmp(w, "launch", 6)) ||
+           (t->len >= 3 && !memcmp(w, "bar", 3) && (t->len == 3 || w[3] == '.'));
+}
+
+/* `launch` (a kernel boundary: agent scope, every thread) and `bar.sync` (a work-group
+ * barrier, PTX bar.sync's CTA-scope ordering) at T: a release fence, a join and an
+ * acquire fence of that scope, all written at T. */
+static int parse_join(parser_t *ps, const lex_tok_t *t)
+{
+    bool launch = ps->src[t->off] == 'l';
+    if (!launch && !(t->len == 8 && !memcmp(ps->src + t->off, "bar.sync", 8))) {
+        diag_set(ps->err, ps->file, t->line, t->col,
+                 "unknown barrier '%.*s' (bar.sync: the work-group barrier)",
+                 (int)(t->len > 40 ? 40 : t->len), ps->src + t->off);
+        return -1;
+    }
+    prog_instr_t in;
+    memset(&in, 0, sizeof in);
+    in.line = t->line;
+    in.col = t->col;
+    in.target = -1;
+    in.scope = launch ? PROG_SCOPE_AGENT : PROG_SCOPE_WG;
+    in.op = PROG_OP_FENCE;
+    in.ord = PROG_ORD_REL;
+    push_instr(ps, &in);
+    in.op = PROG_OP_JOIN;
+    in.ord = PROG_ORD_PLAIN;
+    push_instr(ps, &in);
+    in.op = PROG_OP_FENCE;
+    in.ord = PROG_ORD_ACQ;
+    push_instr(ps, &in);
+    return 0;
+}
+
 static int parse_instr(parser_t *ps)
 {
     thread_build_t *tb = ps->tb;
@@ -1214,6 +1264,8 @@ static int parse_instr(parser_t *ps)
     in.target = -1;
     if (work(ps, t))
         return -1;
+    if (is_join_word(ps, t))
+        return parse_join(ps, t);
     if (parse_mnemonic(ps, t, &in))
         return -1;
     int idx = (int)tb->n;
@@ -1263,17 +1315,12 @@ static int parse_instr(parser_t *ps)
         if (parse_label_ref(ps, idx))
             return -1;
         break;
+    case PROG_OP_JOIN: break; /* written only by parse_join */
     }
     if (in.indexed && in.op != PROG_OP_ST && in.reg == in.idx_reg)
         return fail_at(ps, t, "the index register cannot be the destination (%s)",
                        "the address must hold while the access runs");
-    /* Labels written before this instruction point at it. */
-    for (size_t i = 0; i < tb->npending; i++) {
-        tb->pending[i].index = idx;
-        UTIL_PUSH(tb->labels, tb->nlabels, tb->caplabels, tb->pending[i]);
-    }
-    tb->npending = 0;
-    UTIL_PUSH(tb->instr, tb->n, tb->cap, in);
+    push_instr(ps, &in); /* labels written before this instruction point at it */
     return 0;
 }
 
@@ -1795,24 +1842,30 @@ static int graph_table(parser_t *ps, const lex_tok_t *kw, const char *name, cons
 }
 
 /* The reference tables from SRC: DIST (shortest distances) and HOPS (breadth-first
- * levels), INF where unreachable. */
-static int graph_dist(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, long src)
+ * levels), INF where unreachable; with NSRC > 0 also APSP[s * N + v], the shortest
+ * distance from source s (0..NSRC-1) to v (the all-pairs reference). */
+static int graph_dist(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, long src, long nsrc)
 {
-    int64_t *d = xmalloc(sizeof *d * ((size_t)g->n + 1));
+    int64_t *d = xmalloc(sizeof *d * ((size_t)g->n * (size_t)(nsrc > 0 ? nsrc : 1) + 1));
     prog_graph_sssp(g, (int)src, d);
     int rc = graph_table(ps, kw, "DIST", "the shortest distance to vertex", d, g->n);
     if (!rc) {
         prog_graph_bfs(g, (int)src, d);
         rc = graph_table(ps, kw, "HOPS", "the hop count to vertex", d, g->n);
     }
+    for (long s = 0; !rc && s < nsrc; s++)
+        prog_graph_sssp(g, (int)s, d + (size_t)s * (size_t)g->n);
+    if (!rc && nsrc > 0)
+        rc = graph_table(ps, kw, "APSP", "the all-pairs distance (s * N + v)", d,
+                         (int)(nsrc * g->n));
     free(d);
     return rc;
 }
 
 /* graph rmat scale = E deg = E seed = E | grid width = E height = E seed = E | "FILE",
- * then [source = E]: the CSR arrays row[0..N], col[0..M-1], w[0..M-1]; lets N, M and
- * INF; tables DIST[v], the shortest distance from the source, and HOPS[v], its hop count
- * (docs/litmus.md). */
+ * then [source = E] [sources = E]: the CSR arrays row[0..N], col[0..M-1], w[0..M-1]; lets
+ * N, M and INF; tables DIST[v], the shortest distance from the source, HOPS[v], its hop
+ * count, and with `sources` APSP[s * N + v] for sources 0..E-1 (docs/litmus.md). */
 static int parse_graph(parser_t *ps)
 {
     const lex_tok_t *kw = next(ps), *t = next(ps);
@@ -1846,12 +1899,22 @@ static int parse_graph(parser_t *ps)
     }
     ps->graph = true;
     int rc = 0;
+    prog_val_t nsrc = 0;
     if (tok_is(ps, peek(ps), "source"))
         rc = graph_arg(ps, "source", 0, g.n - 1, &src);
+    /* sources = E: the APSP table for sources 0..E-1 (at most 2^22 entries). */
+    if (!rc && tok_is(ps, peek(ps), "sources")) {
+        const lex_tok_t *st = peek(ps);
+        rc = graph_arg(ps, "sources", 1, g.n, &nsrc);
+        if (!rc && env_find(ps, "APSP", 4))
+            rc = fail_at(ps, st, "sources = E defines the table APSP: %s is taken", "APSP");
+        if (!rc && nsrc * g.n > 1L << 22)
+            rc = fail_at(ps, st, "APSP table too large (sources * N at most %s)", "4194304");
+    }
     if (!rc)
         rc = graph_array(ps, kw, "row", g.row, (long)g.n + 1) ||
              graph_array(ps, kw, "col", g.col, g.m) || graph_array(ps, kw, "w", g.w, g.m) ||
-             graph_dist(ps, kw, &g, src);
+             graph_dist(ps, kw, &g, src, (long)nsrc);
     if (!rc) {
         env_push(ps, "N", 1, g.n, B_LET);
         env_push(ps, "M", 1, g.m, B_LET);

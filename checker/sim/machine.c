@@ -276,14 +276,19 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                     }
                 }
                 /* 'source "..."' is the citation: kept in the file only. */
-            } else if (!strcmp(dir, "cus") || !strcmp(dir, "issue") || !strcmp(dir, "alu")) {
+            } else if (!strcmp(dir, "cus") || !strcmp(dir, "issue") || !strcmp(dir, "alu") ||
+                       !strcmp(dir, "launch") || !strcmp(dir, "barrier")) {
                 char v[64];
                 int vc;
                 if (word(&m, v, sizeof v, &vc, &q) <= 0) {
                     diag_set(err, file, m.line, vc, "'%s' needs a value", dir);
                     return -1;
                 }
-                int *dst = dir[0] == 'c' ? &o->cus : dir[0] == 'i' ? &o->issue : &o->alu;
+                int *dst = dir[0] == 'c'   ? &o->cus
+                           : dir[0] == 'i' ? &o->issue
+                           : dir[0] == 'a' ? &o->alu
+                           : dir[0] == 'l' ? &o->launch
+                                           : &o->barrier;
                 if (number(&m, v, vc, dst))
                     return -1;
                 if (dir[0] == 'c' && (o->cus < 1 || o->cus > 64)) {

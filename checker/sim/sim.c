@@ -19,7 +19,7 @@
 #include "net.h"
 
 enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED, EV_DRAM, EV_DRAMDONE };
-enum { TH_RUN, TH_WAIT, TH_DONE };
+enum { TH_RUN, TH_WAIT, TH_DONE, TH_JOIN }; /* TH_JOIN: waiting at a join (launch, bar.sync) */
 #define SET_SLACK                                                                   \
     4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
        */
@@ -195,6 +195,12 @@ typedef struct sim {
     int *loc_lane;        /* per location: the lane whose access it was */
     uint32_t *line_stamp; /* per line: the instruction that last requested it */
     lats_t lat[SIM_NOPS];
+    /* joins (launch, bar.sync; docs/sim.md "Kernel launches and bar.sync"): per work-group
+       (a dense index per thread, th_wg) its threads, those waiting at a bar.sync and those
+       finished; for the grid, those waiting at a launch and those finished */
+    bool has_join;
+    int *th_wg, nwg, *wg_size, *wg_wait, *wg_done;
+    int grid_wait, grid_done;
 } sim_t;
 
 /* ---- small helpers ---- */
@@ -1082,7 +1088,94 @@ static void exec_local(int32_t *r, int *pc, const prog_instr_t *in)
 #undef OPV
 }
 
-/* Run thread T's local instructions from cycle AT up to its next memory operation. */
+static void thread_advance(sim_t *s, int t, uint64_t at);
+static void warp_ready(sim_t *s, int w, uint64_t at);
+
+/* ---- joins (docs/sim.md "Kernel launches and bar.sync") ---- */
+
+/* Release the threads of SCOPE's group (the grid, or work-group G) waiting at a join of
+ * that scope, whose last member arrived or finished at cycle AT: they go on after the
+ * machine's launch (grid) or barrier (work-group) latency. No message is sent: the
+ * fences around the join ran the protocol's release and acquire rows. */
+static void join_release(sim_t *s, prog_scope_t scope, int g, uint64_t at)
+{
+    bool grid = scope == PROG_SCOPE_AGENT;
+    uint64_t go = at + (uint64_t)(grid ? s->m->launch : s->m->barrier);
+    if (grid)
+        s->grid_wait = 0;
+    else
+        s->wg_wait[g] = 0;
+    int last_warp = -1;
+    for (int t = 0; t < s->nthreads; t++) {
+        thread_t *th = &s->th[t];
+        if (th->status != TH_JOIN || (!grid && s->th_wg[t] != g) ||
+            s->prog->threads[t].instr[th->pc].scope != scope)
+            continue;
+        th->status = TH_RUN;
+        th->pc++;
+        if (th->warp < 0)
+            thread_advance(s, t, go);
+        else if (th->warp != last_warp)
+            warp_ready(s, last_warp = th->warp, go);
+    }
+}
+
+/* Has the group of scope SCOPE that thread T belongs to all arrived? Then release it. */
+static void join_check(sim_t *s, int t, prog_scope_t scope, uint64_t at)
+{
+    int g = s->th_wg[t];
+    if (scope == PROG_SCOPE_AGENT && s->grid_wait && s->grid_wait + s->grid_done == s->nthreads)
+        join_release(s, scope, -1, at);
+    else if (scope == PROG_SCOPE_WG && s->wg_wait[g] &&
+             s->wg_wait[g] + s->wg_done[g] == s->wg_size[g])
+        join_release(s, scope, g, at);
+}
+
+/* Thread T arrives at its join (pc) at cycle AT. */
+static void join_arrive(sim_t *s, int t, uint64_t at)
+{
+    thread_t *th = &s->th[t];
+    prog_scope_t scope = s->prog->threads[t].instr[th->pc].scope;
+    th->status = TH_JOIN;
+    if (scope == PROG_SCOPE_AGENT)
+        s->grid_wait++;
+    else
+        s->wg_wait[s->th_wg[t]]++;
+    join_check(s, t, scope, at);
+}
+
+/* Thread T finished at cycle AT: a finished thread counts as arrived at every join. */
+static void join_done(sim_t *s, int t, uint64_t at)
+{
+    if (!s->has_join)
+        return;
+    s->grid_done++;
+    s->wg_done[s->th_wg[t]]++;
+    join_check(s, t, PROG_SCOPE_WG, at);
+    join_check(s, t, PROG_SCOPE_AGENT, at);
+}
+
+/* The work-group index of every thread, and the groups' sizes. */
+static void join_setup(sim_t *s)
+{
+    s->has_join = prog_has_join(s->prog);
+    int n = s->nthreads;
+    s->th_wg = xcalloc((size_t)n + 1, sizeof(int));
+    s->wg_size = xcalloc((size_t)n + 1, sizeof(int));
+    s->wg_wait = xcalloc((size_t)n + 1, sizeof(int));
+    s->wg_done = xcalloc((size_t)n + 1, sizeof(int));
+    for (int t = 0; t < n; t++) {
+        int g = -1;
+        for (int u = 0; u < t && g < 0; u++)
+            if (s->prog->threads[u].wg == s->prog->threads[t].wg)
+                g = s->th_wg[u];
+        s->th_wg[t] = g < 0 ? s->nwg++ : g;
+        s->wg_size[s->th_wg[t]]++;
+    }
+}
+
+/* Run thread T's local instructions from cycle AT up to its next memory operation, a
+ * join or its end. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
@@ -1094,9 +1187,15 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             s->ndone++;
             if (at > s->last_done)
                 s->last_done = at;
+            join_done(s, t, at);
             return;
         }
         const prog_instr_t *in = &pt->instr[th->pc];
+        if (in->op == PROG_OP_JOIN) {
+            s->r->warp_instrs++;
+            join_arrive(s, t, at);
+            return;
+        }
         if (is_mem(in) && in->indexed && th_loc(s, t, in) < 0) {
             index_error(s, t, in);
             th->status = TH_DONE;
@@ -1252,6 +1351,7 @@ static int warp_exec(sim_t *s, int w)
             s->ndone++;
             if (s->now > s->last_done)
                 s->last_done = s->now;
+            join_done(s, t, s->now);
             continue;
         }
         if (pc < 0 || th->pc < pc) {
@@ -1259,7 +1359,8 @@ static int warp_exec(sim_t *s, int w)
             in0 = &s->prog->threads[t].instr[pc];
         }
     }
-    if (wp->pending && (!in0 || is_mem(in0) || uses_regs(in0, wp->regs))) {
+    if (wp->pending &&
+        (!in0 || is_mem(in0) || in0->op == PROG_OP_JOIN || uses_regs(in0, wp->regs))) {
         wp->blocked = true; /* until the accesses in flight complete */
         return 0;
     }
@@ -1270,8 +1371,20 @@ static int warp_exec(sim_t *s, int w)
                 s->ndone++;
                 if (s->now > s->last_done)
                     s->last_done = s->now;
+                join_done(s, t, s->now);
             }
         return 0; /* every lane finished */
+    }
+    if (in0->op == PROG_OP_JOIN) {
+        /* The lanes at the join arrive; the warp waits (off the scheduler) until its
+           group is released. A lane still behind another pc never arrives: as
+           __syncthreads in divergent code, the run then deadlocks. */
+        s->r->warp_instrs++;
+        wp->local = 0;
+        for (int t = wp->first; t < wp->first + wp->n; t++)
+            if (s->th[t].status != TH_DONE && s->th[t].status != TH_JOIN && s->th[t].pc == pc)
+                join_arrive(s, t, s->now);
+        return 0;
     }
     s->r->warp_instrs++;
     if (is_mem(in0)) {
@@ -1946,6 +2059,7 @@ static int build(sim_t *s, diag_t *err)
         }
     }
     build_warps(s);
+    join_setup(s);
     s->nchan = p->nnets * s->ninst * s->ninst;
     s->chan_n = xcalloc((size_t)s->nchan + 1, sizeof(int));
     s->chan_flits = xcalloc((size_t)s->nchan + 1, sizeof(int));
@@ -1961,6 +2075,10 @@ static int build(sim_t *s, diag_t *err)
 static void sim_free(sim_t *s)
 {
     const proto_t *p = s->p;
+    free(s->th_wg);
+    free(s->wg_size);
+    free(s->wg_wait);
+    free(s->wg_done);
     dram_free(s->dram);
     net_free(s->net);
     free(s->inst_node);
@@ -2142,11 +2260,15 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         for (int c = 0; c < s->nchan; c++)
             inflight += s->chan_n[c];
         if (s->ndone < s->nthreads || stalled || inflight) {
+            int joined = 0; /* threads waiting at a launch or bar.sync */
+            for (int t = 0; t < s->nthreads; t++)
+                joined += s->th[t].status == TH_JOIN;
             out->status = SIM_DEADLOCK;
             snprintf(out->msg, sizeof out->msg,
-                     "deadlock at cycle %llu: %d of %d threads finished, %d events stalled, %d "
-                     "messages in flight",
-                     (unsigned long long)s->now, s->ndone, s->nthreads, stalled, inflight);
+                     "deadlock at cycle %llu: %d of %d threads finished%s%.0d%s, %d events "
+                     "stalled, %d messages in flight",
+                     (unsigned long long)s->now, s->ndone, s->nthreads, joined ? " (" : "", joined,
+                     joined ? " waiting at a join)" : "", stalled, inflight);
         }
     }
     out->cycles = s->ndone == s->nthreads ? s->last_done : s->now;

@@ -39,6 +39,9 @@ typedef struct {
     int cus;        /* compute units (the default for --cus) */
     int issue;      /* cycles between a thread's memory instructions (issue) */
     int alu;        /* cycles per local instruction (mov, add, branch) */
+    int launch;     /* cycles from the last thread's arrival at a kernel launch boundary
+                       (`launch`) to the next kernel's start (default 0) */
+    int barrier;    /* cycles from the last arrival at a `bar.sync` to the release (default 0) */
     int l1_latency; /* cycles from a core event to its completion at the L1, and before
                        the L1's messages leave */
     int l1_sets;    /* 0: no capacity limit */

@@ -17,7 +17,7 @@
 #define TH_REGS 3
 #define TH_W (TH_REGS + PROG_MAX_REGS)
 
-enum { ST_RUN, ST_WAIT, ST_DONE };
+enum { ST_RUN, ST_WAIT, ST_DONE, ST_JOIN }; /* ST_JOIN: waiting at a join (PROG_OP_JOIN) */
 
 #define MAX_INST 64
 #define MAX_LOCAL_STEPS 10000
@@ -32,6 +32,7 @@ typedef struct {
 struct sys {
     const proto_t *p;
     const prog_t *prog;
+    bool has_join;    /* the program has a join (launch, bar.sync) */
     uint8_t **rowhit; /* sys_set_coverage: per controller, per row, 1 once chosen; or NULL */
     sys_config_t cfg;
     int nthreads, ncus, ninst, nlines, maxlocs;
@@ -342,7 +343,52 @@ static bool is_mem(const prog_instr_t *in)
            in->op == PROG_OP_CAS || in->op == PROG_OP_FENCE;
 }
 
-/* Run thread T's local instructions up to its next memory operation or its end. */
+static int advance(sys_t *s, work_t *w, int t, sys_error_t *err);
+
+/* Joins (docs/litmus.md, "Kernel launches and bar.sync"): thread T just waited at a join
+ * or finished. For each scope (the work-group's bar.sync, the grid's launch), when every
+ * thread of T's group waits at a join of that scope or has finished, and one waits, all
+ * the waiting ones go past their joins: one step of the thread that completed the group,
+ * as a real barrier's last arrival releases the others. */
+static int join_release(sys_t *s, work_t *w, int t, sys_error_t *err)
+{
+    static const prog_scope_t scopes[2] = {PROG_SCOPE_WG, PROG_SCOPE_AGENT};
+    int wg = s->prog->threads[t].wg;
+    for (int k = 0; k < 2; k++) {
+        bool any = false, all = true;
+        for (int u = 0; u < s->nthreads && all; u++) {
+            if (scopes[k] == PROG_SCOPE_WG && s->prog->threads[u].wg != wg)
+                continue;
+            const int16_t *th = thread_slot(w, u);
+            if (th[TH_STATUS] == ST_DONE)
+                continue;
+            if (th[TH_STATUS] == ST_JOIN &&
+                s->prog->threads[u].instr[th[TH_PC]].scope == scopes[k]) {
+                any = true;
+                continue;
+            }
+            all = false;
+        }
+        if (!any || !all)
+            continue;
+        int go[PROG_MAX_THREADS], ngo = 0;
+        for (int u = 0; u < s->nthreads; u++) {
+            int16_t *th = thread_slot(w, u);
+            if ((scopes[k] == PROG_SCOPE_AGENT || s->prog->threads[u].wg == wg) &&
+                th[TH_STATUS] == ST_JOIN) {
+                th[TH_STATUS] = ST_RUN;
+                th[TH_PC]++;
+                go[ngo++] = u;
+            }
+        }
+        for (int i = 0; i < ngo; i++)
+            if (advance(s, w, go[i], err))
+                return -1;
+    }
+    return 0;
+}
+
+/* Run thread T's local instructions up to its next memory operation, a join or its end. */
 static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
 {
     int16_t *th = thread_slot(w, t);
@@ -351,9 +397,14 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
         if (th[TH_PC] >= pt->ninstr) {
             th[TH_STATUS] = ST_DONE;
             th[TH_STEP] = 0;
-            return 0;
+            return s->has_join ? join_release(s, w, t, err) : 0;
         }
         const prog_instr_t *in = &pt->instr[th[TH_PC]];
+        if (in->op == PROG_OP_JOIN) {
+            th[TH_STATUS] = ST_JOIN;
+            th[TH_STEP] = 0;
+            return join_release(s, w, t, err);
+        }
         if (is_mem(in)) {
             if (in->indexed && prog_instr_loc(in, th[TH_REGS + in->idx_reg]) < 0) {
                 err->kind = SYS_ERR_INVARIANT;
@@ -1210,6 +1261,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     int rc = -1;
     s->p = p;
     s->prog = prog;
+    s->has_join = prog_has_join(prog);
     s->cfg = *cfg;
     s->nthreads = prog->nthreads;
     if (prog->nthreads > PROG_MAX_THREADS) {
@@ -2011,7 +2063,7 @@ void sys_dump(sys_t *s, const uint8_t *state, size_t len, strbuf_t *out)
     work_t w = load_cur(s, state, len);
     for (int t = 0; t < s->nthreads; t++) {
         int16_t *th = thread_slot(&w, t);
-        static const char *const st[] = {"running", "waiting", "finished"};
+        static const char *const st[] = {"running", "waiting", "finished", "at a join"};
         sb_printf(out, "P%d pc=%d step=%d %s", t, th[TH_PC], th[TH_STEP], st[th[TH_STATUS]]);
         for (int r = 0; r < PROG_MAX_REGS; r++)
             if (th[TH_REGS + r])

@@ -1015,6 +1015,8 @@ static const char *analyse(sys_por_t *por)
     }
     if (por->tp.ninst > 64 || por->tp.nthreads > PROG_MAX_THREADS)
         return "too many instances";
+    if (prog_has_join(por->tp.prog))
+        return "a join (launch, bar.sync): the last thread's arrival moves the others on";
     if (prog_has_indexed(por->tp.prog))
         return "an access addresses memory through a register (its line is known only when it "
                "runs)";

@@ -69,6 +69,47 @@ done
 expect_rc 1 "gpu-vi-lostsharer sssp" "$BIN" sim --protocol gpu-vi-lostsharer $S
 if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer: $(cat "$T/err")"; fi
 
+# apsp (seed 000 section 4.2 APSP, the qr-apsp figure): SSSP from sources 0..NSRC-1 in
+# turn, found by its name in the kernels folder; pinned on Fig. 5's protocols, every run
+# correct (d[s * N + v] = APSP[s * N + v]), a lost sharer refuted.
+A="--machine qr-apu --workload kernels/apsp --param SCALE=6 --param NSRC=3"
+pin "apsp nol1" 266169,133433,82006,1659988 --protocol nol1 $A
+pin "apsp gpu-wt" 282710,172108,83776,2158892 --protocol gpu-wt $A
+pin "apsp mesi" 228676,80653,29184,1252956 --protocol mesi $A
+pin "apsp qr" 238575,315832,269072,3094032 --protocol qr $A
+pin "apsp qr seed 7" 238942,316154,269305,3096652 --protocol qr $A --seed 7
+expect_rc 1 "gpu-vi-lostsharer apsp" "$BIN" sim --protocol gpu-vi-lostsharer $A
+if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer apsp: $(cat "$T/err")"; fi
+
+# Kernel launches (docs/litmus.md "Kernel launches and bar.sync"): sssp and apsp with
+# LAUNCH=1 end each round with `launch` instead of the grid barrier of atomics; qr-apu
+# charges its launch latency (5,000 cycles). Pinned; a lost sharer is still refuted.
+SL="$S --param LAUNCH=1"
+pin "sssp launch nol1" 167317,15541,8264,133304 --protocol nol1 $SL
+pin "sssp launch gpu-wt" 173880,17256,8212,292696 --protocol gpu-wt $SL
+pin "sssp launch mesi" 148461,11638,4496,202204 --protocol mesi $SL
+pin "sssp launch qr" 145655,11498,4465,151560 --protocol qr $SL
+pin "sssp launch qr seed 7" 145709,11485,4465,151560 --protocol qr $SL --seed 7
+pin "apsp launch nol1" 357733,42041,24570,396408 --protocol nol1 $A --param LAUNCH=1
+pin "apsp launch qr" 289526,30957,13317,399356 --protocol qr $A --param LAUNCH=1
+expect_rc 1 "gpu-vi-lostsharer sssp launch" "$BIN" sim --protocol gpu-vi-lostsharer $SL
+if grep -q "wrong final state" "$T/err"; then ok; else bad "lostsharer launch: $(cat "$T/err")"; fi
+# A launch costs the machine's latency and no message: qr-apu with 'launch 0' runs
+# launch-stale's one launch 5,000 cycles faster and apsp's 28 (4 sources) 140,000, with
+# the same messages.
+sed 's/^launch 5000$/launch 0/' protocols/machines/qr-apu.machine >"$T/qr0.machine"
+for wm in "$D/launch-stale.litmus 5347,6 347,6" "kernels/apsp@LAUNCH=1 1559399,143206 1419399,143206"; do
+    set -- $wm
+    w=${1%@*}
+    case $1 in *@*) set -- "$@" --param "${1#*@}" ;; esac
+    c1=$("$BIN" sim --csv --protocol nol1 --machine qr-apu --workload $w $4 $5 2>/dev/null | tail -1 | cut -d, -f6,13)
+    c0=$("$BIN" sim --csv --protocol nol1 --machine "$T/qr0.machine" --workload $w $4 $5 2>/dev/null | tail -1 | cut -d, -f6,13)
+    if [ "$c1" = "$2" ] && [ "$c0" = "$3" ]; then ok; else bad "launch latency on $1: $c1 / $c0, want $2 / $3"; fi
+done
+# Joins that cannot complete deadlock, in sim (exit 1, said) and check.
+expect_rc 1 "join deadlock sim" "$BIN" sim --protocol nol1 --workload $D/join-deadlock.litmus
+if grep -q "0 of 2 threads finished (2 waiting at a join)" "$T/err"; then ok; else bad "join deadlock: $(cat "$T/err")"; fi
+
 # reduction (seed 000 section 5.6, Fig. 10): timed defaults (8 CUs x 4 TBs, BACKOFF=16, 2
 # passes) at N=512 on Fig. 5's protocols; every run passes its checksum.
 U="--machine qr-apu --workload $K/reduction.litmus --param N=512"
@@ -198,6 +239,23 @@ for p in gpu-wt-noinv gpu-vi-lostsharer; do
     if grep -q "wrong final state" "$T/err"; then ok; else bad "$p hotspot: $(cat "$T/err")"; fi
 done
 
+# hotspot-wg (seed 003 Table IV HSP, seed 004 section 7's intra-workgroup HotSpot): each
+# work-group's 64 lanes (two warps) step its own 16 x 16 grid with bar.sync between time
+# steps (Rodinia's __syncthreads), on fermi's 16 CUs; pinned, the same seed twice. The
+# barrier costs fermi's 'barrier' cycles after the last arrival and no message: 100 more
+# per barrier makes the run longer, with the same messages.
+HW="--machine fermi --workload $K/hotspot-wg.litmus"
+pin "hotspot-wg nol1" 442395,467373,188416,3014656 --protocol nol1 $HW
+pin "hotspot-wg gpu-wt" 571454,342074,73216,3629056 --protocol gpu-wt $HW
+pin "hotspot-wg gpu-vi" 485489,329446,73216,3760128 --protocol gpu-vi $HW
+pin "hotspot-wg rcc" 470327,381943,98930,4339148 --protocol rcc $HW
+pin "hotspot-wg rcc seed 7" 470032,376606,98830,4336948 --protocol rcc $HW --seed 7
+sed 's/^barrier 1$/barrier 101/' protocols/machines/fermi.machine >"$T/fb.machine"
+pin "hotspot-wg nol1 barrier 101" 442761,466246,188416,3014656 --protocol nol1 --machine "$T/fb.machine" \
+    --workload $K/hotspot-wg.litmus
+w=$("$BIN" sim --json --protocol nol1 $HW | grep -o '"warps":[0-9]*')
+if [ "$w" = '"warps":32' ]; then ok; else bad "hotspot-wg warps: $w, want 32 (16 CUs x 64 lanes / 32)"; fi
+
 # check explores the tiny kernels (final condition as the spec): pinned counts.
 check_count() {
     name=$1
@@ -215,6 +273,41 @@ check_count "check nol1 sssp-warps" ": ok (4345 states, 8661 transitions" --prot
 check_count "check nol1 sssp-warps 2 lanes" ": ok (4408 states, 7201 transitions" --protocol nol1 \
     --param CUS=1 --param WGSIZE=2 $K/sssp-warps.litmus
 check_count "check gpu-wt sssp" ": ok (6949 states, 13859 transitions" --protocol gpu-wt $K/sssp.litmus
+check_count "check nol1 apsp" ": ok (7411 states, 14764 transitions" --protocol nol1 $K/apsp.litmus
+check_count "check gpu-wt apsp" ": ok (12357 states, 24636 transitions" --protocol gpu-wt $K/apsp.litmus
+check_count "check mesi apsp" ": ok (7464 states, 14452 transitions" --protocol mesi $K/apsp.litmus
+# launch and bar.sync in check: a release by every thread, a join, an acquire by every
+# thread. A copy cached before the launch is not read after it (gpu-wt invalidates at the
+# acquire; gpu-wt-noinv and gpu-vi-lostsharer keep it). Finding, pinned: qr's acquire is a
+# no-op and its INV for the first kernel's write-out may still be in flight when the join
+# (no message through the L2) lets the next kernel read: qr reads the stale copy.
+check_count "check nol1 launch-stale" ": ok (52 states, 79 transitions" --protocol nol1 $D/launch-stale.litmus
+check_count "check gpu-wt launch-stale" ": ok (52 states, 79 transitions" --protocol gpu-wt $D/launch-stale.litmus
+check_count "check mesi launch-stale" ": ok (56 states, 83 transitions" --protocol mesi $D/launch-stale.litmus
+check_count "check gpu-wt-noinv launch-stale" ": violation (44 states, 67 transitions" \
+    --protocol gpu-wt-noinv $D/launch-stale.litmus
+check_count "check gpu-vi-lostsharer launch-stale" ": violation (44 states, 67 transitions" \
+    --protocol gpu-vi-lostsharer $D/launch-stale.litmus
+check_count "check qr launch-stale" ": violation (275 states, 633 transitions" --protocol qr $D/launch-stale.litmus
+check_count "check nol1 barsync" ": ok (2809 states, 8481 transitions" --protocol nol1 $D/barsync.litmus
+check_count "check gpu-wt barsync" ": ok (3721 states, 10005 transitions" --protocol gpu-wt $D/barsync.litmus
+check_count "check mesi barsync" ": ok (1089 states, 3433 transitions" --protocol mesi $D/barsync.litmus
+check_count "check nol1 join-deadlock" ": deadlock (4 states, 5 transitions" --protocol nol1 $D/join-deadlock.litmus
+check_count "check nol1 sssp launch" ": ok (1550 states, 2963 transitions" --protocol nol1 \
+    --param LAUNCH=1 $K/sssp.litmus
+check_count "check gpu-wt sssp launch" ": ok (2127 states, 4091 transitions" --protocol gpu-wt \
+    --param LAUNCH=1 $K/sssp.litmus
+check_count "check mesi apsp launch" ": ok (1117 states, 2061 transitions" --protocol mesi \
+    --param LAUNCH=1 $K/apsp.litmus
+# hotspot-wg: bar.sync is what makes it correct; without it (the same file, the barrier
+# replaced by a mov) a lane reads a neighbour's row before it was written.
+check_count "check nol1 hotspot-wg" ": ok (2519 states, 4113 transitions" --protocol nol1 $K/hotspot-wg.litmus
+check_count "check gpu-wt hotspot-wg" ": ok (5085 states, 10335 transitions" --protocol gpu-wt $K/hotspot-wg.litmus
+check_count "check mesi hotspot-wg" ": ok (515 states, 945 transitions" --protocol mesi $K/hotspot-wg.litmus
+check_count "check gpu-vi hotspot-wg" ": ok (839 states, 1513 transitions" --protocol gpu-vi $K/hotspot-wg.litmus
+sed 's/ swept:  bar.sync ;/ swept:  mov r12 0 ;/' $K/hotspot-wg.litmus >"$T/hotspot-nobar.litmus"
+check_count "check nol1 hotspot-wg without bar.sync" ": violation (63735 states, 100969 transitions" \
+    --protocol nol1 "$T/hotspot-nobar.litmus"
 check_count "check nol1 reduction" ": ok (2488 states, 4953 transitions" --protocol nol1 \
     $K/reduction.litmus
 check_count "check gpu-wt reduction" ": ok (3912 states, 7793 transitions" --protocol gpu-wt \
@@ -330,6 +423,22 @@ bad_input "bad.gr:3:5: head vertex 3 out of range (1..2)" sim --protocol nol1 --
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n' >"$T/bad.mtx"
 printf 'GPU g\ngraph "bad.mtx"\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g4.litmus"
 bad_input "bad.mtx:4:1: fewer entries than the size line says" sim --protocol nol1 --workload "$T/g4.litmus"
+# sources = E: the APSP table for sources 0..E-1; at most N sources, APSP not taken.
+printf 'GPU g\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 5\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g6.litmus"
+bad_input "g6.litmus:2:49: sources 5 out of range (1..4)" sim --protocol nol1 --workload "$T/g6.litmus"
+printf 'GPU g\nparam APSP = 1\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 2\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g7.litmus"
+bad_input "g7.litmus:3:39: sources = E defines the table APSP: APSP is taken" sim --protocol nol1 --workload "$T/g7.litmus"
+printf 'GPU g\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 2\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (row[0] = APSP[8])\n' >"$T/g9.litmus"
+bad_input "g9.litmus:5:23: index 8 out of range of APSP (0..7)" sim --protocol nol1 --workload "$T/g9.litmus"
+# launch and bar.sync take nothing; another bar.* is an error at its column.
+kfile k5 '  bar.arrive ;'
+bad_input "k5.litmus:4:3: unknown barrier 'bar.arrive' (bar.sync: the work-group barrier)" sim --protocol nol1 --workload "$T/k5.litmus"
+kfile k6 '  launch r1 ;'
+bad_input "k6.litmus:4:10: " sim --protocol nol1 --workload "$T/k6.litmus"
+expect_rc 0 "litmus skips a launch" "$BIN" litmus $D/launch-stale.litmus
+if grep -q "^launch-stale: skipped (a kernel with launch or bar.sync" "$T/out"; then ok; else
+    bad "litmus launch skip: $(cat "$T/out")"
+fi
 # A paper-size input is for sim: the explorer refuses it with its limit.
 printf 'GPU g\ngraph grid width = 200 height = 200 seed = 1\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n' >"$T/g5.litmus"
 bad_input "too many locations (239789; at most 64)" check --no-db --protocol nol1 "$T/g5.litmus"

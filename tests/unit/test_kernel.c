@@ -230,3 +230,79 @@ Test(kernel, hops_table)
                "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
                3, 1, "HOPS is taken");
 }
+
+/* launch and bar.sync: a release fence, a join and an acquire fence of agent / work-group
+ * scope, at the statement's line and column; a label before it names the fence. */
+Test(kernel, launch_and_bar_sync)
+{
+    const char *src = "GPU j\n{ x = 0; }\nthreads T[2] @wg(0) {\n  l: st x 1 ;\n"
+                      "  k: launch ;\n  bar.sync ;\n  b k ;\n}\nforall (true)\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("j.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    const prog_thread_t *t = &p->threads[1];
+    cr_assert_eq(t->ninstr, 8);
+    static const prog_opcode_t ops[8] = {PROG_OP_ST,    PROG_OP_FENCE, PROG_OP_JOIN,  PROG_OP_FENCE,
+                                         PROG_OP_FENCE, PROG_OP_JOIN,  PROG_OP_FENCE, PROG_OP_B};
+    static const prog_ord_t ords[8] = {0, PROG_ORD_REL, 0, PROG_ORD_ACQ, PROG_ORD_REL,
+                                       0, PROG_ORD_ACQ, 0};
+    for (int i = 0; i < 8; i++) {
+        cr_expect_eq(t->instr[i].op, ops[i], "instruction %d", i);
+        cr_expect_eq(t->instr[i].ord, ords[i], "instruction %d", i);
+    }
+    for (int i = 1; i <= 3; i++)
+        cr_expect(t->instr[i].scope == PROG_SCOPE_AGENT && t->instr[i].line == 5 &&
+                  t->instr[i].col == 6);
+    for (int i = 4; i <= 6; i++)
+        cr_expect(t->instr[i].scope == PROG_SCOPE_WG && t->instr[i].line == 6);
+    cr_expect_eq(t->instr[7].target, 1); /* the label k names the release fence */
+    cr_assert(prog_has_join(p) && prog_has_kernel_instr(p) && !prog_has_indexed(p));
+    prog_free(p);
+    kernel_bad("GPU j\n{ }\nthreads T[1] {\n  bar.wait ;\n}\nforall (true)\n", 4, 3,
+               "unknown barrier 'bar.wait'");
+    kernel_bad("GPU j\n{ }\nthreads T[1] {\n  launch.agent ;\n}\nforall (true)\n", 4, 3,
+               "unknown instruction 'launch'");
+}
+
+/* The values of C's location comparisons, left to right. */
+static void cond_vals(const prog_cond_t *c, prog_val_t *v, int *n)
+{
+    if (!c)
+        return;
+    if (c->kind == PROG_COND_LOC)
+        v[(*n)++] = c->val;
+    cond_vals(c->a, v, n);
+    cond_vals(c->b, v, n);
+}
+
+/* graph ... sources = E: APSP[s * N + v] from sources 0..E-1. */
+Test(kernel, apsp_table)
+{
+    const char *src = "GPU a\ngraph rmat scale = 3 deg = 2 seed = 4 sources = 3\n{ }\n"
+                      "threads T[1] { ld r1 row[0] ; }\n"
+                      "forall (all s in 0..2 : all v in 0..N-1 : row[0] = APSP[s * N + v])\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("a.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    prog_val_t got[24];
+    int n = 0;
+    cond_vals(p->cond, got, &n);
+    cr_assert_eq(n, 24);
+    prog_graph_t g;
+    prog_graph_rmat(3, 2, 4, &g);
+    for (int s = 0; s < 3; s++) {
+        int64_t want[8];
+        prog_graph_sssp(&g, s, want);
+        for (int v = 0; v < 8; v++)
+            cr_expect_eq(got[s * 8 + v], want[v] < 0 ? PROG_MAX_SCALE_VAL - 1 : want[v],
+                         "source %d vertex %d", s, v);
+    }
+    prog_graph_free(&g);
+    prog_free(p);
+    kernel_bad("GPU a\ngraph rmat scale = 3 deg = 2 seed = 4 sources = 3\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (row[0] = APSP[24])\n",
+               5, 23, "index 24 out of range of APSP (0..23)");
+    kernel_bad("GPU a\ngraph rmat scale = 3 deg = 2 seed = 4 sources = 9\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               2, 49, "sources 9 out of range (1..8)");
+}
