@@ -124,10 +124,13 @@ def main():
         out.append("Not run to the end in this campaign: %s.\n" % ", ".join(missing))
     times = os.path.join(out_dir, "times")
     if os.path.exists(times):
-        out.append("Times (wall seconds of run.sh's stages, under nice on the shared 2-core"
-                   " machine, several times the idle figures): " + "; ".join(
-                       "%s %s s" % (t[0], t[3]) for t in (l.split() for l in open(times))
-                       if len(t) == 5) + ".\n")
+        tot = {}  # a protocol's runs of run.sh (the core stage, then later stages), summed
+        for t in (l.split() for l in open(times)):
+            if len(t) == 5:
+                tot[t[0]] = tot.get(t[0], 0) + int(t[3]) + int(t[4])
+        out.append("Times (wall seconds of run.sh's stages, summed per protocol, under nice on"
+                   " the shared 2-core machine, several times the idle figures): " +
+                   "; ".join("%s %d s" % (p, n) for p, n in tot.items()) + ".\n")
     out.append("## Mutants not killed\n")
     out.append("Every survivor and not-covered mutant, with the row it changes, how its reachable"
                " outcomes compare with the original's over the (setting, test) pairs (more,"
