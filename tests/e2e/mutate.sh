@@ -98,6 +98,19 @@ if BIN="$BIN" sh tests/mutation/run.sh -o "$T/m1" nol1 2>/dev/null &&
     tail -n 1 "$T/m2/nol1.core.json" | grep -q '"mutants":22,"killed":18,"killed_stronger":0,"survived":0,"equivalent":4,"invalid":0'; then ok; else
     bad "tests/mutation/run.sh and report.py on nol1"
 fi
+# -E all: a campaign with warm caches only never chooses the eviction rows (not covered);
+# the mutants not killed, again with every environment action, are killed (27 more) or
+# covered there (#115, an eviction that keeps the line, now loses an outcome on CoRR).
+mkdir -p "$T/tiny"
+cp $C/CoRR.litmus $C/MP+rel+acq+guard.litmus "$T/tiny/"
+printf 'gpu-wt 20000 warm\n' >"$T/tab"
+if TAB="$T/tab" BIN="$BIN" sh tests/mutation/run.sh -b "$T/tiny" -o "$T/e" gpu-wt 2>/dev/null &&
+    tail -n 1 "$T/e/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":8,"survived":3,"equivalent":44,"invalid":3,"not_covered":41,' &&
+    TAB="$T/tab" RE_CORE="$T/tiny" BIN="$BIN" sh tests/mutation/run.sh -b - -E all -L -o "$T/e" gpu-wt 2>/dev/null &&
+    tail -n 1 "$T/e/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":35,"survived":10,"equivalent":29,"invalid":3,"not_covered":22,"liveness":false,"kill_rate":0.6735}' &&
+    grep -q '"mutant":115,.*"class":"survived",.*"lost":1,.*"differs_on":"CoRR (all)"' "$T/e/gpu-wt.core.json"; then ok; else
+    bad "tests/mutation/run.sh -E all on gpu-wt: $(tail -n 1 "$T/e/gpu-wt.core.json")"
+fi
 # A broken protocol: tests it already fails cannot kill anything.
 "$BIN" mutate --json --stronger none --protocol nol1-nowait "$C/SB.litmus" "$C/CoRR.litmus" >"$T/nw.json" 2>/dev/null
 if tail -n 1 "$T/nw.json" | grep -q '"tests":2,"usable_tests":1,'; then ok; else bad "nol1-nowait usable tests: $(tail -n 1 "$T/nw.json")"; fi

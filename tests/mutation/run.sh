@@ -70,7 +70,7 @@ RE_CORE=${RE_CORE:-litmus/core} # the suite the -R re-runs use
 LCORE=$CORE                      # and the -L ones: CORE, or RE_CORE with -b -
 [ "$CORE" = - ] && LCORE=$RE_CORE
 LIVE_ST=${LIVE_ST:-}             # the -L stage's stronger settings (default the protocol's)
-TAB=tests/mutation/protocols.tab
+TAB=${TAB:-tests/mutation/protocols.tab} # the campaigns (another table: tests/e2e/mutate.sh)
 if [ $# -eq 0 ]; then
     # shellcheck disable=SC2046 # protocol names, one word each
     set -- $(grep -v '^#' "$TAB" | awk 'NF { print $1 }')
