@@ -16,8 +16,10 @@
 #            protocol's, from protocols.tab)
 #   -L       after the core stage (and -R, -E), the survivors and equivalent mutants again on
 #            CORE with --liveness (the full graph: no reduction; the protocol's stronger
-#            settings, or those in $LIVE_ST), merged: a mutant that livelocks or starves a
-#            thread where the original does not is killed
+#            settings and -E's, or those in $LIVE_ST), merged: a mutant that livelocks or
+#            starves a thread where the original does not is killed (an eviction row that
+#            leaves the line waiting for data that never comes livelocks only with the
+#            environment actions on)
 #   -E LIST  after the core stage (and -R), the mutants not killed (survived, equivalent,
 #            not-covered) again on CORE under the settings LIST (--stronger LIST), merged:
 #            killed there is killed, a row chosen there is covered, other outcomes there
@@ -190,7 +192,7 @@ PY
         rest=$(ids "$OUT/$p.core.json" survived equivalent)
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
-            "$BIN" mutate --json --liveness -j "$J" --max-states "$ms" --stronger "${LIVE_ST:-$st}" \
+            "$BIN" mutate --json --liveness -j "$J" --max-states "$ms" --stronger "${LIVE_ST:-$st${EXTRA:+,$EXTRA}}" \
                 --protocol "$p" --only "$rest" "$LCORE" >"$OUT/$p.live.json" || exit 1
             merge "$OUT/$p.core.json" "$OUT/$p.live.json" "$rest" same >"$OUT/$p.core.json.tmp" &&
                 mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
