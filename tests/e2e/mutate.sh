@@ -111,6 +111,17 @@ if TAB="$T/tab" BIN="$BIN" sh tests/mutation/run.sh -b "$T/tiny" -o "$T/e" gpu-w
     grep -q '"mutant":115,.*"class":"survived",.*"lost":1,.*"differs_on":"CoRR (all)"' "$T/e/gpu-wt.core.json"; then ok; else
     bad "tests/mutation/run.sh -E all on gpu-wt: $(tail -n 1 "$T/e/gpu-wt.core.json")"
 fi
+# report.py applies a classification only to the rows it was written for: #115's entry in
+# survivors.tab matches; one for another row (a table changed since) is not applied.
+python3 tests/mutation/report.py "$T/e" >"$T/r1.md" 2>/dev/null
+if grep -q '\*\*restriction\*\*: An eviction that keeps the line' "$T/r1.md"; then ok; else
+    bad "report.py: #115 not classified"
+fi
+printf 'gpu-wt\t115\tV | evict | | | I\tV | evict | | | V\trestriction\tstale\n' >"$T/surv.tab"
+SURVIVORS="$T/surv.tab" python3 tests/mutation/report.py "$T/e" >"$T/r2.md" 2>/dev/null
+if grep -q "unclassified\*\*: survivors.tab's entry #115 is for another row" "$T/r2.md"; then ok; else
+    bad "report.py applied a stale classification"
+fi
 # A broken protocol: tests it already fails cannot kill anything.
 "$BIN" mutate --json --stronger none --protocol nol1-nowait "$C/SB.litmus" "$C/CoRR.litmus" >"$T/nw.json" 2>/dev/null
 if tail -n 1 "$T/nw.json" | grep -q '"tests":2,"usable_tests":1,'; then ok; else bad "nol1-nowait usable tests: $(tail -n 1 "$T/nw.json")"; fi

@@ -2,6 +2,7 @@
 """reports/mutation.md from the JSON of tests/mutation/run.sh.
 
 Usage: python3 tests/mutation/report.py OUT > reports/mutation.md
+($SURVIVORS: another classification table, for tests)
 OUT: P.core.json per protocol (`cohcheck mutate --json` on litmus/core, with run.sh's
 stages merged in), and P.gen.json where the survivors also ran on litmus/gen (then the
 classes on core plus gen are reported). tests/mutation/survivors.tab gives the
@@ -33,7 +34,7 @@ def rate(k, d):
 def notes_of():
     """(protocol, mutant) -> (original row, mutated row, class, argument)."""
     notes = {}
-    for l in open(os.path.join(HERE, "survivors.tab")):
+    for l in open(os.environ.get("SURVIVORS") or os.path.join(HERE, "survivors.tab")):
         if l.startswith("#") or not l.strip():
             continue
         p, i, orig, row, cls, why = l.rstrip("\n").split("\t", 5)
