@@ -109,8 +109,9 @@ def main():
             detail.extend(describe(m, cls[m["mutant"]]) for m in rest)
             detail.append("")
     out.append("## Kill rates\n")
-    out.append("Per protocol: its target model, the bound and stronger settings of the campaign,"
-               " the core tests the original passes completely (usable), the mutants and their"
+    out.append("Per protocol: its target model, the bound and stronger settings of the campaign"
+               " (tests/mutation/protocols.tab; the stages run on top of them, such as `-E all`,"
+               " are in How to regenerate), the core tests the original passes completely (usable), the mutants and their"
                " classes. The kill rate is (killed + killed-stronger) / (mutants - equivalent -"
                " invalid): not-covered mutants count against it. After the semicolon, the same"
                " rate leaving out the mutants argued unkillable below (restriction, redundant,"
