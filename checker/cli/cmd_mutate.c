@@ -160,6 +160,8 @@ static int parse_args(int argc, char **argv, mutate_args_t *a, mutate_opts_t *mo
         case 'U': a->junit_path = optarg; break;
         case 'A': a->annotate = true; break;
         case 'L': mo->liveness = true; break;
+        case CLI_OPT_POR:
+        case CLI_OPT_NO_POR: cli_por_opt(ch, &mo->por); break;
         case 'h': cli_usage(stdout, CLI_CMD_MUTATE, USAGE, USAGE_TAIL); return -1;
         }
     }

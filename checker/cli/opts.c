@@ -168,6 +168,11 @@ const cli_opt_t cli_opts[] = {
          "system's own steps (AG EF done): else 'livelock' with a lasso, a path and a cycle "
          "that never finishes (docs/liveness.md); the full graph (no --por); one thread, not "
          "with --mpi"),
+    FLAG("por", 0, CLI_OPT_POR, C(MUTATE),
+         "partial-order reduction in every search (docs/por.md), where the protocol allows it "
+         "and not with --liveness: the same kills and outcomes, fewer states per --max-states; "
+         "row coverage is the reduced graph's (default: off, the full graph)"),
+    FLAG("no-por", 0, CLI_OPT_NO_POR, C(MUTATE), "no partial-order reduction (the default)"),
     FLAG("liveness", 0, 'L', C(MUTATE),
          "also check liveness (check --liveness, weak fairness): a mutant that livelocks or "
          "starves a thread is killed"),

@@ -403,12 +403,12 @@ typedef struct {
 
 typedef enum { R_PASS, R_FAIL, R_LIMIT, R_SKIP } res_t;
 
-/* Explore P on test T under CFG (with LIVE, --liveness). R_FAIL gives the verdict name
- * in *VERDICT. With HIT (the original), the rows chosen are merged into HIT under LOCK
- * when the exploration passes. */
+/* Explore P on test T under CFG (with O's max_states, liveness and por). R_FAIL gives the verdict
+ * name in *VERDICT. With HIT (the original), the rows chosen are merged into HIT under LOCK when
+ * the exploration passes. */
 static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_config_t *cfg,
-                         uint64_t max_states, bool live, exec_outcomes_t *reached,
-                         const char **verdict, uint8_t **hit, pthread_mutex_t *lock)
+                         const mutate_opts_t *o, exec_outcomes_t *reached, const char **verdict,
+                         uint8_t **hit, pthread_mutex_t *lock)
 {
     sys_t *s;
     diag_t d;
@@ -421,10 +421,11 @@ static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_con
     }
     explore_opts_t eo;
     memset(&eo, 0, sizeof eo);
-    eo.max_states = max_states;
+    eo.max_states = o->max_states;
     eo.allowed = t->mr.racy ? NULL : &t->mr.allowed;
-    eo.liveness = live;
-    eo.fairness = live ? 1 : 0;
+    eo.liveness = o->liveness;
+    eo.fairness = o->liveness ? 1 : 0;
+    eo.por = o->por;
     if (hit)
         sys_set_coverage(s, true);
     explore_result_t r;
@@ -495,8 +496,7 @@ static void classify(run_t *r, mutant_t *m)
                 continue;
             exec_outcomes_t got;
             const char *verdict = NULL;
-            res_t res = explore_one(p, &r->tests[t], r->cfgs[k], r->o->max_states, r->o->liveness,
-                                    &got, &verdict, NULL, NULL);
+            res_t res = explore_one(p, &r->tests[t], r->cfgs[k], r->o, &got, &verdict, NULL, NULL);
             if (res == R_FAIL) {
                 m->cls = k ? MUT_KILLED_STRONGER : MUT_KILLED;
                 m->killed_by = xstrdup(r->tests[t].prog->name);
@@ -542,8 +542,8 @@ static void *orig_worker(void *arg)
             break;
         int k = i / r->ntests, t = i % r->ntests;
         const char *v = NULL;
-        res_t res = explore_one(r->orig, &r->tests[t], r->cfgs[k], r->o->max_states, r->o->liveness,
-                                &r->reached[i], &v, r->hit, &r->lock);
+        res_t res = explore_one(r->orig, &r->tests[t], r->cfgs[k], r->o, &r->reached[i], &v, r->hit,
+                                &r->lock);
         r->usable[i] = res == R_PASS;
     }
     return NULL;

@@ -81,6 +81,11 @@ typedef struct {
     /* Also check liveness (explore_opts_t.liveness, weak fairness): a mutant that can
      * livelock or starve a thread where the original cannot is killed (a hang is a kill). */
     bool liveness;
+    /* Partial-order reduction (explore_opts_t.por, docs/por.md) in every exploration, where
+     * the protocol's analysis allows it (liveness turns it off): the same verdicts and
+     * outcomes, fewer states per bound. Row coverage is then that of the reduced graph, a
+     * subset of the full graph's, so a mutant can only become not-covered, never covered. */
+    bool por;
     /* Called after each mutant is classified (from worker threads, serialized). */
     void (*progress)(void *ctx, const mutant_t *m, int done, int total);
     void *progress_ctx;

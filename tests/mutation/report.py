@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
 """reports/mutation.md from the JSON of tests/mutation/run.sh.
 
-Usage: python3 tests/mutation/report.py BEFORE_DIR AFTER_DIR > reports/mutation.md
-BEFORE_DIR: P.core.json on the core suite as it was; AFTER_DIR: P.core.json on the
-current core suite and P.gen.json (the mutants not killed on core, again on core plus
-gen). tests/mutation/survivors.tab gives each survivor's classification and argument,
-keyed by protocol and mutant number (the numbers are stable while the table is)."""
+Usage: python3 tests/mutation/report.py OUT > reports/mutation.md
+($SURVIVORS: another classification table, for tests)
+OUT: P.core.json per protocol (`cohcheck mutate --json` on litmus/core, with run.sh's
+stages merged in), and P.gen.json where the survivors also ran on litmus/gen (then the
+classes on core plus gen are reported). tests/mutation/survivors.tab gives the
+classification and argument of each mutant that is not killed, keyed by protocol and
+mutant number and checked against the row it was written for: an entry whose original
+and mutated rows differ from the mutant's (the table changed since) is not applied.
+Kill rate: (killed + killed-stronger) / (mutants - equivalent - invalid), so not-covered
+mutants count against it; the last column also leaves out the mutants argued
+unkillable (a class other than hole or undetermined)."""
 import json
 import os
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLASSES = ("killed", "killed-stronger", "survived", "equivalent", "invalid", "not-covered")
 
 
 def load(path):
@@ -22,107 +31,112 @@ def rate(k, d):
     return "%.1f %%" % (100.0 * k / d) if d else "-"
 
 
-def counts(ms):
-    c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid",
-                        "not-covered")}
-    for m in ms.values():
-        c[m["class"]] += 1
-    return c
+def notes_of():
+    """(protocol, mutant) -> (original row, mutated row, class, argument)."""
+    notes = {}
+    for l in open(os.environ.get("SURVIVORS") or os.path.join(HERE, "survivors.tab")):
+        if l.startswith("#") or not l.strip():
+            continue
+        p, i, orig, row, cls, why = l.rstrip("\n").split("\t", 5)
+        notes[(p, int(i))] = (orig, row, cls, why)
+    return notes
 
 
-def cell(c, n):
-    d = n - c["equivalent"] - c["invalid"]
-    k = c["killed"] + c["killed-stronger"]
-    return "%d/%d (%s)" % (k, d, rate(k, d))
+def classification(notes, p, m):
+    """The class and argument of a mutant not killed, or None."""
+    n = notes.get((p, m["mutant"]))
+    if not n:
+        return None
+    if (n[0], n[1]) != (m["original"], m["row"]):
+        return ("unclassified", "survivors.tab's entry #%d is for another row (`%s` -> `%s`):"
+                " the table changed since it was written" % (m["mutant"], n[0], n[1]))
+    return n[2], n[3]
+
+
+def unkillable(c):
+    return c is not None and not c[0].startswith(("hole", "undetermined", "unclassified"))
+
+
+def describe(m, c):
+    if c is None and m.get("bounded"):
+        c = ("undetermined (bounded)",
+             "its searches grew past the bound on tests the original completes within it,"
+             " so it is neither killed nor shown equivalent; a larger --max-states decides it.")
+    elif c is None and m["class"] == "not-covered":
+        c = ("not covered", "no test of the suite chooses the row; not argued.")
+    elif c is None:
+        c = ("unclassified", "not argued.")
+    cmp = "outcomes: more on %d, fewer on %d, bounded on %d (setting, test) pairs (first: %s)" % (
+        m.get("gained", 0), m.get("lost", 0), m.get("bounded", 0), m.get("differs_on") or "-")
+    return "- **#%d** %s `%s:%d` %s %s: `%s` -> `%s`  \n  %s.  \n  **%s**: %s\n" % (
+        m["mutant"], m["class"], m["file"], m["line"], m["controller"], m["operator"],
+        m["original"], m["row"] or "(row removed)", cmp, c[0], c[1])
 
 
 def main():
-    before, after = sys.argv[1], sys.argv[2]
-    notes = {}
-    tab = os.path.join(os.path.dirname(__file__), "survivors.tab")
-    for l in open(tab):
-        if l.startswith("#") or not l.strip():
-            continue
-        p, i, cls, why = l.rstrip("\n").split("\t", 3)
-        notes[(p, int(i))] = (cls, why)
-    order = [l.split()[0] for l in open(os.path.join(os.path.dirname(__file__), "protocols.tab"))
+    out_dir = sys.argv[1]
+    notes = notes_of()
+    order = [l.split() for l in open(os.path.join(HERE, "protocols.tab"))
              if l.strip() and not l.startswith("#")]
-    out = []
-    w = out.append
-    intro = os.path.join(os.path.dirname(__file__), "report-intro.md")
-    out.append(open(intro).read().rstrip("\n"))
-    w("")
-    rows = []
-    detail = []
-    for p in order:
-        sb, mb = load(os.path.join(before, p + ".core.json"))
-        sa, ma = load(os.path.join(after, p + ".core.json"))
-        sg, mg = load(os.path.join(after, p + ".gen.json"))
-        if not sa:
+    out = [open(os.path.join(HERE, "report-intro.md")).read().rstrip("\n"), ""]
+    rows, detail, missing = [], [], []
+    for f in order:
+        p = f[0]
+        s, ms = load(os.path.join(out_dir, p + ".core.json"))
+        sg, mg = load(os.path.join(out_dir, p + ".gen.json"))
+        if not s:
+            missing.append(p)
             continue
-        merged = dict(mg) if sg else dict(ma)  # P.gen.json: the classes on core + gen
-        cb, ca, cg = counts(mb) if sb else None, counts(ma), counts(merged)
-        n = sa["mutants"]
-        argued = sum(1 for m in merged.values() if m["class"] == "survived"
-                     and not notes.get((p, m["mutant"]), ("hole",))[0].startswith(
-                         ("hole", "undetermined")))
-        d = n - cg["equivalent"] - cg["invalid"]
-        k = cg["killed"] + cg["killed-stronger"]
-        rows.append("| %s | %s | %d | %d | %s | %s | %s | %d | %d | %s |" % (
-            p, sa["model"], n, cg["invalid"],
-            cell(cb, sb["mutants"]) + " on %d" % sb["tests"] if sb else "-",
-            cell(ca, n) + " on %d" % sa["tests"],
-            cell(cg, n) if sg or not ca["survived"] else "not run", cg["equivalent"],
-            cg["survived"],
-            rate(k, d - argued)))
-        surv = [m for m in merged.values() if m["class"] == "survived"]
-        if surv:
+        if sg:
+            ms = mg
+        c = {k: 0 for k in CLASSES}
+        for m in ms.values():
+            c[m["class"]] += 1
+        n = s["mutants"]
+        d = n - c["equivalent"] - c["invalid"]
+        k = c["killed"] + c["killed-stronger"]
+        rest = sorted((m for m in ms.values() if m["class"] in ("survived", "not-covered")),
+                      key=lambda m: m["mutant"])
+        cls = {m["mutant"]: classification(notes, p, m) for m in rest}
+        argued = sum(1 for m in rest if unkillable(cls[m["mutant"]]))
+        rows.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s |" % (
+            p, s["model"], f[1], f[2], s["usable_tests"], n, c["invalid"], c["killed"],
+            c["killed-stronger"], c["equivalent"], c["not-covered"], c["survived"], argued,
+            "%d/%d (%s)" % (k, d, rate(k, d)) + ("; %s" % rate(k, d - argued) if argued else
+                                                 "")))
+        if rest:
             detail.append("### %s\n" % p)
-            for m in sorted(surv, key=lambda m: m["mutant"]):
-                cls, why = notes.get((p, m["mutant"]), ("unclassified", ""))
-                if cls == "unclassified" and m.get("bounded"):
-                    cls, why = ("undetermined (bounded)",
-                                "its searches grew past the bound on tests the original completes"
-                                " within it, so it is neither killed nor shown equivalent; a"
-                                " larger --max-states decides it.")
-                if "gained" in m:
-                    cmp = ("outcomes%s: more on %d, fewer on %d, bounded on %d (setting, test) "
-                           "pairs (first: %s)" % (
-                               " (" + m["outcomes_of"] + ")" if "outcomes_of" in m else "",
-                               m["gained"], m["lost"], m["bounded"],
-                               m.get("differs_on") or "-"))
-                else:
-                    cmp = "outcome comparison not recorded (run before mutate reported it)"
-                detail.append("- **#%d** `%s:%d` %s %s: `%s` -> `%s`  \n  %s.  \n"
-                              "  **%s**: %s\n" % (
-                                  m["mutant"], m["file"], m["line"], m["controller"],
-                                  m["operator"], m["original"], m["row"] or "(row removed)",
-                                  cmp, cls, why))
+            detail.extend(describe(m, cls[m["mutant"]]) for m in rest)
             detail.append("")
-    w("## Kill rates\n")
-    w("Killed (base or stronger settings) over mutants that are neither equivalent (shown by the"
-      " tool) nor invalid, on the core suite as it was (153 tests), on the core suite with the"
-      " tests added here, and on core plus litmus/gen (the mutants that survived core, re-run on"
-      " the generated suite). The last column leaves out the survivors argued unkillable below"
-      " (restriction, redundant, model-invisible, equivalent by argument).\n")
-    w("| protocol | model | mutants | invalid | before: core | after: core | after: core + gen"
-      " | equivalent | survived | killed of those not argued unkillable |")
-    w("|---|---|---|---|---|---|---|---|---|---|")
+    out.append("## Kill rates\n")
+    out.append("Per protocol: its target model, the bound and stronger settings of the campaign"
+               " (tests/mutation/protocols.tab; the stages run on top of them, such as `-E all`,"
+               " are in How to regenerate), the core tests the original passes completely (usable), the mutants and their"
+               " classes. The kill rate is (killed + killed-stronger) / (mutants - equivalent -"
+               " invalid): not-covered mutants count against it. After the semicolon, the same"
+               " rate leaving out the mutants argued unkillable below (restriction, redundant,"
+               " model-invisible, equivalent by argument, unreachable).\n")
+    out.append("| protocol | model | max-states | stronger | usable tests | mutants | invalid"
+               " | killed | killed-stronger | equivalent | not-covered | survived"
+               " | argued unkillable | kill rate |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     out.extend(rows)
-    w("")
-    for d, what in ((before, "full campaigns on the old core suite"),
-                    (after, "incremental: added tests, then litmus/gen on the survivors")):
-        times = os.path.join(d, "times")
-        if os.path.exists(times):
-            w("Times, %s (wall seconds under nice on the shared 2-core machine, several"
-              " times the idle figures; max-states and stronger settings from"
-              " tests/mutation/protocols.tab): " % what + "; ".join(
-                  "%s %s s%s" % (f[0], f[3], ", gen %s s" % f[4] if f[4] != "0" else "")
-                  for f in (l.split() for l in open(times)) if len(f) == 5) + ".\n")
-    w("## Survivors\n")
-    w("Every mutant that survives every setting on core plus gen, with the row it changes, how"
-      " its reachable outcomes compare with the original's over the (setting, test) pairs"
-      " (more, fewer, search bounded), and its classification.\n")
+    out.append("")
+    if missing:
+        out.append("Not run to the end in this campaign: %s.\n" % ", ".join(missing))
+    times = os.path.join(out_dir, "times")
+    if os.path.exists(times):
+        tot = {}  # a protocol's runs of run.sh (the core stage, then later stages), summed
+        for t in (l.split() for l in open(times)):
+            if len(t) == 5:
+                tot[t[0]] = tot.get(t[0], 0) + int(t[3]) + int(t[4])
+        out.append("Times (wall seconds of run.sh's stages, summed per protocol, under nice on"
+                   " the shared 2-core machine, several times the idle figures): " +
+                   "; ".join("%s %d s" % (p, n) for p, n in tot.items()) + ".\n")
+    out.append("## Mutants not killed\n")
+    out.append("Every survivor and not-covered mutant, with the row it changes, how its reachable"
+               " outcomes compare with the original's over the (setting, test) pairs (more,"
+               " fewer, search bounded), and its classification.\n")
     out.extend(detail)
     sys.stdout.write("\n".join(out) + "\n")
 

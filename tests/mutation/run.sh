@@ -3,9 +3,9 @@
 # from tests/mutation/protocols.tab (or those named), with its exploration bound and
 # stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
 # and, with -g, OUT/P.gen.json.
-# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [PROTOCOL...]
+# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [-L] [-E LIST] [PROTOCOL...]
 #   -b CORE  the core suite (default litmus/core; an older suite's folder gives "before");
-#            '-' for none: only -g, on the OUT/P.core.json already there
+#            '-' for none: only the later stages, on the OUT/P.core.json already there
 #   -r PREV  incremental, after tests were added to the suite: CORE names only the added
 #            tests (a folder or file); the mutants not killed in PREV/P.core.json are run on
 #            them and the classes merged (what the old tests killed stays killed)
@@ -14,12 +14,30 @@
 #            OUT/P.gen.json: the classes on core plus gen
 #   -S LIST, -m N  the stronger settings and --max-states of the gen stage (default: the
 #            protocol's, from protocols.tab)
+#   -L       after the core stage (and -R, -E), the survivors and equivalent mutants again on
+#            CORE with --liveness (the full graph: no reduction; the protocol's stronger
+#            settings and -E's, or those in $LIVE_ST), merged: a mutant that livelocks or
+#            starves a thread where the original does not is killed (an eviction row that
+#            leaves the line waiting for data that never comes livelocks only with the
+#            environment actions on)
+#   -E LIST  after the core stage (and -R), the mutants not killed (survived, equivalent,
+#            not-covered) again on CORE under the settings LIST (--stronger LIST), merged:
+#            killed there is killed, a row chosen there is covered, other outcomes there
+#            make a survivor (e.g. 'all': every environment action, whose rows a campaign
+#            with only warm caches never chooses)
 #   -R N [-U LIST]  after the core stage, re-run the survivors whose searches hit the bound
 #            with --max-states N (and stronger settings LIST, default the protocol's) on
-#            CORE, merged: what that kills is killed (base and warm decide most of them)
-# Then: python3 tests/mutation/report.py BEFORE_DIR OUT > reports/mutation.md
+#            CORE, merged: what that kills is killed (base and warm decide most of them);
+#            with the protocol's own settings (no -U), a survivor that differed only by
+#            bounded searches takes the class of the larger bound (killed, survived,
+#            equivalent or not-covered)
+# Every search uses the partial-order reduction (`mutate --por`) where the protocol's
+# analysis allows it (tcs and tcw: not, a global clock): the same kills and outcomes,
+# fewer states per bound. POR=--no-por for the full graph.
+# Then: python3 tests/mutation/report.py OUT > reports/mutation.md
 # Long: run it under nice. Times of the last campaigns: reports/mutation.md.
 BIN=${BIN:-./cohcheck}
+POR=${POR:---por}
 OUT=mutation-out
 J=2
 CORE=litmus/core
@@ -30,13 +48,17 @@ GEN_ST=
 GEN_MS=
 RE_MS=
 RE_ST=
-while getopts o:j:b:r:gS:m:R:U: opt; do
+LIVE=
+EXTRA=
+while getopts o:j:b:r:gLE:S:m:R:U: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
     b) CORE=$OPTARG ;;
     r) PREV=$OPTARG ;;
     g) DOGEN=1 ;;
+    L) LIVE=1 ;;
+    E) EXTRA=$OPTARG ;;
     S) GEN_ST=$OPTARG ;;
     m) GEN_MS=$OPTARG ;;
     R) RE_MS=$OPTARG ;;
@@ -47,7 +69,10 @@ done
 shift $((OPTIND - 1))
 mkdir -p "$OUT" || exit 2
 RE_CORE=${RE_CORE:-litmus/core} # the suite the -R re-runs use
-TAB=tests/mutation/protocols.tab
+LCORE=$CORE                      # and the -L ones: CORE, or RE_CORE with -b -
+[ "$CORE" = - ] && LCORE=$RE_CORE
+LIVE_ST=${LIVE_ST:-}             # the -L stage's stronger settings (default the protocol's)
+TAB=${TAB:-tests/mutation/protocols.tab} # the campaigns (another table: tests/e2e/mutate.sh)
 if [ $# -eq 0 ]; then
     # shellcheck disable=SC2046 # protocol names, one word each
     set -- $(grep -v '^#' "$TAB" | awk 'NF { print $1 }')
@@ -60,20 +85,26 @@ ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
 print(",".join(str(m["mutant"]) for m in ms if m["class"] in sys.argv[2:]))
 PY
 }
-# merge PREV NEW IDS: PREV's classes combined with NEW's, a re-run of the mutants IDS on
-# more tests only: killed there wins; else a survivor stays one, and an equivalent mutant
-# stays equivalent only if the new tests reach the original's outcomes too.
+# merge PREV NEW IDS [same|settings]: PREV's classes combined with NEW's, a re-run of the mutants IDS on
+# more tests only: killed there wins; else a survivor stays one, an equivalent mutant
+# stays equivalent only if the new tests reach the original's outcomes too, and a
+# not-covered one becomes equivalent when the new tests choose its row and change nothing.
+# Not-covered mutants count against the kill rate.
 merge() {
     python3 - "$@" <<'PY'
 import json, sys
 old = [json.loads(l) for l in open(sys.argv[1])]
 new = [json.loads(l) for l in open(sys.argv[2])] if sys.argv[3] else []
 s, ms = old[-1], {m["mutant"]: m for m in old[:-1]}
+mode = sys.argv[4] if len(sys.argv) > 4 else "tests"
 for n in new[:-1]:
     o = ms[n["mutant"]]
     if n["class"] in ("killed", "killed-stronger", "invalid"):
         ms[n["mutant"]] = n
-    elif o["class"] in ("survived", "equivalent") and len(sys.argv) < 5:
+    elif (mode == "bound" and o["class"] == "survived" and not o.get("gained")
+          and not o.get("lost")):
+        ms[n["mutant"]] = n  # only bounded before: the larger bound decides, in every setting
+    elif o["class"] in ("survived", "equivalent", "not-covered") and mode not in ("same", "bound"):
         for k in ("gained", "lost", "bounded"):
             if k in o:
                 o[k] += n.get(k, 0)
@@ -83,11 +114,17 @@ for n in new[:-1]:
         o["differs_on"] = o.get("differs_on") or n.get("differs_on")
         if n["class"] == "survived":
             o["class"] = "survived"
-    # a re-run on the same tests with a larger bound: only a kill changes the class
-if new and len(sys.argv) < 5:  # more tests, unless a re-run on the same ones
+        elif n["class"] == "equivalent" and o["class"] == "not-covered":
+            o["class"] = "equivalent"  # the new tests choose its row, with the same outcomes
+    # same: a re-run on the same tests with a larger bound or --liveness: only a kill
+    # changes the class; bound: a larger bound in all the campaign's settings, whose class
+    # replaces a survivor that differed only by bounded searches; settings: the same tests
+    # under more settings, merged as more tests
+if new and mode == "tests":  # more tests, unless a re-run on the same ones
     s["tests"] += new[-1]["tests"]
     s["usable_tests"] += new[-1]["usable_tests"]
-c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid")}
+c = {k: 0 for k in ("killed", "killed-stronger", "survived", "equivalent", "invalid",
+                    "not-covered")}
 for m in ms.values():
     c[m["class"]] += 1
 for k in c:
@@ -107,7 +144,7 @@ for p in "$@"; do
     fi
     ms=$(echo "$row" | awk '{ print $2 }')
     st=$(echo "$row" | awk '{ print $3 }')
-    set_opts="--json -j $J --max-states $ms --stronger $st --protocol $p"
+    set_opts="--json $POR -j $J --max-states $ms --stronger $st --protocol $p"
     t0=$(date +%s)
     if [ "$CORE" = - ]; then
         : # no core stage: OUT/P.core.json is there already
@@ -133,9 +170,31 @@ PY
 )
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
-            "$BIN" mutate --json -j "$J" --max-states "$RE_MS" --stronger "${RE_ST:-$st}" \
+            "$BIN" mutate --json $POR -j "$J" --max-states "$RE_MS" --stronger "${RE_ST:-$st}" \
                 --protocol "$p" --only "$rest" "$RE_CORE" >"$OUT/$p.rerun.json" || exit 1
-            merge "$OUT/$p.core.json" "$OUT/$p.rerun.json" "$rest" same >"$OUT/$p.core.json.tmp" &&
+            mode=same # other settings than the campaign's: only a kill counts
+            [ -z "$RE_ST" ] || [ "$RE_ST" = "$st" ] && mode=bound
+            merge "$OUT/$p.core.json" "$OUT/$p.rerun.json" "$rest" $mode >"$OUT/$p.core.json.tmp" &&
+                mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        fi
+    fi
+    if [ -n "$EXTRA" ]; then
+        rest=$(ids "$OUT/$p.core.json" survived equivalent not-covered)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate --json $POR -j "$J" --max-states "$ms" --stronger "$EXTRA" \
+                --protocol "$p" --only "$rest" "$LCORE" >"$OUT/$p.extra.json" || exit 1
+            merge "$OUT/$p.core.json" "$OUT/$p.extra.json" "$rest" settings >"$OUT/$p.core.json.tmp" &&
+                mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        fi
+    fi
+    if [ -n "$LIVE" ]; then
+        rest=$(ids "$OUT/$p.core.json" survived equivalent)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate --json --liveness -j "$J" --max-states "$ms" --stronger "${LIVE_ST:-$st${EXTRA:+,$EXTRA}}" \
+                --protocol "$p" --only "$rest" "$LCORE" >"$OUT/$p.live.json" || exit 1
+            merge "$OUT/$p.core.json" "$OUT/$p.live.json" "$rest" same >"$OUT/$p.core.json.tmp" &&
                 mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
         fi
     fi
@@ -144,7 +203,7 @@ PY
         rest=$(ids "$OUT/$p.core.json" survived)
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
-            "$BIN" mutate --json -j "$J" --max-states "${GEN_MS:-$ms}" --stronger "${GEN_ST:-$st}" \
+            "$BIN" mutate --json $POR -j "$J" --max-states "${GEN_MS:-$ms}" --stronger "${GEN_ST:-$st}" \
                 --protocol "$p" --only "$rest" "$GEN" >"$OUT/$p.genrun.json" || exit 1
         fi
         merge "$OUT/$p.core.json" "$OUT/$p.genrun.json" "$rest" >"$OUT/$p.gen.json"
