@@ -22,15 +22,6 @@ pin() {
         if [ "$got" = "$want" ]; then ok; else bad "$name (run $run): got '$got', want '$want'"; fi
     done
 }
-# expect_rc WANT NAME CMD...: the command exits with WANT.
-expect_rc() {
-    e_want=$1
-    e_name=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ "$rc" = "$e_want" ]; then ok; else bad "$e_name: exit $rc, want $e_want: $(cat "$T/err")"; fi
-}
 # field NAME JSONFILE KEY: the number KEY has in the "dram" object.
 field() {
     sed -n "s/.*\"dram\":{.*\"$2\":\([0-9.]*\).*/\1/p" "$1"

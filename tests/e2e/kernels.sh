@@ -13,15 +13,6 @@ BIN=${1:-./cohcheck}
 K=litmus/workloads/kernels
 D=tests/e2e/data/kernels
 
-# expect_rc WANT NAME CMD...: the command exits with WANT.
-expect_rc() {
-    e_want=$1
-    e_name=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ "$rc" = "$e_want" ]; then ok; else bad "$e_name: exit $rc, want $e_want: $(head -3 "$T/err")"; fi
-}
 
 # pin NAME WANT ARGS...: the CSV row's cycles,events,messages,traffic_bytes equal WANT, twice.
 pin() {

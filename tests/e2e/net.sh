@@ -22,14 +22,6 @@ net() {
         if [ "$got" = "$want" ]; then ok; else bad "$name (run $run): got '$got', want '$want'"; fi
     done
 }
-expect_rc() {
-    e_want=$1
-    e_name=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ "$rc" = "$e_want" ]; then ok; else bad "$e_name: exit $rc, want $e_want: $(cat "$T/err")"; fi
-}
 
 # 2x2 mesh, CUs at nodes 0 and 1, the L2 at node 3, 2 banks busy 20 cycles per message:
 # 11 links carry the lock's messages (0 -> 3: inject 0, r(0,0) east, r(1,0) north, eject 3;
