@@ -9,6 +9,7 @@
 
 #include "../base/util.h"
 #include "../report/report.h"
+#include "../sim/sim.h"
 #include "cli.h"
 
 static const char USAGE[] =
@@ -47,7 +48,7 @@ static bool valid_list(const char *s)
         return false;
     for (const char *p = s; *p; p += strcspn(p, ","), p += *p == ',') {
         int v = atoi(p);
-        if (v < 1 || v > 64)
+        if (v < 1 || v > SIM_MAX_CUS)
             return false;
     }
     return true;
@@ -83,7 +84,7 @@ static int parse_opts(int argc, char **argv, report_timed_opts_t *o, const char 
         case 'C': o->claimsdir = optarg; break;
         case 'c':
             if (!valid_list(optarg)) {
-                cli_error("report timed: --cus takes a list of 1..64 like 1,2,4,8,15");
+                cli_error("report timed: --cus takes a list of 1..128 like 1,2,4,8,15");
                 return -1;
             }
             o->cus = optarg;

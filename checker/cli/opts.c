@@ -92,11 +92,11 @@ const cli_opt_t cli_opts[] = {
     INT("cus", 0, 'c', 1, 16, "N", C(CHECK), "compute units (default: as many as the test uses)"),
     INT("cus", 0, 'c', 1, 15, "N", C(MUTATE) | C(REGRESS) | C(CLASSIFY) | C(EXPORT),
         "compute units (default: as many as the test uses)"),
-    INT("cus", 0, 'c', 1, 64, "N", C(SIM),
+    INT("cus", 0, 'c', 1, 128, "N", C(SIM),
         "compute units; a workload declaring parameter CUS gets N (default: the "
         "machine's); any other workload gets the CUs its threads are placed on (default) or N"),
     WORDS("cus", 0, 'c', "LIST", "1,2,4 1,2,4,8,15", C(REPORT_TIMED),
-          "CU counts of the scaling sweeps, each 1..64 (default 1,2,4,8,15; --quick 1,2,4)"),
+          "CU counts of the scaling sweeps, each 1..128 (default 1,2,4,8,15; --quick 1,2,4)"),
     ENUM("init", 0, 'i', "cold|warm", SETTINGS,
          "warm: every L1 line may start valid with its initial value (default cold)"),
     WORDS("env", 0, 'e', "LIST", "fetch evict writeback all fetch,evict", SETTINGS,

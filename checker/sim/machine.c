@@ -291,8 +291,8 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
                                            : &o->barrier;
                 if (number(&m, v, vc, dst))
                     return -1;
-                if (dir[0] == 'c' && (o->cus < 1 || o->cus > 64)) {
-                    diag_set(err, file, m.line, vc, "cus must be 1..64");
+                if (dir[0] == 'c' && (o->cus < 1 || o->cus > SIM_MAX_CUS)) {
+                    diag_set(err, file, m.line, vc, "cus must be 1..128");
                     return -1;
                 }
             } else if (!strcmp(dir, "l1")) {

@@ -1,7 +1,9 @@
 /* sim.c - the timed-mode simulator (sim.h; the model is docs/sim.md).
  * Controller instances keep line records only for the lines they touched
  * (a per-instance index line -> record, records allocated on first use); the
- * rows run through the shared evaluator (rows32_*), with sends, dones and bulk
+ * rows run through the shared evaluator (rows32_*, or rows128_* when the
+ * machine has more than 31 compute units: sim_wide.c compiles this file again
+ * with SIM_WIDE, and sim_run hands such runs to it), with sends, dones and bulk
  * line moves buffered until the row commits (a full bounded channel undoes it).
  * Events (a thread's next core event, a message's arrival, a retry of stalled
  * work, a timed internal event) sit in a binary heap ordered by cycle, then by
@@ -17,6 +19,23 @@
 #include "../sys/rows.h"
 #include "dram.h"
 #include "net.h"
+
+/* Slots (line records, controller variables, messages, registers) and the
+ * evaluator's values: 32-bit slots and nodesets of 31 CUs, or (SIM_WIDE) 128-bit
+ * ones and nodesets of 128 CUs. Registers wrap at 32 bits in both. */
+#ifdef SIM_WIDE
+typedef rows_i128 sim_slot_t;
+typedef rows_i128 sim_val_t;
+#define SIM_ROWS(n) rows128_##n
+#define sim_run sim_run_wide
+#else
+typedef int32_t sim_slot_t;
+typedef int64_t sim_val_t;
+#define SIM_ROWS(n) rows32_##n
+#endif
+typedef SIM_ROWS(ctx_t) sim_ctx_t;
+typedef SIM_ROWS(ops_t) sim_ops_t;
+#define SIM_NARROW_CUS 31 /* the CUs a rows32_ nodeset holds */
 
 enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED, EV_DRAM, EV_DRAMDONE };
 enum { TH_RUN, TH_WAIT, TH_DONE, TH_JOIN }; /* TH_JOIN: waiting at a join (launch, bar.sync) */
@@ -39,13 +58,13 @@ typedef struct {
 
 typedef struct {
     int ctrl, cu;
-    int lw;         /* slots per line record */
-    int32_t *index; /* per line: its record, -1: none yet (the line is in its initial state) */
-    int32_t *recs;  /* records, lw slots each */
-    uint64_t *lru;  /* per record: last use */
-    int32_t *rline; /* per record: its line */
+    int lw;           /* slots per line record */
+    int32_t *index;   /* per line: its record, -1: none yet (the line is in its initial state) */
+    sim_slot_t *recs; /* records, lw slots each */
+    uint64_t *lru;    /* per record: last use */
+    int32_t *rline;   /* per record: its line */
     int nrec, caprec;
-    int32_t *cvars;
+    sim_slot_t *cvars;
     /* capacity */
     int sets, ways, evict_ev;
     int *set_n;        /* per set: resident lines */
@@ -64,7 +83,7 @@ typedef struct {
 } inst_t;
 
 typedef struct {
-    int32_t *rec;
+    sim_slot_t *rec;
     int src, dst, net, chan;
     bool banked; /* already waited for its L2 bank */
     int next_free;
@@ -74,7 +93,7 @@ typedef struct {
     int pc, step, status;
     int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
     bool busy; /* a warp lane: its access (or the one it is coalesced into) is in flight */
-    int32_t regs[PROG_MAX_REGS];
+    sim_slot_t regs[PROG_MAX_REGS];
     int cu, inst;
     uint64_t op_start;
     bool op_clean;  /* no stall and no wait so far: an L1 hit */
@@ -169,7 +188,7 @@ typedef struct sim {
     /* the row being run */
     struct pending_send {
         int net, dst;
-        int32_t rec[256];
+        sim_slot_t rec[256];
     } * ps;
     int nps;
     size_t capps;
@@ -180,7 +199,7 @@ typedef struct sim {
     } pd[64];
     int npd;
     struct undo {
-        int32_t *slot, old;
+        sim_slot_t *slot, old;
     } * undo;
     int nundo;
     size_t capundo;
@@ -189,7 +208,7 @@ typedef struct sim {
     warp_t *warps;
     int nwarps;
     cusched_t *sched;     /* per CU */
-    int32_t *save_cv;     /* fire's copy of the controller variables */
+    sim_slot_t *save_cv;  /* fire's copy of the controller variables */
     uint32_t stamp;       /* the coalescer's current warp instruction */
     uint32_t *loc_stamp;  /* per location: the instruction that last accessed it */
     int *loc_lane;        /* per location: the lane whose access it was */
@@ -285,7 +304,7 @@ static void lat_add(lats_t *l, uint64_t v)
     l->v[l->n++] = v;
 }
 
-static const rows32_ops_t sim_ops;
+static const sim_ops_t sim_ops;
 
 /* ---- line records ---- */
 
@@ -295,7 +314,7 @@ static bool is_transient(const sim_t *s, int ctrl, int st)
 }
 
 /* Instance I's record of LINE, created in the initial state when CREATE. */
-static int32_t *line_rec(sim_t *s, int i, int line, bool create)
+static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
 {
     inst_t *in = &s->inst[i];
     int32_t k = in->index[line];
@@ -305,7 +324,7 @@ static int32_t *line_rec(sim_t *s, int i, int line, bool create)
         return NULL;
     if (in->nrec == in->caprec) {
         in->caprec = in->caprec ? in->caprec * 2 : 16;
-        in->recs = xrealloc(in->recs, (size_t)in->caprec * in->lw * sizeof(int32_t));
+        in->recs = xrealloc(in->recs, (size_t)in->caprec * in->lw * sizeof(sim_slot_t));
         in->lru = xrealloc(in->lru, (size_t)in->caprec * sizeof(uint64_t));
         in->rline = xrealloc(in->rline, (size_t)in->caprec * sizeof(int32_t));
     }
@@ -313,29 +332,29 @@ static int32_t *line_rec(sim_t *s, int i, int line, bool create)
     in->index[line] = k;
     in->lru[k] = 0;
     in->rline[k] = line;
-    int32_t *r = in->recs + (size_t)k * in->lw;
-    memset(r, 0, (size_t)in->lw * sizeof(int32_t));
+    sim_slot_t *r = in->recs + (size_t)k * in->lw;
+    memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
     r[0] = c->init_state;
     for (int v = 0; v < c->nlinevars; v++) {
         const proto_var_t *var = &c->linevars[v];
-        int32_t *p = r + s->lv_off[in->ctrl][v];
+        sim_slot_t *p = r + s->lv_off[in->ctrl][v];
         if (var->init_initial) {
             for (int q = 0; q < s->line_nlocs[line]; q++)
-                p[q] = (int32_t)s->prog->locs[s->line_locs[line][q]].init;
+                p[q] = (sim_slot_t)s->prog->locs[s->line_locs[line][q]].init;
         } else if (var->init && var->type.kind != PROTO_T_DATA) {
-            rows32_ctx_t x = {.L = &s->L,
-                              .ops = &sim_ops,
-                              .user = s,
-                              .inst = i,
-                              .line = -1,
-                              .tid = -1,
-                              .msg_src = -1,
-                              .cvars = in->cvars,
-                              .err = &s->err};
-            int64_t val;
-            if (!rows32_eval(&x, var->init, &val))
-                *p = (int32_t)val;
+            sim_ctx_t x = {.L = &s->L,
+                           .ops = &sim_ops,
+                           .user = s,
+                           .inst = i,
+                           .line = -1,
+                           .tid = -1,
+                           .msg_src = -1,
+                           .cvars = in->cvars,
+                           .err = &s->err};
+            sim_val_t val;
+            if (!SIM_ROWS(eval)(&x, var->init, &val))
+                *p = (sim_slot_t)val;
         }
     }
     return r;
@@ -365,12 +384,12 @@ static void moved(sim_t *s, int i, int line, int a, int b)
 
 /* ---- the evaluator's callbacks ---- */
 
-static int32_t *cb_line(rows32_ctx_t *x, int inst, int line)
+static sim_slot_t *cb_line(sim_ctx_t *x, int inst, int line)
 {
     return line_rec(x->user, inst, line, false);
 }
 
-static int cb_send(rows32_ctx_t *x, int net, int dst, const int32_t *rec)
+static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
 {
     sim_t *s = x->user;
     int bound = s->p->nets[net].capacity, buf = s->m->buffer;
@@ -392,17 +411,17 @@ static int cb_send(rows32_ctx_t *x, int net, int dst, const int32_t *rec)
     util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
-    memcpy(s->ps[s->nps].rec, rec, sizeof(int32_t) * (size_t)s->mw);
+    memcpy(s->ps[s->nps].rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
     s->nps++;
     return 0;
 }
 
-static void cb_forall(rows32_ctx_t *x, uint64_t from, int to)
+static void cb_forall(sim_ctx_t *x, uint64_t from, int to)
 {
     sim_t *s = x->user;
     inst_t *in = &s->inst[x->inst];
     for (int k = 0; k < in->nrec; k++) {
-        int32_t *r = in->recs + (size_t)k * in->lw;
+        sim_slot_t *r = in->recs + (size_t)k * in->lw;
         if (!(from >> r[0] & 1) || r[0] == to)
             continue;
         util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
@@ -411,19 +430,19 @@ static void cb_forall(rows32_ctx_t *x, uint64_t from, int to)
     }
 }
 
-static int cb_done(rows32_ctx_t *x, int64_t tid, bool has_val, int64_t val)
+static int cb_done(sim_ctx_t *x, int64_t tid, bool has_val, int64_t val)
 {
     sim_t *s = x->user;
     if (tid < 0 || tid >= s->nthreads || s->th[tid].status != TH_WAIT)
-        return rows32_fail(x, SYS_ERR_UNEXPECTED, "done for a thread with no request in flight%s%s",
-                           "", "");
+        return SIM_ROWS(fail)(x, SYS_ERR_UNEXPECTED,
+                              "done for a thread with no request in flight%s%s", "", "");
     if (s->npd >= 64)
-        return rows32_fail(x, SYS_ERR_INVARIANT, "too many dones in one row%s%s", "", "");
+        return SIM_ROWS(fail)(x, SYS_ERR_INVARIANT, "too many dones in one row%s%s", "", "");
     s->pd[s->npd++] = (struct pending_done){(int)tid, has_val, val};
     return 0;
 }
 
-static const rows32_ops_t sim_ops = {cb_line, cb_send, cb_forall, cb_done};
+static const sim_ops_t sim_ops = {cb_line, cb_send, cb_forall, cb_done};
 
 /* ---- the network ---- */
 
@@ -439,18 +458,18 @@ static int msg_new(sim_t *s)
             s->msgs = xrealloc(s->msgs, (size_t)s->capmsg * sizeof *s->msgs);
         }
         id = s->nmsg++;
-        s->msgs[id].rec = xmalloc(sizeof(int32_t) * (size_t)s->mw);
+        s->msgs[id].rec = xmalloc(sizeof(sim_slot_t) * (size_t)s->mw);
     }
     return id;
 }
 
 /* Put a message on the network at cycle T (its sender's row committed). */
-static void net_send(sim_t *s, int src, int net, int dst, const int32_t *rec, uint64_t t)
+static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec, uint64_t t)
 {
     const sim_machine_t *m = s->m;
     int id = msg_new(s);
     msg_t *g = &s->msgs[id];
-    memcpy(g->rec, rec, sizeof(int32_t) * (size_t)s->mw);
+    memcpy(g->rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
     g->src = src;
     g->dst = dst;
     g->net = net;
@@ -517,7 +536,7 @@ static void want_retry(sim_t *s, int i, uint64_t t)
 static void protocol_error(sim_t *s, const char *what, int event, int i, int line)
 {
     const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
-    int32_t *r = line >= 0 ? line_rec(s, i, line, false) : NULL;
+    sim_slot_t *r = line >= 0 ? line_rec(s, i, line, false) : NULL;
     int st = line < 0 ? -1 : r ? r[0] : c->init_state;
     s->r->status = SIM_PROTOCOL;
     snprintf(s->r->msg, sizeof s->r->msg, "cycle %llu: %s %s at %s[%d] in state %s%s%s",
@@ -541,7 +560,7 @@ static const char *line_state(sim_t *s, int i, int line)
     const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
     if (line < 0)
         return "-";
-    int32_t *r = line_rec(s, i, line, false);
+    sim_slot_t *r = line_rec(s, i, line, false);
     int st = r ? r[0] : c->init_state;
     return st >= 0 && st < c->nstates ? c->state_names[st] : "?";
 }
@@ -609,7 +628,7 @@ static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
     thread_t *th = &s->th[t];
     const prog_instr_t *in = &s->prog->threads[t].instr[th->ipc];
     if (has_val && (in->op == PROG_OP_LD || in->op == PROG_OP_RMW || in->op == PROG_OP_CAS))
-        th->regs[in->reg] = (int32_t)val;
+        th->regs[in->reg] = (sim_slot_t)(int32_t)val;
     const proto_map_t *m = s->maps[s->map_base[t] + th->ipc];
     th->status = TH_RUN;
     if (++th->step < m->nevents) {
@@ -631,19 +650,19 @@ static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
 }
 
 /* Set up X for instance I, LINE (record R), and the thread or message. */
-static void ctx_init(sim_t *s, rows32_ctx_t *x, int i, int line, int32_t *r)
+static void ctx_init(sim_t *s, sim_ctx_t *x, int i, int line, sim_slot_t *r)
 {
-    *x = (rows32_ctx_t){.L = &s->L,
-                        .ops = &sim_ops,
-                        .user = s,
-                        .inst = i,
-                        .line = line,
-                        .lrec = r,
-                        .cvars = s->inst[i].cvars,
-                        .msg_src = -1,
-                        .tid = -1,
-                        .clock = (int64_t)s->now,
-                        .err = &s->err};
+    *x = (sim_ctx_t){.L = &s->L,
+                     .ops = &sim_ops,
+                     .user = s,
+                     .inst = i,
+                     .line = line,
+                     .lrec = r,
+                     .cvars = s->inst[i].cvars,
+                     .msg_src = -1,
+                     .tid = -1,
+                     .clock = (int64_t)s->now,
+                     .err = &s->err};
 }
 
 /* The protocol's declared invariants on LINE (as the explorer checks them: in the
@@ -651,10 +670,10 @@ static void ctx_init(sim_t *s, rows32_ctx_t *x, int i, int line, int32_t *r)
 static int check_invariants(sim_t *s, int line)
 {
     for (int k = 0; k < s->p->ninvs; k++) {
-        rows32_ctx_t x;
+        sim_ctx_t x;
         ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
-        int64_t v;
-        if (rows32_eval(&x, s->p->invs[k].expr, &v)) {
+        sim_val_t v;
+        if (SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
             eval_error(s);
             return -1;
         }
@@ -685,19 +704,19 @@ static void dram_access(sim_t *s, int i, int line, int ev)
 }
 
 /* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
-static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
+static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
 {
     inst_t *in = &s->inst[x->inst];
-    int32_t save_line[256], *save_cv = s->save_cv, save_regs[PROG_MAX_REGS];
+    sim_slot_t save_line[256], *save_cv = s->save_cv, save_regs[PROG_MAX_REGS];
     int cvw = s->cv_w[in->ctrl];
     if (x->lrec)
-        memcpy(save_line, x->lrec, sizeof(int32_t) * (size_t)in->lw);
-    memcpy(save_cv, in->cvars, sizeof(int32_t) * (size_t)cvw);
+        memcpy(save_line, x->lrec, sizeof(sim_slot_t) * (size_t)in->lw);
+    memcpy(save_cv, in->cvars, sizeof(sim_slot_t) * (size_t)cvw);
     if (x->regs)
         memcpy(save_regs, x->regs, sizeof save_regs);
     s->nps = s->npd = s->nundo = 0;
     int before = x->lrec ? x->lrec[0] : -1;
-    int rc = rows32_run_actions(x, row);
+    int rc = SIM_ROWS(run_actions)(x, row);
     if (rc < 0) {
         eval_error(s);
         return -1;
@@ -706,8 +725,8 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
         for (int k = s->nundo - 1; k >= 0; k--)
             *s->undo[k].slot = s->undo[k].old;
         if (x->lrec)
-            memcpy(x->lrec, save_line, sizeof(int32_t) * (size_t)in->lw);
-        memcpy(in->cvars, save_cv, sizeof(int32_t) * (size_t)cvw);
+            memcpy(x->lrec, save_line, sizeof(sim_slot_t) * (size_t)in->lw);
+        memcpy(in->cvars, save_cv, sizeof(sim_slot_t) * (size_t)cvw);
         if (x->regs)
             memcpy(x->regs, save_regs, sizeof save_regs);
         return 0;
@@ -716,7 +735,7 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
     int init = s->p->ctrls[in->ctrl].init_state;
     bool per_cu = in->cu >= 0;
     for (int k = 0; k < s->nundo; k++) {
-        int32_t *r = s->undo[k].slot;
+        sim_slot_t *r = s->undo[k].slot;
         int line = in->rline[(r - in->recs) / in->lw];
         if (line == x->line && x->lrec)
             continue; /* the row's own line: counted below */
@@ -772,7 +791,7 @@ static int fire(sim_t *s, rows32_ctx_t *x, const proto_row_t *row)
 static int try_internal(sim_t *s, int i, int line, int ev)
 {
     inst_t *in = &s->inst[i];
-    int32_t *r = NULL;
+    sim_slot_t *r = NULL;
     if (line >= 0) {
         r = line_rec(s, i, line, false);
         int st = r ? r[0] : s->p->ctrls[in->ctrl].init_state;
@@ -780,10 +799,10 @@ static int try_internal(sim_t *s, int i, int line, int ev)
             return 0;
         r = line_rec(s, i, line, true);
     }
-    rows32_ctx_t x;
+    sim_ctx_t x;
     ctx_init(s, &x, i, line, r);
     const proto_row_t *row;
-    if (rows32_find_row(&x, ev, &row)) {
+    if (SIM_ROWS(find_row)(&x, ev, &row)) {
         eval_error(s);
         return -1;
     }
@@ -859,7 +878,7 @@ static int make_room(sim_t *s, int i, int line)
         int best = -1;
         uint64_t bl = UINT64_MAX;
         for (int k = 0; k < in->set_n[set]; k++) {
-            int32_t *r = line_rec(s, i, sl[k], false);
+            sim_slot_t *r = line_rec(s, i, sl[k], false);
             if (!r || in->evict_ev < 0 ||
                 !(s->ev_states[in->ctrl * s->p->nevents + in->evict_ev] >> r[0] & 1))
                 continue;
@@ -871,11 +890,11 @@ static int make_room(sim_t *s, int i, int line)
         }
         if (best < 0)
             return 0;
-        int32_t *r = line_rec(s, i, best, false);
-        rows32_ctx_t x;
+        sim_slot_t *r = line_rec(s, i, best, false);
+        sim_ctx_t x;
         ctx_init(s, &x, i, best, r);
         const proto_row_t *row;
-        if (rows32_find_row(&x, in->evict_ev, &row)) {
+        if (SIM_ROWS(find_row)(&x, in->evict_ev, &row)) {
             eval_error(s);
             return -1;
         }
@@ -904,7 +923,7 @@ static int make_room(sim_t *s, int i, int line)
 static int l2_touch(sim_t *s, int i, int line)
 {
     inst_t *in = &s->inst[i];
-    int32_t *r = line_rec(s, i, line, false);
+    sim_slot_t *r = line_rec(s, i, line, false);
     if (is_transient(s, in->ctrl, r ? r[0] : s->p->ctrls[in->ctrl].init_state))
         return 1;
     int set = line % in->sets, w = in->ways + SET_SLACK;
@@ -931,7 +950,7 @@ static int try_core(sim_t *s, int t)
     int line = s->p->events[ev].line ? s->loc_line[th_loc(s, t, in)] : -1;
     if (lazy_internal(s, i, line))
         return -1;
-    int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
+    sim_slot_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
     int init = s->p->ctrls[ci->ctrl].init_state;
     if (r && r[0] == init && ci->sets) {
         int room = make_room(s, i, line);
@@ -941,13 +960,13 @@ static int try_core(sim_t *s, int t)
     }
     if (r && ci->mshrs && !is_transient(s, ci->ctrl, r[0]) && ci->ntrans >= ci->mshrs)
         return 0;
-    rows32_ctx_t x;
+    sim_ctx_t x;
     ctx_init(s, &x, i, line, r);
     x.tid = t;
     x.instr = in;
     x.regs = th->regs;
     const proto_row_t *row;
-    if (rows32_find_row(&x, ev, &row)) {
+    if (SIM_ROWS(find_row)(&x, ev, &row)) {
         eval_error(s);
         return -1;
     }
@@ -1021,13 +1040,13 @@ static int try_msg(sim_t *s, int id)
         if (room <= 0)
             return room;
     }
-    int32_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
-    rows32_ctx_t x;
+    sim_slot_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
+    sim_ctx_t x;
     ctx_init(s, &x, i, line, r);
     x.msg = g->rec;
     x.msg_src = g->src;
     const proto_row_t *row;
-    if (rows32_find_row(&x, g->rec[0], &row)) {
+    if (SIM_ROWS(find_row)(&x, g->rec[0], &row)) {
         eval_error(s);
         return -1;
     }
@@ -1065,20 +1084,20 @@ static void index_error(sim_t *s, int t, const prog_instr_t *in)
     s->r->status = SIM_PROTOCOL;
     snprintf(s->r->msg, sizeof s->r->msg,
              "thread P%d: index %d out of the array %.*s (%d elements) at line %d", t,
-             s->th[t].regs[in->idx_reg] + in->idx_off,
+             (int)s->th[t].regs[in->idx_reg] + in->idx_off,
              (int)strcspn(s->prog->locs[in->loc].name, "["), s->prog->locs[in->loc].name,
              in->idx_len, in->line);
 }
 
 /* Run local (non-memory) instruction IN on registers R; *PC moves on. */
-static void exec_local(int32_t *r, int *pc, const prog_instr_t *in)
+static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
 {
 #define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
     switch (in->op) {
-    case PROG_OP_MOV: r[in->reg] = (int32_t)OPV(in->a); break;
+    case PROG_OP_MOV: r[in->reg] = (sim_slot_t)(int32_t)OPV(in->a); break;
     case PROG_OP_ADD:
     case PROG_OP_SUB:
-    case PROG_OP_MUL: r[in->reg] = (int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
+    case PROG_OP_MUL: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
     default: break;
     }
     if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
@@ -1180,7 +1199,7 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
     const prog_thread_t *pt = &s->prog->threads[t];
-    int32_t *r = th->regs;
+    sim_slot_t *r = th->regs;
     for (int steps = 0;; steps++) {
         if (th->pc >= pt->ninstr) {
             th->status = TH_DONE;
@@ -1573,7 +1592,7 @@ static int handle(sim_t *s, const event_t *e)
         /* The data is back; while the line's row for it stalls, it waits a cycle. */
         int f = try_internal(s, e->a, e->b, e->c);
         if (f == 0) {
-            int32_t *r = line_rec(s, e->a, e->b, false);
+            sim_slot_t *r = line_rec(s, e->a, e->b, false);
             int st = r ? r[0] : s->p->ctrls[s->inst[e->a].ctrl].init_state;
             if (s->ev_states[s->inst[e->a].ctrl * s->p->nevents + e->c] >> st & 1)
                 push(s, s->now + 1, EV_DRAMDONE, e->a, e->b, e->c);
@@ -1655,7 +1674,7 @@ static int64_t final_mem(sim_t *s, int l)
         for (int i = 0; i < s->ninst; i++) {
             if (s->inst[i].ctrl != fd->ctrl)
                 continue;
-            const int32_t *ln = line_rec(s, i, line, true);
+            const sim_slot_t *ln = line_rec(s, i, line, true);
             if (fd->states && !(fd->states >> ln[0] & 1))
                 continue;
             if (fd->mask >= 0 && !(ln[s->lv_off[fd->ctrl][fd->mask]] >> s->locpos[l] & 1))
@@ -1890,7 +1909,7 @@ static int build(sim_t *s, diag_t *err)
     for (int c = 0; c < p->nctrls; c++)
         if (s->cv_w[c] > maxcv)
             maxcv = s->cv_w[c];
-    s->save_cv = xcalloc((size_t)maxcv + 1, sizeof(int32_t));
+    s->save_cv = xcalloc((size_t)maxcv + 1, sizeof(sim_slot_t));
     /* Rows by (controller, event). */
     s->ev_rows = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(int *));
     s->ev_states = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(uint64_t));
@@ -1992,7 +2011,7 @@ static int build(sim_t *s, diag_t *err)
             in->held = xcalloc((size_t)s->nlines + 1, 1);
         for (int l = 0; l <= s->nlines; l++)
             in->index[l] = -1;
-        in->cvars = xcalloc((size_t)s->cv_w[in->ctrl] + 1, sizeof(int32_t));
+        in->cvars = xcalloc((size_t)s->cv_w[in->ctrl] + 1, sizeof(sim_slot_t));
         bool core = in->ctrl == p->core_ctrl;
         in->latency = core ? m->l1_latency : in->cu >= 0 ? m->local_latency : m->l2_latency;
         in->sets = core ? m->l1_sets : in->cu < 0 ? m->l2_sets : 0;
@@ -2016,15 +2035,15 @@ static int build(sim_t *s, diag_t *err)
             const proto_var_t *var = &pc->ctrlvars[v];
             if (!var->init || var->type.kind == PROTO_T_DATA)
                 continue;
-            rows32_ctx_t x;
+            sim_ctx_t x;
             ctx_init(s, &x, i, -1, NULL);
-            int64_t val;
-            if (rows32_eval(&x, var->init, &val)) {
+            sim_val_t val;
+            if (SIM_ROWS(eval)(&x, var->init, &val)) {
                 diag_set(err, p->file, 0, 0, "initial value of %s: %s", var->name, s->err.msg);
                 return -1;
             }
             for (int k = 0; k < (var->per_thread ? prog->nthreads : 1); k++)
-                s->inst[i].cvars[s->cv_off[s->inst[i].ctrl][v] + k] = (int32_t)val;
+                s->inst[i].cvars[s->cv_off[s->inst[i].ctrl][v] + k] = (sim_slot_t)val;
         }
     }
     /* Threads and their core maps. */
@@ -2190,10 +2209,30 @@ static void summarize(lats_t *l, sim_lat_t *o)
     o->max = l->v[l->n - 1];
 }
 
+/* The compute units a run of PROG has: --cus, or as many as it places threads on. */
+static int run_cus(const prog_t *prog, const sim_config_t *cfg)
+{
+    int need = 0;
+    for (int t = 0; t < prog->nthreads; t++)
+        if (prog->threads[t].cu + 1 > need)
+            need = prog->threads[t].cu + 1;
+    return cfg->cus > 0 ? cfg->cus : need;
+}
+
 int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const sim_config_t *cfg,
             sim_result_t *out, diag_t *err)
 {
+    int ncus = run_cus(prog, cfg);
+#ifndef SIM_WIDE
+    if (ncus > SIM_NARROW_CUS) /* wider nodesets: the same model on 128-bit slots */
+        return sim_run_wide(p, prog, m, cfg, out, err);
+#endif
     memset(out, 0, sizeof *out);
+    if (ncus > SIM_MAX_CUS) {
+        diag_set(err, prog->file, 0, 0, "timed mode runs at most %d compute units, not %d",
+                 SIM_MAX_CUS, ncus);
+        return -1;
+    }
     sim_t s0;
     memset(&s0, 0, sizeof s0);
     sim_t *s = &s0;
@@ -2283,6 +2322,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     return 0;
 }
 
+#ifndef SIM_WIDE
 void sim_result_free(sim_result_t *r)
 {
     free(r->msg_names);
@@ -2296,3 +2336,4 @@ const char *sim_op_name(int op)
     static const char *const names[SIM_NOPS] = {"load", "store", "atomic", "fence"};
     return op >= 0 && op < SIM_NOPS ? names[op] : "?";
 }
+#endif

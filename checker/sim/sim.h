@@ -18,6 +18,7 @@
 /* ---- machines (protocols/machines/NAME.machine) ---- */
 
 #define SIM_MAX_EVLAT 16
+#define SIM_MAX_CUS 128     /* compute units of a run: nodesets of 128 (seed 001's 128-CU APU) */
 #define SIM_EVLAT_DRAM (-2) /* 'event NAME dram': served by the machine's DRAM model */
 
 /* 'dram ...' (docs/sim.md "DRAM"); all times in cycles. */
@@ -195,6 +196,11 @@ typedef struct {
  * no core map for, more CUs than the placement allows, ...). */
 int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const sim_config_t *cfg,
             sim_result_t *out, diag_t *err);
+/* sim_run on 128-bit slots (nodesets of SIM_MAX_CUS compute units), whatever the CU
+ * count: sim_run calls it for runs of more than 31 CUs. At 31 CUs or fewer it gives
+ * sim_run's results exactly (the unit tests check that); it is only slower. */
+int sim_run_wide(const proto_t *p, const prog_t *prog, const sim_machine_t *m,
+                 const sim_config_t *cfg, sim_result_t *out, diag_t *err);
 void sim_result_free(sim_result_t *r);
 
 const char *sim_op_name(int op);

@@ -6,9 +6,11 @@
  * the message being received, and callbacks for what touches other storage
  * (sends, another instance's line, bulk line moves, completing another thread).
  *
- * One source, two slot types: rows16_* works on int16_t slots (the explorer's
+ * One source, three slot types: rows16_* works on int16_t slots (the explorer's
  * compact states), rows32_* on int32_t slots (the simulator's raw cycle
- * timestamps and large counters). Only the value range differs. */
+ * timestamps and large counters), rows128_* on 128-bit slots (the simulator on
+ * machines of more than 31 compute units: nodesets of up to 128). Only the range
+ * of a slot and of a set differs; data and counters keep the 32-bit range. */
 #ifndef COHCHECK_ROWS_H
 #define COHCHECK_ROWS_H
 
@@ -36,24 +38,34 @@ typedef struct {
     int ncus;             /* compute units of the run: the bound of int(LO..ncus) */
 } rows_layout_t;
 
+/* The wide slot: a 128-bit integer (a GCC/Clang extension). Sets are shifted
+ * as rows_u128, so bit 127 (the 128th compute unit) is never a signed shift. */
+__extension__ typedef __int128 rows_i128;
+__extension__ typedef unsigned __int128 rows_u128;
+#define ROWS_WIDE_SETBITS 128 /* compute units a rows128_ nodeset holds */
+
 #define ROWS_SLOT int16_t
-#define ROWS_VMAX 32767
-#define ROWS_SETBITS 15
+#define ROWS_VAL int64_t
 #define ROWS(n) rows16_##n
 #include "rows_decl.h"
 #undef ROWS_SLOT
-#undef ROWS_VMAX
-#undef ROWS_SETBITS
+#undef ROWS_VAL
 #undef ROWS
 
 #define ROWS_SLOT int32_t
-#define ROWS_VMAX 2147483647
-#define ROWS_SETBITS 31
+#define ROWS_VAL int64_t
 #define ROWS(n) rows32_##n
 #include "rows_decl.h"
 #undef ROWS_SLOT
-#undef ROWS_VMAX
-#undef ROWS_SETBITS
+#undef ROWS_VAL
+#undef ROWS
+
+#define ROWS_SLOT rows_i128
+#define ROWS_VAL rows_i128
+#define ROWS(n) rows128_##n
+#include "rows_decl.h"
+#undef ROWS_SLOT
+#undef ROWS_VAL
 #undef ROWS
 
 #endif

@@ -1,5 +1,6 @@
 /* rows_decl.h - the evaluator's interface for one slot type; included by rows.h
- * with ROWS_SLOT (the slot type) and ROWS(name) (the name prefix) defined. */
+ * with ROWS_SLOT (the slot type), ROWS_VAL (an expression's value) and ROWS(name)
+ * (the name prefix) defined. */
 /* clang-format off */
 typedef struct ROWS(ctx) ROWS(ctx_t);
 
@@ -38,7 +39,7 @@ struct ROWS(ctx) {
 
 /* Set the first error: kind K, FMT with two %s arguments. Returns -1. */
 int ROWS(fail)(ROWS(ctx_t) * x, sys_err_kind_t k, const char *fmt, const char *a, const char *b);
-int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v);
+int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v);
 /* The first row for EVENT whose states hold the line's state (controller-level
  * rows when line < 0) and whose guard holds; NULL if none. -1 on an error. */
 int ROWS(find_row)(ROWS(ctx_t) * x, int event, const proto_row_t **out);

@@ -1,6 +1,21 @@
 /* rows_impl.h - the evaluator's body for one slot type; included by rows.c with
- * ROWS_SLOT, ROWS_VMAX (largest value a slot holds), ROWS_SETBITS (bits of a
- * nodeset or mask) and ROWS(name) defined. Moved from sys.c unchanged in meaning. */
+ * ROWS_SLOT, ROWS_VAL (an expression's value: int64_t, or a 128-bit integer where
+ * nodesets hold 128 compute units), ROWS_VMAX (largest data or counter value),
+ * ROWS_SETBITS (bits of a nodeset or mask) and ROWS(name) defined. Moved from sys.c
+ * unchanged in meaning. Set bits are shifted unsigned (ROWS_UVAL), never into a sign
+ * bit. */
+
+/* The number of elements in set A (its low ROWS_SETBITS bits). */
+static int ROWS(popcount)(ROWS_VAL a)
+{
+    ROWS_UVAL u = (ROWS_UVAL)a;
+    int n = 0;
+    for (int k = 0; k < ROWS_SETBITS; k += 64)
+        n += __builtin_popcountll(
+            (uint64_t)(u >> k) &
+            (ROWS_SETBITS - k >= 64 ? UINT64_MAX : ((uint64_t)1 << (ROWS_SETBITS - k)) - 1));
+    return n;
+}
 
 int ROWS(fail)(ROWS(ctx_t) * x, sys_err_kind_t k, const char *fmt, const char *a, const char *b)
 {
@@ -25,7 +40,7 @@ static ROWS_SLOT *ROWS(var_ptr)(ROWS(ctx_t) * x, const proto_expr_t *e)
     }
 }
 
-static int64_t ROWS(req_field)(ROWS(ctx_t) * x, int f)
+static ROWS_VAL ROWS(req_field)(ROWS(ctx_t) * x, int f)
 {
     const prog_instr_t *in = x->instr;
     const ROWS_SLOT *regs = x->regs;
@@ -47,7 +62,7 @@ static int64_t ROWS(req_field)(ROWS(ctx_t) * x, int f)
 }
 
 /* Element TID of per-thread controller variable V of this instance. */
-static ROWS_SLOT *ROWS(telem_ptr)(ROWS(ctx_t) * x, int v, int64_t tid)
+static ROWS_SLOT *ROWS(telem_ptr)(ROWS(ctx_t) * x, int v, ROWS_VAL tid)
 {
     const rows_layout_t *L = x->L;
     int ci = L->inst_ctrl[x->inst], cu = L->inst_cu[x->inst];
@@ -60,7 +75,7 @@ static ROWS_SLOT *ROWS(telem_ptr)(ROWS(ctx_t) * x, int v, int64_t tid)
     return x->cvars + L->cv_off[ci][v] + tid;
 }
 
-static int ROWS(line_of_loc)(ROWS(ctx_t) * x, int64_t loc, int *pos)
+static int ROWS(line_of_loc)(ROWS(ctx_t) * x, ROWS_VAL loc, int *pos)
 {
     if (loc < 0 || loc >= x->L->prog->nlocs)
         return ROWS(fail)(x, SYS_ERR_INVARIANT, "location index out of range%s%s", "", "");
@@ -68,9 +83,9 @@ static int ROWS(line_of_loc)(ROWS(ctx_t) * x, int64_t loc, int *pos)
     return x->L->loc_line[loc];
 }
 
-static int ROWS(eval_index)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v)
+static int ROWS(eval_index)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
 {
-    int64_t loc;
+    ROWS_VAL loc;
     if (ROWS(eval)(x, e->b, &loc))
         return -1;
     int pos;
@@ -83,7 +98,7 @@ static int ROWS(eval_index)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v)
     return 0;
 }
 
-static int64_t ROWS(apply_rmw)(int64_t op, int64_t old, int64_t val, int64_t exp)
+static ROWS_VAL ROWS(apply_rmw)(ROWS_VAL op, ROWS_VAL old, ROWS_VAL val, ROWS_VAL exp)
 {
     switch (op) {
     case 0: return old + val;
@@ -95,7 +110,7 @@ static int64_t ROWS(apply_rmw)(int64_t op, int64_t old, int64_t val, int64_t exp
 /* The bit of element V in a set of kind KIND (nodeset: a node's compute
  * unit; mask: a location's position in the current line). *BIT is -1 for a
  * node that no nodeset can hold (a shared controller's). */
-static int ROWS(set_bit)(ROWS(ctx_t) * x, proto_type_kind_t kind, int64_t v, int *bit)
+static int ROWS(set_bit)(ROWS(ctx_t) * x, proto_type_kind_t kind, ROWS_VAL v, int *bit)
 {
     const rows_layout_t *L = x->L;
     if (kind == PROTO_T_NODESET) {
@@ -105,7 +120,7 @@ static int ROWS(set_bit)(ROWS(ctx_t) * x, proto_type_kind_t kind, int64_t v, int
         *bit = L->inst_cu[v];
         if (*bit >= ROWS_SETBITS)
             return ROWS(fail)(x, SYS_ERR_INVARIANT, "nodesets hold at most %s compute units%s",
-                              ROWS_SETBITS == 15 ? "15" : "31", "");
+                              ROWS_SETBITS_S, "");
         return 0;
     }
     int pos;
@@ -116,7 +131,7 @@ static int ROWS(set_bit)(ROWS(ctx_t) * x, proto_type_kind_t kind, int64_t v, int
                           "", "");
     if (pos >= ROWS_SETBITS)
         return ROWS(fail)(x, SYS_ERR_INVARIANT, "masks hold at most %s locations per line%s",
-                          ROWS_SETBITS == 15 ? "15" : "31", "");
+                          ROWS_SETBITS_S, "");
     *bit = pos;
     return 0;
 }
@@ -128,18 +143,18 @@ static const ROWS_SLOT *ROWS(data_of)(ROWS(ctx_t) * x, const proto_expr_t *e, RO
     if (e->kind != PROTO_E_MERGE)
         return ROWS(var_ptr)(x, e);
     const ROWS_SLOT *a = ROWS(var_ptr)(x, e->a), *b = ROWS(var_ptr)(x, e->b);
-    int64_t m;
+    ROWS_VAL m;
     if (!a || !b || ROWS(eval)(x, e->c, &m))
         return NULL;
     for (int k = 0; k < x->L->maxlocs; k++)
-        buf[k] = m >> k & 1 ? b[k] : a[k];
+        buf[k] = (ROWS_UVAL)m >> k & 1 ? b[k] : a[k];
     return buf;
 }
 
-int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v)
+int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
 {
     const rows_layout_t *L = x->L;
-    int64_t a, b, c, d;
+    ROWS_VAL a, b, c, d;
     int bit;
     switch (e->kind) {
     case PROTO_E_NONE: *v = 0; return 0;
@@ -147,7 +162,7 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v)
         if (ROWS(eval)(x, e->a, &a) || ROWS(eval)(x, e->b, &b) ||
             ROWS(set_bit)(x, e->b->type.kind, a, &bit))
             return -1;
-        *v = bit >= 0 && (b >> bit & 1);
+        *v = bit >= 0 && ((ROWS_UVAL)b >> bit & 1);
         return 0;
     case PROTO_E_SETOP:
         if (ROWS(eval)(x, e->a, &a) || ROWS(eval)(x, e->b, &b) ||
@@ -156,12 +171,13 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v)
         if (bit < 0)
             return ROWS(fail)(x, SYS_ERR_INVARIANT, "a nodeset holds per-cu instances only%s%s", "",
                               "");
-        *v = e->op == '+' ? (a | (int64_t)1 << bit) : (a & ~((int64_t)1 << bit));
+        *v = e->op == '+' ? (ROWS_VAL)((ROWS_UVAL)a | (ROWS_UVAL)1 << bit)
+                          : (ROWS_VAL)((ROWS_UVAL)a & ~((ROWS_UVAL)1 << bit));
         return 0;
     case PROTO_E_SIZE:
         if (ROWS(eval)(x, e->a, &a))
             return -1;
-        *v = __builtin_popcountll((uint64_t)a & (((uint64_t)1 << ROWS_SETBITS) - 1));
+        *v = ROWS(popcount)(a);
         return 0;
     case PROTO_E_MERGE:
         return ROWS(fail)(x, SYS_ERR_INVARIANT, "merge() is data, not a value%s%s", "", "");
@@ -261,9 +277,9 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, int64_t *v)
     return ROWS(fail)(x, SYS_ERR_INVARIANT, "unknown expression%s%s", "", "");
 }
 
-static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, int64_t v, const char *name)
+static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, ROWS_VAL v, const char *name)
 {
-    int64_t lo = -ROWS_VMAX, hi = ROWS_VMAX;
+    ROWS_VAL lo = -ROWS_VMAX, hi = ROWS_VMAX;
     if (ty->kind == PROTO_T_INT) {
         lo = ty->lo;
         hi = ty->ncus ? x->L->ncus : ty->hi;
@@ -271,8 +287,10 @@ static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, int64_t v,
         lo = 0;
         hi = 1;
     } else if (ty->kind == PROTO_T_NODESET || ty->kind == PROTO_T_MASK) {
+        if (ROWS_SETBITS > 62)
+            return 0; /* a wide slot: every bit pattern is a set */
         lo = 0;
-        hi = ((int64_t)1 << ROWS_SETBITS) - 1;
+        hi = ((ROWS_VAL)1 << (ROWS_SETBITS % 63)) - 1;
     }
     if (v < lo || v > hi)
         return ROWS(fail)(x, SYS_ERR_INVARIANT, "variable %s out of its range%s", name, "");
@@ -300,7 +318,7 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
                                   "message %s: data field needs a data variable%s", m->name, "");
             memcpy(dst, src, sizeof(ROWS_SLOT) * (size_t)L->maxlocs);
         } else {
-            int64_t v;
+            ROWS_VAL v;
             if (ROWS(eval)(x, fe, &v) ||
                 ROWS(check_range)(x, &m->fields[f].type, v, m->fields[f].name))
                 return -1;
@@ -325,17 +343,17 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
         dsts[nd++] = x->msg_src;
         break;
     case PROTO_DEST_EACH: {
-        int64_t set;
+        ROWS_VAL set;
         if (ROWS(eval)(x, a->dest_node, &set))
             return -1;
         for (int i = 0; i < L->ninst && nd < 256; i++)
             if (L->inst_ctrl[i] == a->dest_ctrl && L->inst_cu[i] >= 0 &&
-                L->inst_cu[i] < ROWS_SETBITS && (set >> L->inst_cu[i] & 1))
+                L->inst_cu[i] < ROWS_SETBITS && ((ROWS_UVAL)set >> L->inst_cu[i] & 1))
                 dsts[nd++] = i;
         break;
     }
     case PROTO_DEST_NODE: {
-        int64_t v;
+        ROWS_VAL v;
         if (ROWS(eval)(x, a->dest_node, &v))
             return -1;
         if (v < 0 || v >= L->ninst)
@@ -366,14 +384,14 @@ static int ROWS(do_assign)(ROWS(ctx_t) * x, const proto_action_t *a)
                               "line variable %s assigned outside a line row%s", var->name, "");
         p = x->lrec + L->lv_off[c][a->var];
     } else if (var->per_thread) {
-        int64_t tid;
+        ROWS_VAL tid;
         if (ROWS(eval)(x, a->index, &tid) || !(p = ROWS(telem_ptr)(x, a->var, tid)))
             return -1;
     } else {
         p = x->cvars + L->cv_off[c][a->var];
     }
     if (a->index && !var->per_thread) {
-        int64_t loc, v;
+        ROWS_VAL loc, v;
         int pos;
         if (ROWS(eval)(x, a->index, &loc) || ROWS(line_of_loc)(x, loc, &pos) < 0 ||
             ROWS(eval)(x, a->value, &v))
@@ -393,7 +411,7 @@ static int ROWS(do_assign)(ROWS(ctx_t) * x, const proto_action_t *a)
         memmove(p, src, sizeof(ROWS_SLOT) * (size_t)L->maxlocs);
         return 0;
     }
-    int64_t v;
+    ROWS_VAL v;
     if (ROWS(eval)(x, a->value, &v) || ROWS(check_range)(x, &var->type, v, var->name))
         return -1;
     *p = (ROWS_SLOT)v;
@@ -404,7 +422,7 @@ int ROWS(run_actions)(ROWS(ctx_t) * x, const proto_row_t *row)
 {
     for (int i = 0; i < row->nactions; i++) {
         const proto_action_t *a = &row->actions[i];
-        int64_t tid, v = 0;
+        ROWS_VAL tid, v = 0;
         switch (a->kind) {
         case PROTO_A_ASSIGN:
             if (ROWS(do_assign)(x, a))
@@ -452,7 +470,7 @@ int ROWS(find_row)(ROWS(ctx_t) * x, int event, const proto_row_t **out)
         if (st >= 0 ? !(row->states >> st & 1) : row->states != 0)
             continue;
         if (row->guard) {
-            int64_t g;
+            ROWS_VAL g;
             if (ROWS(eval)(x, row->guard, &g))
                 return -1;
             if (!g)

@@ -98,3 +98,23 @@ if [ -f $K ]; then
         echo "timed mode: SSSP kernel with warps on $p (qr-apu, 8 CUs x 64 lanes, R-MAT 1024 x 8, BACKOFF=16): $ops memory operations, $wi warp instructions; per CPU-second, one core: memory operations min/median/max $(echo "$o" | awk '{ print $1 " / " $2 " / " $3 }') (target 1000000), warp instructions $(echo "$w" | awk '{ print $1 " / " $2 " / " $3 }')"
     done
 fi
+
+# Scale (docs/sim.md "Limits"): the SSSP kernel (R-MAT 1024 x 8, 4 TBs per CU, BACKOFF=16) on
+# hlrc-apu at 31 CUs (32-bit slots) and at 128 (seed 001's, 128-bit slots), mesi and hlrc;
+# min, median and max of 3 memory operations per CPU-second.
+K=litmus/workloads/kernels/sssp.litmus
+if [ -f $K ]; then
+    for p in mesi hlrc; do for n in 31 128; do
+        rates=""
+        for i in 1 2 3; do
+            row=$("$BIN" sim --csv --protocol $p --workload $K --machine hlrc-apu --cus $n \
+                --param SCALE=10 --param DEG=8 --param TBS=4 --param BACKOFF=16 | tail -1)
+            r=$(echo "$row" | awk -F, '{ ops = $21 + $25 + $29 + $33; printf "%.0f %d", ($20 > 0 ? ops / $20 : 0), ops }')
+            rates="$rates$(echo "$r" | cut -d' ' -f1)
+"
+            ops=$(echo "$r" | cut -d' ' -f2)
+        done
+        s=$(printf '%s' "$rates" | sort -n | tr '\n' ' ')
+        echo "timed mode: SSSP kernel on $p (hlrc-apu, $n CUs x 4 TBs, R-MAT 1024 x 8, BACKOFF=16): $ops memory operations; per CPU-second, one core: min/median/max $(echo "$s" | awk '{ print $1 " / " $2 " / " $3 }')"
+    done; done
+fi

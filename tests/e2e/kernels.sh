@@ -446,5 +446,38 @@ done
 pin "mesi share 31 CUs" 33941,991,496,33244 --protocol mesi --machine fermi --cus 31 \
     --workload $D/share.litmus --param CUS=31
 
+# Above 31 CUs the sim runs on 128-bit slots (nodesets of 128 CUs; docs/sim.md "Limits"):
+# a directory invalidating 31 and 127 sharers, and the task queue at hlrc-apu's default
+# (the paper's 128 CUs) on hLRC, RSP (SCOPED=1: remote scope promotion) and DeNovo-B,
+# each with a correct final check, pinned (cycles, events, hits and messages, bytes).
+pin128() { # pin128 NAME WANT ARGS...: exit 0, final check correct, counts as WANT
+    name=$1
+    want=$2
+    shift 2
+    got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f4,6,7,10,11,13,14)
+    if [ "$got" = "$want" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
+}
+pin128 "mesi share 32 CUs" 32,38855,1098,true,correct,556,37568 --protocol mesi \
+    --machine fermi --cus 32 --workload $D/share.litmus --param CUS=32
+pin128 "mesi share 128 CUs" 128,141860,4200,true,correct,2112,141576 --protocol mesi \
+    --machine fermi --cus 128 --workload $D/share.litmus --param CUS=128
+pin128 "denovo share 128 CUs" 128,16988,2564,true,correct,1280,51200 --protocol denovo \
+    --machine hlrc-apu --workload $D/share.litmus
+TQ="--machine hlrc-apu --workload taskqueue --param NT=8 --param STEAL=2 --param SCOPED=1"
+pin128 "hlrc taskqueue 128 CUs" 128,8320,17912,true,correct,7411,274016 --protocol hlrc $TQ
+pin128 "rsp taskqueue 128 CUs" 128,35561,927650,true,correct,829666,9492816 --protocol rsp $TQ
+pin128 "denovo-b taskqueue 128 CUs" 128,16169,19454,true,correct,8880,355200 \
+    --protocol denovo-b $TQ
+# Above the limit: one error line, exit 2 (the option, a machine file, a workload's placement).
+bad_input "sim: --cus needs a whole number from 1 to 128, not '129'" sim --protocol mesi \
+    --workload taskqueue --cus 129
+printf 'machine big\ncus 129\n' >"$T/big.machine"
+bad_input "big.machine:2:5: cus must be 1..128" sim --protocol mesi --machine "$T/big.machine" \
+    --workload taskqueue
+bad_input "share.litmus: timed mode runs at most 128 compute units, not 129" sim \
+    --protocol mesi --machine fermi --workload $D/share.litmus --param CUS=129
+bad_input "report timed: --cus takes a list of 1..128" report timed --cus 2,129 --only hlrc-cus \
+    --out "$T/r"
+
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

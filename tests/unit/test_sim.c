@@ -111,7 +111,8 @@ Test(sim, machine_errors)
     bad_machine("machine m\nfrob 1\n", 2, 1, "unknown directive");
     bad_machine("cus 4\n", 1, 1, "starts with 'machine NAME'");
     bad_machine("machine m \"open\n", 1, 11, "unterminated string");
-    bad_machine("machine m\ncus 0\n", 2, 5, "cus must be 1..64");
+    bad_machine("machine m\ncus 0\n", 2, 5, "cus must be 1..128");
+    bad_machine("machine m\ncus 129\n", 2, 5, "cus must be 1..128");
     bad_machine("machine m \"d\" x\n", 1, 15, "unexpected 'x'");
     bad_machine("machine m\nsource \"a\" \"b\"\n", 2, 12, "unexpected 'b'");
     bad_machine("machine m\ncore lanes 0\n", 2, 1, "lanes 1..64");
@@ -353,4 +354,58 @@ Test(sim, periodic_environment_event)
     sim_result_free(&r);
     prog_free(t);
     proto_free(p);
+}
+
+/* The 128-bit build (sim_run_wide, what sim_run runs above 31 CUs) gives the 32-bit
+ * build's results exactly on the same run: cycles, events, traffic, hits, latencies. */
+static void same_at_both_widths(const char *proto, const char *wl, const char *mach, int cus,
+                                int nt, int steal)
+{
+    proto_t *p;
+    prog_t *t;
+    sim_machine_t m;
+    diag_t d;
+    prog_setting_t set[] = {{"CUS", cus}, {"NT", nt}, {"STEAL", steal}, {"SCOPED", 1}};
+    cr_assert_eq(proto_load(proto, &p, &d), 0, "%s", d.msg);
+    cr_assert_eq(prog_load_params(wl, set, 4, PROG_PARAMS_TIMED, &t, &d), 0, "%s", d.msg);
+    cr_assert_eq(sim_machine_load(mach, &m, &d), 0, "%s", d.msg);
+    sim_config_t cfg = {.seed = 3, .cus = cus};
+    sim_result_t a, b;
+    cr_assert_eq(sim_run(p, t, &m, &cfg, &a, &d), 0, "%s", d.msg);
+    cr_assert_eq(sim_run_wide(p, t, &m, &cfg, &b, &d), 0, "%s", d.msg);
+    cr_assert_eq(a.status, SIM_DONE, "%s %s: %s", proto, wl, a.msg);
+    cr_assert(a.correct, "%s %s", proto, wl);
+    cr_assert_eq(b.status, a.status, "%s %s: %s", proto, wl, b.msg);
+    cr_assert_eq(b.correct, a.correct);
+    cr_assert_eq(b.cycles, a.cycles, "%s %s: %llu, %llu cycles", proto, wl,
+                 (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+    cr_assert_eq(b.events, a.events);
+    cr_assert_eq(b.loads, a.loads);
+    cr_assert_eq(b.l1_hits, a.l1_hits);
+    cr_assert_eq(b.invalidations, a.invalidations);
+    cr_assert_eq(b.stall_cycles, a.stall_cycles);
+    cr_assert_eq(b.warp_instrs, a.warp_instrs);
+    for (int g = 0; g < a.nmsgs; g++) {
+        cr_assert_eq(b.messages[g], a.messages[g], "%s: %s", proto, a.msg_names[g]);
+        cr_assert_eq(b.traffic[g], a.traffic[g]);
+    }
+    for (int k = 0; k < SIM_NOPS; k++)
+        cr_assert_eq(b.lat[k].p99, a.lat[k].p99);
+    sim_result_free(&a);
+    sim_result_free(&b);
+    prog_free(t);
+    proto_free(p);
+}
+
+Test(sim, wide_slots_give_the_same_runs)
+{
+    same_at_both_widths("protocols/mesi.proto", "tests/e2e/data/kernels/share.litmus",
+                        "protocols/machines/fermi.machine", 17, 1, 1);
+    const char *tq[] = {"hlrc", "rsp", "denovo-b", "gpu-wt", "mesi"};
+    for (int k = 0; k < 5; k++) {
+        char path[64];
+        snprintf(path, sizeof path, "protocols/%s.proto", tq[k]);
+        same_at_both_widths(path, "litmus/workloads/taskqueue.litmus",
+                            "protocols/machines/hlrc-apu.machine", 8, 4, 2);
+    }
 }
