@@ -254,6 +254,17 @@ void prog_graph_sssp(const prog_graph_t *g, int src, int64_t *dist);
  * unreachable. */
 void prog_graph_bfs(const prog_graph_t *g, int src, int64_t *hops);
 
+/* Colouring priorities: PRIO[0..n-1] a permutation of 0..n-1 drawn from SEED
+ * (SplitMix64, Fisher-Yates), so no two vertices tie. */
+void prog_graph_prio(int n, uint64_t seed, int32_t *prio);
+
+/* Jones-Plassmann colouring by PRIO (Pannotia's color_max, seed 001 section IV):
+ * in round c = 1, 2, ... every vertex not yet coloured whose priority exceeds that of
+ * each out-neighbour not coloured before round c takes colour c. COLOR[v] is v's round;
+ * returns the number of rounds. On a symmetric graph (the grid, a symmetric Matrix
+ * Market file) it is a proper colouring: two neighbours never share a colour. */
+int prog_graph_color(const prog_graph_t *g, const int32_t *prio, int64_t *color);
+
 void prog_graph_free(prog_graph_t *g);
 
 /* Evaluate the condition's proposition on final registers REGS[thread][reg]

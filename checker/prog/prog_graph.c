@@ -412,6 +412,44 @@ void prog_graph_bfs(const prog_graph_t *g, int src, int64_t *hops)
     free(q);
 }
 
+void prog_graph_prio(int n, uint64_t seed, int32_t *prio)
+{
+    uint64_t s = seed ^ 0x636f6c6f72ull; /* a stream apart from the graph's own */
+    for (int v = 0; v < n; v++)
+        prio[v] = v;
+    for (int v = n - 1; v > 0; v--) {
+        int k = (int)(splitmix(&s) % (uint64_t)(v + 1));
+        int32_t t = prio[v];
+        prio[v] = prio[k];
+        prio[k] = t;
+    }
+}
+
+int prog_graph_color(const prog_graph_t *g, const int32_t *prio, int64_t *color)
+{
+    int left = g->n, c = 0;
+    for (int v = 0; v < g->n; v++)
+        color[v] = 0;
+    while (left > 0) {
+        c++;
+        for (int v = 0; v < g->n; v++) {
+            if (color[v])
+                continue;
+            bool top = true; /* colour c (this round's) counts as uncoloured, as in the kernel */
+            for (int k = g->row[v]; k < g->row[v + 1] && top; k++) {
+                int u = g->col[k];
+                if ((color[u] == 0 || color[u] == c) && prio[u] > prio[v])
+                    top = false;
+            }
+            if (top) {
+                color[v] = c;
+                left--;
+            }
+        }
+    }
+    return c;
+}
+
 void prog_graph_free(prog_graph_t *g)
 {
     free(g->row);

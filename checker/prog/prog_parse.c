@@ -1862,10 +1862,28 @@ static int graph_dist(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, 
     return rc;
 }
 
+/* With `color = E`: the array prio[0..N-1] (colouring priorities, a permutation of
+ * 0..N-1 drawn from seed E) and the table COLOR[v], the Jones-Plassmann colour of v by
+ * them (prog_graph_color), the reference of a colouring kernel. */
+static int graph_color(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, long seed)
+{
+    int32_t *prio = xmalloc(sizeof *prio * ((size_t)g->n + 1));
+    int64_t *c = xmalloc(sizeof *c * ((size_t)g->n + 1));
+    prog_graph_prio(g->n, (uint64_t)seed, prio);
+    prog_graph_color(g, prio, c);
+    int rc = graph_array(ps, kw, "prio", prio, g->n);
+    if (!rc)
+        rc = graph_table(ps, kw, "COLOR", "the colour of vertex", c, g->n);
+    free(prio);
+    free(c);
+    return rc;
+}
+
 /* graph rmat scale = E deg = E seed = E | grid width = E height = E seed = E | "FILE",
- * then [source = E] [sources = E]: the CSR arrays row[0..N], col[0..M-1], w[0..M-1]; lets
- * N, M and INF; tables DIST[v], the shortest distance from the source, HOPS[v], its hop
- * count, and with `sources` APSP[s * N + v] for sources 0..E-1 (docs/litmus.md). */
+ * then [source = E] [sources = E] [color = E]: the CSR arrays row[0..N], col[0..M-1],
+ * w[0..M-1]; lets N, M and INF; tables DIST[v], the shortest distance from the source,
+ * HOPS[v], its hop count, with `sources` APSP[s * N + v] for sources 0..E-1, and with
+ * `color` prio[0..N-1] and COLOR[v] (graph_color; docs/litmus.md). */
 static int parse_graph(parser_t *ps)
 {
     const lex_tok_t *kw = next(ps), *t = next(ps);
@@ -1911,10 +1929,19 @@ static int parse_graph(parser_t *ps)
         if (!rc && nsrc * g.n > 1L << 22)
             rc = fail_at(ps, st, "APSP table too large (sources * N at most %s)", "4194304");
     }
+    /* color = E: colouring priorities from seed E and the COLOR table. */
+    prog_val_t cseed = -1;
+    if (!rc && tok_is(ps, peek(ps), "color")) {
+        const lex_tok_t *ct = peek(ps);
+        rc = graph_arg(ps, "color", 0, EXPR_LIMIT - 1, &cseed);
+        if (!rc && env_find(ps, "COLOR", 5))
+            rc = fail_at(ps, ct, "color = E defines the table COLOR: %s is taken", "COLOR");
+    }
     if (!rc)
         rc = graph_array(ps, kw, "row", g.row, (long)g.n + 1) ||
              graph_array(ps, kw, "col", g.col, g.m) || graph_array(ps, kw, "w", g.w, g.m) ||
-             graph_dist(ps, kw, &g, src, (long)nsrc);
+             graph_dist(ps, kw, &g, src, (long)nsrc) ||
+             (cseed >= 0 && graph_color(ps, kw, &g, (long)cseed));
     if (!rc) {
         env_push(ps, "N", 1, g.n, B_LET);
         env_push(ps, "M", 1, g.m, B_LET);

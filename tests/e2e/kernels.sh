@@ -479,5 +479,45 @@ bad_input "share.litmus: timed mode runs at most 128 compute units, not 129" sim
 bad_input "report timed: --cus takes a list of 1..128" report timed --cus 2,129 --only hlrc-cus \
     --out "$T/r"
 
+# kernels/color (seed 001 IV: Pannotia's colouring over per-CU task queues): the explorer at
+# the tiny defaults (a 2 x 2 grid, 2 TBs; a 2 x 1 grid with steals at work-group and
+# rm_agent scope) and a broken variant; sim at hlrc-apu's 128 CUs x 4 TBs over a 32 x 32 grid
+# with steals every 2 pops (baseline gpu-wt, hLRC, DeNovo-B), each correct (every colour the
+# parser's Jones-Plassmann colour), pinned.
+C=$K/color.litmus
+check_count "check nol1 color" ": ok (8455 states, 16883 transitions" --protocol nol1 $C
+check_count "check gpu-wt color" ": ok (24104 states, 48171 transitions" --protocol gpu-wt $C
+check_count "check mesi color 2x1" ": ok (4271 states, 8352 transitions" --protocol mesi \
+    --param HEIGHT=1 $C
+check_count "check hlrc color scoped steals" ": ok (298911 states, 586626 transitions" \
+    --protocol hlrc --param SCOPED=1 --param STEAL=1 --param HEIGHT=1 $C
+check_count "check gpu-wt-noinv color" ": invariant (11018 states, 21939 transitions" \
+    --protocol gpu-wt-noinv --param HEIGHT=1 $C
+pin128 "gpu-wt color 128 CUs" 128,263064,480732,true,correct,209768,5974400 --protocol gpu-wt \
+    --machine hlrc-apu --workload $C
+pin128 "hlrc color 128 CUs" 128,245585,242473,true,correct,86769,3644100 --protocol hlrc \
+    --machine hlrc-apu --workload $C
+pin128 "denovo-b color 128 CUs" 128,609254,389673,true,correct,114345,4574216 \
+    --protocol denovo-b --machine hlrc-apu --workload $C
+# RSP (own pops at work-group scope, steals with remote scope promotion) at 16 CUs, with and
+# without steals (scope-only); a broken variant's stale `more` runs past MAXR (exit 1).
+pin128 "rsp color scoped 16 CUs" 16,253363,1044418,true,correct,622810,9473520 --protocol rsp \
+    --machine hlrc-apu --workload $C --cus 16 --param SCOPED=1
+pin128 "rsp color scope-only 16 CUs" 16,174357,197616,true,correct,86254,3074432 \
+    --protocol rsp --machine hlrc-apu --workload $C --cus 16 --param SCOPED=1 --param STEAL=0
+expect_rc 1 "gpu-wt-noinv color" "$BIN" sim --protocol gpu-wt-noinv --machine fermi --cus 4 \
+    --workload $C --param WIDTH=16 --param HEIGHT=16
+if grep -q "index 256 out of the array head (256 elements)" "$T/err"; then ok; else
+    bad "gpu-wt-noinv color: $(cat "$T/err")"
+fi
+# Finding, pinned: rsp's `locks` (rm_agent writers in flight, int(0..255)) overflows with 512
+# TBs (128 CUs x 4) stealing at rm_agent scope; it counts threads, not CUs, so
+# int(0..ncus) would not bound it either.
+expect_rc 1 "rsp color scoped 128 CUs x 4" "$BIN" sim --protocol rsp --machine hlrc-apu \
+    --workload $C --param SCOPED=1
+if grep -q "variable locks out of its range" "$T/err"; then ok; else
+    bad "rsp color 128 CUs: $(cat "$T/err")"
+fi
+
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,6 +2,7 @@
  * readers and generators of checker/prog/prog_graph.c (CSR invariant, determinism,
  * the reference SSSP) and the parser's register-indexed addresses and new opcodes. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../checker/prog/prog.h"
@@ -305,4 +306,63 @@ Test(kernel, apsp_table)
     kernel_bad("GPU a\ngraph rmat scale = 3 deg = 2 seed = 4 sources = 9\n{ }\n"
                "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
                2, 49, "sources 9 out of range (1..8)");
+}
+
+/* The colouring reference: priorities are a permutation; on the symmetric grid the
+ * Jones-Plassmann colours are proper (no edge joins two equal colours) and every vertex
+ * is a local maximum among its neighbours of its own round or later; `color = E` makes
+ * prio[] and COLOR[] from them. */
+Test(graph, color_reference)
+{
+    prog_graph_t g;
+    prog_graph_grid(24, 20, 3, &g);
+    int32_t *prio = malloc(sizeof *prio * (size_t)g.n);
+    int64_t *c = malloc(sizeof *c * (size_t)g.n);
+    char *seen = calloc((size_t)g.n, 1);
+    prog_graph_prio(g.n, 7, prio);
+    for (int v = 0; v < g.n; v++) {
+        cr_assert(prio[v] >= 0 && prio[v] < g.n && !seen[prio[v]], "prio not a permutation");
+        seen[prio[v]] = 1;
+    }
+    int rounds = prog_graph_color(&g, prio, c);
+    cr_assert(rounds >= 2 && rounds < g.n, "rounds %d", rounds);
+    for (int v = 0; v < g.n; v++) {
+        cr_assert(c[v] >= 1 && c[v] <= rounds);
+        for (int k = g.row[v]; k < g.row[v + 1]; k++) {
+            int u = g.col[k];
+            cr_assert_neq(c[u], c[v], "edge %d-%d: both colour %lld", v, u, (long long)c[v]);
+            if (c[u] >= c[v])
+                cr_assert_lt(prio[u], prio[v], "vertex %d coloured under a higher rival %d", v, u);
+        }
+    }
+    const char *src = "GPU a\ngraph grid width = 24 height = 20 seed = 3 color = 7\n{ }\n"
+                      "threads T[1] { ld r1 prio[5] ; }\n"
+                      "forall (all v in 0..N-1 : prio[v] = COLOR[v])\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("a.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    prog_val_t *got = malloc(sizeof *got * (size_t)g.n);
+    int n = 0;
+    cond_vals(p->cond, got, &n);
+    cr_assert_eq(n, g.n);
+    for (int v = 0; v < g.n; v++)
+        cr_expect_eq(got[v], c[v], "COLOR[%d]", v);
+    int loc = -1;
+    for (int k = 0; k < p->nlocs; k++)
+        if (!strcmp(p->locs[k].name, "prio[5]"))
+            loc = k;
+    cr_assert(loc >= 0);
+    cr_assert_eq(p->locs[loc].init, prio[5]);
+    prog_free(p);
+    free(got);
+    free(seen);
+    free(c);
+    free(prio);
+    prog_graph_free(&g);
+    kernel_bad("GPU a\nparam COLOR = 1\ngraph grid width = 2 height = 2 seed = 1 color = 1\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 42, "color = E defines the table COLOR: COLOR is taken");
+    kernel_bad("GPU a\ngraph grid width = 2 height = 2 seed = 1 color = 1\n{ prio[0] = 1; }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 3, "location prio[0] initialised twice");
 }
