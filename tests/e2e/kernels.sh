@@ -519,5 +519,18 @@ if grep -q "variable locks out of its range" "$T/err"; then ok; else
     bad "rsp color 128 CUs: $(cat "$T/err")"
 fi
 
+# kernels/sssp-tq (seed 001 IV: Pannotia's SSSP over the same per-CU task queues): the
+# explorer at the tiny defaults; sim at hlrc-apu's 128 CUs x 4 TBs (R-MAT 1024 x 8, steals
+# every 2 pops) on hLRC and DeNovo-B, RSP scoped at 16 CUs; each correct, pinned.
+Q=$K/sssp-tq.litmus
+check_count "check nol1 sssp-tq" ": ok (6037 states, 12047 transitions" --protocol nol1 $Q
+check_count "check gpu-wt sssp-tq" ": ok (10882 states, 21727 transitions" --protocol gpu-wt $Q
+pin128 "hlrc sssp-tq 128 CUs" 128,3118473,2241861,true,correct,750038,27314556 --protocol hlrc \
+    --machine hlrc-apu --workload $Q
+pin128 "denovo-b sssp-tq 128 CUs" 128,1673597,1404517,true,correct,481474,19281360 \
+    --protocol denovo-b --machine hlrc-apu --workload $Q
+pin128 "rsp sssp-tq scoped 16 CUs" 16,1646550,3947520,true,correct,1894782,40787224 \
+    --protocol rsp --machine hlrc-apu --workload $Q --cus 16 --param SCOPED=1
+
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
