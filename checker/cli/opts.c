@@ -218,7 +218,7 @@ const cli_opt_t cli_opts[] = {
          "a small sweep (fewer iterations, CUs and sweep points) for tests"),
     WORDS("only", 0, 'O', "ID",
           "hs-mutex-local hs-mutex-global hs-semaphore hs-barrier hs-relaxed fermi "
-          "tcw-lifetime hlrc-steal hlrc-cus qr-apsp census",
+          "tcw-lifetime hlrc-steal hlrc-cus hlrc-pannotia qr-apsp census",
           C(REPORT_TIMED), "run only figure ID (repeatable; the claims that need others say so)"),
 
     /* ---- mutate, gen, report: what to generate or run. */

@@ -119,6 +119,22 @@ static const figure_t FIGS[] = {
      "gpu-wt rsp hlrc denovo-b", "CUS", "2,4,8,16,32", "2,4,8", "NT=8,STEAL=2,rsp:SCOPED=1",
      "NT=2,STEAL=2,rsp:SCOPED=1", "gpu-wt", "t(baseline) / t at the same CU count", PLOT_LINES,
      false},
+    /* Seed 001 IV-B's six scenarios on its Pannotia kernels as task-queue work: baseline (own
+       queue only, agent scope), scope-only (own queue, wg scope), steal-only (steals, agent
+       scope), RSP (wg pops, rm_agent steals), DeNovo-B and hLRC (steals). One TB per CU:
+       rsp's `locks` (int(0..255)) overflows with 512 TBs stealing at rm_agent scope. */
+    {"hlrc-pannotia", "Pannotia kernels over per-CU task queues at 128 CUs (seed 001 Fig. 4)",
+     "seed 001 sections IV-B and V-A, Fig. 4; baseline and steal-only are gpu-wt, scope-only "
+     "and RSP rsp (own pops at work-group scope, RSP's steals rm_agent), a steal every 2 own "
+     "pops and until empty; 128 CUs x 1 TB, colour on a 32 x 32 grid, SSSP on R-MAT 1024 x 8",
+     "hlrc-apu", "kernels/color kernels/sssp-tq",
+     "gpu-wt@STEAL=0 rsp@SCOPED=1,STEAL=0 gpu-wt@STEAL=2 rsp@SCOPED=1,STEAL=2 denovo-b@STEAL=2 "
+     "hlrc@STEAL=2",
+     NULL, NULL, NULL, "CUS=128,TBS=1", "CUS=8,TBS=1,WIDTH=8,HEIGHT=8,SCALE=6,DEG=4",
+     "gpu-wt@STEAL=0",
+     "t(baseline) / t: speedup over seed 001's baseline (gpu-wt, own queue only, agent scope); "
+     "the columns are baseline, scope-only, steal-only, RSP, DeNovo-B, hLRC",
+     PLOT_BARS, false},
     {"qr-apsp", "QuickRelease against write-through and RFO on APSP (seed 000 Fig. 5)",
      "seed 000 sections 4.2 and 5.1, Fig. 5; APSP is SSSP from sources 0..NSRC-1 in turn, "
      "each until convergence (kernels/apsp), its launches a grid barrier of atomics or, with "
