@@ -14,7 +14,9 @@
  * group c (enabling a waiting send), and filling a channel into group c up to
  * the overflow limit. sys_por_select rules out all three at the state; a shared
  * instance that sends to computed nodes adds nothing to group c when its stored
- * destinations are sender-bound and do not name c (analyse_dests, view_named). */
+ * destinations are sender-bound and do not name c (analyse_dests, view_named). A
+ * global clock's tick is in no set; a set qualifies only when its steps commute with
+ * it and keep their guards under it (analyse_clock, tick_ok). */
 #include "sys_por.h"
 
 #include <stdlib.h>
@@ -73,9 +75,9 @@ struct sys_por {
     uint64_t named[64];      /* per such instance, at the state: the CUs it may send to unasked */
     bool any_sendbound;
     /* A global clock (docs/por.md, "Global clocks"): */
-    uint8_t *tk;      /* per controller, event and line state (64 each): TK_* of its rows */
-    uint64_t *fresh;  /* scratch: per instance, its unexpired times (sys_por_view_times) */
-    int16_t *lstate;  /* scratch: per instance and line, the line's state */
+    uint8_t *tk;     /* per controller, event and line state (64 each): TK_* of its rows */
+    uint64_t *fresh; /* scratch: per instance, its unexpired times (sys_por_view_times) */
+    int16_t *lstate; /* scratch: per instance and line, the line's state */
 };
 
 #define ANY_LINE 63
@@ -88,11 +90,13 @@ struct sys_por {
 #define FX_WAIT 32 /* a row makes a thread wait */
 #define EVX_ALL 1
 #define EVX_SEND 2
-/* How a controller's rows for one event and line state relate to a clock tick. */
-#define TK_G 1 /* a guard compares times of its own instance (or the clock): it keeps its
-                  value under a tick while those times are expired */
-#define TK_X 2 /* a row does not commute with a tick (reads `now` or adds a constant in an
-                  action, compares a message's time, or may bring a dead time to life) */
+/* How a controller's rows for one event and line state relate to a clock tick. TK_G:
+   a guard compares times of its own instance (or the clock); it keeps its value under
+   a tick while those times are expired. TK_X: a row does not commute with a tick (an
+   action reads `now` or adds a constant, a guard compares a message's time, or the
+   row may bring a dead time to life). */
+#define TK_G 1
+#define TK_X 2
 
 /* ---- static analysis ---- */
 
@@ -133,7 +137,8 @@ static bool is_time(const proto_expr_t *e, int arg)
     (void)arg;
     return e->kind == PROTO_E_CLOCK || e->type.kind == PROTO_T_TIME ||
            ((e->kind == PROTO_E_BIN || e->kind == PROTO_E_MAX || e->kind == PROTO_E_MIN) &&
-            ((e->a && e->a->type.kind == PROTO_T_TIME) || (e->b && e->b->type.kind == PROTO_T_TIME)));
+            ((e->a && e->a->type.kind == PROTO_T_TIME) ||
+             (e->b && e->b->type.kind == PROTO_T_TIME)));
 }
 
 static bool is_msg_time(const proto_expr_t *e, int arg)
@@ -158,7 +163,8 @@ static uint8_t row_tick(const proto_t *p, int c, const proto_row_t *row)
     const proto_ctrl_t *pc = &p->ctrls[c];
     bool live_time = false; /* a time line variable with a 'live' clause */
     for (int v = 0; v < pc->nlinevars; v++)
-        live_time |= pc->linevars[v].type.kind == PROTO_T_TIME && pc->linevars[v].live != ~(uint64_t)0;
+        live_time |=
+            pc->linevars[v].type.kind == PROTO_T_TIME && pc->linevars[v].live != ~(uint64_t)0;
     uint8_t f = 0;
     if (proto_expr_any(row->guard, is_time, 0))
         f |= proto_expr_any(row->guard, is_msg_time, 0) ? TK_X : TK_G;
@@ -1190,8 +1196,9 @@ sys_por_t *sys_por_new(sys_t *s)
     por->inset = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(bool));
     por->msgs = xcalloc_lines((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
     por->fresh = xcalloc_lines((size_t)por->tp.ninst + 1, sizeof(uint64_t));
-    por->lstate = xcalloc_lines(
-        (size_t)por->tp.ninst * (size_t)(por->tp.nlines > 0 ? por->tp.nlines : 1) + 1, sizeof(int16_t));
+    por->lstate =
+        xcalloc_lines((size_t)por->tp.ninst * (size_t)(por->tp.nlines > 0 ? por->tp.nlines : 1) + 1,
+                      sizeof(int16_t));
     por->why = analyse(por);
     por->active = !por->why;
     return por;
@@ -1696,7 +1703,8 @@ static bool alone(const sys_por_t *por, int c, const sys_label_t *labs, size_t n
         /* On a frozen line an event with no enabled step there stays disabled (its
            rows depend on the line's state and, without FX_CTRL, on nothing else the
            rest may change). */
-        bool on = !frozen || (fu & (FX_CTRL | FX_ALL)) || !p->events[e].line;
+        bool on = !frozen || (fu & (FX_CTRL | FX_ALL)) || !p->events[e].line ||
+                  (por->tk && !tick_ok(por, cj, e, y, j)); /* a tick may enable it */
         for (size_t k = 0; k < n && !on; k++)
             on = labs[k].kind == SYS_STEP_INTERNAL && labs[k].who == j && labs[k].what == e &&
                  labs[k].arg == y;
