@@ -124,6 +124,8 @@ pin tcw SB 1528 3252
 pin tcw MP 110939 519033 --init warm --env all
 pin tcs SB 7789 37925 --init warm --env all
 pin tcs WRC+rel+acqs 94414 322794 --init warm
+# TC-Weak's non-cumulativity under rcpc (a violation; 726061 states without --por).
+pin tcw WRC+rel+acqs 168375 474029 --init warm
 # tcw with the refreshing fill of tcw-mirefetch: refuted with --por as without.
 out=$("$BIN" check --no-db --json --por --protocol tcw-mirefetch --model rcpc --init warm --env l2evict "$L/MP+rel+acq.litmus")
 printf '%s' "$out" | grep -q '"verdict":"violation".*"por":true' && ok || ko "tcw-mirefetch --por: $(printf '%s' "$out" | cut -c1-300)"
