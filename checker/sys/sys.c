@@ -2427,5 +2427,7 @@ uint64_t sys_por_view_times(sys_t *s, const uint8_t *state, size_t len, int i, i
             if (s->fw[slot + k] != W_SKIP && cur.fixed[slot + k] >= 0)
                 fresh |= (uint64_t)1 << 63;
     }
-    return fresh;
+    /* Raw integers (--time raw): the clock moves and nothing is clamped, so a guard
+       comparing it may change under a tick whatever the times hold. */
+    return s->cfg.time_raw ? ~(uint64_t)0 : fresh;
 }
