@@ -1618,6 +1618,17 @@ static bool tick_ok_group(const sys_por_t *por, int g)
     return true;
 }
 
+/* The receipt of the head of channel C is tick_ok (always, without a clock). */
+static bool head_tick_ok(const sys_por_t *por, int c)
+{
+    const sys_topo_t *tp = &por->tp;
+    if (!por->tk)
+        return true;
+    int dst = c % tp->ninst;
+    const int16_t *h = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
+    return tick_ok(por, tp->inst_ctrl[dst], h[0], h[1], dst);
+}
+
 /* Can the receipt of the head of channel C, by a per-cu instance J, be the stubborn
  * set alone (docs/por.md, "A reply received alone")? C is the only channel into J's
  * compute unit, its sender X only replies, the receipt's rows send nothing and make
@@ -1841,11 +1852,8 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             bool on = false; /* the receipt is enabled (not stalled) */
             for (size_t i = 0; i < n && !on; i++)
                 on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c;
-            int dst = c % tp->ninst;
             if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c) &&
-                tick_ok_group(por, g) &&
-                (!por->tk || tick_ok(por, tp->inst_ctrl[dst], por->msgs[(size_t)c * tp->cap * 2],
-                                     por->msgs[(size_t)c * tp->cap * 2 + 1], dst)))
+                tick_ok_group(por, g) && head_tick_ok(por, c))
                 add_cand(por, g, c, por->egroup[g] + 1);
         }
         for (int q = 0; q < tp->nlchan; q++) {
@@ -1853,10 +1861,7 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             bool on = false; /* the head's receipt is enabled */
             for (size_t i = 0; i < n && !on; i++)
                 on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c && labs[i].arg == 0;
-            int dst = c % tp->ninst;
-            if (on && alone(por, c, labs, n) &&
-                (!por->tk || tick_ok(por, tp->inst_ctrl[dst], por->msgs[(size_t)c * tp->cap * 2],
-                                     por->msgs[(size_t)c * tp->cap * 2 + 1], dst)))
+            if (on && alone(por, c, labs, n) && head_tick_ok(por, c))
                 add_cand(por, -2, c, 1);
         }
         for (int i = 0; por->service && i < tp->ninst; i++) {
