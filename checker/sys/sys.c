@@ -2401,3 +2401,33 @@ uint64_t sys_por_view_nodes(sys_t *s, const uint8_t *state, size_t len, int i, u
             m |= node_cus(s, pc->ctrlvars[v].type.kind, *inst_cvar(s, &cur, i, v));
     return m;
 }
+
+uint64_t sys_por_view_times(sys_t *s, const uint8_t *state, size_t len, int i, int16_t *lstate)
+{
+    work_t cur = load_cur(s, state, len);
+    const inst_t *in = &s->inst[i];
+    const proto_ctrl_t *pc = &s->p->ctrls[in->ctrl];
+    uint64_t fresh = 0;
+    for (int l = 0; l < s->nlines; l++) {
+        const int16_t *ln = inst_line(s, &cur, i, l);
+        lstate[l] = ln[0];
+        for (int v = 0; v < pc->nlinevars; v++) {
+            const proto_var_t *var = &pc->linevars[v];
+            bool live = ln[0] < 0 || ln[0] >= 64 || var->live >> ln[0] & 1;
+            if (var->type.kind == PROTO_T_TIME && live && ln[s->lv_off[in->ctrl][v]] >= 0)
+                fresh |= (uint64_t)1 << (l < 63 ? l : 62);
+        }
+    }
+    for (int v = 0; v < pc->nctrlvars; v++) {
+        if (pc->ctrlvars[v].type.kind != PROTO_T_TIME)
+            continue;
+        int slot = in->base + s->nlines * s->line_w[in->ctrl] + s->cv_off[in->ctrl][v];
+        int wd = pc->ctrlvars[v].per_thread ? s->nthreads : 1;
+        for (int k = 0; k < wd; k++)
+            if (s->fw[slot + k] != W_SKIP && cur.fixed[slot + k] >= 0)
+                fresh |= (uint64_t)1 << 63;
+    }
+    /* Raw integers (--time raw): the clock moves and nothing is clamped, so a guard
+       comparing it may change under a tick whatever the times hold. */
+    return s->cfg.time_raw ? ~(uint64_t)0 : fresh;
+}

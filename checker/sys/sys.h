@@ -240,4 +240,11 @@ void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done
 uint64_t sys_por_view_nodes(sys_t *s, const uint8_t *state, size_t len, int i, uint64_t lvars,
                             uint64_t cvars);
 
+/* With a clock (docs/por.md, "Global clocks"): the state of each line of instance I at
+ * STATE (LSTATE[l]), and which of its timestamps are unexpired (>= 0 in the normal
+ * form, so a tick may still change them): bit l for a live time line variable on line
+ * l (lines past 62 share bit 62), bit 63 for a time controller variable (any element).
+ * An expired time is -1 and stays -1 under every tick. With --time raw every bit is set. */
+uint64_t sys_por_view_times(sys_t *s, const uint8_t *state, size_t len, int i, int16_t *lstate);
+
 #endif

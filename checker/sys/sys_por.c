@@ -14,7 +14,9 @@
  * group c (enabling a waiting send), and filling a channel into group c up to
  * the overflow limit. sys_por_select rules out all three at the state; a shared
  * instance that sends to computed nodes adds nothing to group c when its stored
- * destinations are sender-bound and do not name c (analyse_dests, view_named). */
+ * destinations are sender-bound and do not name c (analyse_dests, view_named). A
+ * global clock's tick is in no set; a set qualifies only when its steps commute with
+ * it and keep their guards under it (analyse_clock, tick_ok). */
 #include "sys_por.h"
 
 #include <stdlib.h>
@@ -72,6 +74,10 @@ struct sys_por {
                                 or a sender-bound node or set (and not reply_only) */
     uint64_t named[64];      /* per such instance, at the state: the CUs it may send to unasked */
     bool any_sendbound;
+    /* A global clock (docs/por.md, "Global clocks"): */
+    uint8_t *tk;     /* per controller, event and line state (64 each): TK_* of its rows */
+    uint64_t *fresh; /* scratch: per instance, its unexpired times (sys_por_view_times) */
+    int16_t *lstate; /* scratch: per instance and line, the line's state */
 };
 
 #define ANY_LINE 63
@@ -84,14 +90,15 @@ struct sys_por {
 #define FX_WAIT 32 /* a row makes a thread wait */
 #define EVX_ALL 1
 #define EVX_SEND 2
+/* How a controller's rows for one event and line state relate to a clock tick. TK_G:
+   a guard compares times of its own instance (or the clock); it keeps its value under
+   a tick while those times are expired. TK_X: a row does not commute with a tick (an
+   action reads `now` or adds a constant, a guard compares a message's time, or the
+   row may bring a dead time to life). */
+#define TK_G 1
+#define TK_X 2
 
 /* ---- static analysis ---- */
-
-static bool is_clock(const proto_expr_t *e, int arg)
-{
-    (void)arg;
-    return e->kind == PROTO_E_CLOCK;
-}
 
 /* proto_expr_any predicate: E counts the instances of controller ARG >> 8 (which has
    ARG & 255 states) whose line is in some but not every state. A count over every
@@ -104,16 +111,90 @@ static bool is_partial_count(const proto_expr_t *e, int arg)
     return e->kind == PROTO_E_COUNT && e->index == arg >> 8 && (e->states & all) != all;
 }
 
-/* Whether expression E (action A when E is NULL) reads other instances or the clock. */
+/* Whether expression E (action A when E is NULL) reads other instances (a count over
+   some states). The clock is a dependency of its own (analyse_clock). */
 static bool reads_others(const proto_t *p, const proto_expr_t *e, const proto_action_t *a)
 {
-    for (int c = -1; c < p->nctrls; c++) {
-        proto_expr_pred pred = c < 0 ? is_clock : is_partial_count;
-        int arg = c < 0 ? 0 : c << 8 | p->ctrls[c].nstates;
-        if (a ? proto_action_any(p, a, pred, arg) : proto_expr_any(e, pred, arg))
+    for (int c = 0; c < p->nctrls; c++) {
+        int arg = c << 8 | p->ctrls[c].nstates;
+        if (a ? proto_action_any(p, a, is_partial_count, arg)
+              : proto_expr_any(e, is_partial_count, arg))
             return true;
     }
     return false;
+}
+
+/* ---- a global clock (docs/por.md, "Global clocks") ----
+
+   In the normal form every live time is relative to the clock and clamped at -1, so a
+   tick maps each time v to max(v - 1, -1). A row commutes with it when its actions only
+   copy times (assignments, message fields, max, min: clamping is monotone) and its
+   guard reads no time, or reads only times of its own instance that are expired (-1:
+   a tick leaves them, and the clock, as they are). */
+
+static bool is_time(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    return e->kind == PROTO_E_CLOCK || e->type.kind == PROTO_T_TIME ||
+           ((e->kind == PROTO_E_BIN || e->kind == PROTO_E_MAX || e->kind == PROTO_E_MIN) &&
+            ((e->a && e->a->type.kind == PROTO_T_TIME) ||
+             (e->b && e->b->type.kind == PROTO_T_TIME)));
+}
+
+static bool is_msg_time(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    return e->kind == PROTO_E_MSGF && e->type.kind == PROTO_T_TIME;
+}
+
+/* An action expression that does not commute with a tick: the clock itself, a constant
+   added to or subtracted from a time, a negated time, a comparison of times. */
+static bool is_tick_dep(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    bool ta = e->a && e->a->type.kind == PROTO_T_TIME, tb = e->b && e->b->type.kind == PROTO_T_TIME;
+    return e->kind == PROTO_E_CLOCK || (e->kind == PROTO_E_NEG && ta) ||
+           (e->kind == PROTO_E_BIN && (ta || tb));
+}
+
+/* TK_* of one row of controller C. */
+static uint8_t row_tick(const proto_t *p, int c, const proto_row_t *row)
+{
+    const proto_ctrl_t *pc = &p->ctrls[c];
+    bool live_time = false; /* a time line variable with a 'live' clause */
+    for (int v = 0; v < pc->nlinevars; v++)
+        live_time |=
+            pc->linevars[v].type.kind == PROTO_T_TIME && pc->linevars[v].live != ~(uint64_t)0;
+    uint8_t f = 0;
+    if (proto_expr_any(row->guard, is_time, 0))
+        f |= proto_expr_any(row->guard, is_msg_time, 0) ? TK_X : TK_G;
+    /* A dead time is not shifted (it holds its initial value): a row that moves a line
+       may make it live, and then the order of the row and a tick matters. */
+    if (live_time && row->next >= 0)
+        f |= TK_X;
+    for (int k = 0; k < row->nactions; k++) {
+        const proto_action_t *a = &row->actions[k];
+        if (proto_action_any(p, a, is_tick_dep, 0) || (live_time && a->kind == PROTO_A_FORALL))
+            f |= TK_X;
+    }
+    return f;
+}
+
+static void analyse_clock(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    int ne = p->nevents;
+    por->tk = xcalloc_lines((size_t)p->nctrls * (size_t)ne * 64 + 1, 1);
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            if (row->event < 0 || row->event >= ne)
+                continue;
+            uint8_t f = row_tick(p, c, row);
+            for (int st = 0; st < 64; st++)
+                if (!row->states || row->states >> st & 1)
+                    por->tk[((size_t)c * ne + row->event) * 64 + st] |= f;
+        }
 }
 
 static bool is_req_tid(const proto_expr_t *e)
@@ -1007,7 +1088,7 @@ static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
     if (por->tp.clock)
-        return "the protocol has a global clock: a tick changes every controller";
+        analyse_clock(por);
     if (p->ninvs) {
         const char *why = analyse_invariants(por);
         if (why)
@@ -1024,10 +1105,10 @@ static const char *analyse(sys_por_t *por)
         for (int r = 0; r < p->ctrls[c].nrows; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
             if (reads_others(p, row->guard, NULL))
-                return "a row reads other instances (count) or the clock";
+                return "a row reads other instances (count)";
             for (int k = 0; k < row->nactions; k++)
                 if (reads_others(p, NULL, &row->actions[k]))
-                    return "a row reads other instances (count) or the clock";
+                    return "a row reads other instances (count)";
         }
     if (!dones_local(por))
         return "a done(tid) may complete a thread of another compute unit";
@@ -1114,6 +1195,10 @@ sys_por_t *sys_por_new(sys_t *s)
     por->wait = xcalloc_lines((size_t)por->tp.nthreads + 1, 1);
     por->inset = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(bool));
     por->msgs = xcalloc_lines((size_t)por->tp.nchan * (size_t)por->tp.cap * 2 + 1, sizeof(int16_t));
+    por->fresh = xcalloc_lines((size_t)por->tp.ninst + 1, sizeof(uint64_t));
+    por->lstate =
+        xcalloc_lines((size_t)por->tp.ninst * (size_t)(por->tp.nlines > 0 ? por->tp.nlines : 1) + 1,
+                      sizeof(int16_t));
     por->why = analyse(por);
     por->active = !por->why;
     return por;
@@ -1124,6 +1209,9 @@ void sys_por_free(sys_por_t *por)
     if (!por)
         return;
     free(por->vis);
+    free(por->tk);
+    free(por->fresh);
+    free(por->lstate);
     free(por->done);
     free(por->clen);
     free(por->egroup);
@@ -1437,6 +1525,110 @@ static bool fx_dependent(uint8_t fr, int y, uint8_t fu, int yu)
     return r && u && ((fr & FX_ALL) || (fu & FX_ALL) || yu < 0 || yu == y);
 }
 
+/* ---- a global clock, per state (docs/por.md, "Global clocks") ---- */
+
+/* Do the rows of controller CTRL for event EV on line Y (-1: a controller-level event
+ * or a message for no line) at instance I commute with a tick and keep their guards'
+ * values under every tick from this state on? Only ticks change I's times while I's
+ * group does nothing, and a tick leaves an expired time expired. */
+static bool tick_ok(const sys_por_t *por, int ctrl, int ev, int y, int i)
+{
+    const proto_t *p = por->p;
+    int nl = por->tp.nlines;
+    if (ev < 0 || ev >= p->nevents)
+        return false;
+    const uint8_t *tk = &por->tk[((size_t)ctrl * p->nevents + ev) * 64];
+    uint8_t f = 0;
+    int st = y >= 0 && y < nl ? por->lstate[(size_t)i * nl + y] : -1;
+    if (st >= 0 && st < 64)
+        f = tk[st];
+    else
+        for (int k = 0; k < 64; k++)
+            f |= tk[k];
+    if (f & TK_X)
+        return false;
+    if (!(f & TK_G))
+        return true;
+    uint64_t fr = por->fresh[i];
+    return st >= 0 ? !(fr >> 63 & 1) && !(fr >> (y < 62 ? y : 62) & 1) : fr == 0;
+}
+
+/* Every step instance I may take while its group does nothing (receipts of the messages
+ * in its channels, its internal and environment events on every line) is tick_ok. */
+static bool tick_ok_inst(const sys_por_t *por, int i)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    int ni = tp->ninst, ci = tp->inst_ctrl[i], ne = p->nevents;
+    for (int q = 0; q < tp->nlchan; q++) {
+        int c = tp->lchan[q];
+        if (c % ni != i)
+            continue;
+        for (int k = 0; k < por->clen[c]; k++) {
+            const int16_t *m = &por->msgs[((size_t)c * tp->cap + k) * 2];
+            if (!tick_ok(por, ci, m[0], m[1], i))
+                return false;
+        }
+    }
+    for (int e = p->nmsgs; e < ne; e++) {
+        if (p->events[e].kind != PROTO_EV_INTERNAL && p->events[e].kind != PROTO_EV_ENV)
+            continue;
+        if (!sys_event_on(por->s, e))
+            continue;
+        if (!p->events[e].line) {
+            if (!tick_ok(por, ci, e, -1, i))
+                return false;
+            continue;
+        }
+        for (int y = 0; y < tp->nlines; y++)
+            if (!tick_ok(por, ci, e, y, i))
+                return false;
+    }
+    return true;
+}
+
+/* Every step of group G (a CU: its threads' pending core events and its instances'
+ * steps; a shared instance's group: that instance's steps) is tick_ok. */
+static bool tick_ok_group(const sys_por_t *por, int g)
+{
+    const sys_topo_t *tp = &por->tp;
+    const proto_t *p = por->p;
+    if (!por->tk)
+        return true;
+    for (int t = 0; t < tp->nthreads && g < tp->ncus; t++) {
+        if (tp->thread_cu[t] != g || por->done[t])
+            continue;
+        const prog_thread_t *th = &tp->prog->threads[t];
+        int pc = por->pc[t] < 0 ? 0 : por->pc[t];
+        if (pc >= th->ninstr)
+            continue; /* past its last instruction: no core event left */
+        const prog_instr_t *in = &th->instr[pc];
+        const proto_map_t *m = tp->maps[tp->map_base[t] + pc];
+        int ci = por->core_inst[g];
+        for (int k = 0; m && k < m->nevents; k++) {
+            int ev = m->events[k];
+            int y = p->events[ev].line && in->op != PROG_OP_FENCE ? tp->loc_line[in->loc] : -1;
+            if (ci < 0 || !tick_ok(por, p->core_ctrl, ev, y, ci))
+                return false;
+        }
+    }
+    for (int i = 0; i < tp->ninst; i++)
+        if (por->group[i] == g && !tick_ok_inst(por, i))
+            return false;
+    return true;
+}
+
+/* The receipt of the head of channel C is tick_ok (always, without a clock). */
+static bool head_tick_ok(const sys_por_t *por, int c)
+{
+    const sys_topo_t *tp = &por->tp;
+    if (!por->tk)
+        return true;
+    int dst = c % tp->ninst;
+    const int16_t *h = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
+    return tick_ok(por, tp->inst_ctrl[dst], h[0], h[1], dst);
+}
+
 /* Can the receipt of the head of channel C, by a per-cu instance J, be the stubborn
  * set alone (docs/por.md, "A reply received alone")? C is the only channel into J's
  * compute unit, its sender X only replies, the receipt's rows send nothing and make
@@ -1522,7 +1714,8 @@ static bool alone(const sys_por_t *por, int c, const sys_label_t *labs, size_t n
         /* On a frozen line an event with no enabled step there stays disabled (its
            rows depend on the line's state and, without FX_CTRL, on nothing else the
            rest may change). */
-        bool on = !frozen || (fu & (FX_CTRL | FX_ALL)) || !p->events[e].line;
+        bool on = !frozen || (fu & (FX_CTRL | FX_ALL)) || !p->events[e].line ||
+                  (por->tk && !tick_ok(por, cj, e, y, j)); /* a tick may enable it */
         for (size_t k = 0; k < n && !on; k++)
             on = labs[k].kind == SYS_STEP_INTERNAL && labs[k].who == j && labs[k].what == e &&
                  labs[k].arg == y;
@@ -1627,13 +1820,18 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
         sys_por_view_msgs(por->s, state, len, por->done, por->clen, por->pc, por->wait, por->msgs);
         if (por->any_sendbound)
             view_named(por, state, len);
+        for (int i = 0; por->tk && i < tp->ninst; i++)
+            por->fresh[i] = sys_por_view_times(por->s, state, len, i,
+                                               &por->lstate[(size_t)i * (size_t)tp->nlines]);
         memset(por->egroup, 0, sizeof(int) * (size_t)ng);
         memset(por->pgroup, 0, sizeof(int) * (size_t)ng);
         for (size_t i = 0; i < n; i++) {
+            if (labs[i].kind == SYS_STEP_TICK && por->tk)
+                continue; /* in no group: never in a proper set (tick_ok_group) */
             int g = label_group(por, &labs[i]);
             if (g < 0) {
                 por->ncand = 0;
-                return n; /* a step of no group (a tick): expand fully */
+                return n; /* a step of no group: expand fully */
             }
             por->egroup[g]++;
             por->pgroup[g] += sys_por_progress(&labs[i]);
@@ -1642,7 +1840,8 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
            plain group before one with a shared receipt). */
         por->ncand = 0;
         for (int g = 0; g < tp->ncus; g++) {
-            if (!por->pgroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g, -1))
+            if (!por->pgroup[g] || (size_t)por->egroup[g] == n || !stubborn(por, g, -1) ||
+                !tick_ok_group(por, g))
                 continue;
             add_cand(por, g, -1, por->egroup[g]);
         }
@@ -1653,7 +1852,8 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             bool on = false; /* the receipt is enabled (not stalled) */
             for (size_t i = 0; i < n && !on; i++)
                 on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c;
-            if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c))
+            if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c) &&
+                tick_ok_group(por, g) && head_tick_ok(por, c))
                 add_cand(por, g, c, por->egroup[g] + 1);
         }
         for (int q = 0; q < tp->nlchan; q++) {
@@ -1661,11 +1861,14 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             bool on = false; /* the head's receipt is enabled */
             for (size_t i = 0; i < n && !on; i++)
                 on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c && labs[i].arg == 0;
-            if (on && alone(por, c, labs, n))
+            if (on && alone(por, c, labs, n) && head_tick_ok(por, c))
                 add_cand(por, -2, c, 1);
         }
         for (int i = 0; por->service && i < tp->ninst; i++) {
             size_t k = input(por, i, labs, n);
+            for (int g = 0; k && por->tk && g < ng; g++)
+                if (por->inset[g] && !tick_ok_group(por, g))
+                    k = 0;
             if (k)
                 add_cand(por, -1, -2 - i,
                          (int)(k + n)); /* last: only where nothing else qualifies */

@@ -11,8 +11,13 @@
  * must act before the state is terminal. The explorer adds the cycle proviso
  * (full expansion when a kept successor was already visited).
  *
+ * A global clock's tick is a step of no group and is never in a proper set: a set
+ * qualifies only when none of its steps depends on the tick (docs/por.md, "Global
+ * clocks": rows that only copy times commute with it, and a guard comparing the
+ * clock keeps its value while the times it reads have expired).
+ *
  * The analysis refuses (sys_por_active false, with a reason) protocols whose
- * tables break its assumptions: a global clock, invariants that read more
+ * tables break its assumptions: invariants that read more
  * than counts of line states (the others make the steps that may change them
  * visible: never in a proper set), rows that count instances over some but
  * not all states, or a done(tid) whose thread cannot be

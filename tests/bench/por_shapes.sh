@@ -10,7 +10,7 @@
 BIN=${1:-./cohcheck}
 BOUND=${POR_BOUND:-3000000}
 MEM=${POR_MEMORY:-3G}
-PROTOS=${POR_SHAPES_PROTOCOLS:-"nol1 gpu-wt gpu-hrf hlrc hlrc-probe rcc rcc-wo qr gpu-vi gpu-vini tcs tcw denovo denovo-b mesi rsp"}
+PROTOS=${POR_SHAPES_PROTOCOLS:-"nol1 gpu-wt gpu-hrf hlrc hlrc-probe rcc rcc-wo qr gpu-vi gpu-vini tcs tcs-inorder tcw denovo denovo-b mesi rsp"}
 TESTS="IRIW+acqs WRC+rel+acqs ISA2+rel+acqs W+RWC SB+sc"
 echo "| protocol | test | states --no-por | states --por | factor | proper sets | verdict | reductions |"
 echo "|---|---|---:|---:|---:|---:|---|---|"
