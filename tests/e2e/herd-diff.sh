@@ -111,10 +111,11 @@ if [ $rc -eq 0 ] && [ "$(ls "$T/vals" | wc -l)" -eq 5 ] &&
     grep -E '^(DIFF|REJECTED)' "$T/diffv" | head -20
 fi
 
-# Every C file --to-herd writes loads in herd7 and gives cohcheck's answer; scoped
-# tests are skipped with the reason, never written as OpenCL (herd7 dies on it).
+# Every C file --to-herd writes (litmus/core, litmus/mutation) loads in herd7 and gives
+# cohcheck's answer; scoped tests are skipped with the reason, never written as OpenCL
+# (herd7 dies on it).
 mkdir "$T/c"
-"$BIN" litmus --to-herd "$T/c" litmus/core >"$T/out" 2>"$T/skipped"
+"$BIN" litmus --to-herd "$T/c" litmus/core litmus/mutation >"$T/out" 2>"$T/skipped"
 written=$(ls "$T/c" | wc -l)
 if [ "$written" -ge 100 ] && ! grep -q '^OpenCL' "$T"/c/*.litmus &&
     grep -q 'scoped-MP+wg+diffwg.litmus: skipped, no C form: scopes or work-groups need OpenCL' "$T/skipped"; then

@@ -3,18 +3,22 @@
 # from tests/mutation/protocols.tab (or those named), with its exploration bound and
 # stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
 # and, with -g, OUT/P.gen.json.
-# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [-L] [-E LIST] [PROTOCOL...]
-#   -b CORE  the core suite (default litmus/core; an older suite's folder gives "before");
+# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [-L] [-E LIST] [-N]
+#        [PROTOCOL...]
+#   -b CORE  the core suite (default litmus/core and litmus/mutation, the tests written to
+#            cover the rows litmus/core leaves not covered; an older suite's folder gives
+#            "before"; several paths: one word, space-separated);
 #            '-' for none: only the later stages, on the OUT/P.core.json already there
 #   -r PREV  incremental, after tests were added to the suite: CORE names only the added
-#            tests (a folder or file); the mutants not killed in PREV/P.core.json are run on
+#            tests (a folder or file); the mutants not killed in PREV/P.core.json (survived,
+#            equivalent, not-covered) are run on
 #            them and the classes merged (what the old tests killed stays killed)
 #   -g       then the mutants that survived on CORE again on litmus/gen (--only: the
 #            generated suite has ~1000 tests, too many to run every mutant on), merged into
 #            OUT/P.gen.json: the classes on core plus gen
 #   -S LIST, -m N  the stronger settings and --max-states of the gen stage (default: the
 #            protocol's, from protocols.tab)
-#   -L       after the core stage (and -R, -E), the survivors and equivalent mutants again on
+#   -L       after the core stage (and -R, -E, -N), the survivors and equivalent mutants again on
 #            CORE with --liveness (the full graph: no reduction; the protocol's stronger
 #            settings and -E's, or those in $LIVE_ST), merged: a mutant that livelocks or
 #            starves a thread where the original does not is killed (an eviction row that
@@ -25,6 +29,13 @@
 #            killed there is killed, a row chosen there is covered, other outcomes there
 #            make a survivor (e.g. 'all': every environment action, whose rows a campaign
 #            with only warm caches never chooses)
+#   -N       after -R and -E, the not-covered mutants again on CORE without the partial-order
+#            reduction (--no-por; the protocol's stronger settings and -E's, or those in
+#            $NOPOR_ST), merged as
+#            more settings: under --por a row counts as covered only where the reduced
+#            graph takes it, so a mutant is reported not-covered only when the full graph
+#            never chooses its row either (killed there is killed, chosen with the same
+#            outcomes is equivalent)
 #   -R N [-U LIST]  after the core stage, re-run the survivors whose searches hit the bound
 #            with --max-states N (and stronger settings LIST, default the protocol's) on
 #            CORE, merged: what that kills is killed (base and warm decide most of them);
@@ -40,7 +51,7 @@ BIN=${BIN:-./cohcheck}
 POR=${POR:---por}
 OUT=mutation-out
 J=2
-CORE=litmus/core
+CORE="litmus/core litmus/mutation" # the core suite and the tests written to cover its holes
 GEN=litmus/gen
 PREV=
 DOGEN=
@@ -49,8 +60,9 @@ GEN_MS=
 RE_MS=
 RE_ST=
 LIVE=
+NOPOR=
 EXTRA=
-while getopts o:j:b:r:gLE:S:m:R:U: opt; do
+while getopts o:j:b:r:gLNE:S:m:R:U: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
@@ -58,6 +70,7 @@ while getopts o:j:b:r:gLE:S:m:R:U: opt; do
     r) PREV=$OPTARG ;;
     g) DOGEN=1 ;;
     L) LIVE=1 ;;
+    N) NOPOR=1 ;;
     E) EXTRA=$OPTARG ;;
     S) GEN_ST=$OPTARG ;;
     m) GEN_MS=$OPTARG ;;
@@ -68,10 +81,11 @@ while getopts o:j:b:r:gLE:S:m:R:U: opt; do
 done
 shift $((OPTIND - 1))
 mkdir -p "$OUT" || exit 2
-RE_CORE=${RE_CORE:-litmus/core} # the suite the -R re-runs use
+RE_CORE=${RE_CORE:-litmus/core litmus/mutation} # the suite the -R re-runs use
 LCORE=$CORE                      # and the -L ones: CORE, or RE_CORE with -b -
 [ "$CORE" = - ] && LCORE=$RE_CORE
 LIVE_ST=${LIVE_ST:-}             # the -L stage's stronger settings (default the protocol's)
+NOPOR_ST=${NOPOR_ST:-}           # the -N stage's (default the protocol's and -E's)
 TAB=${TAB:-tests/mutation/protocols.tab} # the campaigns (another table: tests/e2e/mutate.sh)
 if [ $# -eq 0 ]; then
     # shellcheck disable=SC2046 # protocol names, one word each
@@ -149,17 +163,17 @@ for p in "$@"; do
     if [ "$CORE" = - ]; then
         : # no core stage: OUT/P.core.json is there already
     elif [ -n "$PREV" ]; then
-        rest=$(ids "$PREV/$p.core.json" survived equivalent)
+        rest=$(ids "$PREV/$p.core.json" survived equivalent not-covered)
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
-            "$BIN" mutate $set_opts --only "$rest" "$CORE" >"$OUT/$p.rest.json" || exit 1
+            "$BIN" mutate $set_opts --only "$rest" $CORE >"$OUT/$p.rest.json" || exit 1
         fi
         merge "$PREV/$p.core.json" "$OUT/$p.rest.json" "$rest" >"$OUT/$p.core.json.tmp" &&
             mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
         rm -f "$OUT/$p.rest.json"
     else
         # shellcheck disable=SC2086
-        "$BIN" mutate $set_opts "$CORE" >"$OUT/$p.core.json" || exit 1
+        "$BIN" mutate $set_opts $CORE >"$OUT/$p.core.json" || exit 1
     fi
     if [ -n "$RE_MS" ]; then
         rest=$(python3 - "$OUT/$p.core.json" <<'PY'
@@ -171,7 +185,7 @@ PY
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
             "$BIN" mutate --json $POR -j "$J" --max-states "$RE_MS" --stronger "${RE_ST:-$st}" \
-                --protocol "$p" --only "$rest" "$RE_CORE" >"$OUT/$p.rerun.json" || exit 1
+                --protocol "$p" --only "$rest" $RE_CORE >"$OUT/$p.rerun.json" || exit 1
             mode=same # other settings than the campaign's: only a kill counts
             [ -z "$RE_ST" ] || [ "$RE_ST" = "$st" ] && mode=bound
             merge "$OUT/$p.core.json" "$OUT/$p.rerun.json" "$rest" $mode >"$OUT/$p.core.json.tmp" &&
@@ -183,8 +197,18 @@ PY
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
             "$BIN" mutate --json $POR -j "$J" --max-states "$ms" --stronger "$EXTRA" \
-                --protocol "$p" --only "$rest" "$LCORE" >"$OUT/$p.extra.json" || exit 1
+                --protocol "$p" --only "$rest" $LCORE >"$OUT/$p.extra.json" || exit 1
             merge "$OUT/$p.core.json" "$OUT/$p.extra.json" "$rest" settings >"$OUT/$p.core.json.tmp" &&
+                mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+        fi
+    fi
+    if [ -n "$NOPOR" ]; then
+        rest=$(ids "$OUT/$p.core.json" not-covered)
+        if [ -n "$rest" ]; then
+            # shellcheck disable=SC2086
+            "$BIN" mutate --json --no-por -j "$J" --max-states "$ms" --stronger "${NOPOR_ST:-$st${EXTRA:+,$EXTRA}}" \
+                --protocol "$p" --only "$rest" $LCORE >"$OUT/$p.nopor.json" || exit 1
+            merge "$OUT/$p.core.json" "$OUT/$p.nopor.json" "$rest" settings >"$OUT/$p.core.json.tmp" &&
                 mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
         fi
     fi
@@ -193,7 +217,7 @@ PY
         if [ -n "$rest" ]; then
             # shellcheck disable=SC2086
             "$BIN" mutate --json --liveness -j "$J" --max-states "$ms" --stronger "${LIVE_ST:-$st${EXTRA:+,$EXTRA}}" \
-                --protocol "$p" --only "$rest" "$LCORE" >"$OUT/$p.live.json" || exit 1
+                --protocol "$p" --only "$rest" $LCORE >"$OUT/$p.live.json" || exit 1
             merge "$OUT/$p.core.json" "$OUT/$p.live.json" "$rest" same >"$OUT/$p.core.json.tmp" &&
                 mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
         fi
