@@ -183,7 +183,7 @@ void cli_params_free(cli_params_t *sp);
 int cmd_report_timed(int argc, char **argv);
 /* --por / --no-por (partial-order reduction, docs/por.md): the option table's codes
  * (opts.c) for the options every exploring subcommand takes, and the default. */
-enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
+enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301, CLI_OPT_SYM = 0x302, CLI_OPT_NO_SYM = 0x303 };
 #define CLI_POR_DEFAULT true
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);
