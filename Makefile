@@ -301,6 +301,16 @@ test-por: cohcheck
 	sh tests/e2e/por.sh ./cohcheck
 test-por-full: cohcheck
 	POR_FULL=1 sh tests/e2e/por.sh ./cohcheck
+# Symmetry reduction (docs/por.md, "Symmetry"): pinned counts with and without --symmetry,
+# refusals, real traces, store and resume, and the equivalence sweep (tests/e2e/sym.sh;
+# SYM_FULL=1: every protocol on litmus/core --cus 4 and the workloads).
+.PHONY: test-sym test-sym-full
+test: test-sym
+test-full: test-sym-full
+test-sym: cohcheck
+	sh tests/e2e/sym.sh ./cohcheck
+test-sym-full: cohcheck
+	SYM_FULL=1 sh tests/e2e/sym.sh ./cohcheck
 
 test-san: test-san-workloads
 test-san-workloads:

@@ -76,6 +76,7 @@ typedef struct {
     bool dfs;
     bool por;           /* the run used --por */
     bool liveness;      /* the run used --liveness */
+    bool sym;           /* the run used --symmetry: its states are canonical (sys_set_symmetry) */
     char env_fair[160]; /* ... with --env-fair LIST */
     sys_t *sys;
 } cli_rebuilt_t;

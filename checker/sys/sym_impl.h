@@ -450,6 +450,9 @@ static void sym_apply_work(const sys_t *s, const struct sys_sym *y, int g, const
                 }
         }
     }
+    /* A dead value went back to its initial value, which the map may have moved: the
+       image is normalized as any emitted state is (the map commutes with the rest). */
+    normalize(s, out);
     canon(s, out);
 }
 
