@@ -146,6 +146,7 @@ cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 bench: cohcheck
 	sh tests/bench/run.sh ./cohcheck
 	sh tests/bench/protocols.sh ./cohcheck
+	sh tests/bench/sym.sh ./cohcheck
 
 # Fuzz the parsers with libFuzzer (clang). FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60

@@ -83,6 +83,10 @@ typedef struct {
 /* Rebuild run ID of DB (protocol, test, model, configuration as recorded). */
 int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, diag_t *d);
 void cli_rebuilt_free(cli_rebuilt_t *b);
+/* A --symmetry run's stored path (PATH[N-1] an initial state, PATH[0] the target; the
+ * states canonical) made a real execution in place: states and labels of the steps
+ * sys_successors really takes (sys_sym_realise). Returns how many states it reached. */
+size_t cli_sym_realise_path(sys_t *s, store_state_t *path, size_t n);
 /* Open an existing store at PATH; -1 (reported) when it is missing or not a store. */
 int cli_open_db(const char *path, store_t **db);
 

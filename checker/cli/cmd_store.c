@@ -302,10 +302,7 @@ static void trace_failure(const store_run_t *r, int64_t id, bool json)
     }
 }
 
-/* A --symmetry run's stored path (PATH[N-1] an initial state, PATH[0] the target; the
- * states canonical) made a real execution in place: states and labels of the steps
- * sys_successors really takes (sys_sym_realise). Returns how many states it reached. */
-static size_t sym_realise_path(sys_t *s, store_state_t *path, size_t n)
+size_t cli_sym_realise_path(sys_t *s, store_state_t *path, size_t n)
 {
     size_t maxst = sys_max_state(s);
     uint8_t **st = xcalloc(n + 1, sizeof *st);
@@ -363,7 +360,7 @@ static int trace_path(store_t *db, const cli_rebuilt_t *b, int64_t id, int64_t t
     if (json)
         sb_printf(&js, "{\"run\":%lld,\"state\":%lld,\"trace\":[", (long long)id,
                   (long long)target);
-    if (rc == CLI_OK && b->sym && sym_realise_path(b->sys, path, n) < n) {
+    if (rc == CLI_OK && b->sym && cli_sym_realise_path(b->sys, path, n) < n) {
         cli_error("trace: run %lld: no real execution follows the stored states to %lld",
                   (long long)id, (long long)target);
         rc = CLI_BAD_INPUT;

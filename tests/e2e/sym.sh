@@ -81,6 +81,9 @@ D="$T/s.db"
 grep '^ *[0-9][0-9]*  ' "$T/c" >"$T/c1"
 grep '^ *[0-9][0-9]*  ' "$T/t" >"$T/t1"
 [ -s "$T/c1" ] && cmp -s "$T/c1" "$T/t1" && ok || ko "stored trace differs from check's"
+# draw --trace charts the real execution: step 3 is P1's (the canonical path has P0's).
+"$BIN" draw --db "$D" --trace 1 -o "$T/d.dot" >/dev/null 2>&1 &&
+    grep -q 'label="3  P1 rmw.add.acqrel.agent: rel x' "$T/d.dot" && ok || ko "draw --trace"
 "$BIN" check --db "$D" --symmetry --max-states 30 --protocol gpu-wt \
     litmus/workloads/SPM_G.litmus >/dev/null 2>&1
 "$BIN" resume --db "$D" 2 >"$T/r" 2>&1
