@@ -146,6 +146,7 @@ cohcheck-san: $(BUILD)/libcohcheck.a $(CLI_OBJS)
 bench: cohcheck
 	sh tests/bench/run.sh ./cohcheck
 	sh tests/bench/protocols.sh ./cohcheck
+	sh tests/bench/sym.sh ./cohcheck
 
 # Fuzz the parsers with libFuzzer (clang). FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60
@@ -301,6 +302,16 @@ test-por: cohcheck
 	sh tests/e2e/por.sh ./cohcheck
 test-por-full: cohcheck
 	POR_FULL=1 sh tests/e2e/por.sh ./cohcheck
+# Symmetry reduction (docs/por.md, "Symmetry"): pinned counts with and without --symmetry,
+# refusals, real traces, store and resume, and the equivalence sweep (tests/e2e/sym.sh;
+# SYM_FULL=1: every protocol on litmus/core --cus 4 and the workloads).
+.PHONY: test-sym test-sym-full
+test: test-sym
+test-full: test-sym-full
+test-sym: cohcheck
+	sh tests/e2e/sym.sh ./cohcheck
+test-sym-full: cohcheck
+	SYM_FULL=1 sh tests/e2e/sym.sh ./cohcheck
 
 test-san: test-san-workloads
 test-san-workloads:

@@ -76,12 +76,17 @@ typedef struct {
     bool dfs;
     bool por;           /* the run used --por */
     bool liveness;      /* the run used --liveness */
+    bool sym;           /* the run used --symmetry: its states are canonical (sys_set_symmetry) */
     char env_fair[160]; /* ... with --env-fair LIST */
     sys_t *sys;
 } cli_rebuilt_t;
 /* Rebuild run ID of DB (protocol, test, model, configuration as recorded). */
 int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, diag_t *d);
 void cli_rebuilt_free(cli_rebuilt_t *b);
+/* A --symmetry run's stored path (PATH[N-1] an initial state, PATH[0] the target; the
+ * states canonical) made a real execution in place: states and labels of the steps
+ * sys_successors really takes (sys_sym_realise). Returns how many states it reached. */
+size_t cli_sym_realise_path(sys_t *s, store_state_t *path, size_t n);
 /* Open an existing store at PATH; -1 (reported) when it is missing or not a store. */
 int cli_open_db(const char *path, store_t **db);
 
@@ -183,7 +188,7 @@ void cli_params_free(cli_params_t *sp);
 int cmd_report_timed(int argc, char **argv);
 /* --por / --no-por (partial-order reduction, docs/por.md): the option table's codes
  * (opts.c) for the options every exploring subcommand takes, and the default. */
-enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301 };
+enum { CLI_OPT_POR = 0x300, CLI_OPT_NO_POR = 0x301, CLI_OPT_SYM = 0x302, CLI_OPT_NO_SYM = 0x303 };
 #define CLI_POR_DEFAULT true
 /* CH is CLI_OPT_POR or CLI_OPT_NO_POR: set *POR and return 1; else 0. */
 int cli_por_opt(int ch, bool *por);

@@ -212,6 +212,9 @@ static void config_json(const check_t *c, strbuf_t *b)
     sb_json_str(b, c->params ? c->params : "");
     /* --liveness explores the full graph: its states are those of a --no-por run */
     sb_printf(b, ",\"por\":%s", c->eo.por && !c->eo.liveness ? "true" : "false");
+    /* the states a resumed or traced run rebuilds are canonical under this symmetry */
+    if (c->eo.symmetry && !c->eo.liveness && !c->mpi && c->eo.threads <= 1)
+        sb_puts(b, ",\"symmetry\":true");
     if (c->eo.liveness) /* identifiers: no escaping */
         sb_printf(b, ",\"liveness\":true,\"fairness\":%d,\"env_fair\":\"%s\"", c->eo.fairness,
                   c->env_fair ? c->env_fair : "");
@@ -327,7 +330,11 @@ static void reductions_json(strbuf_t *b, const explore_result_t *r, const proto_
                                        : why);
         sb_putc(b, '}');
     }
-    sb_putc(b, ']');
+    /* symmetry: the classes of interchangeable CUs, or why none */
+    sb_printf(b, ",{\"name\":\"symmetry\",\"applied\":%s,\"%s\":", r->symmetry ? "true" : "false",
+              r->symmetry ? "classes" : "why");
+    sb_json_str(b, r->sym_note[0] ? r->sym_note : "not asked for (--symmetry)");
+    sb_puts(b, "}]");
 }
 
 /* --mpi's communication, the "mpi" object of --json. */
@@ -651,6 +658,9 @@ static int check_file(job_t *job)
         exec_layout_free(&lay);
         goto out;
     }
+    if (c->mpi && eo.symmetry)
+        snprintf(r.sym_note, sizeof r.sym_note,
+                 "--mpi: the symmetry reduction runs in the serial search only");
     if (c->progress)
         cli_progress_clear(c->pr);
     double secs = now_s() - t0;
@@ -880,6 +890,8 @@ static int check_parse(int argc, char **argv, check_t *c, check_args_t *a)
         case 'd': c->eo.dfs = true; break;
         case CLI_OPT_POR:
         case CLI_OPT_NO_POR: cli_por_opt(ch, &c->eo.por); break;
+        case CLI_OPT_SYM: c->eo.symmetry = true; break;
+        case CLI_OPT_NO_SYM: c->eo.symmetry = false; break;
         case 'u': c->unroll = (int)g.num; break;
         case 'D':
             a->db_path = optarg;
@@ -1150,6 +1162,9 @@ int cmd_check(int argc, char **argv)
     c.unroll = 2;
     c.jobs = 1;
     c.eo.por = CLI_POR_DEFAULT;
+    /* --symmetry is asked for: the parallel and distributed searches do not canonicalise
+       yet, and --threads N must give one thread's counts (docs/por.md, "Symmetry") */
+    c.eo.symmetry = false;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     c.cfg.chan_capacity = 8;

@@ -524,6 +524,10 @@ static int draw_trace(const char *dbp, const char *runs, const char *states, con
     }
     if (rc == CLI_OK)
         rc = load_path(db, id, target, &path, &n);
+    if (rc == CLI_OK && b.sym && cli_sym_realise_path(b.sys, path, n) < n) {
+        cli_error("draw: run %lld: no real execution follows the stored states", id);
+        rc = CLI_BAD_INPUT;
+    }
     if (rc == CLI_OK && !states && b.run.lasso && *b.run.lasso && n)
         rc = prepend_cycle(db, id, b.sys, b.run.lasso, &path, &n, &ncycle);
     if (rc == CLI_OK)

@@ -97,6 +97,7 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
     b->dfs = json_has(r->config, "\"dfs\":true");
     b->por = json_has(r->config, "\"por\":true");
     b->liveness = json_has(r->config, "\"liveness\":true");
+    b->sym = json_has(r->config, "\"symmetry\":true");
     const char *ef = r->config ? strstr(r->config, "\"env_fair\":\"") : NULL;
     if (ef) {
         ef += strlen("\"env_fair\":\"");
@@ -116,6 +117,8 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
         sys_set_dead(b->sys, sys_por_active(por, NULL));
         sys_por_free(por);
     }
+    if (b->sym) /* states are rebuilt canonical, as the run stored them */
+        sys_set_symmetry(b->sys, true, NULL);
     return 0;
 fail:
     cli_rebuilt_free(b);
@@ -299,6 +302,39 @@ static void trace_failure(const store_run_t *r, int64_t id, bool json)
     }
 }
 
+size_t cli_sym_realise_path(sys_t *s, store_state_t *path, size_t n)
+{
+    size_t maxst = sys_max_state(s);
+    uint8_t **st = xcalloc(n + 1, sizeof *st);
+    size_t *len = xcalloc(n + 1, sizeof *len);
+    sys_label_t *labs = xcalloc(n + 1, sizeof *labs);
+    for (size_t i = 0; i < n; i++) {
+        const store_state_t *p = &path[n - 1 - i];
+        st[i] = xmalloc(maxst + 1);
+        len[i] = p->enc_len <= maxst ? p->enc_len : maxst;
+        memcpy(st[i], p->enc, len[i]);
+    }
+    size_t got = sys_sym_realise(s, st, len, labs, n, false);
+    for (size_t i = 0; i < got; i++) {
+        store_state_t *p = &path[n - 1 - i];
+        void *e = xmalloc(len[i] + 1), *l = xmalloc(sizeof labs[i]);
+        memcpy(e, st[i], len[i]);
+        memcpy(l, &labs[i], sizeof labs[i]);
+        free((void *)p->enc); /* malloc'd by store_get_state */
+        free((void *)p->label);
+        p->enc = e;
+        p->enc_len = len[i];
+        p->label = l;
+        p->label_len = sizeof labs[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        free(st[i]);
+    free(st);
+    free(len);
+    free(labs);
+    return got;
+}
+
 /* The path to state TARGET of run ID: parents walked back to an initial state,
  * then each step described forward. Returns the exit code. */
 static int trace_path(store_t *db, const cli_rebuilt_t *b, int64_t id, int64_t target, bool json)
@@ -324,6 +360,11 @@ static int trace_path(store_t *db, const cli_rebuilt_t *b, int64_t id, int64_t t
     if (json)
         sb_printf(&js, "{\"run\":%lld,\"state\":%lld,\"trace\":[", (long long)id,
                   (long long)target);
+    if (rc == CLI_OK && b->sym && cli_sym_realise_path(b->sys, path, n) < n) {
+        cli_error("trace: run %lld: no real execution follows the stored states to %lld",
+                  (long long)id, (long long)target);
+        rc = CLI_BAD_INPUT;
+    }
     for (size_t i = n; rc == CLI_OK && i-- > 0;) {
         strbuf_t sb;
         sb_init(&sb);
@@ -561,6 +602,7 @@ static int resume_search(store_t *db, cli_rebuilt_t *b, int64_t id, const loaded
     /* Interrupted before its first state was stored: explore from the start. */
     eo.resume = l->n ? &res : NULL;
     eo.por = b->por; /* the same reduction, so the same states are expanded */
+    eo.symmetry = b->sym;
     eo.liveness = b->liveness;
     eo.fairness = b->liveness ? json_int(b->run.config, "fairness", 1) : 0;
     const char *fair[8];

@@ -163,6 +163,12 @@ const cli_opt_t cli_opts[] = {
          "state's steps and reset values no step will read; same outcomes and verdicts"),
     FLAG("no-por", 0, CLI_OPT_NO_POR, C(CHECK) | C(CLASSIFY) | C(REGRESS),
          "no partial-order reduction: the full graph's counts"),
+    FLAG("symmetry", 0, CLI_OPT_SYM, C(CHECK),
+         "symmetry reduction (docs/por.md, \"Symmetry\"), where the analysis proves it sound: "
+         "store one state per orbit under permutations of interchangeable compute units; "
+         "every outcome's orbit is reported, traces stay real executions; serial search "
+         "only (not with --liveness, --threads or --mpi)"),
+    FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CHECK), "no symmetry reduction (the default)"),
     FLAG("liveness", 0, 'L', C(CHECK),
          "also check that every reachable state can still reach the end of the test by the "
          "system's own steps (AG EF done): else 'livelock' with a lasso, a path and a cycle "

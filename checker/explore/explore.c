@@ -127,8 +127,9 @@ typedef struct {
     const char *envn[254];
     int nenvn;
     bool full, oom, ioerr;
-    char iomsg[200];     /* what failed on the spill file */
-    uint64_t held, peak; /* bytes allocated now, and at most */
+    char iomsg[200];        /* what failed on the spill file */
+    uint64_t held, peak;    /* bytes allocated now, and at most */
+    const prog_val_t *want; /* a violation under symmetry: the forbidden outcome */
 } ex_t;
 
 /* ---- memory ---- */
@@ -845,15 +846,14 @@ static void count_succ(void *ctx, const uint8_t *st, size_t len, const sys_label
 }
 
 /* Trace replay: keep the successor at position WANT. */
-typedef struct {
-    uint32_t want, seen;
-    uint8_t *buf;
-    size_t len;
-    sys_label_t lab;
-    bool got;
-} pick_t;
+typedef explore_pick_t pick_t;
 
-static void pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+void explore_pick_none(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
+{
+    count_succ(ctx, st, len, lab);
+}
+
+void explore_pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab)
 {
     pick_t *p = ctx;
     if (p->seen++ != p->want)
@@ -866,6 +866,8 @@ static void pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *la
 
 size_t explore_replay(sys_t *s, const uint32_t *ords, size_t n, explore_result_t *r, uint8_t **out)
 {
+    if (r && sys_sym_order(s))
+        return explore_replay_sym(s, ords, n, r, NULL, 0, out);
     size_t maxst = sys_max_state(s);
     if (r) {
         r->trace = xcalloc(n + 2, sizeof(char *));
@@ -877,9 +879,9 @@ size_t explore_replay(sys_t *s, const uint32_t *ords, size_t n, explore_result_t
     for (size_t i = 0; i < n; i++) {
         pick_t p = {ords[i], 0, after, 0, {0, 0, 0, 0}, false};
         if (i == 0)
-            sys_initial(s, pick, &p, &e);
+            sys_initial(s, explore_pick, &p, &e);
         else
-            sys_successors(s, before, blen, pick, &p, &e);
+            sys_successors(s, before, blen, explore_pick, &p, &e);
         if (!p.got) {
             if (r) {
                 strbuf_t sb;
@@ -912,6 +914,10 @@ size_t explore_replay(sys_t *s, const uint32_t *ords, size_t n, explore_result_t
 void explore_trace_end(sys_t *s, explore_result_t *r, const uint8_t *end, size_t elen,
                        const uint8_t *st, size_t len, const sys_label_t *fail_lab)
 {
+    if (sys_sym_order(s)) {
+        explore_trace_end_sym(s, r, end, elen, st, len, fail_lab);
+        return;
+    }
     if (elen != len || memcmp(end, st, len)) {
         strbuf_t sb;
         sb_init(&sb);
@@ -955,7 +961,9 @@ static void fail(ex_t *x, explore_verdict_t v, uint32_t id, const uint8_t *st, s
     memcpy(copy, st, len);
     size_t n;
     uint32_t *ords = ords_to(x, id, &n);
-    size_t elen = explore_replay(x->s, ords, n, x->r, &end);
+    size_t elen = x->want && sys_sym_order(x->s)
+                      ? explore_replay_sym(x->s, ords, n, x->r, x->want, x->r->reached.nkeys, &end)
+                      : explore_replay(x->s, ords, n, x->r, &end);
     explore_trace_end(x->s, x->r, end, elen, copy, len, lab);
     free(end);
     free(ords);
@@ -1266,8 +1274,14 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         diag_set(err, "", 0, 0, "--liveness keeps the graph's edges: it needs one thread");
         return -1;
     }
-    if (o->threads > 1 && !o->dfs)
-        return explore_par_run(s, nkeys, o, r, err);
+    if (o->threads > 1 && !o->dfs) {
+        int rc = explore_par_run(s, nkeys, o, r, err);
+        if (!rc && o->symmetry)
+            snprintf(r->sym_note, sizeof r->sym_note,
+                     "--threads %d: the symmetry reduction runs in the serial search only",
+                     o->threads);
+        return rc;
+    }
     memset(r, 0, sizeof *r);
     if (o->fp_bits && o->fp_bits != 64 && o->fp_bits != 96 && o->fp_bits != 128) {
         diag_set(err, "", 0, 0, "fingerprints are 64, 96 or 128 bits wide, not %d", o->fp_bits);
@@ -1308,6 +1322,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         }
     }
     sys_set_dead(s, r->por); /* the reduction resets values no step reads */
+    explore_sym_start(s, o, r);
     for (int i = 0; i < NSHARD; i++)
         shard_resize(&x, &x.sh[i], 8);
     sys_error_t e;
@@ -1326,6 +1341,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         flush_batch(&x);
     }
     prog_val_t *outv = xcalloc((size_t)nkeys + 1, sizeof *outv);
+    prog_val_t *badv = xcalloc((size_t)nkeys + 1, sizeof *badv);
     uint32_t first_bound = EMPTY; /* BFS: the first state at the depth bound */
     uint64_t ncut = 0;            /* states at the depth bound with a successor */
     uint64_t last_progress = 0;
@@ -1383,10 +1399,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
                 if (x.live)
                     live_set_terminal(x.live, id);
                 sys_outcome(s, st, len, outv);
-                exec_outcomes_add(&r->reached, outv);
-                if (o->on_outcome)
-                    o->on_outcome(o->on_outcome_ctx, outv, depth);
-                if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
+                if (explore_terminal_outcomes(s, o, r, outv, depth, badv)) {
+                    x.want = badv;
                     fail(&x, EXPLORE_VIOLATION, id, st, len, NULL,
                          "reached an outcome the model forbids");
                     goto done;
@@ -1432,10 +1446,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
             if (x.live)
                 live_set_terminal(x.live, id);
             sys_outcome(s, st, len, outv);
-            exec_outcomes_add(&r->reached, outv);
-            if (o->on_outcome)
-                o->on_outcome(o->on_outcome_ctx, outv, depth);
-            if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
+            if (explore_terminal_outcomes(s, o, r, outv, depth, badv)) {
+                x.want = badv;
                 fail(&x, EXPLORE_VIOLATION, id, st, len, NULL,
                      "reached an outcome the model forbids");
                 goto done;
@@ -1487,6 +1499,8 @@ done:
         r->omission *= 2; /* --por's mark bit: one bit fewer */
     free(sbuf);
     free(outv);
+    free(badv);
+    sys_set_symmetry(s, false, NULL); /* the system as it was given */
     ex_free(&x);
     return 0;
 }

@@ -88,6 +88,12 @@ typedef struct {
      * internal event and the clock on which a thread waits forever (EXPLORE_STARVATION).
      * 0: not checked, 1: weak fairness, 2: strong fairness. */
     int fairness;
+    /* Symmetry reduction (docs/por.md, "Symmetry"): store each state's canonical
+     * representative under the compute-unit permutations sys_set_symmetry proves are
+     * automorphisms. Every reached outcome's orbit is reported (on_outcome, reached) and
+     * checked; traces are replayed as real executions. Serial search only; not with
+     * --liveness (sym_off says why). */
+    bool symmetry;
 } explore_opts_t;
 
 typedef struct explore_resume {
@@ -120,6 +126,8 @@ typedef struct {
     char por_off[160];    /* asked for but not applicable: why (else empty) */
     uint64_t por_reduced; /* states expanded with a proper stubborn set */
     uint64_t por_full;    /* states fully expanded by the cycle proviso */
+    bool symmetry;        /* the symmetry reduction was on (asked for and proved sound) */
+    char sym_note[256];   /* applied: the interchangeable classes; asked for but not applied: why */
     /* --liveness: the livelock found (EXPLORE_LIVELOCK) */
     bool liveness;         /* the check ran (the search was complete and nothing else failed) */
     uint64_t live_stuck;   /* states that cannot finish by progress steps */

@@ -22,6 +22,35 @@ size_t explore_replay(sys_t *s, const uint32_t *ords, size_t n, explore_result_t
 void explore_trace_end(sys_t *s, explore_result_t *r, const uint8_t *end, size_t elen,
                        const uint8_t *st, size_t len, const sys_label_t *fail_lab);
 
+/* Trace replay's callback: keep the successor at position WANT into BUF. */
+typedef struct {
+    uint32_t want, seen;
+    uint8_t *buf;
+    size_t len;
+    sys_label_t lab;
+    bool got;
+} explore_pick_t;
+void explore_pick(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab);
+void explore_pick_none(void *ctx, const uint8_t *st, size_t len, const sys_label_t *lab);
+
+/* ---- symmetry (explore_sym.c) ---- */
+/* Turn the system's symmetry on when O asks and it applies (R->symmetry, R->sym_note). */
+void explore_sym_start(sys_t *s, const explore_opts_t *o, explore_result_t *r);
+/* Record terminal outcome OUTV (at DEPTH) in R->reached and o->on_outcome and check it
+ * against o->allowed; with symmetry, every image of it under the group too. Returns 1
+ * with the first forbidden one in BAD, else 0. */
+int explore_terminal_outcomes(sys_t *s, const explore_opts_t *o, explore_result_t *r,
+                              const prog_val_t *outv, int depth, prog_val_t *bad);
+/* explore_replay for a run with symmetry (R not NULL): the recorded canonical path made
+ * a real execution (sys_sym_realise), aimed, when WANT is given, at a last state whose
+ * outcome is WANT (NKEYS values); *OUT is that real last state. */
+size_t explore_replay_sym(sys_t *s, const uint32_t *ords, size_t n, explore_result_t *r,
+                          const prog_val_t *want, int nkeys, uint8_t **out);
+/* explore_trace_end with symmetry: END is real, ST canonical; a failing step is found
+ * again on END (R->msg rewritten), and END is dumped. */
+void explore_trace_end_sym(sys_t *s, explore_result_t *r, const uint8_t *end, size_t elen,
+                           const uint8_t *st, size_t len, const sys_label_t *fail_lab);
+
 /* The parallel BFS behind explore_run when o->threads > 1 (same contract). */
 int explore_par_run(sys_t *s, int layout_keys, const explore_opts_t *o, explore_result_t *out,
                     diag_t *err);

@@ -98,6 +98,9 @@ struct sys {
     int16_t *w2fixed, *w2chan;
     uint8_t *w2clen;
     uint8_t *enc;
+    /* symmetry reduction (sys_set_symmetry; sym_impl.h): the analysis, or NULL */
+    struct sys_sym *sym;
+    bool sym_on; /* canonicalise every emitted state */
 };
 
 typedef struct {
@@ -627,6 +630,8 @@ static void normalize(const sys_t *s, work_t *w)
     }
 }
 
+static void sym_canon_work(sys_t *s, work_t *w);
+
 static void emit(succ_t *g, const sys_label_t *lab)
 {
     sys_t *s = g->s;
@@ -634,6 +639,8 @@ static void emit(succ_t *g, const sys_label_t *lab)
         return; /* the cache is full: this step waits for an eviction */
     normalize(s, g->next);
     canon(s, g->next);
+    if (s->sym_on)
+        sym_canon_work(s, g->next);
     size_t n = encode_succ(s, g->cur, g->src, g->next, s->enc);
     if (lab->kind == SYS_STEP_TICK && n == g->srclen && !memcmp(s->enc, g->src, n))
         return; /* the tick changes nothing any comparison can see: not a step */
@@ -1686,10 +1693,13 @@ bool sys_row_chosen(const sys_t *s, int ctrl, int row)
            row < s->p->ctrls[ctrl].nrows && s->rowhit[ctrl][row];
 }
 
+static void sym_free(struct sys_sym *y);
+
 void sys_free(sys_t *s)
 {
     if (!s)
         return;
+    sym_free(s->sym);
     for (int c = 0; s->rowhit && c < s->p->nctrls; c++)
         free(s->rowhit[c]);
     free(s->rowhit);
@@ -1876,6 +1886,8 @@ int sys_initial(sys_t *s, sys_succ_fn fn, void *ctx, sys_error_t *err)
             continue; /* more warm lines than the cache holds */
         warm_shared(s, &w2, slots, ns, mask);
         normalize(s, &w2);
+        if (s->sym_on)
+            sym_canon_work(s, &w2);
         size_t n = encode(s, &w2, s->enc);
         sys_label_t lab = {SYS_STEP_INIT, 0, 0, 0};
         fn(ctx, s->enc, n, &lab);
@@ -2261,6 +2273,8 @@ sys_t *sys_clone(const sys_t *s)
     c->dec_len = 0;
     c->dec_ok = false;
     c->rowhit = NULL; /* coverage is the serial explorer's */
+    c->sym = NULL;    /* symmetry is the serial explorer's (its scratch is not shared) */
+    c->sym_on = false;
     return c;
 }
 
@@ -2431,3 +2445,5 @@ uint64_t sys_por_view_times(sys_t *s, const uint8_t *state, size_t len, int i, i
        comparing it may change under a tick whatever the times hold. */
     return s->cfg.time_raw ? ~(uint64_t)0 : fresh;
 }
+
+#include "sym_impl.h"

@@ -177,6 +177,35 @@ uint64_t *sys_future_lines(const sys_t *s, int t, bool (*sel)(void *ctx, int ev)
  * verdict, outcome and failure is kept; counts shrink. Call before sys_clone. */
 void sys_set_dead(sys_t *s, bool on);
 
+/* ---- symmetry reduction (docs/por.md, "Symmetry") ----
+ * With ON, analyse (once) which compute units are interchangeable: CUs with no thread
+ * or with identical thread programs and work-group shapes, under a protocol that only
+ * compares node, tid and nodeset values for equality. When a nontrivial group is
+ * proved, every state sys_initial and sys_successors emit from now on is its orbit's
+ * least encoding (permuting CUs with their instances, threads, channels and every
+ * id-typed value); returns true and *WHY (may be NULL) names the classes ("CUs
+ * {0,1}"). Else false, and *WHY says why not. With OFF, states are emitted as they
+ * are (the analysis is kept). A clone never canonicalises. */
+bool sys_set_symmetry(sys_t *s, bool on, const char **why);
+/* The group's elements while states are canonicalised (else 0); element 0 is the
+ * identity. */
+int sys_sym_order(const sys_t *s);
+/* Outcome IN (sys_outcome's layout, NKEYS values) of a state, as the outcome of that
+ * state under element G: each thread's register keys move to its image thread. */
+void sys_sym_outcome(const sys_t *s, int g, const prog_val_t *in, int nkeys, prog_val_t *out);
+/* STATE under element G into OUT (sys_max_state bytes); returns its length. */
+size_t sys_sym_apply(sys_t *s, int g, const uint8_t *state, size_t len, uint8_t *out);
+/* STATE's orbit's least encoding into OUT; returns its length. */
+size_t sys_sym_canon(sys_t *s, const uint8_t *state, size_t len, uint8_t *out);
+/* A recorded path of canonical states STATES[0..N) (STATES[0] an initial state, each
+ * later one the canonical form of a successor of the one before) made a real
+ * execution, in place: each state becomes the orbit member that a real step from the
+ * previous (real) state reaches, LABS[i] that step's label (LABS[0]: an initial
+ * state's). With EXACT, STATES is already real: only the labels are found. Buffers
+ * hold sys_max_state bytes. Returns N, or the first index no step reaches. */
+size_t sys_sym_realise(sys_t *s, uint8_t **states, size_t *lens, sys_label_t *labs, size_t n,
+                       bool exact);
+
 /* ---- parallel workers ----
  * A system is not thread-safe: it decodes into scratch buffers. sys_clone gives a
  * copy that shares S's immutable tables (and its protocol and program) and owns its

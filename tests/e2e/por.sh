@@ -71,7 +71,7 @@ sed 's/count(L1, I V IV IF IVX IFX); wait/count(L1, V IV IF IVX IFX); wait/' pro
     ok || ko "a count over some states must keep --por off"
 # Every run's JSON lists the reductions, and why one did not apply.
 "$BIN" check --no-db --json --protocol tcw "$L/MP.litmus" |
-    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true}\]' &&
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"}\]' &&
     ok || ko "tcw: reductions in the JSON"
 "$BIN" check --no-db --json --protocol rsp --liveness "$L/MP.litmus" |
     grep -q '"reductions":\[{"name":"por","applied":false,"why":"--liveness explores the full graph' &&
@@ -80,10 +80,10 @@ sed 's/count(L1, I V IV IF IVX IFX); wait/count(L1, V IV IF IVX IFX); wait/' pro
     grep -q '"reductions":\[{"name":"por","applied":false,"why":"not asked for (--no-por)"},' && ok ||
     ko "--no-por: reductions in the JSON"
 "$BIN" check --no-db --json --protocol gpu-wt "$L/MP.litmus" |
-    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true}\]' && ok ||
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"}\]' && ok ||
     ko "gpu-wt: reductions in the JSON"
 "$BIN" check --no-db --json --protocol mesi "$L/MP.litmus" |
-    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":false,"why":"the protocol declares invariants"}\]' &&
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":false,"why":"the protocol declares invariants"},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"}\]' &&
     ok || ko "mesi: reductions in the JSON"
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 232 ] && ok ||

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Symmetry reduction (docs/por.md, "Symmetry"): pinned state counts with and without
+# --symmetry on tests with interchangeable compute units (identical spin workers, idle
+# CUs), the same outcomes, the classes or the reason in the JSON, refusals, a real
+# counterexample trace, a stored run traced and resumed; then the equivalence sweep
+# (tests/e2e/sym.py) on a few protocols (SYM_FULL=1: every protocol, larger bounds).
+# Usage: sh tests/e2e/sym.sh ./cohcheck
+BIN=${1:-./cohcheck}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" | head -n 1; }
+outs() { sed -n 's/.*"outcomes":\(\[[^]]*\]\).*/\1/p'; }
+
+# pin TEST STATES TRANSITIONS SYM_STATES SYM_TRANSITIONS OPTIONS...: counts without and
+# with --symmetry, and the same outcome list.
+pin() {
+    t=$1 s=$2 tr=$3 ss=$4 str=$5
+    shift 5
+    a=$("$BIN" check --no-db --json --no-symmetry "$@" "litmus/$t.litmus")
+    b=$("$BIN" check --no-db --json --symmetry "$@" "litmus/$t.litmus")
+    got="$(printf '%s' "$a" | num states)/$(printf '%s' "$a" | num transitions)"
+    got="$got $(printf '%s' "$b" | num states)/$(printf '%s' "$b" | num transitions)"
+    [ "$got" = "$s/$tr $ss/$str" ] && ok || ko "pin $t $*: got $got, want $s/$tr $ss/$str"
+    [ "$(printf '%s' "$a" | outs)" = "$(printf '%s' "$b" | outs)" ] && ok ||
+        ko "pin $t $*: outcomes differ"
+    printf '%s' "$b" | grep -q '"name":"symmetry","applied":true' && ok ||
+        ko "pin $t $*: symmetry not applied"
+}
+# HeteroSync spin mutex (seed 002 section III-A1): two identical TBs on two CUs.
+pin workloads/SPM_G 123 143 65 77 --protocol gpu-wt
+pin workloads/SPM_G 242 439 122 222 --protocol gpu-wt --no-por
+pin workloads/SPM_G 132 207 67 106 --protocol mesi
+pin workloads/SPM_G 101 121 53 65 --protocol rcc
+pin workloads/SPM_G 184 329 93 167 --protocol rcc --no-por
+# Two identical fetch-and-adds, two idle CUs: two classes.
+pin core/RMW-add2 22 29 12 17 --protocol mesi --cus 4
+# Idle CUs with warm lines: only they are interchangeable.
+pin core/MP 3712 4352 2320 2816 --protocol gpu-wt --cus 4 --init warm
+pin core/MP 10752 21568 6720 13576 --protocol gpu-wt --cus 4 --init warm --no-por
+
+# jsym WANT OPTIONS...: the symmetry entry of "reductions" contains WANT.
+jsym() {
+    w=$1
+    shift
+    "$BIN" check --no-db --json "$@" >"$T/j" 2>"$T/e"
+    grep -o '{"name":"symmetry".*' "$T/j" >"$T/r"
+    grep -qF -- "$w" "$T/r" && ok || ko "symmetry entry of $*: want $w, got $(cat "$T/r")"
+}
+jsym '"classes":"CUs {0,1} {2,3}"' --symmetry --protocol mesi --cus 4 litmus/core/RMW-add2.litmus
+jsym '"why":"not asked for (--symmetry)"' --protocol mesi litmus/core/RMW-add2.litmus
+jsym 'no two compute units are interchangeable' --symmetry --protocol gpu-wt litmus/core/MP.litmus
+jsym '"why":"--liveness' --symmetry --liveness --protocol gpu-wt litmus/workloads/SPM_G.litmus
+jsym '"why":"--threads 2: the symmetry reduction runs in the serial search only"' \
+    --symmetry --threads 2 --protocol gpu-wt litmus/workloads/SPM_G.litmus
+# With --threads the counts are one thread's without symmetry.
+"$BIN" check --no-db --json --symmetry --threads 2 --protocol gpu-wt \
+    litmus/workloads/SPM_G.litmus | grep -q '"states":123,' && ok || ko "--threads 2 counts"
+
+# A lost update (denovo-nofwd, seed 004's DeNovo with its forwarding removed): the
+# same failure, and the trace is a real execution (no replay failure line).
+a=$("$BIN" check --no-db --json --no-symmetry --protocol denovo-nofwd --cus 4 \
+    litmus/core/RMW-add2.litmus)
+b=$("$BIN" check --no-db --json --symmetry --protocol denovo-nofwd --cus 4 \
+    litmus/core/RMW-add2.litmus)
+printf '%s' "$a" | grep -q '"verdict":"violation"' && printf '%s' "$b" |
+    grep -q '"verdict":"violation"' && ok || ko "denovo-nofwd RMW-add2: verdicts"
+printf '%s' "$b" | grep -q '"trace":\["initial state' && ok || ko "denovo-nofwd: no trace"
+printf '%s' "$b" | grep -q 'trace replay\|no real execution' && ko "denovo-nofwd: $b" || ok
+printf '%s' "$b" | grep -q '"states":17,' && ok || ko "denovo-nofwd: states"
+
+# Store: the stored run's trace is the check's; an interrupted run resumes to the
+# uninterrupted counts.
+D="$T/s.db"
+"$BIN" check --db "$D" --symmetry --protocol denovo-nofwd --cus 4 \
+    litmus/core/RMW-add2.litmus >"$T/c" 2>&1
+"$BIN" trace --db "$D" 1 >"$T/t" 2>&1 && ok || ko "trace: $(head -3 "$T/t")"
+grep '^ *[0-9][0-9]*  ' "$T/c" >"$T/c1"
+grep '^ *[0-9][0-9]*  ' "$T/t" >"$T/t1"
+[ -s "$T/c1" ] && cmp -s "$T/c1" "$T/t1" && ok || ko "stored trace differs from check's"
+# draw --trace charts the real execution: step 3 is P1's (the canonical path has P0's).
+"$BIN" draw --db "$D" --trace 1 -o "$T/d.dot" >/dev/null 2>&1 &&
+    grep -q 'label="3  P1 rmw.add.acqrel.agent: rel x' "$T/d.dot" && ok || ko "draw --trace"
+"$BIN" check --db "$D" --symmetry --max-states 30 --protocol gpu-wt \
+    litmus/workloads/SPM_G.litmus >/dev/null 2>&1
+"$BIN" resume --db "$D" 2 >"$T/r" 2>&1
+grep -q 'ok (65 states, 77 transitions; resumed run 2 from 30 states)' "$T/r" && ok ||
+    ko "resume: $(cat "$T/r")"
+
+# The equivalence sweep.
+if [ "${SYM_FULL:-0}" = 1 ]; then
+    python3 tests/e2e/sym.py "$BIN" full && ok || ko "sym.py full"
+else
+    SYM_PROTOCOLS="protocols/gpu-wt.proto protocols/mesi.proto protocols/denovo-nofwd.proto" \
+        SYM_TESTS="litmus/workloads/*.litmus litmus/core/RMW-add2.litmus litmus/core/CAS-*.litmus" \
+        python3 tests/e2e/sym.py "$BIN" fast && ok || ko "sym.py"
+    SYM_PROTOCOLS="protocols/gpu-wt-noinv.proto protocols/rcc.proto" SYM_ARGS="--cus 4" \
+        SYM_TESTS="litmus/core/MP+rel+acq+guard.litmus litmus/core/SB.litmus" \
+        python3 tests/e2e/sym.py "$BIN" fast && ok || ko "sym.py --cus 4"
+fi
+echo "sym: $pass passed, $fail failed"
+[ "$fail" = 0 ]
