@@ -116,7 +116,7 @@ static const figure_t FIGS[] = {
      PLOT_BARS, false},
     {"hlrc-cus", "Task queue by CU count (seed 001 Figs. 1, 5 and 6)",
      "seed 001 sections I and V-A, Figs. 1, 5, 6", "hlrc-apu", "taskqueue",
-     "gpu-wt rsp hlrc denovo-b", "CUS", "2,4,8,16,32", "2,4,8", "NT=8,STEAL=2,rsp:SCOPED=1",
+     "gpu-wt rsp hlrc denovo-b", "CUS", "2,4,8,16,32,64,128", "2,4,8", "NT=8,STEAL=2,rsp:SCOPED=1",
      "NT=2,STEAL=2,rsp:SCOPED=1", "gpu-wt", "t(baseline) / t at the same CU count", PLOT_LINES,
      false},
     /* Seed 001 IV-B's six scenarios on its Pannotia kernels as task-queue work: baseline (own

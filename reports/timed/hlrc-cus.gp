@@ -9,7 +9,7 @@ set tics nomirror
 set multiplot layout 1,1 title "Task queue by CU count (seed 001 Figs. 1, 5 and 6)" noenhanced
 set xlabel "CUs"
 set ylabel "speedup"
-set xtics ("2" 2, "4" 4, "8" 8, "16" 16, "32" 32)
+set xtics ("2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64, "128" 128)
 set logscale x 2
 set yrange [0:*]
 set title "taskqueue" noenhanced
@@ -26,7 +26,7 @@ set tics nomirror
 set multiplot layout 1,1 title "Task queue by CU count (seed 001 Figs. 1, 5 and 6)" noenhanced
 set xlabel "CUs"
 set ylabel "speedup"
-set xtics ("2" 2, "4" 4, "8" 8, "16" 16, "32" 32)
+set xtics ("2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64, "128" 128)
 set logscale x 2
 set yrange [0:*]
 set title "taskqueue" noenhanced
