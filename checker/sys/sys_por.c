@@ -48,6 +48,9 @@ struct sys_por {
     bool *wlead;  /* per event (messages first): it may lead to a write at a shared instance */
     bool env_w;   /* an enabled internal or environment event may lead to such a write */
     bool service; /* some shared controller only replies (the rule can apply) */
+    bool wide;    /* input() may take a shared instance that does not only reply: no
+                     cycle of receipts, or the proviso is on anyway (docs/por.md, "A shared
+                     instance with its idle clients") */
     /* per thread and pc: lines its remaining instructions may write (bit 63: any) */
     uint64_t **fut;
     int16_t *pc;   /* scratch: sys_por_view_msgs: per thread its pc, */
@@ -63,6 +66,8 @@ struct sys_por {
     bool *oneshot;   /* ... a sending line event fires at most once per line between two
                         receipts by its instance */
     bool *tloop;     /* per thread: it has a backward branch */
+    bool *once;      /* per controller and event: an internal line event that fires at most
+                        once per line while its instance receives nothing */
     /* Declared invariants (docs/por.md, "Declared invariants"): */
     bool *vis;     /* per controller and event: a row may change the value of an invariant's
                       count (moves a line across a counted state set); NULL: no invariants */
@@ -717,17 +722,17 @@ static uint8_t row_footprint(const proto_t *p, int c, int e, uint8_t *maxsends)
     return nrows ? f : 0xff;
 }
 
-/* Whether line event E of controller C, where it sends, fires at most once per line
- * while its instance receives nothing: every sending row moves the line to a state
- * from which no row of a non-message event (nor a forall of one) leads back to a
- * state where E sends. */
-static bool one_shot(const proto_t *p, int c, int e)
+/* Whether line event E of controller C, where it sends (with ALL: wherever it fires),
+ * fires at most once per line while its instance receives nothing: every such row
+ * moves the line to a state from which no row of a non-message event (nor a forall
+ * of one) leads back to a state where E sends (fires). */
+static bool one_shot(const proto_t *p, int c, int e, bool all)
 {
     const proto_ctrl_t *pc = &p->ctrls[c];
     uint64_t from = 0, reach = 0;
     for (int r = 0; r < pc->nrows; r++) {
         const proto_row_t *row = &pc->rows[r];
-        bool sends = false;
+        bool sends = all;
         for (int k = 0; k < row->nactions; k++)
             sends |= row->actions[k].kind == PROTO_A_SEND;
         if (row->event != e || row->kind != PROTO_ROW_NORMAL || !sends)
@@ -767,11 +772,14 @@ static void analyse_receipts(sys_por_t *por)
     por->fx = xcalloc(n, 1);
     por->fsends = xcalloc(n, 1);
     por->oneshot = xcalloc(n, sizeof(bool));
+    por->once = xcalloc(n, sizeof(bool));
     for (int c = 0; c < p->nctrls; c++)
         for (int e = 0; e < p->nevents; e++) {
             size_t k = (size_t)c * (size_t)p->nevents + (size_t)e;
             por->fx[k] = row_footprint(p, c, e, &por->fsends[k]);
-            por->oneshot[k] = e >= p->nmsgs && p->events[e].line && one_shot(p, c, e);
+            por->oneshot[k] = e >= p->nmsgs && p->events[e].line && one_shot(p, c, e, false);
+            por->once[k] = e >= p->nmsgs && p->events[e].line &&
+                           p->events[e].kind == PROTO_EV_INTERNAL && one_shot(p, c, e, true);
         }
     const prog_t *prog = por->tp.prog;
     por->tloop = xcalloc((size_t)por->tp.nthreads + 1, sizeof(bool));
@@ -1084,6 +1092,31 @@ static void view_named(sys_por_t *por, const uint8_t *state, size_t len)
     }
 }
 
+/* Whether a message may go from one shared instance to another: a shared controller's
+ * row sends to a shared controller by name, or to a node that is not a sender
+ * expression. Else, by induction on the steps, every message a shared instance sends
+ * goes to a per-cu instance: replies and sender-bound nodes name only instances that
+ * sent to it (node 0, a reset's value, when per-cu), and `all`, `each` and `R[cu]` name
+ * per-cu controllers. */
+static bool shared_seeds(const sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows && !p->ctrls[c].per_cu; r++)
+            for (int k = 0; k < p->ctrls[c].rows[r].nactions; k++) {
+                const proto_action_t *a = &p->ctrls[c].rows[r].actions[k];
+                if (a->kind != PROTO_A_SEND)
+                    continue;
+                if (a->dest == PROTO_DEST_SHARED)
+                    return true;
+                if (a->dest == PROTO_DEST_NODE &&
+                    (!sender_expr(a->dest_node, por->sb_lv[c], por->sb_cv[c]) ||
+                     (por->tp.ninst > 0 && por->tp.inst_cu[0] < 0)))
+                    return true;
+            }
+    return false;
+}
+
 static const char *analyse(sys_por_t *por)
 {
     const proto_t *p = por->p;
@@ -1142,6 +1175,13 @@ static const char *analyse(sys_por_t *por)
     analyse_receipts(por);
     for (int c = 0; c < p->nctrls; c++)
         por->service |= !p->ctrls[c].per_cu && por->reply[c];
+    bool cu_sends = false; /* a per-cu message row sends */
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            for (int k = 0; k < row->nactions && row->event >= 0 && row->event < p->nmsgs; k++)
+                cu_sends |= row->actions[k].kind == PROTO_A_SEND;
+        }
     for (int c = 0; c < p->nctrls && por->service; c++)
         for (int r = 0; r < p->ctrls[c].nrows && p->ctrls[c].per_cu; r++) {
             const proto_row_t *row = &p->ctrls[c].rows[r];
@@ -1178,6 +1218,10 @@ static const char *analyse(sys_por_t *por)
         por->sendbound[i] &= !por->reply_only[i];
         por->any_sendbound |= por->sendbound[i];
     }
+    /* Any shared instance's receipts may be key steps (input()) where no cycle of
+       receipts is possible (no per-cu message row sends, no message goes from one shared
+       instance to another) or where the proviso is on anyway. */
+    por->wide = por->proviso || (!cu_sends && !shared_seeds(por));
     return NULL;
 }
 
@@ -1223,6 +1267,7 @@ void sys_por_free(sys_por_t *por)
     free(por->fx);
     free(por->fsends);
     free(por->oneshot);
+    free(por->once);
     free(por->tloop);
     free(por->wait);
     free(por->msgs);
@@ -1373,7 +1418,7 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
     int ni = tp->ninst, ng = tp->ncus + ni, gi = por->group[i];
-    if (tp->inst_cu[i] >= 0 || !por->reply[tp->inst_ctrl[i]])
+    if (tp->inst_cu[i] >= 0 || !(por->wide || por->reply[tp->inst_ctrl[i]]))
         return 0;
     memset(por->inset, 0, sizeof(bool) * (size_t)ng);
     por->inset[gi] = true;
@@ -1390,6 +1435,14 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
             por->inset[por->group[src]] = true;
         else
             must = true;
+    }
+    /* Or a CU of the set must act: one of its threads is not finished (its completion is a
+       step of its own CU: a core event or a receipt there), or a message waits for it. */
+    for (int t = 0; t < tp->nthreads && !must; t++)
+        must = por->inset[tp->thread_cu[t]] && !por->done[t];
+    for (int q = 0; q < tp->nlchan && !must; q++) {
+        int c = tp->lchan[q];
+        must = por->clen[c] && c % ni != i && por->inset[por->group[c % ni]];
     }
     if (!must)
         return 0;
@@ -1408,7 +1461,9 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
     }
     /* A key step the outside cannot undo: a progress step of the set other than a
        receipt from an outside group's channel, or receipts from two outside groups (an
-       outside send overflowing one channel is not affected by a receipt from another). */
+       outside send overflowing one channel is not affected by a receipt from another);
+       without the proviso, also an internal event of I that fires once per line between
+       two receipts by I (key paths stay finite: docs/por.md). */
     size_t k = 0;
     int other = -1;
     bool key = false;
@@ -1417,6 +1472,10 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
         if (g < 0 || !por->inset[g])
             continue;
         k++;
+        if (labs[j].kind == SYS_STEP_INTERNAL && labs[j].who == i && !por->proviso &&
+            labs[j].what < p->nevents &&
+            por->once[(size_t)tp->inst_ctrl[i] * (size_t)p->nevents + labs[j].what])
+            key = true;
         if (!sys_por_progress(&labs[j]))
             continue;
         int from = labs[j].kind == SYS_STEP_MSG ? por->group[labs[j].what / ni % ni] : -1;
@@ -1864,7 +1923,7 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
             if (on && alone(por, c, labs, n) && head_tick_ok(por, c))
                 add_cand(por, -2, c, 1);
         }
-        for (int i = 0; por->service && i < tp->ninst; i++) {
+        for (int i = 0; (por->service || por->wide) && i < tp->ninst; i++) {
             size_t k = input(por, i, labs, n);
             for (int g = 0; k && por->tk && g < ng; g++)
                 if (por->inset[g] && !tick_ok_group(por, g))

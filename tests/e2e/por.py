@@ -11,7 +11,9 @@ trace. Then every row of tests/e2e/check.tab is run with --por: the same verdict
 counts.
 
 Usage: python3 tests/e2e/por.py ./cohcheck [fast|full]   (POR_PROTOCOLS='GLOB...': fewer protocols, here and in check.tab;
-  POR_TESTS=GLOB: other tests for the sweep, e.g. 'litmus/gen/*.litmus')
+  POR_TESTS=GLOB: other tests for the sweep, e.g. 'litmus/gen/*.litmus';
+  POR_WARM_BOUND=N: another bound for the warm runs, e.g. to reach the rules that act
+  only under --env, where few tests finish within the fast bound)
   fast: cold bound 20000 states, warm bound 2000; check.tab rows under BFS, ok rows
         pinned at most 50000 states and every failing row (make test)
   full: cold and warm bound 200000; every check.tab row, BFS and DFS (make test-full)
@@ -27,6 +29,8 @@ BIN = sys.argv[1] if len(sys.argv) > 1 else "./cohcheck"
 MODE = sys.argv[2] if len(sys.argv) > 2 else "fast"
 WARM = ["--init", "warm", "--env", "all"]
 BOUNDS = {"fast": (20000, 2000), "full": (200000, 200000)}[MODE]
+if os.environ.get("POR_WARM_BOUND"):
+    BOUNDS = (BOUNDS[0], int(os.environ["POR_WARM_BOUND"]))
 ROW_LIMIT = {"fast": 50000, "full": None}[MODE]  # check.tab ok rows pinned above: full only
 fails = 0
 PROTOS = sorted(sum((glob.glob(g) for g in

@@ -42,14 +42,19 @@ pin gpu-vi MP 19583 72259 --init warm --env all
 pin gpu-vi SB 12673 44250 --init warm --env all
 pin gpu-vini MP 65537 277628 --init warm --env all
 pin rcc MP 35 37
-pin rcc-wo SB 77 123
+pin rcc-wo SB 62 83
 pin hlrc-probe MP 99 190
 # An L2 that parks a request and answers it later to the stored sender (rcc's r1src and
 # asrc, gpu-vi's rq, mesi's and denovo's owner and sharers) shields every CU those
 # variables do not name (docs/por.md, "Sends to computed nodes").
-pin rcc WRC+rel+acqs 2084 2845 --init warm
+pin rcc WRC+rel+acqs 2084 2837 --init warm
 pin rcc IRIW+acqs 13788 20020 --init warm
 pin qr MP 243 547
+# An L2 that does not only reply, with the CUs waiting on it (docs/por.md, "An L2 that
+# parks requests, with the CUs waiting on it"): rcc-wo SB 101146 states before the rule
+# (223235 without --por), rcc-l2fix MP 136350 (286294).
+pin rcc-wo SB 83817 270159 --init warm --env all
+pin rcc-l2fix MP 130352 431992 --init warm --env all
 # ... and refused where a table breaks it: a parked write answered to the last acker
 # instead of the writer, a parked thread assigned without its node.
 sed 's/send WACK(tid=rtid) to rq | V/send WACK(tid=rtid) to msg.src | V/' protocols/gpu-vi.proto >"$T/tid1.proto"
