@@ -1,6 +1,8 @@
 /* sys_por.c - stubborn sets by compute unit (see sys_por.h and docs/por.md); a CU
  * with its shared service (service()), a shared instance with its idle clients
- * (input()), and environment steps on other lines left out (drop_env()).
+ * (input(); an L2 that does not only reply too, where no cycle of receipts is
+ * possible or the proviso is on: wide), and environment steps on other lines left
+ * out (drop_env()).
  *
  * Footprints, from the tables. A step of group c (a CU's threads and per-cu
  * instances) reads and writes only group c's threads and instances, the heads
