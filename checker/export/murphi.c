@@ -1890,9 +1890,10 @@ int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
         return -1;
     }
     if (prog_has_kernel_instr(prog)) {
-        diag_set(err, prog->file, 0, 0,
-                 "export --murphi: kernel instructions (sub, mul, blt, bge, NAME[rK]) have no "
-                 "Murphi form yet");
+        diag_set(
+            err, prog->file, 0, 0,
+            "export --murphi: kernel instructions (sub, mul, div, rem, blt, bge, NAME[rK]) have no "
+            "Murphi form yet");
         return -1;
     }
     /* The system must build exactly as `check` builds it (the same errors). */

@@ -1053,7 +1053,7 @@ static const opname_t opnames[] = {
     {"ld", PROG_OP_LD},       {"st", PROG_OP_ST},   {"rmw", PROG_OP_RMW}, {"cas", PROG_OP_CAS},
     {"fence", PROG_OP_FENCE}, {"mov", PROG_OP_MOV}, {"add", PROG_OP_ADD}, {"beq", PROG_OP_BEQ},
     {"bne", PROG_OP_BNE},     {"b", PROG_OP_B},     {"sub", PROG_OP_SUB}, {"mul", PROG_OP_MUL},
-    {"blt", PROG_OP_BLT},     {"bge", PROG_OP_BGE},
+    {"blt", PROG_OP_BLT},     {"bge", PROG_OP_BGE}, {"div", PROG_OP_DIV}, {"rem", PROG_OP_REM},
 };
 
 static const char *op_name(prog_opcode_t op)
@@ -1299,6 +1299,17 @@ static int parse_instr(parser_t *ps)
         if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_operand(ps, &in.b))
             return -1;
         break;
+    case PROG_OP_DIV:
+    case PROG_OP_REM: {
+        if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a))
+            return -1;
+        const lex_tok_t *bt = peek(ps);
+        if (parse_operand(ps, &in.b))
+            return -1;
+        if (!in.b.is_reg && in.b.v == 0)
+            return fail_at(ps, bt, "%s by the constant 0 (division by zero)", op_name(in.op));
+        break;
+    }
     case PROG_OP_BLT:
     case PROG_OP_BGE:
         if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_label_ref(ps, idx))

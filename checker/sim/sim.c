@@ -1089,6 +1089,18 @@ static void index_error(sim_t *s, int t, const prog_instr_t *in)
              in->idx_len, in->line);
 }
 
+/* Thread T's div or rem IN has a zero divisor: the run stops (docs/litmus.md "Kernels"). */
+static bool div_zero(sim_t *s, int t, const prog_instr_t *in)
+{
+    const sim_slot_t *r = s->th[t].regs;
+    if (!prog_alu_faults(in, in->b.is_reg ? (int64_t)r[in->b.v] : (int64_t)in->b.v))
+        return false;
+    s->r->status = SIM_PROTOCOL;
+    snprintf(s->r->msg, sizeof s->r->msg, "thread P%d: division by zero (%s) at line %d", t,
+             in->op == PROG_OP_DIV ? "div" : "rem", in->line);
+    return true;
+}
+
 /* Run local (non-memory) instruction IN on registers R; *PC moves on. */
 static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
 {
@@ -1097,7 +1109,9 @@ static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
     case PROG_OP_MOV: r[in->reg] = (sim_slot_t)(int32_t)OPV(in->a); break;
     case PROG_OP_ADD:
     case PROG_OP_SUB:
-    case PROG_OP_MUL: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
+    case PROG_OP_MUL:
+    case PROG_OP_DIV:
+    case PROG_OP_REM: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
     default: break;
     }
     if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
@@ -1239,6 +1253,11 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             return;
         }
         s->r->warp_instrs++;
+        if (div_zero(s, t, in)) {
+            th->status = TH_DONE;
+            s->ndone++;
+            return;
+        }
         exec_local(r, &th->pc, in);
         if (in->op != PROG_OP_NOP)
             at += (uint64_t)s->m->alu;
@@ -1420,8 +1439,11 @@ static int warp_exec(sim_t *s, int w)
     }
     for (int t = wp->first; t < wp->first + wp->n; t++) {
         thread_t *th = &s->th[t];
-        if (th->status != TH_DONE && th->pc == pc)
+        if (th->status != TH_DONE && th->pc == pc) {
+            if (div_zero(s, t, &s->prog->threads[t].instr[pc]))
+                return -1;
             exec_local(th->regs, &th->pc, &s->prog->threads[t].instr[pc]);
+        }
     }
     warp_ready(s, w, s->now + (in0->op != PROG_OP_NOP ? (uint64_t)s->m->alu : 0));
     return 0;

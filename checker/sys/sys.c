@@ -435,6 +435,14 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
         case PROG_OP_ADD:
         case PROG_OP_SUB:
         case PROG_OP_MUL:
+        case PROG_OP_DIV:
+        case PROG_OP_REM:
+            if (prog_alu_faults(in, OPV(in->b))) {
+                err->kind = SYS_ERR_INVARIANT;
+                snprintf(err->msg, sizeof err->msg, "P%d: division by zero (%s) at line %d", t,
+                         in->op == PROG_OP_DIV ? "div" : "rem", in->line);
+                return -1;
+            }
             v = prog_alu(in, OPV(in->a), in->op == PROG_OP_MOV ? 0 : OPV(in->b));
             if (v > VAL_MAX || v < -VAL_MAX) {
                 err->kind = SYS_ERR_INVARIANT;

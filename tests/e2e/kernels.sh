@@ -373,6 +373,32 @@ if grep -q "P0: index 2 out of the array a (2 elements) at line 7" "$T/out"; the
     bad "oob check message: $(cat "$T/out")"
 fi
 
+# div and rem (truncating toward zero) give the same registers in sim and check; a zero
+# divisor is a run error in both (sim exit 1, check an invariant with its trace, exit 1), in
+# a one-thread core and in SIMT lanes; a constant 0 divisor is bad input (exit 2).
+expect_rc 0 "div sim" "$BIN" sim --protocol gpu-wt --workload $D/div.litmus
+check_count "check gpu-wt div" ": ok (7 states, 7 transitions" --protocol gpu-wt $D/div.litmus
+expect_rc 0 "div warps sim" "$BIN" sim --protocol gpu-wt --machine fermi --workload $D/div-warps.litmus
+expect_rc 1 "div by zero sim" "$BIN" sim --protocol gpu-wt --workload $D/div.litmus --param ZERO=1
+if grep -q "thread P0: division by zero (div) at line 14" "$T/err"; then ok; else
+    bad "div by zero sim message: $(cat "$T/err")"
+fi
+check_count "check gpu-wt div by zero" ": invariant (6 states, 6 transitions" --protocol gpu-wt \
+    --param ZERO=1 $D/div.litmus
+expect_rc 1 "div by zero check" "$BIN" check --no-db --protocol gpu-wt --param ZERO=1 $D/div.litmus
+if grep -q "P0: division by zero (div) at line 14" "$T/out"; then ok; else
+    bad "div by zero check message: $(cat "$T/out")"
+fi
+expect_rc 0 "litmus skips div" "$BIN" litmus $D/div.litmus
+if grep -q "^DIV: skipped (a kernel with div or rem: run cohcheck check or sim)" "$T/out"; then ok; else
+    bad "litmus div skip: $(cat "$T/out")"
+fi
+expect_rc 1 "div by zero warps" "$BIN" sim --protocol gpu-wt --machine fermi \
+    --workload $D/div-warps.litmus --param ZERO=1
+if grep -q "thread P3: division by zero (div) at line 10" "$T/err"; then ok; else
+    bad "div by zero warps message: $(cat "$T/err")"
+fi
+
 # litmus skips kernels (its executions fix each access's location).
 expect_rc 0 "litmus skips" "$BIN" litmus $K
 if grep -q "^SSSP: skipped (a kernel with register-indexed addresses" "$T/out"; then ok; else
@@ -422,6 +448,10 @@ bad_input "g7.litmus:3:39: sources = E defines the table APSP: APSP is taken" si
 printf 'GPU g\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 2\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (row[0] = APSP[8])\n' >"$T/g9.litmus"
 bad_input "g9.litmus:5:23: index 8 out of range of APSP (0..7)" sim --protocol nol1 --workload "$T/g9.litmus"
 # launch and bar.sync take nothing; another bar.* is an error at its column.
+kfile k7 '  div r1 r2 0 ;'
+bad_input "k7.litmus:4:13: div by the constant 0 (division by zero)" sim --protocol nol1 --workload "$T/k7.litmus"
+kfile k8 '  rem.rlx r1 r2 3 ;'
+bad_input "k8.litmus:4:7: 'rem' takes no order or scope" check --no-db --protocol nol1 "$T/k8.litmus"
 kfile k5 '  bar.arrive ;'
 bad_input "k5.litmus:4:3: unknown barrier 'bar.arrive' (bar.sync: the work-group barrier)" sim --protocol nol1 --workload "$T/k5.litmus"
 kfile k6 '  launch r1 ;'

@@ -145,6 +145,54 @@ static void kernel_bad(const char *src, int line, int col, const char *what)
     cr_expect(strstr(d.msg, what) != NULL, "message '%s' lacks '%s'", d.msg, what);
 }
 
+/* div and rem (docs/litmus.md "Kernels"): parsed with register or value operands,
+ * truncating toward zero as C does, a zero divisor a fault, a constant 0 a parse error. */
+Test(kernel, div_rem)
+{
+    const char *src = "GPU d\n{ x = 0; }\nthreads T[1] {\n  div r1 r2 3 ;\n  rem r3 7 r1 ;\n}\n"
+                      "forall (true)\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("d.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    const prog_instr_t *in = p->threads[0].instr;
+    cr_assert(in[0].op == PROG_OP_DIV && in[0].reg == 1 && in[0].a.is_reg && in[0].a.v == 2 &&
+              !in[0].b.is_reg && in[0].b.v == 3);
+    cr_assert(in[1].op == PROG_OP_REM && in[1].reg == 3 && !in[1].a.is_reg && in[1].b.is_reg);
+    cr_assert(prog_writes_reg(&in[0]) && prog_writes_reg(&in[1]) && prog_has_kernel_instr(p));
+    /* a / b truncates toward zero; a % b has a's sign; (a / b) * b + a % b = a */
+    static const int64_t cases[][4] = {
+        {7, 2, 3, 1},
+        {-7, 2, -3, -1},
+        {7, -2, -3, 1},
+        {-7, -2, 3, -1},
+        {6, 3, 2, 0},
+        {0, 5, 0, 0},
+        {1, 2, 0, 1},
+        {-1, 2, 0, -1},
+        {INT64_MIN, -1, INT64_MIN, 0},
+        {INT64_MAX, -1, -INT64_MAX, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        int64_t a = cases[k][0], b = cases[k][1];
+        cr_expect_eq(prog_alu(&in[0], a, b), cases[k][2], "%lld / %lld", (long long)a,
+                     (long long)b);
+        cr_expect_eq(prog_alu(&in[1], a, b), cases[k][3], "%lld %% %lld", (long long)a,
+                     (long long)b);
+        cr_expect(!prog_alu_faults(&in[0], b) && !prog_alu_faults(&in[1], b));
+    }
+    cr_assert(prog_alu_faults(&in[0], 0) && prog_alu_faults(&in[1], 0));
+    cr_assert_eq(prog_alu(&in[0], 5, 0), 0); /* defined, though every caller faults first */
+    prog_free(p);
+    kernel_bad("GPU d\n{ x = 0; }\n P0 ;\n div r1 r2 0 ;\nforall (true)\n", 4, 12,
+               "div by the constant 0");
+    kernel_bad("GPU d\n{ x = 0; }\nthreads T[1] { rem r1 5 (tid * 2) ; }\nforall (true)\n", 3, 25,
+               "rem by the constant 0");
+    kernel_bad("GPU d\n{ x = 0; }\n P0 ;\n div.acq r1 r2 1 ;\nforall (true)\n", 4, 6,
+               "takes no order");
+    kernel_bad("GPU d\n{ x = 0; }\n P0 ;\n rem r1 r2 ;\nforall (true)\n", 4, 12,
+               "expected a value");
+}
+
 Test(kernel, graph_directive)
 {
     const char *src = "GPU g\ngraph grid width = 3 height = 2 seed = 5 source = 1\n"
