@@ -280,6 +280,17 @@ void prog_graph_prio(int n, uint64_t seed, int32_t *prio);
  * Market file) it is a proper colouring: two neighbours never share a colour. */
 int prog_graph_color(const prog_graph_t *g, const int32_t *prio, int64_t *color);
 
+/* The transpose of G into T (vertex v's in-edges: T->col[T->row[v]..T->row[v+1]-1] are
+ * the sources u of G's edges u -> v, in order of u, with their weights). */
+void prog_graph_transpose(const prog_graph_t *g, prog_graph_t *t);
+
+/* Fixed-point PageRank of G after ITERS iterations from rank ONE at every vertex
+ * (seed 001 section IV's PR, damping 85/100), in integers truncating toward zero as
+ * the kernel's div does: c_i[u] = r_i[u] / outdeg(u) (0 when u has no out-edge: a
+ * dangling vertex's rank is dropped), r_0[v] = ONE, r_{i+1}[v] = 15 * ONE / 100 +
+ * 85 * (sum of c_i[u] over the edges u -> v, each edge once) / 100. RANK[v] = r_ITERS[v]. */
+void prog_graph_pagerank(const prog_graph_t *g, int iters, int64_t one, int64_t *rank);
+
 void prog_graph_free(prog_graph_t *g);
 
 /* Evaluate the condition's proposition on final registers REGS[thread][reg]

@@ -562,5 +562,30 @@ pin128 "denovo-b sssp-tq 128 CUs" 128,1673597,1404517,true,correct,481474,192813
 pin128 "rsp sssp-tq scoped 16 CUs" 16,1646550,3947520,true,correct,1894782,40787224 \
     --protocol rsp --machine hlrc-apu --workload $Q --cus 16 --param SCOPED=1
 
+# kernels/pagerank (seed 001 IV: Pannotia's PageRank, pull form, over the same per-CU task
+# queues; fixed point with div): the explorer at the tiny defaults (4 vertices, 3 iterations,
+# the fewest in which a contribution buffer is re-read, so the broken variants' stale copies
+# fail); sim at hlrc-apu's timed defaults (8 CUs x 4 TBs, R-MAT 1024 x 8, 4 iterations, steals
+# every 2 pops) on the baseline, hLRC and DeNovo-B, RSP scoped at 16 CUs; each correct (every
+# rank the parser's PR), pinned; gpu-wt-noinv keeps a stale contribution (exit 1).
+PR=$K/pagerank.litmus
+check_count "check nol1 pagerank" ": ok (15425 states, 30721 transitions" --protocol nol1 $PR
+check_count "check gpu-wt pagerank" ": ok (23835 states, 50727 transitions" --protocol gpu-wt $PR
+check_count "check gpu-wt-noinv pagerank" ": violation (18055 states, 40863 transitions" \
+    --protocol gpu-wt-noinv $PR
+check_count "check gpu-vi-lostsharer pagerank" ": violation (9057 states, 18033 transitions" \
+    --protocol gpu-vi-lostsharer $PR
+pin128 "gpu-wt pagerank baseline" 128,2957051,6199938,true,correct,2821234,65872176 \
+    --protocol gpu-wt --machine hlrc-apu --workload $PR --param STEAL=0
+pin128 "hlrc pagerank" 128,688384,548509,true,correct,219971,9132036 --protocol hlrc \
+    --machine hlrc-apu --workload $PR
+pin128 "denovo-b pagerank" 128,762040,624292,true,correct,240936,9729536 --protocol denovo-b \
+    --machine hlrc-apu --workload $PR
+pin128 "rsp pagerank scoped 16 CUs" 16,770144,1516560,true,correct,754224,17448228 \
+    --protocol rsp --machine hlrc-apu --workload $PR --cus 16 --param SCOPED=1
+expect_rc 1 "gpu-wt-noinv pagerank" "$BIN" sim --protocol gpu-wt-noinv --machine hlrc-apu \
+    --workload $PR --param SCALE=6
+if grep -q "wrong final state" "$T/err"; then ok; else bad "gpu-wt-noinv pagerank: $(cat "$T/err")"; fi
+
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
