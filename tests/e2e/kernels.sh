@@ -476,6 +476,22 @@ done
 pin "mesi share 31 CUs" 33941,991,496,33244 --protocol mesi --machine fermi --cus 31 \
     --workload $D/share.litmus --param CUS=31
 
+# int(0..nthreads) is bounded by the run's threads, in check and in sim alike: counters2's
+# load counts 2 in flight on its L1, within the bound with 2 threads on 2 CUs, over it with
+# one thread (2 > 1) or two on one CU (4 > 2).
+CP=$D/counters2.proto
+printf 'GPU one\n{ x = 0; }\n P0 ;\n ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/one.litmus"
+printf 'GPU two\n{ x = 0; }\n P0 | P1 ;\n ld r1 x | ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/two.litmus"
+printf 'GPU onecu\n{ x = 0; }\n P0@wg0:cu0 | P1@wg1:cu0 ;\n ld r1 x | ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/onecu.litmus"
+check_count "nthreads bound, 2 threads" ": ok (10 states, 11 transitions" --protocol $CP "$T/two.litmus"
+check_count "nthreads bound, 1 thread" ": invariant (1 states, 1 transitions" --protocol $CP "$T/one.litmus"
+check_count "nthreads bound, 1 CU" ": invariant (3 states, 3 transitions" --protocol $CP "$T/onecu.litmus"
+expect_rc 0 "sim nthreads bound, 2 threads" "$BIN" sim --protocol $CP --workload "$T/two.litmus"
+for t in one onecu; do
+    expect_rc 1 "sim nthreads bound, $t" "$BIN" sim --protocol $CP --workload "$T/$t.litmus"
+    if grep -q "variable out out of its range" "$T/err"; then ok; else bad "sim $t: $(cat "$T/err")"; fi
+done
+
 # Above 31 CUs the sim runs on 128-bit slots (nodesets of 128 CUs; docs/sim.md "Limits"):
 # a directory invalidating 31 and 127 sharers, and the task queue at hlrc-apu's default
 # (the paper's 128 CUs) on hLRC, RSP (SCOPED=1: remote scope promotion) and DeNovo-B,
@@ -540,14 +556,11 @@ expect_rc 1 "gpu-wt-noinv color" "$BIN" sim --protocol gpu-wt-noinv --machine fe
 if grep -q "index 256 out of the array head (256 elements)" "$T/err"; then ok; else
     bad "gpu-wt-noinv color: $(cat "$T/err")"
 fi
-# Finding, pinned: rsp's `locks` (rm_agent writers in flight, int(0..255)) overflows with 512
-# TBs (128 CUs x 4) stealing at rm_agent scope; it counts threads, not CUs, so
-# int(0..ncus) would not bound it either.
-expect_rc 1 "rsp color scoped 128 CUs x 4" "$BIN" sim --protocol rsp --machine hlrc-apu \
-    --workload $C --param SCOPED=1
-if grep -q "variable locks out of its range" "$T/err"; then ok; else
-    bad "rsp color 128 CUs: $(cat "$T/err")"
-fi
+# rsp's `locks` (rm_agent writers in flight) counts threads, not CUs: int(0..255) overflowed
+# with 512 TBs (128 CUs x 4) stealing at rm_agent scope; int(0..nthreads) bounds it by the
+# run's threads, and the run completes.
+pin128 "rsp color scoped 128 CUs x 4" 128,762525,13841047,true,correct,9455580,114111528 \
+    --protocol rsp --machine hlrc-apu --workload $C --param SCOPED=1
 
 # kernels/sssp-tq (seed 001 IV: Pannotia's SSSP over the same per-CU task queues): the
 # explorer at the tiny defaults; sim at hlrc-apu's 128 CUs x 4 TBs (R-MAT 1024 x 8, steals
@@ -565,8 +578,8 @@ pin128 "rsp sssp-tq scoped 16 CUs" 16,1646550,3947520,true,correct,1894782,40787
 # kernels/pagerank (seed 001 IV: Pannotia's PageRank, pull form, over the same per-CU task
 # queues; fixed point with div): the explorer at the tiny defaults (4 vertices, 3 iterations,
 # the fewest in which a contribution buffer is re-read, so the broken variants' stale copies
-# fail); sim at hlrc-apu's timed defaults (8 CUs x 4 TBs, R-MAT 1024 x 8, 4 iterations, steals
-# every 2 pops) on the baseline, hLRC and DeNovo-B, RSP scoped at 16 CUs; each correct (every
+# fail); sim at hlrc-apu's 128 CUs x 4 TBs (R-MAT 1024 x 8, 4 iterations, steals every 2
+# pops) on the baseline, hLRC and DeNovo-B, RSP scoped at 16 CUs; each correct (every
 # rank the parser's PR), pinned; gpu-wt-noinv keeps a stale contribution (exit 1).
 PR=$K/pagerank.litmus
 check_count "check nol1 pagerank" ": ok (15425 states, 30721 transitions" --protocol nol1 $PR
