@@ -600,5 +600,22 @@ expect_rc 1 "gpu-wt-noinv pagerank" "$BIN" sim --protocol gpu-wt-noinv --machine
     --workload $PR --param SCALE=6
 if grep -q "wrong final state" "$T/err"; then ok; else bad "gpu-wt-noinv pagerank: $(cat "$T/err")"; fi
 
+# Where synchronization accesses are served (seed 001 Table 6; sim's "sync" counts, for any
+# protocol): on hLRC P0's first RMW of x fetches its registration from the L2, the second
+# hits at its L1, P1's RMW takes x over from P0's L1 (remote); gpu-wt performs its atomics at
+# the L2. The parts sum to the accesses; hLRC's pagerank at 128 CUs x 1 TB evicts some.
+sync_pin() { # sync_pin NAME WANT ARGS...: the JSON's "sync" object equals WANT
+    name=$1
+    want=$2
+    shift 2
+    got=$("$BIN" sim --json "$@" 2>"$T/err" | grep -o '"sync":{[^}]*}')
+    if [ "$got" = "\"sync\":{$want}" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
+}
+SW="--machine hlrc-apu --cus 2 --workload $D/sync-where.litmus"
+sync_pin "sync hlrc" '"accesses":15,"l1":10,"l2":2,"remote_l1":3,"evicts":0' --protocol hlrc $SW
+sync_pin "sync gpu-wt" '"accesses":8,"l1":1,"l2":7,"remote_l1":0,"evicts":0' --protocol gpu-wt $SW
+sync_pin "sync hlrc pagerank 128 CUs" '"accesses":24959,"l1":2687,"l2":547,"remote_l1":21725,"evicts":83' \
+    --protocol hlrc --machine hlrc-apu --workload $PR --param TBS=1
+
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
