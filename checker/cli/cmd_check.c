@@ -534,8 +534,8 @@ static int allowed_outcomes(check_t *c, const prog_t *p, kernel_spec_t *k, exec_
     exec_opts_t xo = {.unroll = c->unroll};
     exec_stats_t xs;
     k->p = NULL;
-    /* The model evaluator sees neither register-indexed addresses nor joins. */
-    if (!prog_has_indexed(p) && !prog_has_join(p))
+    /* The model evaluator sees neither register-indexed addresses, joins nor divisions. */
+    if (!prog_has_indexed(p) && !prog_has_join(p) && !prog_has_div(p))
         return exec_eval(p, &c->model, 1, &xo, mr, &xs, d);
     memset(mr, 0, sizeof *mr);
     k->p = p;

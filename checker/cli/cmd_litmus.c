@@ -403,13 +403,15 @@ static int load_selected(litmus_opts_t *o, const char *path, prog_t **pp)
         prog_free(p);
         return rc;
     }
-    if (prog_has_indexed(p) || prog_has_join(p)) {
-        /* A kernel: its accesses' locations come from registers, or its threads join
-           (launch, bar.sync), which the model evaluator's executions cannot follow;
-           check and sim run it. */
+    if (prog_has_indexed(p) || prog_has_join(p) || prog_has_div(p)) {
+        /* A kernel: its accesses' locations come from registers, its threads join
+           (launch, bar.sync), or it divides (a zero divisor is a run error), which the
+           model evaluator's executions cannot follow; check and sim run it. */
         if (!o->quiet)
             printf("%s: skipped (a kernel with %s: run cohcheck check or sim)\n", p->name,
-                   prog_has_indexed(p) ? "register-indexed addresses" : "launch or bar.sync");
+                   prog_has_indexed(p) ? "register-indexed addresses"
+                   : prog_has_join(p)  ? "launch or bar.sync"
+                                       : "div or rem");
         prog_free(p);
         return CLI_OK;
     }

@@ -180,6 +180,12 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
               r->warps, r->lanes, (unsigned long long)r->warp_instrs,
               (unsigned long long)r->coalesced, (unsigned long long)r->line_requests,
               (unsigned long long)r->mshr_merges);
+    sb_printf(&b,
+              "\"sync\":{\"accesses\":%llu,\"l1\":%llu,\"l2\":%llu,\"remote_l1\":%llu,"
+              "\"evicts\":%llu},",
+              (unsigned long long)r->sync_accesses, (unsigned long long)r->sync_l1,
+              (unsigned long long)r->sync_l2, (unsigned long long)r->sync_remote,
+              (unsigned long long)r->sync_evicts);
     for (int k = 0; k < SIM_NOPS; k++)
         sb_printf(&b,
                   "%s\"%s\":{\"count\":%llu,\"mean\":%.2f,\"p50\":%llu,\"p90\":%llu,"
@@ -212,6 +218,7 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
                sim_op_name(k));
     printf(",warps,warp_instructions,coalesced,line_requests,mshr_merges");
     printf(",dram_requests,dram_row_hit_rate,dram_bytes,dram_bandwidth");
+    printf(",sync_accesses,sync_l1,sync_l2,sync_remote_l1,sync_evicts");
     printf(
         "\n%s,%s,%s,%d,%llu,%llu,%llu,%.6f,%.0f,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f",
         proto, wl, mach, r->cus, (unsigned long long)seed, (unsigned long long)r->cycles,
@@ -230,9 +237,12 @@ static void csv_out(const sim_result_t *r, const char *proto, const char *wl, co
            (unsigned long long)r->mshr_merges);
     const sim_dram_stats_t *d = &r->dram;
     uint64_t issued = d->row_hits + d->row_misses + d->row_conflicts;
-    printf(",%llu,%.6f,%llu,%.6f\n", (unsigned long long)d->requests,
+    printf(",%llu,%.6f,%llu,%.6f", (unsigned long long)d->requests,
            issued ? (double)d->row_hits / (double)issued : 0.0, (unsigned long long)d->bytes,
            d->bandwidth);
+    printf(",%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)r->sync_accesses,
+           (unsigned long long)r->sync_l1, (unsigned long long)r->sync_l2,
+           (unsigned long long)r->sync_remote, (unsigned long long)r->sync_evicts);
 }
 
 typedef struct {

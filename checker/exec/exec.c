@@ -346,6 +346,8 @@ static void gen(pathgen_t *g, int pc, const prog_val_t *regs_in)
         case PROG_OP_ADD:
         case PROG_OP_SUB:
         case PROG_OP_MUL:
+        case PROG_OP_DIV: /* refused before the evaluator runs (prog_has_div) */
+        case PROG_OP_REM:
             regs[in->reg] = prog_alu(in, operand(&in->a, regs), operand(&in->b, regs));
             pc++;
             break;
@@ -768,6 +770,12 @@ int exec_eval(const prog_t *p, cat_model_t *const *models, int nmodels, const ex
                  "the model evaluator does not take register-indexed addresses (NAME[rK]): "
                  "its executions fix each access's location; run the kernel under cohcheck "
                  "check or sim");
+        goto out;
+    }
+    if (prog_has_div(p)) {
+        diag_set(err, p->file, 0, 0,
+                 "the model evaluator does not take div or rem (a zero divisor is a run error "
+                 "its executions cannot raise): run the test under cohcheck check or sim");
         goto out;
     }
     if (p->nlocs > CAT_MAX_EVENTS) {

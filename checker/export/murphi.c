@@ -102,7 +102,8 @@ static const char *cname(const mx_t *g, int c)
     return g->p->ctrls[c].name;
 }
 
-static void type_str(const proto_type_t *t, char *buf, size_t n)
+/* T as a Murphi type; int(LO..nthreads) bounded by the run's NTHREADS. */
+static void type_str(const proto_type_t *t, int nthreads, char *buf, size_t n)
 {
     switch (t->kind) {
     case PROTO_T_DATA: snprintf(buf, n, "data_t"); break;
@@ -112,7 +113,9 @@ static void type_str(const proto_type_t *t, char *buf, size_t n)
     case PROTO_T_INT: {
         /* zero is the value of a variable with no initial value: keep it in the type
            (an assignment outside lo..hi is checked apart) */
-        long lo = t->lo < 0 ? t->lo : 0, hi = t->hi > 0 ? t->hi : 0;
+        long lo = t->lo < 0 ? t->lo : 0, hi = proto_type_hi(t, nthreads);
+        if (hi < 0)
+            hi = 0;
         if (lo < -32767)
             lo = -32767;
         if (hi > 32767)
@@ -354,7 +357,7 @@ static char *ex_str(mx_t *g, const ectx_t *c, const proto_expr_t *e)
 static int comp_of(mx_t *g, const proto_field_t *f)
 {
     char ty[64];
-    type_str(&f->type, ty, sizeof ty);
+    type_str(&f->type, g->nthreads, ty, sizeof ty);
     for (int k = 0; k < g->ncomp; k++)
         if (!strcmp(g->comp[k].type, ty) && !strncmp(g->comp[k].name, "f_", 2) &&
             !strcmp(g->comp[k].name + 2, f->name))
@@ -644,7 +647,7 @@ static void emit_send(mx_t *g, const ectx_t *x, const proto_action_t *a)
             P(g,
               "    v := %s;\n    if v < %d | v > %d then error \"variable %s out of its range\"; "
               "endif;\n    m.%s := v;\n",
-              s, ty->lo, ty->hi, m->fields[f].name, comp);
+              s, ty->lo, proto_type_hi(ty, g->nthreads), m->fields[f].name, comp);
         else
             P(g, "    m.%s := %s;\n", comp, s);
         free(s);
@@ -739,7 +742,7 @@ static void emit_assign(mx_t *g, const ectx_t *x, const proto_action_t *a)
             P(g,
               "    v := %s;\n    if v < %d | v > %d then error \"variable %s out of its range\"; "
               "endif;\n    %s := v;\n",
-              s, var->type.lo, var->type.hi, var->name, t.s);
+              s, var->type.lo, proto_type_hi(&var->type, g->nthreads), var->name, t.s);
         else
             P(g, "    %s := %s;\n", t.s, s);
         free(s);
@@ -899,12 +902,12 @@ static void emit_decls(mx_t *g)
             P(g, "%s%s_%s", s ? ", " : "", pc->name, pc->state_names[s]);
         P(g, " };\n  %s_line_t: record\n    st: %s_st_t;\n", pc->name, pc->name);
         for (int v = 0; v < pc->nlinevars; v++) {
-            type_str(&pc->linevars[v].type, ty, sizeof ty);
+            type_str(&pc->linevars[v].type, g->nthreads, ty, sizeof ty);
             P(g, "    v_%s: %s;\n", pc->linevars[v].name, ty);
         }
         P(g, "  end;\n  %s_t: record\n    ln: array [line_t] of %s_line_t;\n", pc->name, pc->name);
         for (int v = 0; v < pc->nctrlvars; v++) {
-            type_str(&pc->ctrlvars[v].type, ty, sizeof ty);
+            type_str(&pc->ctrlvars[v].type, g->nthreads, ty, sizeof ty);
             if (pc->ctrlvars[v].per_thread)
                 P(g, "    v_%s: array [tid_t] of %s;\n", pc->ctrlvars[v].name, ty);
             else
@@ -1890,9 +1893,10 @@ int murphi_export(const proto_t *p, const prog_t *prog, const sys_config_t *cfg,
         return -1;
     }
     if (prog_has_kernel_instr(prog)) {
-        diag_set(err, prog->file, 0, 0,
-                 "export --murphi: kernel instructions (sub, mul, blt, bge, NAME[rK]) have no "
-                 "Murphi form yet");
+        diag_set(
+            err, prog->file, 0, 0,
+            "export --murphi: kernel instructions (sub, mul, div, rem, blt, bge, NAME[rK]) have no "
+            "Murphi form yet");
         return -1;
     }
     /* The system must build exactly as `check` builds it (the same errors). */

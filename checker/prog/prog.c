@@ -63,6 +63,16 @@ bool prog_has_kernel_instr(const prog_t *p)
     return false;
 }
 
+bool prog_has_div(const prog_t *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstr; i++)
+            if (p->threads[t].instr[i].op == PROG_OP_DIV ||
+                p->threads[t].instr[i].op == PROG_OP_REM)
+                return true;
+    return false;
+}
+
 bool prog_has_join(const prog_t *p)
 {
     for (int t = 0; t < p->nthreads; t++)
@@ -81,7 +91,9 @@ bool prog_writes_reg(const prog_instr_t *in)
     case PROG_OP_MOV:
     case PROG_OP_ADD:
     case PROG_OP_SUB:
-    case PROG_OP_MUL: return true;
+    case PROG_OP_MUL:
+    case PROG_OP_DIV:
+    case PROG_OP_REM: return true;
     default: return false;
     }
 }
@@ -110,8 +122,18 @@ int64_t prog_alu(const prog_instr_t *in, int64_t a, int64_t b)
     case PROG_OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
     case PROG_OP_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
     case PROG_OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+    case PROG_OP_DIV:
+        if (b == 0)
+            return 0;
+        return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b; /* C truncates toward zero */
+    case PROG_OP_REM: return b == 0 || b == -1 ? 0 : a % b;
     default: return a;
     }
+}
+
+bool prog_alu_faults(const prog_instr_t *in, int64_t b)
+{
+    return (in->op == PROG_OP_DIV || in->op == PROG_OP_REM) && b == 0;
 }
 
 bool prog_cond_eval(const prog_cond_t *c, const prog_val_t (*regs)[PROG_MAX_REGS],

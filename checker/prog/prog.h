@@ -65,6 +65,11 @@ typedef enum {
        PROG_SCOPE_WG: the threads of its work-group (`bar.sync`). The parser writes it only
        between a release fence and an acquire fence of that scope. */
     PROG_OP_JOIN,
+    /* Integer division (docs/litmus.md, "Kernels"), truncating toward zero as C and PTX's
+       div.s32/rem.s32: reg := a / b, reg := a % b (the sign of a). A zero divisor is a run
+       error the back-ends report (prog_alu_faults); appended so older values keep theirs. */
+    PROG_OP_DIV,
+    PROG_OP_REM,
 } prog_opcode_t;
 
 typedef enum { PROG_RMW_ADD, PROG_RMW_EXCH } prog_rmw_t;
@@ -204,13 +209,18 @@ bool prog_has_indexed(const prog_t *p);
 bool prog_value_outside(const prog_t *p, prog_val_t lo, prog_val_t hi, prog_val_t *v, int *line,
                         int *col);
 
-/* True when P uses a kernel instruction (sub, mul, blt, bge, NAME[rK], launch, bar.sync). */
+/* True when P uses a kernel instruction (sub, mul, div, rem, blt, bge, NAME[rK], launch,
+ * bar.sync). */
 bool prog_has_kernel_instr(const prog_t *p);
 
 /* True when P has a join (PROG_OP_JOIN: launch, bar.sync). */
 bool prog_has_join(const prog_t *p);
 
-/* Instruction kinds: writes its `reg` (ld rmw cas mov add sub mul); a branch
+/* True when P divides (div, rem): a zero divisor is a run error, which the model
+ * evaluator's executions cannot raise, so it leaves such a test to check and sim. */
+bool prog_has_div(const prog_t *p);
+
+/* Instruction kinds: writes its `reg` (ld rmw cas mov add sub mul div rem); a branch
  * (b beq bne blt bge). */
 bool prog_writes_reg(const prog_instr_t *in);
 bool prog_is_branch(const prog_instr_t *in);
@@ -218,8 +228,13 @@ bool prog_is_branch(const prog_instr_t *in);
 /* A conditional branch with register value R and operand value A: taken? */
 bool prog_branch_taken(const prog_instr_t *in, int64_t r, int64_t a);
 
-/* mov add sub mul on operand values A and B. */
+/* mov add sub mul div rem on operand values A and B, wrapping at 64 bits (INT64_MIN / -1
+ * is INT64_MIN, its remainder 0). A zero divisor gives 0: callers report it first. */
 int64_t prog_alu(const prog_instr_t *in, int64_t a, int64_t b);
+
+/* True when IN is a div or rem whose divisor value B is 0: a run error, which the
+ * explorer and the simulator report as `division by zero` at the instruction's line. */
+bool prog_alu_faults(const prog_instr_t *in, int64_t b);
 
 /* A graph in CSR form (prog_graph.c): vertex v's out-edges are
  * col[row[v]..row[v+1]-1] with weights w[...]. Vertices are 0..n-1. */
@@ -264,6 +279,17 @@ void prog_graph_prio(int n, uint64_t seed, int32_t *prio);
  * returns the number of rounds. On a symmetric graph (the grid, a symmetric Matrix
  * Market file) it is a proper colouring: two neighbours never share a colour. */
 int prog_graph_color(const prog_graph_t *g, const int32_t *prio, int64_t *color);
+
+/* The transpose of G into T (vertex v's in-edges: T->col[T->row[v]..T->row[v+1]-1] are
+ * the sources u of G's edges u -> v, in order of u, with their weights). */
+void prog_graph_transpose(const prog_graph_t *g, prog_graph_t *t);
+
+/* Fixed-point PageRank of G after ITERS iterations from rank ONE at every vertex
+ * (seed 001 section IV's PR, damping 85/100), in integers truncating toward zero as
+ * the kernel's div does: c_i[u] = r_i[u] / outdeg(u) (0 when u has no out-edge: a
+ * dangling vertex's rank is dropped), r_0[v] = ONE, r_{i+1}[v] = 15 * ONE / 100 +
+ * 85 * (sum of c_i[u] over the edges u -> v, each edge once) / 100. RANK[v] = r_ITERS[v]. */
+void prog_graph_pagerank(const prog_graph_t *g, int iters, int64_t one, int64_t *rank);
 
 void prog_graph_free(prog_graph_t *g);
 

@@ -1580,8 +1580,11 @@ static int write_range(wr_t *w, int i, int j, int depth)
         case PROG_OP_NOP: break;
         case PROG_OP_SUB:
         case PROG_OP_MUL:
+        case PROG_OP_DIV:
+        case PROG_OP_REM:
         case PROG_OP_BLT:
-        case PROG_OP_BGE: return no_c_form(w, "a kernel instruction (sub, mul, blt, bge)");
+        case PROG_OP_BGE:
+            return no_c_form(w, "a kernel instruction (sub, mul, div, rem, blt, bge)");
         case PROG_OP_JOIN: return no_c_form(w, "a kernel launch or bar.sync (a join)");
         case PROG_OP_B: return no_c_form(w, "an unconditional branch outside an if/else shape");
         case PROG_OP_BEQ:

@@ -450,6 +450,50 @@ int prog_graph_color(const prog_graph_t *g, const int32_t *prio, int64_t *color)
     return c;
 }
 
+void prog_graph_transpose(const prog_graph_t *g, prog_graph_t *t)
+{
+    t->n = g->n;
+    t->m = g->m;
+    t->row = xcalloc((size_t)g->n + 1, sizeof *t->row);
+    t->col = xmalloc(sizeof *t->col * ((size_t)g->m + 1));
+    t->w = xmalloc(sizeof *t->w * ((size_t)g->m + 1));
+    for (int k = 0; k < g->m; k++)
+        t->row[g->col[k] + 1]++;
+    for (int v = 0; v < g->n; v++)
+        t->row[v + 1] += t->row[v];
+    int32_t *fill = xmalloc(sizeof *fill * ((size_t)g->n + 1));
+    memcpy(fill, t->row, sizeof *fill * (size_t)g->n);
+    for (int u = 0; u < g->n; u++) /* by source, so each in-list is in order of u */
+        for (int k = g->row[u]; k < g->row[u + 1]; k++) {
+            int at = fill[g->col[k]]++;
+            t->col[at] = u;
+            t->w[at] = g->w[k];
+        }
+    free(fill);
+}
+
+void prog_graph_pagerank(const prog_graph_t *g, int iters, int64_t one, int64_t *rank)
+{
+    int64_t *c = xmalloc(sizeof *c * ((size_t)g->n + 1));
+    int64_t *sum = xmalloc(sizeof *sum * ((size_t)g->n + 1));
+    for (int v = 0; v < g->n; v++)
+        rank[v] = one;
+    for (int i = 0; i < iters; i++) {
+        for (int u = 0; u < g->n; u++) {
+            int deg = g->row[u + 1] - g->row[u];
+            c[u] = deg > 0 ? rank[u] / deg : 0;
+            sum[u] = 0;
+        }
+        for (int u = 0; u < g->n; u++)
+            for (int k = g->row[u]; k < g->row[u + 1]; k++)
+                sum[g->col[k]] += c[u];
+        for (int v = 0; v < g->n; v++)
+            rank[v] = 15 * one / 100 + 85 * sum[v] / 100;
+    }
+    free(sum);
+    free(c);
+}
+
 void prog_graph_free(prog_graph_t *g)
 {
     free(g->row);

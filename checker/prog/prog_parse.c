@@ -1053,7 +1053,7 @@ static const opname_t opnames[] = {
     {"ld", PROG_OP_LD},       {"st", PROG_OP_ST},   {"rmw", PROG_OP_RMW}, {"cas", PROG_OP_CAS},
     {"fence", PROG_OP_FENCE}, {"mov", PROG_OP_MOV}, {"add", PROG_OP_ADD}, {"beq", PROG_OP_BEQ},
     {"bne", PROG_OP_BNE},     {"b", PROG_OP_B},     {"sub", PROG_OP_SUB}, {"mul", PROG_OP_MUL},
-    {"blt", PROG_OP_BLT},     {"bge", PROG_OP_BGE},
+    {"blt", PROG_OP_BLT},     {"bge", PROG_OP_BGE}, {"div", PROG_OP_DIV}, {"rem", PROG_OP_REM},
 };
 
 static const char *op_name(prog_opcode_t op)
@@ -1299,6 +1299,17 @@ static int parse_instr(parser_t *ps)
         if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_operand(ps, &in.b))
             return -1;
         break;
+    case PROG_OP_DIV:
+    case PROG_OP_REM: {
+        if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a))
+            return -1;
+        const lex_tok_t *bt = peek(ps);
+        if (parse_operand(ps, &in.b))
+            return -1;
+        if (!in.b.is_reg && in.b.v == 0)
+            return fail_at(ps, bt, "%s by the constant 0 (division by zero)", op_name(in.op));
+        break;
+    }
     case PROG_OP_BLT:
     case PROG_OP_BGE:
         if (parse_reg(ps, &in.reg) || parse_operand(ps, &in.a) || parse_label_ref(ps, idx))
@@ -1879,11 +1890,31 @@ static int graph_color(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g,
     return rc;
 }
 
+/* With `pagerank = ITERS rank = ONE`: the in-edge arrays trow[0..N] and tcol[0..M-1] (the
+ * transpose's CSR: v's in-neighbours are tcol[trow[v]..trow[v+1]-1]) and the table PR[v],
+ * v's fixed-point PageRank after ITERS iterations from ONE (prog_graph_pagerank), the
+ * reference of a PageRank kernel. */
+static int graph_pagerank(parser_t *ps, const lex_tok_t *kw, const prog_graph_t *g, long iters,
+                          long one)
+{
+    prog_graph_t t;
+    prog_graph_transpose(g, &t);
+    int64_t *r = xmalloc(sizeof *r * ((size_t)g->n + 1));
+    prog_graph_pagerank(g, (int)iters, one, r);
+    int rc = graph_array(ps, kw, "trow", t.row, (long)t.n + 1) ||
+             graph_array(ps, kw, "tcol", t.col, t.m) ||
+             graph_table(ps, kw, "PR", "the PageRank of vertex", r, g->n);
+    free(r);
+    prog_graph_free(&t);
+    return rc;
+}
+
 /* graph rmat scale = E deg = E seed = E | grid width = E height = E seed = E | "FILE",
- * then [source = E] [sources = E] [color = E]: the CSR arrays row[0..N], col[0..M-1],
- * w[0..M-1]; lets N, M and INF; tables DIST[v], the shortest distance from the source,
- * HOPS[v], its hop count, with `sources` APSP[s * N + v] for sources 0..E-1, and with
- * `color` prio[0..N-1] and COLOR[v] (graph_color; docs/litmus.md). */
+ * then [source = E] [sources = E] [color = E] [pagerank = E rank = E]: the CSR arrays
+ * row[0..N], col[0..M-1], w[0..M-1]; lets N, M and INF; tables DIST[v], the shortest
+ * distance from the source, HOPS[v], its hop count, with `sources` APSP[s * N + v] for
+ * sources 0..E-1, with `color` prio[0..N-1] and COLOR[v] (graph_color), with `pagerank`
+ * trow, tcol and PR[v] (graph_pagerank; docs/litmus.md). */
 static int parse_graph(parser_t *ps)
 {
     const lex_tok_t *kw = next(ps), *t = next(ps);
@@ -1937,11 +1968,21 @@ static int parse_graph(parser_t *ps)
         if (!rc && env_find(ps, "COLOR", 5))
             rc = fail_at(ps, ct, "color = E defines the table COLOR: %s is taken", "COLOR");
     }
+    /* pagerank = ITERS rank = ONE: the in-edge arrays and the PR table. */
+    prog_val_t piters = 0, pone = 0;
+    if (!rc && tok_is(ps, peek(ps), "pagerank")) {
+        const lex_tok_t *pt = peek(ps);
+        rc = graph_arg(ps, "pagerank", 1, 1000, &piters) ||
+             graph_arg(ps, "rank", 1, PROG_MAX_SCALE_VAL - 2, &pone);
+        if (!rc && env_find(ps, "PR", 2))
+            rc = fail_at(ps, pt, "pagerank = E defines the table PR: %s is taken", "PR");
+    }
     if (!rc)
         rc = graph_array(ps, kw, "row", g.row, (long)g.n + 1) ||
              graph_array(ps, kw, "col", g.col, g.m) || graph_array(ps, kw, "w", g.w, g.m) ||
              graph_dist(ps, kw, &g, src, (long)nsrc) ||
-             (cseed >= 0 && graph_color(ps, kw, &g, (long)cseed));
+             (cseed >= 0 && graph_color(ps, kw, &g, (long)cseed)) ||
+             (piters > 0 && graph_pagerank(ps, kw, &g, (long)piters, (long)pone));
     if (!rc) {
         env_push(ps, "N", 1, g.n, B_LET);
         env_push(ps, "M", 1, g.m, B_LET);

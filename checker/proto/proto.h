@@ -34,9 +34,21 @@ typedef struct {
     /* int(LO..ncus): at most the run's compute units (its --cus, or the machine's);
        hi is then PROTO_NCUS_MAX, the static bound the type checks and encodings use. */
     bool ncus;
+    /* int(LO..nthreads): at most the run's threads (the test's, all CUs together); hi is
+       then PROTO_NTHREADS_MAX, the static bound of the type checks; a run's range check
+       and the explorer's encoding use the run's thread count. */
+    bool nthreads;
 } proto_type_t;
 
 #define PROTO_NCUS_MAX 255
+#define PROTO_NTHREADS_MAX 4096 /* a scale file's most threads (docs/litmus.md) */
+
+/* The largest value type TY takes in a run of NTHREADS threads (int(LO..nthreads): the
+   run's bound; otherwise the static hi). */
+static inline int proto_type_hi(const proto_type_t *ty, int nthreads)
+{
+    return ty->nthreads ? nthreads : ty->hi;
+}
 
 typedef struct {
     char *name;

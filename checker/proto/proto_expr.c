@@ -16,12 +16,12 @@
 #include "../base/util.h"
 #include "proto_int.h"
 
-static const proto_type_t ty_bool = {PROTO_T_BOOL, 0, 1, false};
-static const proto_type_t ty_val = {PROTO_T_VAL, 0, 0, false};
-static const proto_type_t ty_node = {PROTO_T_NODE, 0, 0, false};
-static const proto_type_t ty_anyint = {PROTO_T_INT, -PROTO_MAX_INT, PROTO_MAX_INT, false};
-static const proto_type_t ty_time = {PROTO_T_TIME, 0, 0, false};
-static const proto_type_t ty_none = {PROTO_T_NONE, 0, 0, false};
+static const proto_type_t ty_bool = {PROTO_T_BOOL, 0, 1, false, false};
+static const proto_type_t ty_val = {PROTO_T_VAL, 0, 0, false, false};
+static const proto_type_t ty_node = {PROTO_T_NODE, 0, 0, false, false};
+static const proto_type_t ty_anyint = {PROTO_T_INT, -PROTO_MAX_INT, PROTO_MAX_INT, false, false};
+static const proto_type_t ty_time = {PROTO_T_TIME, 0, 0, false, false};
+static const proto_type_t ty_none = {PROTO_T_NONE, 0, 0, false, false};
 
 static bool is_set(proto_type_t t)
 {
@@ -46,6 +46,8 @@ void proto_type_name(proto_type_t ty, char *buf, size_t n)
                                         "int", "time", "nodeset", "mask", "none"};
     if (ty.kind == PROTO_T_INT && ty.ncus)
         snprintf(buf, n, "int(%d..ncus)", ty.lo);
+    else if (ty.kind == PROTO_T_INT && ty.nthreads)
+        snprintf(buf, n, "int(%d..nthreads)", ty.lo);
     else if (ty.kind == PROTO_T_INT)
         snprintf(buf, n, "int(%d..%d)", ty.lo, ty.hi);
     else
@@ -70,7 +72,7 @@ static int clamp(long long v)
 
 static proto_type_t int_range(long long lo, long long hi)
 {
-    return (proto_type_t){PROTO_T_INT, clamp(lo), clamp(hi), false};
+    return (proto_type_t){PROTO_T_INT, clamp(lo), clamp(hi), false, false};
 }
 
 /* The range an integer-like type can take, for interval arithmetic. */
@@ -243,13 +245,13 @@ static int primary_req(proto_parser_t *ps, const lex_tok_t *kw, proto_expr_t **o
         proto_req_field_t f;
         proto_type_t ty;
     } fields[] = {
-        {"loc", PROTO_REQ_LOC, {PROTO_T_LOC, 0, 0, false}},
-        {"val", PROTO_REQ_VAL, {PROTO_T_VAL, 0, 0, false}},
-        {"exp", PROTO_REQ_EXP, {PROTO_T_VAL, 0, 0, false}},
-        {"op", PROTO_REQ_OP, {PROTO_T_INT, 0, 2, false}},
-        {"ord", PROTO_REQ_ORD, {PROTO_T_INT, 0, 5, false}},
-        {"scope", PROTO_REQ_SCOPE, {PROTO_T_INT, 0, 4, false}},
-        {"tid", PROTO_REQ_TID, {PROTO_T_TID, 0, 0, false}},
+        {"loc", PROTO_REQ_LOC, {PROTO_T_LOC, 0, 0, false, false}},
+        {"val", PROTO_REQ_VAL, {PROTO_T_VAL, 0, 0, false, false}},
+        {"exp", PROTO_REQ_EXP, {PROTO_T_VAL, 0, 0, false, false}},
+        {"op", PROTO_REQ_OP, {PROTO_T_INT, 0, 2, false, false}},
+        {"ord", PROTO_REQ_ORD, {PROTO_T_INT, 0, 5, false, false}},
+        {"scope", PROTO_REQ_SCOPE, {PROTO_T_INT, 0, 4, false, false}},
+        {"tid", PROTO_REQ_TID, {PROTO_T_TID, 0, 0, false, false}},
     };
     if (proto_expect(ps, T_DOT, "'.' after 'req'"))
         return -1;
@@ -379,7 +381,7 @@ static int primary_name(proto_parser_t *ps, proto_expr_t **out)
             goto fail;
         }
     } else if (call && proto_is(ps, t, "merge")) {
-        e = node(PROTO_E_MERGE, t, (proto_type_t){PROTO_T_DATA, 0, 0, false});
+        e = node(PROTO_E_MERGE, t, (proto_type_t){PROTO_T_DATA, 0, 0, false, false});
         if (proto_expect(ps, T_LPAREN, "'('") || proto_parse_expr(ps, &e->a) ||
             proto_expect(ps, T_COMMA, "','") || proto_parse_expr(ps, &e->b) ||
             proto_expect(ps, T_COMMA, "','") || proto_parse_expr(ps, &e->c) ||

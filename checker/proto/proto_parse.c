@@ -171,7 +171,7 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
         if (!proto_tok_eq(ps, t, names[i].name))
             continue;
         proto_next(ps);
-        *ty = (proto_type_t){names[i].kind, 0, 0, false};
+        *ty = (proto_type_t){names[i].kind, 0, 0, false, false};
         if (ty->kind != PROTO_T_INT)
             return 0;
         if (proto_expect(ps, T_LPAREN, "'(' after 'int'") || proto_signed_int(ps, &ty->lo) ||
@@ -183,6 +183,11 @@ static int parse_type(proto_parser_t *ps, proto_type_t *ty)
             proto_next(ps);
             ty->hi = PROTO_NCUS_MAX;
             ty->ncus = true;
+        } else if (hi->kind == T_ID && proto_tok_eq(ps, hi, "nthreads")) {
+            /* A counter of threads (rsp's RMW locks): sized from the run. */
+            proto_next(ps);
+            ty->hi = PROTO_NTHREADS_MAX;
+            ty->nthreads = true;
         } else if (proto_signed_int(ps, &ty->hi))
             return -1;
         if (ty->hi < ty->lo)
@@ -286,7 +291,7 @@ static int decl_message(proto_parser_t *ps)
         proto_next(ps);
         for (;;) {
             const lex_tok_t *fn;
-            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0, false}};
+            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0, false, false}};
             if (proto_expect_id(ps, "a field name", &fn) || proto_expect(ps, T_COLON, "':'") ||
                 parse_type(ps, &f.type))
                 goto out;

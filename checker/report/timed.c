@@ -122,12 +122,14 @@ static const figure_t FIGS[] = {
     /* Seed 001 IV-B's six scenarios on its Pannotia kernels as task-queue work: baseline (own
        queue only, agent scope), scope-only (own queue, wg scope), steal-only (steals, agent
        scope), RSP (wg pops, rm_agent steals), DeNovo-B and hLRC (steals). One TB per CU:
-       rsp's `locks` (int(0..255)) overflows with 512 TBs stealing at rm_agent scope. */
+       4 TBs per CU run (rsp's locks is int(0..nthreads)) but the figure would take about
+       30 minutes on two cores (sssp-tq's rsp run alone 163 s a seed). */
     {"hlrc-pannotia", "Pannotia kernels over per-CU task queues at 128 CUs (seed 001 Fig. 4)",
      "seed 001 sections IV-B and V-A, Fig. 4; baseline and steal-only are gpu-wt, scope-only "
      "and RSP rsp (own pops at work-group scope, RSP's steals rm_agent), a steal every 2 own "
-     "pops and until empty; 128 CUs x 1 TB, colour on a 32 x 32 grid, SSSP on R-MAT 1024 x 8",
-     "hlrc-apu", "kernels/color kernels/sssp-tq",
+     "pops and until empty; 128 CUs x 1 TB, colour on a 32 x 32 grid, SSSP and PageRank (4 "
+     "iterations) on R-MAT 1024 x 8",
+     "hlrc-apu", "kernels/color kernels/sssp-tq kernels/pagerank",
      "gpu-wt@STEAL=0 rsp@SCOPED=1,STEAL=0 gpu-wt@STEAL=2 rsp@SCOPED=1,STEAL=2 denovo-b@STEAL=2 "
      "hlrc@STEAL=2",
      NULL, NULL, NULL, "CUS=128,TBS=1", "CUS=8,TBS=1,WIDTH=8,HEIGHT=8,SCALE=6,DEG=4",
@@ -157,6 +159,7 @@ typedef struct {
     sim_status_t status;
     bool correct;
     uint64_t cycles, events, msgs, bytes, inv, flushes, evictions, stalls, mstalls, loads, hits;
+    uint64_t sync_acc, sync_l1, sync_l2, sync_rem, sync_ev; /* seed 001 Table 6's counts */
     uint64_t st_count;
     double st_lat, ld_lat;
     int cus_used;                    /* distinct CUs the workload's threads are placed on */
@@ -352,6 +355,11 @@ static void record_result(res_t *r, const sim_result_t *s)
     r->mstalls = s->stall_msg_cycles;
     r->loads = s->loads;
     r->hits = s->l1_hits;
+    r->sync_acc = s->sync_accesses;
+    r->sync_l1 = s->sync_l1;
+    r->sync_l2 = s->sync_l2;
+    r->sync_rem = s->sync_remote;
+    r->sync_ev = s->sync_evicts;
     r->st_lat = s->lat[SIM_OP_STORE].mean;
     r->st_count = s->lat[SIM_OP_STORE].count;
     r->ld_lat = s->lat[SIM_OP_LOAD].mean;
@@ -747,6 +755,11 @@ static int field_value(const res_t *x, const char *field, double *v)
         {"store_count", offsetof(res_t, st_count), false},
         {"store_latency_mean", offsetof(res_t, st_lat), true},
         {"load_latency_mean", offsetof(res_t, ld_lat), true},
+        {"sync_accesses", offsetof(res_t, sync_acc), false},
+        {"sync_l1", offsetof(res_t, sync_l1), false},
+        {"sync_l2", offsetof(res_t, sync_l2), false},
+        {"sync_remote_l1", offsetof(res_t, sync_rem), false},
+        {"sync_evicts", offsetof(res_t, sync_ev), false},
     };
     if (!strcmp(field, "l1_hit_rate")) {
         *v = x->loads ? (double)x->hits / (double)x->loads : 0.0;

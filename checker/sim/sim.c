@@ -63,6 +63,8 @@ typedef struct {
     sim_slot_t *recs; /* records, lw slots each */
     uint64_t *lru;    /* per record: last use */
     int32_t *rline;   /* per record: its line */
+    int32_t *rsrc;    /* per record: the sender of the last message a row took on it, -1 */
+    uint8_t *ratom;   /* per record: an atomic completed on it since its last eviction */
     int nrec, caprec;
     sim_slot_t *cvars;
     /* capacity */
@@ -327,11 +329,15 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
         in->recs = xrealloc(in->recs, (size_t)in->caprec * in->lw * sizeof(sim_slot_t));
         in->lru = xrealloc(in->lru, (size_t)in->caprec * sizeof(uint64_t));
         in->rline = xrealloc(in->rline, (size_t)in->caprec * sizeof(int32_t));
+        in->rsrc = xrealloc(in->rsrc, (size_t)in->caprec * sizeof(int32_t));
+        in->ratom = xrealloc(in->ratom, (size_t)in->caprec);
     }
     k = in->nrec++;
     in->index[line] = k;
     in->lru[k] = 0;
     in->rline[k] = line;
+    in->rsrc[k] = -1;
+    in->ratom[k] = 0;
     sim_slot_t *r = in->recs + (size_t)k * in->lw;
     memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
@@ -622,6 +628,30 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
         memcpy(out + n - 4, "...", 4);
 }
 
+/* Thread T's synchronization access IN completed: count where it was served (seed 001
+ * Table 6: the local L1, the L2 or memory, a remote L1) and mark its L1 line. */
+static void sync_served(sim_t *s, int t, const prog_instr_t *in)
+{
+    thread_t *th = &s->th[t];
+    s->r->sync_accesses++;
+    if (th->inst < 0) { /* no per-CU controller takes its core events */
+        s->r->sync_l2++;
+        return;
+    }
+    inst_t *l1 = &s->inst[th->inst];
+    int line = s->loc_line[th_loc(s, t, in)];
+    int32_t k = l1->index[line];
+    int src = k >= 0 ? l1->rsrc[k] : -1;
+    if (th->op_clean)
+        s->r->sync_l1++;
+    else if (src >= 0 && src != th->inst && s->inst[src].cu >= 0)
+        s->r->sync_remote++;
+    else
+        s->r->sync_l2++;
+    if (k >= 0)
+        l1->ratom[k] = 1;
+}
+
 /* Thread T's current core event completed at cycle AT (with VAL for its register). */
 static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
 {
@@ -637,6 +667,8 @@ static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
     }
     int cls = op_class(in);
     lat_add(&s->lat[cls], at - th->op_start);
+    if (cls == SIM_OP_ATOMIC || (cls != SIM_OP_FENCE && in->ord != PROG_ORD_PLAIN))
+        sync_served(s, t, in);
     if (in->op == PROG_OP_LD) {
         s->r->loads++;
         s->r->l1_hits += th->op_clean;
@@ -764,6 +796,8 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         if (s->p->ninvs && check_invariants(s, x->line))
             return -1;
     }
+    if (x->lrec && x->msg && per_cu) /* where the line's last message came from (Table 6) */
+        in->rsrc[in->index[x->line]] = x->msg_src;
     uint64_t out = s->now + (uint64_t)in->latency;
     for (int k = 0; k < s->nps; k++)
         net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, s->ps[k].rec, out);
@@ -904,6 +938,10 @@ static int make_room(sim_t *s, int i, int line)
         if (f <= 0)
             return f;
         s->r->evictions++;
+        if (in->cu >= 0 && in->ratom[in->index[best]]) {
+            in->ratom[in->index[best]] = 0;
+            s->r->sync_evicts++;
+        }
         if (in->cu < 0) /* a shared controller: the evicted line leaves its set */
             for (int k = 0; k < in->set_n[set]; k++)
                 if (sl[k] == best) {
@@ -1089,6 +1127,18 @@ static void index_error(sim_t *s, int t, const prog_instr_t *in)
              in->idx_len, in->line);
 }
 
+/* Thread T's div or rem IN has a zero divisor: the run stops (docs/litmus.md "Kernels"). */
+static bool div_zero(sim_t *s, int t, const prog_instr_t *in)
+{
+    const sim_slot_t *r = s->th[t].regs;
+    if (!prog_alu_faults(in, in->b.is_reg ? (int64_t)r[in->b.v] : (int64_t)in->b.v))
+        return false;
+    s->r->status = SIM_PROTOCOL;
+    snprintf(s->r->msg, sizeof s->r->msg, "thread P%d: division by zero (%s) at line %d", t,
+             in->op == PROG_OP_DIV ? "div" : "rem", in->line);
+    return true;
+}
+
 /* Run local (non-memory) instruction IN on registers R; *PC moves on. */
 static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
 {
@@ -1097,7 +1147,9 @@ static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
     case PROG_OP_MOV: r[in->reg] = (sim_slot_t)(int32_t)OPV(in->a); break;
     case PROG_OP_ADD:
     case PROG_OP_SUB:
-    case PROG_OP_MUL: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
+    case PROG_OP_MUL:
+    case PROG_OP_DIV:
+    case PROG_OP_REM: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
     default: break;
     }
     if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
@@ -1239,6 +1291,11 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             return;
         }
         s->r->warp_instrs++;
+        if (div_zero(s, t, in)) {
+            th->status = TH_DONE;
+            s->ndone++;
+            return;
+        }
         exec_local(r, &th->pc, in);
         if (in->op != PROG_OP_NOP)
             at += (uint64_t)s->m->alu;
@@ -1420,8 +1477,11 @@ static int warp_exec(sim_t *s, int w)
     }
     for (int t = wp->first; t < wp->first + wp->n; t++) {
         thread_t *th = &s->th[t];
-        if (th->status != TH_DONE && th->pc == pc)
+        if (th->status != TH_DONE && th->pc == pc) {
+            if (div_zero(s, t, &s->prog->threads[t].instr[pc]))
+                return -1;
             exec_local(th->regs, &th->pc, &s->prog->threads[t].instr[pc]);
+        }
     }
     warp_ready(s, w, s->now + (in0->op != PROG_OP_NOP ? (uint64_t)s->m->alu : 0));
     return 0;
@@ -2106,6 +2166,8 @@ static void sim_free(sim_t *s)
         free(s->inst[i].recs);
         free(s->inst[i].lru);
         free(s->inst[i].rline);
+        free(s->inst[i].rsrc);
+        free(s->inst[i].ratom);
         free(s->inst[i].cvars);
         free(s->inst[i].set_n);
         free(s->inst[i].set_line);

@@ -187,6 +187,13 @@ typedef struct {
     uint64_t line_requests; /* distinct lines of warps' issued accesses, per instruction */
     uint64_t mshr_merges;   /* core events that waited behind their line's outstanding
                                request at the L1 and completed without a message */
+    /* Synchronization accesses (atomics: rmw, cas, and loads and stores with an order) by
+       where they were served, as seed 001 Table 6 counts them (docs/sim.md "Statistics"):
+       at the thread's L1 without a stall or wait (sync_l1); after a wait, by the last
+       message the L1 took on the line before the access completed: sent by another CU's
+       L1 (sync_remote) or by anything else, the L2 or memory (sync_l2). sync_evicts: L1
+       lines an atomic completed on, evicted since. */
+    uint64_t sync_accesses, sync_l1, sync_l2, sync_remote, sync_evicts;
     sim_dram_stats_t dram;
     sim_net_stats_t net;
 } sim_result_t;

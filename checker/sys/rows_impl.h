@@ -282,7 +282,7 @@ static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, ROWS_VAL v
     ROWS_VAL lo = -ROWS_VMAX, hi = ROWS_VMAX;
     if (ty->kind == PROTO_T_INT) {
         lo = ty->lo;
-        hi = ty->ncus ? x->L->ncus : ty->hi;
+        hi = ty->ncus ? x->L->ncus : proto_type_hi(ty, x->L->nthreads);
     } else if (ty->kind == PROTO_T_BOOL) {
         lo = 0;
         hi = 1;

@@ -435,6 +435,14 @@ static int advance(sys_t *s, work_t *w, int t, sys_error_t *err)
         case PROG_OP_ADD:
         case PROG_OP_SUB:
         case PROG_OP_MUL:
+        case PROG_OP_DIV:
+        case PROG_OP_REM:
+            if (prog_alu_faults(in, OPV(in->b))) {
+                err->kind = SYS_ERR_INVARIANT;
+                snprintf(err->msg, sizeof err->msg, "P%d: division by zero (%s) at line %d", t,
+                         in->op == PROG_OP_DIV ? "div" : "rem", in->line);
+                return -1;
+            }
             v = prog_alu(in, OPV(in->a), in->op == PROG_OP_MOV ? 0 : OPV(in->b));
             if (v > VAL_MAX || v < -VAL_MAX) {
                 err->kind = SYS_ERR_INVARIANT;
@@ -1149,7 +1157,7 @@ static bool field_only_copied(const sys_t *s, int c, const proto_row_t *row, int
             const proto_type_t *ft = &p->msgs[row->event].fields[f].type;
             const proto_type_t *vt = &p->ctrls[c].linevars[a->var].type;
             if (ft->kind == vt->kind && ft->lo == vt->lo && ft->hi == vt->hi &&
-                ft->ncus == vt->ncus)
+                ft->ncus == vt->ncus && ft->nthreads == vt->nthreads)
                 continue;
         }
         if (proto_action_any(p, a, is_field, f))
@@ -1487,8 +1495,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                 int wd = type_width(s, ty);
                 for (int k = 0; k < wd; k++)
                     f[s->lv_off[ci][v] + k] =
-                        (ty->kind == PROTO_T_BOOL ||
-                         (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                        (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
+                                                      proto_type_hi(ty, s->nthreads) <= 255))
                             ? W_BYTE
                             : W_HALF;
             }
@@ -1502,8 +1510,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                 f[s->cv_off[ci][v] + k] =
                     pt && s->inst[i].cu >= 0 && prog->threads[k].cu != s->inst[i].cu
                         ? W_SKIP /* another CU's thread: never used here */
-                    : (ty->kind == PROTO_T_BOOL ||
-                       (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                    : (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
+                                                    proto_type_hi(ty, s->nthreads) <= 255))
                         ? W_BYTE
                         : W_HALF;
         }
@@ -1633,8 +1641,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             int wd = type_width(s, ty);
             for (int k = 0; k < wd; k++)
                 s->msgw[m][2 + s->msg_foff[m][f] + k] =
-                    (ty->kind == PROTO_T_BOOL ||
-                     (ty->kind == PROTO_T_INT && ty->lo >= 0 && ty->hi <= 255))
+                    (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
+                                                  proto_type_hi(ty, s->nthreads) <= 255))
                         ? W_BYTE
                         : W_HALF;
         }

@@ -373,6 +373,32 @@ if grep -q "P0: index 2 out of the array a (2 elements) at line 7" "$T/out"; the
     bad "oob check message: $(cat "$T/out")"
 fi
 
+# div and rem (truncating toward zero) give the same registers in sim and check; a zero
+# divisor is a run error in both (sim exit 1, check an invariant with its trace, exit 1), in
+# a one-thread core and in SIMT lanes; a constant 0 divisor is bad input (exit 2).
+expect_rc 0 "div sim" "$BIN" sim --protocol gpu-wt --workload $D/div.litmus
+check_count "check gpu-wt div" ": ok (7 states, 7 transitions" --protocol gpu-wt $D/div.litmus
+expect_rc 0 "div warps sim" "$BIN" sim --protocol gpu-wt --machine fermi --workload $D/div-warps.litmus
+expect_rc 1 "div by zero sim" "$BIN" sim --protocol gpu-wt --workload $D/div.litmus --param ZERO=1
+if grep -q "thread P0: division by zero (div) at line 14" "$T/err"; then ok; else
+    bad "div by zero sim message: $(cat "$T/err")"
+fi
+check_count "check gpu-wt div by zero" ": invariant (6 states, 6 transitions" --protocol gpu-wt \
+    --param ZERO=1 $D/div.litmus
+expect_rc 1 "div by zero check" "$BIN" check --no-db --protocol gpu-wt --param ZERO=1 $D/div.litmus
+if grep -q "P0: division by zero (div) at line 14" "$T/out"; then ok; else
+    bad "div by zero check message: $(cat "$T/out")"
+fi
+expect_rc 0 "litmus skips div" "$BIN" litmus $D/div.litmus
+if grep -q "^DIV: skipped (a kernel with div or rem: run cohcheck check or sim)" "$T/out"; then ok; else
+    bad "litmus div skip: $(cat "$T/out")"
+fi
+expect_rc 1 "div by zero warps" "$BIN" sim --protocol gpu-wt --machine fermi \
+    --workload $D/div-warps.litmus --param ZERO=1
+if grep -q "thread P3: division by zero (div) at line 10" "$T/err"; then ok; else
+    bad "div by zero warps message: $(cat "$T/err")"
+fi
+
 # litmus skips kernels (its executions fix each access's location).
 expect_rc 0 "litmus skips" "$BIN" litmus $K
 if grep -q "^SSSP: skipped (a kernel with register-indexed addresses" "$T/out"; then ok; else
@@ -422,6 +448,10 @@ bad_input "g7.litmus:3:39: sources = E defines the table APSP: APSP is taken" si
 printf 'GPU g\ngraph rmat scale = 2 deg = 1 seed = 1 sources = 2\n{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (row[0] = APSP[8])\n' >"$T/g9.litmus"
 bad_input "g9.litmus:5:23: index 8 out of range of APSP (0..7)" sim --protocol nol1 --workload "$T/g9.litmus"
 # launch and bar.sync take nothing; another bar.* is an error at its column.
+kfile k7 '  div r1 r2 0 ;'
+bad_input "k7.litmus:4:13: div by the constant 0 (division by zero)" sim --protocol nol1 --workload "$T/k7.litmus"
+kfile k8 '  rem.rlx r1 r2 3 ;'
+bad_input "k8.litmus:4:7: 'rem' takes no order or scope" check --no-db --protocol nol1 "$T/k8.litmus"
 kfile k5 '  bar.arrive ;'
 bad_input "k5.litmus:4:3: unknown barrier 'bar.arrive' (bar.sync: the work-group barrier)" sim --protocol nol1 --workload "$T/k5.litmus"
 kfile k6 '  launch r1 ;'
@@ -445,6 +475,22 @@ for p in mesi gpu-vi gpu-vini; do
 done
 pin "mesi share 31 CUs" 33941,991,496,33244 --protocol mesi --machine fermi --cus 31 \
     --workload $D/share.litmus --param CUS=31
+
+# int(0..nthreads) is bounded by the run's threads, in check and in sim alike: counters2's
+# load counts 2 in flight on its L1, within the bound with 2 threads on 2 CUs, over it with
+# one thread (2 > 1) or two on one CU (4 > 2).
+CP=$D/counters2.proto
+printf 'GPU one\n{ x = 0; }\n P0 ;\n ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/one.litmus"
+printf 'GPU two\n{ x = 0; }\n P0 | P1 ;\n ld r1 x | ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/two.litmus"
+printf 'GPU onecu\n{ x = 0; }\n P0@wg0:cu0 | P1@wg1:cu0 ;\n ld r1 x | ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/onecu.litmus"
+check_count "nthreads bound, 2 threads" ": ok (10 states, 11 transitions" --protocol $CP "$T/two.litmus"
+check_count "nthreads bound, 1 thread" ": invariant (1 states, 1 transitions" --protocol $CP "$T/one.litmus"
+check_count "nthreads bound, 1 CU" ": invariant (3 states, 3 transitions" --protocol $CP "$T/onecu.litmus"
+expect_rc 0 "sim nthreads bound, 2 threads" "$BIN" sim --protocol $CP --workload "$T/two.litmus"
+for t in one onecu; do
+    expect_rc 1 "sim nthreads bound, $t" "$BIN" sim --protocol $CP --workload "$T/$t.litmus"
+    if grep -q "variable out out of its range" "$T/err"; then ok; else bad "sim $t: $(cat "$T/err")"; fi
+done
 
 # Above 31 CUs the sim runs on 128-bit slots (nodesets of 128 CUs; docs/sim.md "Limits"):
 # a directory invalidating 31 and 127 sharers, and the task queue at hlrc-apu's default
@@ -510,14 +556,11 @@ expect_rc 1 "gpu-wt-noinv color" "$BIN" sim --protocol gpu-wt-noinv --machine fe
 if grep -q "index 256 out of the array head (256 elements)" "$T/err"; then ok; else
     bad "gpu-wt-noinv color: $(cat "$T/err")"
 fi
-# Finding, pinned: rsp's `locks` (rm_agent writers in flight, int(0..255)) overflows with 512
-# TBs (128 CUs x 4) stealing at rm_agent scope; it counts threads, not CUs, so
-# int(0..ncus) would not bound it either.
-expect_rc 1 "rsp color scoped 128 CUs x 4" "$BIN" sim --protocol rsp --machine hlrc-apu \
-    --workload $C --param SCOPED=1
-if grep -q "variable locks out of its range" "$T/err"; then ok; else
-    bad "rsp color 128 CUs: $(cat "$T/err")"
-fi
+# rsp's `locks` (rm_agent writers in flight) counts threads, not CUs: int(0..255) overflowed
+# with 512 TBs (128 CUs x 4) stealing at rm_agent scope; int(0..nthreads) bounds it by the
+# run's threads, and the run completes.
+pin128 "rsp color scoped 128 CUs x 4" 128,762525,13841047,true,correct,9455580,114111528 \
+    --protocol rsp --machine hlrc-apu --workload $C --param SCOPED=1
 
 # kernels/sssp-tq (seed 001 IV: Pannotia's SSSP over the same per-CU task queues): the
 # explorer at the tiny defaults; sim at hlrc-apu's 128 CUs x 4 TBs (R-MAT 1024 x 8, steals
@@ -531,6 +574,48 @@ pin128 "denovo-b sssp-tq 128 CUs" 128,1673597,1404517,true,correct,481474,192813
     --protocol denovo-b --machine hlrc-apu --workload $Q
 pin128 "rsp sssp-tq scoped 16 CUs" 16,1646550,3947520,true,correct,1894782,40787224 \
     --protocol rsp --machine hlrc-apu --workload $Q --cus 16 --param SCOPED=1
+
+# kernels/pagerank (seed 001 IV: Pannotia's PageRank, pull form, over the same per-CU task
+# queues; fixed point with div): the explorer at the tiny defaults (4 vertices, 3 iterations,
+# the fewest in which a contribution buffer is re-read, so the broken variants' stale copies
+# fail); sim at hlrc-apu's 128 CUs x 4 TBs (R-MAT 1024 x 8, 4 iterations, steals every 2
+# pops) on the baseline, hLRC and DeNovo-B, RSP scoped at 16 CUs; each correct (every
+# rank the parser's PR), pinned; gpu-wt-noinv keeps a stale contribution (exit 1).
+PR=$K/pagerank.litmus
+check_count "check nol1 pagerank" ": ok (15425 states, 30721 transitions" --protocol nol1 $PR
+check_count "check gpu-wt pagerank" ": ok (23835 states, 50727 transitions" --protocol gpu-wt $PR
+check_count "check gpu-wt-noinv pagerank" ": violation (18055 states, 40863 transitions" \
+    --protocol gpu-wt-noinv $PR
+check_count "check gpu-vi-lostsharer pagerank" ": violation (9057 states, 18033 transitions" \
+    --protocol gpu-vi-lostsharer $PR
+pin128 "gpu-wt pagerank baseline" 128,2957051,6199938,true,correct,2821234,65872176 \
+    --protocol gpu-wt --machine hlrc-apu --workload $PR --param STEAL=0
+pin128 "hlrc pagerank" 128,688384,548509,true,correct,219971,9132036 --protocol hlrc \
+    --machine hlrc-apu --workload $PR
+pin128 "denovo-b pagerank" 128,762040,624292,true,correct,240936,9729536 --protocol denovo-b \
+    --machine hlrc-apu --workload $PR
+pin128 "rsp pagerank scoped 16 CUs" 16,770144,1516560,true,correct,754224,17448228 \
+    --protocol rsp --machine hlrc-apu --workload $PR --cus 16 --param SCOPED=1
+expect_rc 1 "gpu-wt-noinv pagerank" "$BIN" sim --protocol gpu-wt-noinv --machine hlrc-apu \
+    --workload $PR --param SCALE=6
+if grep -q "wrong final state" "$T/err"; then ok; else bad "gpu-wt-noinv pagerank: $(cat "$T/err")"; fi
+
+# Where synchronization accesses are served (seed 001 Table 6; sim's "sync" counts, for any
+# protocol): on hLRC P0's first RMW of x fetches its registration from the L2, the second
+# hits at its L1, P1's RMW takes x over from P0's L1 (remote); gpu-wt performs its atomics at
+# the L2. The parts sum to the accesses; hLRC's pagerank at 128 CUs x 1 TB evicts some.
+sync_pin() { # sync_pin NAME WANT ARGS...: the JSON's "sync" object equals WANT
+    name=$1
+    want=$2
+    shift 2
+    got=$("$BIN" sim --json "$@" 2>"$T/err" | grep -o '"sync":{[^}]*}')
+    if [ "$got" = "\"sync\":{$want}" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
+}
+SW="--machine hlrc-apu --cus 2 --workload $D/sync-where.litmus"
+sync_pin "sync hlrc" '"accesses":15,"l1":10,"l2":2,"remote_l1":3,"evicts":0' --protocol hlrc $SW
+sync_pin "sync gpu-wt" '"accesses":8,"l1":1,"l2":7,"remote_l1":0,"evicts":0' --protocol gpu-wt $SW
+sync_pin "sync hlrc pagerank 128 CUs" '"accesses":24959,"l1":2687,"l2":547,"remote_l1":21725,"evicts":83' \
+    --protocol hlrc --machine hlrc-apu --workload $PR --param TBS=1
 
 echo "kernels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

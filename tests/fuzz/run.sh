@@ -1,8 +1,8 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) and run each for
 # $1 seconds (default 60), seeded with the shipped litmus tests, models and
-# protocols (plus the protocol snippets in tests/fuzz/seeds-proto and herd7-syntax models in
-# tests/fuzz/seeds-cat), machines, the
+# protocols (plus the protocol snippets in tests/fuzz/seeds-proto, the litmus snippets in
+# tests/fuzz/seeds-litmus and herd7-syntax models in tests/fuzz/seeds-cat), machines, the
 # kernel graph inputs (tests/e2e/data/kernels) and the claims files (reports/claims).
 # Crashes land in build-fuzz/crash-*; the corpus grows in build-fuzz/corpus-*.
 set -e
@@ -20,7 +20,7 @@ cp reports/claims/*.claims $OUT/corpus-claims/
 cp protocols/machines/*.machine tests/e2e/data/sim/*.machine tests/e2e/data/dram/*.machine tests/e2e/data/net/*.machine \
     $OUT/corpus-machine/
 cp models/lattice $OUT/corpus-lattice/
-find litmus tests/e2e/data -name '*.litmus' -exec cp {} $OUT/corpus-litmus/ \;
+find litmus tests/e2e/data tests/fuzz/seeds-litmus -name '*.litmus' -exec cp {} $OUT/corpus-litmus/ \;
 cp $OUT/corpus-litmus/* $OUT/corpus-eval/
 cp models/*.cat tests/e2e/data/*.cat tests/fuzz/seeds-cat/*.cat $OUT/corpus-cat/
 find protocols tests/fuzz/seeds-proto -name '*.proto' -exec cp {} $OUT/corpus-proto/ \; 2>/dev/null || true

@@ -2,6 +2,7 @@
  * readers and generators of checker/prog/prog_graph.c (CSR invariant, determinism,
  * the reference SSSP) and the parser's register-indexed addresses and new opcodes. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,54 @@ static void kernel_bad(const char *src, int line, int col, const char *what)
     cr_expect_eq(d.line, line, "line %d != %d (%s)", d.line, line, d.msg);
     cr_expect_eq(d.col, col, "col %d != %d (%s)", d.col, col, d.msg);
     cr_expect(strstr(d.msg, what) != NULL, "message '%s' lacks '%s'", d.msg, what);
+}
+
+/* div and rem (docs/litmus.md "Kernels"): parsed with register or value operands,
+ * truncating toward zero as C does, a zero divisor a fault, a constant 0 a parse error. */
+Test(kernel, div_rem)
+{
+    const char *src = "GPU d\n{ x = 0; }\nthreads T[1] {\n  div r1 r2 3 ;\n  rem r3 7 r1 ;\n}\n"
+                      "forall (true)\n";
+    prog_t *p;
+    diag_t d;
+    cr_assert_eq(prog_parse("d.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    const prog_instr_t *in = p->threads[0].instr;
+    cr_assert(in[0].op == PROG_OP_DIV && in[0].reg == 1 && in[0].a.is_reg && in[0].a.v == 2 &&
+              !in[0].b.is_reg && in[0].b.v == 3);
+    cr_assert(in[1].op == PROG_OP_REM && in[1].reg == 3 && !in[1].a.is_reg && in[1].b.is_reg);
+    cr_assert(prog_writes_reg(&in[0]) && prog_writes_reg(&in[1]) && prog_has_kernel_instr(p));
+    /* a / b truncates toward zero; a % b has a's sign; (a / b) * b + a % b = a */
+    static const int64_t cases[][4] = {
+        {7, 2, 3, 1},
+        {-7, 2, -3, -1},
+        {7, -2, -3, 1},
+        {-7, -2, 3, -1},
+        {6, 3, 2, 0},
+        {0, 5, 0, 0},
+        {1, 2, 0, 1},
+        {-1, 2, 0, -1},
+        {INT64_MIN, -1, INT64_MIN, 0},
+        {INT64_MAX, -1, -INT64_MAX, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        int64_t a = cases[k][0], b = cases[k][1];
+        cr_expect_eq(prog_alu(&in[0], a, b), cases[k][2], "%lld / %lld", (long long)a,
+                     (long long)b);
+        cr_expect_eq(prog_alu(&in[1], a, b), cases[k][3], "%lld %% %lld", (long long)a,
+                     (long long)b);
+        cr_expect(!prog_alu_faults(&in[0], b) && !prog_alu_faults(&in[1], b));
+    }
+    cr_assert(prog_alu_faults(&in[0], 0) && prog_alu_faults(&in[1], 0));
+    cr_assert_eq(prog_alu(&in[0], 5, 0), 0); /* defined, though every caller faults first */
+    prog_free(p);
+    kernel_bad("GPU d\n{ x = 0; }\n P0 ;\n div r1 r2 0 ;\nforall (true)\n", 4, 12,
+               "div by the constant 0");
+    kernel_bad("GPU d\n{ x = 0; }\nthreads T[1] { rem r1 5 (tid * 2) ; }\nforall (true)\n", 3, 25,
+               "rem by the constant 0");
+    kernel_bad("GPU d\n{ x = 0; }\n P0 ;\n div.acq r1 r2 1 ;\nforall (true)\n", 4, 6,
+               "takes no order");
+    kernel_bad("GPU d\n{ x = 0; }\n P0 ;\n rem r1 r2 ;\nforall (true)\n", 4, 12,
+               "expected a value");
 }
 
 Test(kernel, graph_directive)
@@ -365,4 +414,74 @@ Test(graph, color_reference)
     kernel_bad("GPU a\ngraph grid width = 2 height = 2 seed = 1 color = 1\n{ prio[0] = 1; }\n"
                "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
                3, 3, "location prio[0] initialised twice");
+}
+
+/* graph ... pagerank = ITERS rank = ONE: the transpose's CSR (trow, tcol) and PR[v], the
+ * fixed-point PageRank (prog_graph_pagerank), checked against a hand computation. */
+Test(graph, pagerank_reference)
+{
+    /* 0 -> 1, 0 -> 2, 1 -> 2, 2 -> 0; ONE = 100, BASE = 15. Iteration 1: contributions
+       50, 100, 100; sums 100, 50, 150; ranks 15 + 85, 15 + 42, 15 + 127. Iteration 2:
+       contributions 50, 57, 142; sums 142, 50, 107; ranks 15 + 120, 15 + 42, 15 + 90. */
+    const char *gr = "p sp 3 4\na 1 2 1\na 1 3 1\na 2 3 1\na 3 1 1\n";
+    prog_graph_t g, t;
+    diag_t d;
+    cr_assert_eq(prog_graph_read("p.gr", gr, strlen(gr), 100, 100, &g, &d), 0, "%s", d.msg);
+    prog_graph_transpose(&g, &t);
+    static const int32_t trow[] = {0, 1, 2, 4}, tcol[] = {2, 0, 0, 1};
+    for (int v = 0; v <= 3; v++)
+        cr_expect_eq(t.row[v], trow[v], "trow[%d]", v);
+    for (int k = 0; k < 4; k++)
+        cr_expect_eq(t.col[k], tcol[k], "tcol[%d]", k);
+    int64_t r[3];
+    prog_graph_pagerank(&g, 1, 100, r);
+    cr_expect(r[0] == 100 && r[1] == 57 && r[2] == 142, "%lld %lld %lld", (long long)r[0],
+              (long long)r[1], (long long)r[2]);
+    prog_graph_pagerank(&g, 2, 100, r);
+    cr_expect(r[0] == 135 && r[1] == 57 && r[2] == 105, "%lld %lld %lld", (long long)r[0],
+              (long long)r[1], (long long)r[2]);
+    prog_graph_free(&t);
+    prog_graph_free(&g);
+
+    /* The parser's PR table and in-edge arrays are the same functions' results. */
+    const char *src = "GPU p\ngraph rmat scale = 5 deg = 3 seed = 2 pagerank = 3 rank = 64\n{ }\n"
+                      "threads T[1] { ld r1 trow[0] ; }\n"
+                      "forall (all v in 0..N-1 : trow[0] = PR[v])\n";
+    prog_t *p;
+    cr_assert_eq(prog_parse("p.litmus", src, strlen(src), &p, &d), 0, "%s", d.msg);
+    prog_graph_rmat(5, 3, 2, &g);
+    prog_graph_transpose(&g, &t);
+    int64_t want[32];
+    prog_graph_pagerank(&g, 3, 64, want);
+    prog_val_t got[32];
+    int n = 0;
+    cond_vals(p->cond, got, &n);
+    cr_assert_eq(n, 32);
+    for (int v = 0; v < 32; v++)
+        cr_expect_eq(got[v], want[v], "PR[%d]", v);
+    int seen = 0;
+    for (int k = 0; k < p->nlocs; k++) {
+        int idx;
+        if (sscanf(p->locs[k].name, "tcol[%d]", &idx) == 1) {
+            cr_expect_eq(p->locs[k].init, t.col[idx], "tcol[%d]", idx);
+            seen++;
+        }
+    }
+    cr_expect_eq(seen, g.m);
+    prog_free(p);
+    prog_graph_free(&t);
+    prog_graph_free(&g);
+
+    kernel_bad("GPU p\ngraph rmat scale = 2 deg = 1 seed = 1 pagerank = 0 rank = 5\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               2, 50, "pagerank 0 out of range (1..1000)");
+    kernel_bad("GPU p\ngraph rmat scale = 2 deg = 1 seed = 1 pagerank = 2\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 1, "'rank = VALUE'");
+    kernel_bad("GPU p\nparam PR = 1\ngraph rmat scale = 2 deg = 1 seed = 1 pagerank = 2 rank = 5\n"
+               "{ }\nthreads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               3, 39, "pagerank = E defines the table PR: PR is taken");
+    kernel_bad("GPU p\ngraph rmat scale = 8 deg = 8 seed = 1 pagerank = 4 rank = 30000\n{ }\n"
+               "threads T[1] { ld r1 row[0] ; }\nforall (true)\n",
+               2, 1, "the PageRank of vertex");
 }
