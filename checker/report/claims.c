@@ -14,11 +14,24 @@
 #include "../lex/lex.h"
 #include "report.h"
 
-const char *const CLAIM_FIELDS[] = {
-    "cycles",   "events",      "messages_total", "traffic_bytes_total", "invalidations",
-    "flushes",  "evictions",   "stall_cycles",   "stall_msg_cycles",    "loads",
-    "l1_hits",  "l1_hit_rate", "store_count",    "store_latency_mean",  "load_latency_mean",
-    "cus_used", NULL};
+const char *const CLAIM_FIELDS[] = {"cycles",
+                                    "events",
+                                    "messages_total",
+                                    "traffic_bytes_total",
+                                    "invalidations",
+                                    "flushes",
+                                    "evictions",
+                                    "stall_cycles",
+                                    "stall_msg_cycles",
+                                    "loads",
+                                    "l1_hits",
+                                    "l1_hit_rate",
+                                    "store_count",
+                                    "store_latency_mean",
+                                    "load_latency_mean",
+                                    "cus_used",
+                                    "dram_row_hit_rate",
+                                    NULL};
 
 /* ---- statistics ---- */
 
