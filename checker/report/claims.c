@@ -35,6 +35,7 @@ const char *const CLAIM_FIELDS[] = {"cycles",
                                     "sync_l2",
                                     "sync_remote_l1",
                                     "sync_evicts",
+                                    "dram_row_hit_rate",
                                     NULL};
 
 /* ---- statistics ---- */

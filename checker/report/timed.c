@@ -106,6 +106,23 @@ static const figure_t FIGS[] = {
      "CUS=16,CONSUMERS=15,ROUNDS=8,NDATA=8,NT=8,STEAL=2",
      "CUS=4,CONSUMERS=3,ROUNDS=2,NDATA=2,NT=2,STEAL=2", "nol1", "t(nol1) / t: speedup over no L1",
      PLOT_LINES, false},
+    /* Seed 004 section 7's and seed 003 Table IV's kernels on fermi's 16 CUs: the
+       inter-work-group set (bfs, hotspot as STN with its grid barrier per step, dlb) and the
+       intra-work-group set (hotspot-wg as HSP, kmeans as KMN). Two steps or iterations and a
+       16 x 16 grid keep the TC runs affordable: tcs and tcw take about 10 M events on
+       hotspot-wg's default 4 steps. */
+    {"tc-kernels", "TC and RCC protocols on application kernels (seed 004 Fig. 7, seed 003 Fig. 9)",
+     "seed 004 sections 7 and 8.1, Figs. 7-8; seed 003 sections III-B and III-C, Fig. 9; "
+     "inter-work-group: bfs (R-MAT 256 x 4), hotspot (STN: a grid barrier per step), dlb "
+     "(16,384 elements); intra-work-group: hotspot-wg (HSP), kmeans (KMN); 16 CUs; tcs and "
+     "tcs-inorder at lifetime 800, tcw (TCW-FIXED) at 3200",
+     "fermi", "kernels/bfs kernels/hotspot kernels/dlb kernels/hotspot-wg kernels/kmeans",
+     "nol1 mesi gpu-vi gpu-vini tcs tcs-inorder tcw rcc rcc-wo", NULL, NULL, NULL,
+     "CUS=16,SCALE=8,DEG=4,W=16,H=16,ITERS=2,WGSIZE=32," TC_LIFE,
+     "CUS=4,TBS=2,SCALE=5,DEG=2,W=8,H=8,ITERS=2,WGSIZE=8,N=256,K=2,B=4," TC_LIFE, "nol1",
+     "t(nol1) / t: speedup over no L1, seed 004 Fig. 7a's baseline (its Fig. 7b normalises "
+     "the intra-work-group set to a non-coherent L1, NO-COH)",
+     PLOT_BARS, false},
     {"hlrc-steal", "Task queue by steal interval (seed 001 Fig. 4 shape)",
      "seed 001 section V-A, Fig. 4; RSP pops at work-group scope and steals with remote scope "
      "promotion (SCOPED=1), the others synchronize at agent scope",
@@ -161,6 +178,7 @@ typedef struct {
     uint64_t cycles, events, msgs, bytes, inv, flushes, evictions, stalls, mstalls, loads, hits;
     uint64_t sync_acc, sync_l1, sync_l2, sync_rem, sync_ev; /* seed 001 Table 6's counts */
     uint64_t st_count;
+    uint64_t dram_issued, dram_hits; /* DRAM row hits of the row accesses; 0, 0: no DRAM */
     double st_lat, ld_lat;
     int cus_used;                    /* distinct CUs the workload's threads are placed on */
     char pparams[200], wparams[400]; /* the effective settings: NAME=V,... */
@@ -363,6 +381,8 @@ static void record_result(res_t *r, const sim_result_t *s)
     r->st_lat = s->lat[SIM_OP_STORE].mean;
     r->st_count = s->lat[SIM_OP_STORE].count;
     r->ld_lat = s->lat[SIM_OP_LOAD].mean;
+    r->dram_hits = s->dram.row_hits;
+    r->dram_issued = s->dram.row_hits + s->dram.row_misses + s->dram.row_conflicts;
 }
 
 /* Load the machine, protocol and workload of job J with its settings; 0, or -1 with R->err. */
@@ -649,14 +669,19 @@ static void md_single_row(strbuf_t *b, const ctx_t *c, int fig, const job_t *j, 
     sb_printf(b, "| %s%s | %s |", good(c, r) ? "" : "🔴 ", c->wls[fig].w[j->wl],
               c->protos[fig].w[j->proto]);
     if (!good(c, r)) {
-        sb_printf(b, " - | - | - | - | - | - | - | - | - | - | - | **no: %s** |\n",
+        sb_printf(b, " - | - | - | - | - | - | - | - | - | - | - | - | **no: %s** |\n",
                   status_word(&r[first_bad(c, r)]));
         return;
     }
-    double hit[64], m, lo, hi;
-    for (int s = 0; s < c->nseeds && s < 64; s++)
+    double hit[64], row[64], m, rm, lo, hi;
+    bool dram = false;
+    for (int s = 0; s < c->nseeds && s < 64; s++) {
         hit[s] = r[s].loads ? (double)r[s].hits / (double)r[s].loads : 0.0;
+        row[s] = r[s].dram_issued ? (double)r[s].dram_hits / (double)r[s].dram_issued : 0.0;
+        dram |= r[s].dram_issued > 0;
+    }
     report_ci95(hit, c->nseeds < 64 ? c->nseeds : 64, &m, &lo, &hi);
+    report_ci95(row, c->nseeds < 64 ? c->nseeds : 64, &rm, &lo, &hi);
     sb_puts(b, " ");
     CI_U(b, c, r, cycles);
     sb_puts(b, " | ");
@@ -677,7 +702,11 @@ static void md_single_row(strbuf_t *b, const ctx_t *c, int fig, const job_t *j, 
     CI_D(b, c, r, st_lat, 1);
     sb_puts(b, " | ");
     CI_U(b, c, r, st_count);
-    sb_printf(b, " | %.3f | yes |\n", m);
+    sb_printf(b, " | %.3f | ", m);
+    if (dram)
+        sb_printf(b, "%.3f | yes |\n", rm);
+    else
+        sb_puts(b, "- | yes |\n");
 }
 
 /* The table of a one-point figure: a row per run with its metrics' means ±95% CI. */
@@ -689,12 +718,13 @@ static void md_single(strbuf_t *b, const ctx_t *c, int fig)
         "Means over %d seeds ±95%% CI half-width. Speedup: %s. Thread stall cycles: core "
         "events waiting before a row took them (not the paper's SC stall cycles); message "
         "stall cycles: messages waiting at their receiver (a TC-Strong write until the lease "
-        "expires); store latency: mean cycles from issue to completion; stores: how many "
+        "expires); store latency: mean cycles from issue to completion; stores: how many; "
+        "DRAM row-hit rate: row hits over the DRAM's row accesses, - without a DRAM model "
         "(docs/sim.md).\n\n"
         "| workload | protocol | cycles | speedup | messages | traffic bytes | "
         "invalidations | flushes | thread stall cycles | message stall cycles | store latency | "
-        "stores | L1 hit rate | correct |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "stores | L1 hit rate | DRAM row-hit rate | correct |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
         c->nseeds, f->norm_text);
     strbuf_t fails;
     sb_init(&fails);
@@ -763,6 +793,10 @@ static int field_value(const res_t *x, const char *field, double *v)
     };
     if (!strcmp(field, "l1_hit_rate")) {
         *v = x->loads ? (double)x->hits / (double)x->loads : 0.0;
+        return 0;
+    }
+    if (!strcmp(field, "dram_row_hit_rate")) {
+        *v = x->dram_issued ? (double)x->dram_hits / (double)x->dram_issued : 0.0;
         return 0;
     }
     if (!strcmp(field, "cus_used")) {

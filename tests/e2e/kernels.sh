@@ -5,7 +5,7 @@
 # twice gives the same numbers), L1 hit rates that move with the L1 size, a broken
 # variant that gives exit 1, check exploring the tiny kernels (pinned counts), index out
 # of bounds, the graph readers, and bad input (FILE:LINE:COL, exit 2).
-# The same for the reduction and nn kernels (seed 000 Fig. 10) bfs and hotspot (seeds
+# The same for the reduction and nn kernels (seed 000 Fig. 10) bfs, hotspot, dlb and kmeans (seeds
 # 003/004, on fermi).
 # Usage: sh tests/e2e/kernels.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
@@ -337,6 +337,95 @@ check_count "check gpu-wt-noinv hotspot" ": violation (7510 states, 17427 transi
     --protocol gpu-wt-noinv $K/hotspot.litmus
 check_count "check gpu-vi-lostsharer hotspot" ": violation (3823 states, 7619 transitions" \
     --protocol gpu-vi-lostsharer $K/hotspot.litmus
+# dlb (seed 003 Table IV DLB, seed 004 section 7: per-TB task queues, CAS takes, work
+# stealing, recursive splitting): timed defaults (16 CUs x 4 TBs, 16,384 elements, leaves of
+# 16, 8-slot rings) on fermi under seed 003 Fig. 9's and seed 004 Fig. 7's protocols (TCS at
+# lifetime 800, TCW-FIXED at 3200: seed 004 section 8.3); every run passes its check (each
+# element in one leaf, once), pinned.
+B="--machine fermi --workload $K/dlb.litmus"
+pin "dlb nol1" 716266,353526,129582,2147844 --protocol nol1 $B
+pin "dlb mesi" 1070661,444885,105580,7716048 --protocol mesi $B
+pin "dlb gpu-vi" 731048,415089,128614,5027504 --protocol gpu-vi $B
+pin "dlb gpu-vi seed 7" 701826,389490,122614,4848388 --protocol gpu-vi $B --seed 7
+pin "dlb gpu-vini" 741833,384162,111550,4962172 --protocol gpu-vini $B
+pin "dlb tcs" 888504,1501387,113786,7181416 --protocol tcs $B --param lifetime=800
+pin "dlb tcw" 806315,4301002,107356,6652844 --protocol tcw $B --param lifetime=3200
+pin "dlb rcc" 764492,355076,118548,6606264 --protocol rcc $B
+# L1 hit rates over 4 / 256 / 4096 lines (4,096 elements), pinned and rising.
+h=""
+for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+    h="$h $("$BIN" sim --csv --protocol gpu-vi --machine $m --workload $K/dlb.litmus --param N=4096 \
+        | tail -1 | cut -d, -f12)"
+done
+if [ "$h" = " 0.003445 0.440883 0.477034" ]; then ok; else bad "dlb gpu-vi L1 hit rates:$h"; fi
+# Finding, pinned: rcc-wo (and rcc at seeds 3 to 5) stops with an impossible DATA at an L1
+# line in I at 16 CUs; 2, 4 and 8 CUs run correct (docs/litmus.md, dlb).
+expect_rc 1 "rcc-wo dlb 16 CUs" "$BIN" sim --protocol rcc-wo $B
+if grep -q "impossible message DATA at L1\[14\] in state I" "$T/err"; then ok; else
+    bad "rcc-wo dlb: $(cat "$T/err")"
+fi
+expect_rc 0 "rcc-wo dlb 8 CUs" "$BIN" sim --protocol rcc-wo $B --param CUS=8
+check_count "check nol1 dlb" ": ok (27374 states, 53842 transitions" --protocol nol1 $K/dlb.litmus
+check_count "check gpu-wt dlb" ": ok (48205 states, 99527 transitions" --protocol gpu-wt \
+    $K/dlb.litmus
+check_count "check mesi dlb" ": ok (32958 states, 63868 transitions" --protocol mesi $K/dlb.litmus
+check_count "check gpu-vi dlb" ": ok (30102 states, 58676 transitions" --protocol gpu-vi \
+    $K/dlb.litmus
+# A broken variant: with 8 elements a ring slot is reused, and gpu-wt-noinv's stale copy of
+# it hands a thief an old (lo, len) pair: a leaf past the array.
+check_count "check gpu-wt-noinv dlb 8 elements" ": invariant (886689 states, 1875707 transitions" \
+    --protocol gpu-wt-noinv --param N=8 $K/dlb.litmus
+if grep -q "index 8 out of the array out (8 elements)" "$T/out"; then ok; else
+    bad "gpu-wt-noinv dlb: $(head -3 "$T/out")"
+fi
+
+# kmeans (seed 003 Table IV KMN, seed 004 section 7's intra-workgroup K-means): every
+# work-group clusters its own 5 blobs of 8 points, 4 Lloyd iterations, lanes assigning and
+# lanes 0..4 reducing between two bar.syncs, on fermi's 16 CUs; every run passes its check
+# (memberships, the blob means, the counts), pinned. TC and RCC at 4 CUs and 2 iterations.
+M="--machine fermi --workload $K/kmeans.litmus"
+pin "kmeans nol1" 517520,410275,120640,1930240 --protocol nol1 $M
+pin "kmeans mesi" 768775,742423,173456,13332024 --protocol mesi $M
+pin "kmeans gpu-vi" 806877,637997,162480,7520432 --protocol gpu-vi $M
+pin "kmeans gpu-vi seed 7" 806436,637719,162492,7519952 --protocol gpu-vi $M --seed 7
+pin "kmeans gpu-vini" 805296,550517,110016,7101440 --protocol gpu-vini $M
+pin "kmeans tcs 4 CUs" 526316,1079531,15120,1034560 --protocol tcs $M --param CUS=4 \
+    --param ITERS=2 --param lifetime=800
+pin "kmeans tcw 4 CUs" 521488,1217956,15112,1033888 --protocol tcw $M --param CUS=4 \
+    --param ITERS=2 --param lifetime=3200
+pin "kmeans rcc 4 CUs" 443827,62753,15120,787680 --protocol rcc $M --param CUS=4 --param ITERS=2
+# The reducers and assigners are different programs, so a work-group of 32 lanes is two
+# warps (lanes 0..4, lanes 5..31): 32 on 16 CUs.
+w=$("$BIN" sim --json --protocol nol1 $M | grep -o '"warps":[0-9]*')
+if [ "$w" = '"warps":32' ]; then ok; else bad "kmeans warps: $w, want 32"; fi
+# L1 hit rates over 4 / 256 / 4096 lines, pinned and rising.
+for pe in "mesi 0.000043 0.112287 0.245493" "gpu-vi 0.000043 0.141029 0.190221"; do
+    set -- $pe
+    p=$1
+    shift
+    for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
+        h=$("$BIN" sim --csv --protocol $p --machine $m --workload $K/kmeans.litmus | tail -1 \
+            | cut -d, -f12)
+        if [ "$h" = "$1" ]; then ok; else bad "kmeans $p L1 hit rate on $m: $h, want $1"; fi
+        shift
+    done
+done
+# Finding, pinned: rcc stops with an impossible DATA at an L1 line in I at 16 CUs with 16
+# points per blob (2 iterations, 64 lanes); 1, 2, 4, 8 and 12 CUs run correct.
+expect_rc 1 "rcc kmeans 16 CUs" "$BIN" sim --protocol rcc $M --param ITERS=2 --param B=16 \
+    --param WGSIZE=64
+if grep -q "impossible message DATA at L1\[8\] in state I" "$T/err"; then ok; else
+    bad "rcc kmeans: $(cat "$T/err")"
+fi
+check_count "check nol1 kmeans" ": ok (21131 states, 34605 transitions" --protocol nol1 \
+    $K/kmeans.litmus
+check_count "check gpu-wt kmeans" ": ok (1786909 states, 3448369 transitions" --protocol gpu-wt \
+    $K/kmeans.litmus
+check_count "check mesi kmeans" ": ok (4083 states, 7905 transitions" --protocol mesi \
+    $K/kmeans.litmus
+check_count "check gpu-vi kmeans" ": ok (9148 states, 16849 transitions" --protocol gpu-vi \
+    $K/kmeans.litmus
+
 check_count "check nol1 sssp-road" ": ok (12958 states, 25887 transitions" --protocol nol1 \
     $K/sssp-road.litmus
 check_count "check nol1-nowait sssp 8 vertices" ": violation (4164 states, 8929 transitions" \

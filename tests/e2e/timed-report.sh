@@ -96,6 +96,17 @@ if "$BIN" report timed --quick --only fermi --seeds 1 --out "$F" >/dev/null 2>"$
     grep -q '^| mp | tcw | lifetime=3200 | ' "$F/timed.md"; then ok; else
     bad "fermi effective lifetimes: $(grep '^| mp | tc' "$F/timed.md" | head -n 3)"
 fi
+# tc-kernels (seeds 003/004's kernel sets on fermi): every quick run correct, the workload
+# settings reaching the kernels that declare them, and the DRAM row-hit rate column (pinned).
+K=$T/k
+if "$BIN" report timed --quick --only tc-kernels --seeds 1 --out "$K" >"$T/out" 2>"$T/err" &&
+    grep -q "(45 runs x 1 seeds; 45 correct at every seed, 0 failed or wrong)" "$T/out" &&
+    grep -q '| stores | L1 hit rate | DRAM row-hit rate | correct |$' "$K/timed.md" &&
+    grep -q '^| kernels/bfs | nol1 | 111724 | 1.00 | .* | 0.000 | 0.872 | yes |$' "$K/timed.md" &&
+    grep -q '^| kernels/kmeans | gpu-vi | npend=4 | CUS=4,WGS=1,WGSIZE=8,K=2,B=4,ITERS=2,S=32 |$' \
+        "$K/timed.md"; then ok; else
+    bad "tc-kernels quick: $(cat "$T/out" "$T/err"; grep '^| kernels/bfs | nol1' "$K/timed.md")"
+fi
 # Strong scaling (seed 002 section IV-D): hs-relaxed fixes the TBs in all (Table II: Flags 60,
 # HG and HG-NO 64, RC 64, SL 512, SC 112, the workloads' timed defaults) and divides them over
 # the CUs. At 15 CUs every workload occupies 15 CUs (no "[N CUs used]" cell; the Flags claims
