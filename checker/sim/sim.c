@@ -315,6 +315,8 @@ static bool is_transient(const sim_t *s, int ctrl, int st)
     return st >= 0 && st < s->p->ctrls[ctrl].nstates && s->p->ctrls[ctrl].transient[st];
 }
 
+static void var_init(sim_t *s, int i, int line, sim_slot_t *r, int v);
+
 /* Instance I's record of LINE, created in the initial state when CREATE. */
 static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
 {
@@ -342,28 +344,53 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
     r[0] = c->init_state;
+    for (int v = 0; v < c->nlinevars; v++)
+        var_init(s, i, line, r, v);
+    return r;
+}
+
+/* Line variable V of instance I's record R of LINE takes its initial value. */
+static void var_init(sim_t *s, int i, int line, sim_slot_t *r, int v)
+{
+    inst_t *in = &s->inst[i];
+    const proto_var_t *var = &s->p->ctrls[in->ctrl].linevars[v];
+    sim_slot_t *p = r + s->lv_off[in->ctrl][v];
+    if (var->init_initial) {
+        for (int q = 0; q < s->line_nlocs[line]; q++)
+            p[q] = (sim_slot_t)s->prog->locs[s->line_locs[line][q]].init;
+    } else if (var->init && var->type.kind != PROTO_T_DATA) {
+        sim_ctx_t x = {.L = &s->L,
+                       .ops = &sim_ops,
+                       .user = s,
+                       .inst = i,
+                       .line = -1,
+                       .tid = -1,
+                       .msg_src = -1,
+                       .cvars = in->cvars,
+                       .err = &s->err};
+        sim_val_t val;
+        if (!SIM_ROWS(eval)(&x, var->init, &val))
+            *p = (sim_slot_t)val;
+    }
+}
+
+/* A line variable declared `live S...` is reset to its initial value outside those
+ * states after every step, as in the explorer (docs/protocol-language.md, "Dead
+ * variables"), so no row reads a value left from an earlier visit (rcc's L2 `hasrd`
+ * and `r1src` after I/WRITE -> IV). Data and time variables are kept: the explorer
+ * keeps data, and a time's initial value is relative there but absolute here. */
+static void reset_dead(sim_t *s, int i, int line, sim_slot_t *r)
+{
+    int ci = s->inst[i].ctrl;
+    const proto_ctrl_t *c = &s->p->ctrls[ci];
     for (int v = 0; v < c->nlinevars; v++) {
         const proto_var_t *var = &c->linevars[v];
-        sim_slot_t *p = r + s->lv_off[in->ctrl][v];
-        if (var->init_initial) {
-            for (int q = 0; q < s->line_nlocs[line]; q++)
-                p[q] = (sim_slot_t)s->prog->locs[s->line_locs[line][q]].init;
-        } else if (var->init && var->type.kind != PROTO_T_DATA) {
-            sim_ctx_t x = {.L = &s->L,
-                           .ops = &sim_ops,
-                           .user = s,
-                           .inst = i,
-                           .line = -1,
-                           .tid = -1,
-                           .msg_src = -1,
-                           .cvars = in->cvars,
-                           .err = &s->err};
-            sim_val_t val;
-            if (!SIM_ROWS(eval)(&x, var->init, &val))
-                *p = (sim_slot_t)val;
-        }
+        if (var->live == ~(uint64_t)0 || var->type.kind == PROTO_T_DATA ||
+            var->type.kind == PROTO_T_TIME || (r[0] >= 0 && r[0] < 64 && (var->live >> r[0] & 1)))
+            continue;
+        r[s->lv_off[ci][v]] = 0;
+        var_init(s, i, line, r, v);
     }
-    return r;
 }
 
 /* Residency bookkeeping after LINE of instance I moved from state A to B. */
@@ -772,6 +799,7 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         if (line == x->line && x->lrec)
             continue; /* the row's own line: counted below */
         moved(s, x->inst, line, s->undo[k].old, r[0]);
+        reset_dead(s, x->inst, line, r);
         if (s->p->ninvs && check_invariants(s, line))
             return -1;
         if (per_cu && r[0] == init)
@@ -782,6 +810,7 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
     if (x->lrec) {
         int after = x->lrec[0];
         bool fa = false;
+        reset_dead(s, x->inst, x->line, x->lrec);
         for (int k = 0; k < s->nundo; k++)
             if (s->undo[k].slot == x->lrec) {
                 before = s->undo[k].old;

@@ -358,12 +358,12 @@ for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
         | tail -1 | cut -d, -f12)"
 done
 if [ "$h" = " 0.003445 0.440883 0.477034" ]; then ok; else bad "dlb gpu-vi L1 hit rates:$h"; fi
-# Finding, pinned: rcc-wo (and rcc at seeds 3 to 5) stops with an impossible DATA at an L1
-# line in I at 16 CUs; 2, 4 and 8 CUs run correct (docs/litmus.md, dlb).
-expect_rc 1 "rcc-wo dlb 16 CUs" "$BIN" sim --protocol rcc-wo $B
-if grep -q "impossible message DATA at L1\[14\] in state I" "$T/err"; then ok; else
-    bad "rcc-wo dlb: $(cat "$T/err")"
-fi
+# rcc-wo, and rcc at seeds 2 to 5, once stopped here with an impossible DATA at an L1 line
+# in I: timed mode kept a `live` line variable's value outside its live states (rcc's L2
+# `hasrd` after I/WRITE -> IV sent a DATA to a stale `r1src`); it is reset now, as in the
+# explorer (docs/sim.md). Pinned correct.
+pin "dlb rcc-wo" 678429,406257,106906,6077088 --protocol rcc-wo $B
+pin "dlb rcc seed 3" 760973,359299,119790,6645540 --protocol rcc $B --seed 3
 expect_rc 0 "rcc-wo dlb 8 CUs" "$BIN" sim --protocol rcc-wo $B --param CUS=8
 check_count "check nol1 dlb" ": ok (27374 states, 53842 transitions" --protocol nol1 $K/dlb.litmus
 check_count "check gpu-wt dlb" ": ok (48205 states, 99527 transitions" --protocol gpu-wt \
@@ -410,13 +410,9 @@ for pe in "mesi 0.000043 0.112287 0.245493" "gpu-vi 0.000043 0.141029 0.190221";
         shift
     done
 done
-# Finding, pinned: rcc stops with an impossible DATA at an L1 line in I at 16 CUs with 16
-# points per blob (2 iterations, 64 lanes); 1, 2, 4, 8 and 12 CUs run correct.
-expect_rc 1 "rcc kmeans 16 CUs" "$BIN" sim --protocol rcc $M --param ITERS=2 --param B=16 \
+# This once stopped with an impossible DATA at an L1 line in I (the dlb note above).
+expect_rc 0 "rcc kmeans 16 CUs" "$BIN" sim --protocol rcc $M --param ITERS=2 --param B=16 \
     --param WGSIZE=64
-if grep -q "impossible message DATA at L1\[8\] in state I" "$T/err"; then ok; else
-    bad "rcc kmeans: $(cat "$T/err")"
-fi
 check_count "check nol1 kmeans" ": ok (21131 states, 34605 transitions" --protocol nol1 \
     $K/kmeans.litmus
 check_count "check gpu-wt kmeans" ": ok (1786909 states, 3448369 transitions" --protocol gpu-wt \
