@@ -57,6 +57,20 @@ grep -q '"class":"not-covered","killed_by":null,"gained":0,"lost":0,"bounded":0'
     bad "#128 not covered: $(head -n 1 "$T/one.json")"
 tail -n 1 "$T/one.json" | grep -q '"not_covered":1,"liveness":false,"kill_rate":0.0000}' && ok ||
     bad "#128 summary: $(tail -n 1 "$T/one.json")"
+# The tests litmus/mutation added to kill survivors of the campaigns: a fill turned into a
+# registration the L2 does not know (hlrc-probe #265: two RMWs both read 0), a probed store
+# that moves a line whose registration just arrived to R, skipping the acquire's
+# invalidation (hlrc-probe #436, warm caches), a load write-out that does not wait for its
+# fill (qr-rcsc #16: the late fill completes the thread's next load).
+M=litmus/mutation
+one '"row":"IVX | DATA | | done(msg.tid, msg.val) | R","class":"killed","killed_by":"ld+rmw+rmw2+sameline","verdict":"violation","setting":"base"}' \
+    hlrc-probe --stronger none --only 265 $M/ld+rmw+rmw2+sameline.litmus
+one '"class":"killed-stronger","killed_by":"MP+rel+acq+guard+st.sameline","verdict":"violation","setting":"warm"}' \
+    hlrc-probe --stronger warm --only 436 $M/MP+rel+acq+guard+st.sameline.litmus
+one '"mutant":16,"file":"protocols/qr.proto","line":125,"controller":"L1","operator":"drop-action",' \
+    qr-rcsc --stronger none --only 16 $M/st+ld+ld+sameline+samewg.litmus
+grep -q '"class":"killed","killed_by":"st+ld+ld+sameline+samewg","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
+    bad "qr-rcsc #16: $(head -n 1 "$T/one.json")"
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
 one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \

@@ -3,8 +3,8 @@
 # from tests/mutation/protocols.tab (or those named), with its exploration bound and
 # stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
 # and, with -g, OUT/P.gen.json.
-# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-g] [-L] [-E LIST] [-N]
-#        [PROTOCOL...]
+# Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-K PREV] [-g] [-L]
+#        [-E LIST] [-N] [PROTOCOL...]
 #   -b CORE  the core suite (default litmus/core and litmus/mutation, the tests written to
 #            cover the rows litmus/core leaves not covered; an older suite's folder gives
 #            "before"; several paths: one word, space-separated);
@@ -13,6 +13,11 @@
 #            tests (a folder or file); the mutants not killed in PREV/P.core.json (survived,
 #            equivalent, not-covered) are run on
 #            them and the classes merged (what the old tests killed stays killed)
+#   -K PREV  after the core stage (before -R), the kills of an earlier campaign of the same
+#            table on the same suite, PREV/P.core.json, merged: a counterexample found there
+#            (at any bound, with or without the reduction, with --liveness) is one here; a
+#            mutant PREV showed equivalent on the full graph (POR=--no-por there) that this
+#            run reports not covered is equivalent (its row is chosen, as -N would show)
 #   -g       then the mutants that survived on CORE again on litmus/gen (--only: the
 #            generated suite has ~1000 tests, too many to run every mutant on), merged into
 #            OUT/P.gen.json: the classes on core plus gen
@@ -43,8 +48,9 @@
 #            bounded searches takes the class of the larger bound (killed, survived,
 #            equivalent or not-covered)
 # Every search uses the partial-order reduction (`mutate --por`) where the protocol's
-# analysis allows it (tcs and tcw: not, a global clock): the same kills and outcomes,
-# fewer states per bound. POR=--no-por for the full graph.
+# analysis allows it (every protocol of protocols.tab, the global-clock ones too: the tick
+# is never in a reduced set, docs/por.md): the same kills and outcomes, fewer states per
+# bound. POR=--no-por for the full graph.
 # Then: python3 tests/mutation/report.py OUT > reports/mutation.md
 # Long: run it under nice. Times of the last campaigns: reports/mutation.md.
 BIN=${BIN:-./cohcheck}
@@ -54,6 +60,7 @@ J=2
 CORE="litmus/core litmus/mutation" # the core suite and the tests written to cover its holes
 GEN=litmus/gen
 PREV=
+KPREV=
 DOGEN=
 GEN_ST=
 GEN_MS=
@@ -62,12 +69,13 @@ RE_ST=
 LIVE=
 NOPOR=
 EXTRA=
-while getopts o:j:b:r:gLNE:S:m:R:U: opt; do
+while getopts o:j:b:r:K:gLNE:S:m:R:U: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
     b) CORE=$OPTARG ;;
     r) PREV=$OPTARG ;;
+    K) KPREV=$OPTARG ;;
     g) DOGEN=1 ;;
     L) LIVE=1 ;;
     N) NOPOR=1 ;;
@@ -113,6 +121,14 @@ s, ms = old[-1], {m["mutant"]: m for m in old[:-1]}
 mode = sys.argv[4] if len(sys.argv) > 4 else "tests"
 for n in new[:-1]:
     o = ms[n["mutant"]]
+    if mode == "kills":  # an earlier campaign's kills; its full-graph row coverage
+        assert (o["original"], o["row"]) == (n["original"], n["row"]), n["mutant"]
+        if n["class"] in ("killed", "killed-stronger") and o["class"] not in (
+                "killed", "killed-stronger", "invalid"):
+            ms[n["mutant"]] = n
+        elif n["class"] == "equivalent" and o["class"] == "not-covered":
+            o["class"] = "equivalent"
+        continue
     if n["class"] in ("killed", "killed-stronger", "invalid"):
         ms[n["mutant"]] = n
     elif (mode == "bound" and o["class"] == "survived" and not o.get("gained")
@@ -174,6 +190,10 @@ for p in "$@"; do
     else
         # shellcheck disable=SC2086
         "$BIN" mutate $set_opts $CORE >"$OUT/$p.core.json" || exit 1
+    fi
+    if [ -n "$KPREV" ]; then
+        merge "$OUT/$p.core.json" "$KPREV/$p.core.json" - kills >"$OUT/$p.core.json.tmp" &&
+            mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
     fi
     if [ -n "$RE_MS" ]; then
         rest=$(python3 - "$OUT/$p.core.json" <<'PY'
