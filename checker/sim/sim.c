@@ -1107,6 +1107,8 @@ static int try_msg(sim_t *s, int id)
         if (room <= 0)
             return room;
     }
+    /* A lazy event or an eviction for room may have sent, and so moved the pool. */
+    g = &s->msgs[id];
     sim_slot_t *r = line >= 0 ? line_rec(s, i, line, true) : NULL;
     sim_ctx_t x;
     ctx_init(s, &x, i, line, r);
@@ -1657,6 +1659,7 @@ static int handle(sim_t *s, const event_t *e)
             return 0;
         }
         int f = try_msg(s, e->a);
+        g = &s->msgs[e->a]; /* its sends may have moved the pool */
         if (f == 0) {
             stall_add(s, g->dst, EV_ARRIVE, e->a);
             if (s->p->clock)
