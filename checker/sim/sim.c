@@ -150,6 +150,7 @@ typedef struct sim {
     int *inst_ctrl, *inst_cu;
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
+    bool *has_dead; /* per controller: a line variable reset_dead may reset */
     uint64_t *ev_states;
     int *cv_w;      /* per controller: slots of its variables */
     int **lazy_ev;  /* per controller: internal line events fired on access, -1 ended */
@@ -382,6 +383,8 @@ static void var_init(sim_t *s, int i, int line, sim_slot_t *r, int v)
 static void reset_dead(sim_t *s, int i, int line, sim_slot_t *r)
 {
     int ci = s->inst[i].ctrl;
+    if (!s->has_dead[ci])
+        return; /* the common case: nothing to reset (checked once per controller) */
     const proto_ctrl_t *c = &s->p->ctrls[ci];
     for (int v = 0; v < c->nlinevars; v++) {
         const proto_var_t *var = &c->linevars[v];
@@ -1950,6 +1953,7 @@ static int build(sim_t *s, diag_t *err)
     s->lv_off = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->cv_off = xcalloc((size_t)p->nctrls, sizeof(int *));
     s->cv_w = xcalloc((size_t)p->nctrls, sizeof(int));
+    s->has_dead = xcalloc((size_t)p->nctrls, sizeof(bool));
     s->home_ctrl = -1;
     int maxlw = 0;
     for (int c = 0; c < p->nctrls; c++) {
@@ -1958,6 +1962,10 @@ static int build(sim_t *s, diag_t *err)
         s->cv_off[c] = xcalloc((size_t)pc->nctrlvars + 1, sizeof(int));
         int w = 1;
         for (int v = 0; v < pc->nlinevars; v++) {
+            const proto_var_t *lv = &pc->linevars[v];
+            if (lv->live != ~(uint64_t)0 && lv->type.kind != PROTO_T_DATA &&
+                lv->type.kind != PROTO_T_TIME)
+                s->has_dead[c] = true;
             s->lv_off[c][v] = w;
             w += type_width(s, &pc->linevars[v].type);
             if (s->home_ctrl < 0 && !pc->per_cu && pc->linevars[v].type.kind == PROTO_T_DATA &&
@@ -2216,6 +2224,7 @@ static void sim_free(sim_t *s)
     free(s->loc_line);
     free(s->locpos);
     free(s->line_nlocs);
+    free(s->has_dead);
     for (int c = 0; c < p->nctrls; c++) {
         if (s->lv_off)
             free(s->lv_off[c]);
