@@ -44,6 +44,9 @@ enum { TH_RUN, TH_WAIT, TH_DONE, TH_JOIN }; /* TH_JOIN: waiting at a join (launc
        */
 #define MAX_LOCAL 100000 /* local instructions between two memory operations */
 #define MAX_LAZY 8       /* internal events fired in a row before one event is handled */
+/* What a row's actions can write, so fire saves only what an undo restores (a row is
+   undone only when a send meets a full channel, so a row with no send saves nothing). */
+enum { ROWF_SEND = 1, ROWF_LV = 2, ROWF_CV = 4, ROWF_REGS = 8 };
 
 typedef struct {
     uint64_t t, key;
@@ -150,7 +153,16 @@ typedef struct sim {
     int *inst_ctrl, *inst_cu;
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
-    bool *has_dead; /* per controller: a line variable reset_dead may reset */
+    bool *has_dead;        /* per controller: a line variable reset_dead may reset */
+    bool **dead_const;     /* per controller, per line var: its initial value is dead_val's */
+    sim_slot_t **dead_val; /* (a constant expression, evaluated once at build) */
+    uint8_t *row_fl;       /* per controller * maxrows + row: ROWF_* (what fire saves) */
+    bool inv_states;       /* the invariants read line states only (count(), constants) */
+    uint8_t *inv_seen;     /* per line: its invariants were checked and held */
+    int *st_base;          /* with inv_states: per controller, its first state's column */
+    int nst;               /* columns: the states of every controller */
+    int32_t *st_cnt;       /* with inv_states: per line * nst + column, the instances of the
+                              controller whose line is in that state (no record: initial) */
     uint64_t *ev_states;
     int *cv_w;      /* per controller: slots of its variables */
     int **lazy_ev;  /* per controller: internal line events fired on access, -1 ended */
@@ -202,7 +214,7 @@ typedef struct sim {
     } pd[64];
     int npd;
     struct undo {
-        sim_slot_t *slot, old;
+        sim_slot_t *slot, old, to;
     } * undo;
     int nundo;
     size_t capundo;
@@ -391,6 +403,10 @@ static void reset_dead(sim_t *s, int i, int line, sim_slot_t *r)
         if (var->live == ~(uint64_t)0 || var->type.kind == PROTO_T_DATA ||
             var->type.kind == PROTO_T_TIME || (r[0] >= 0 && r[0] < 64 && (var->live >> r[0] & 1)))
             continue;
+        if (s->dead_const[ci][v]) {
+            r[s->lv_off[ci][v]] = s->dead_val[ci][v]; /* what var_init would compute */
+            continue;
+        }
         r[s->lv_off[ci][v]] = 0;
         var_init(s, i, line, r, v);
     }
@@ -461,7 +477,7 @@ static void cb_forall(sim_ctx_t *x, uint64_t from, int to)
         if (!(from >> r[0] & 1) || r[0] == to)
             continue;
         util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
-        s->undo[s->nundo++] = (struct undo){r, r[0]};
+        s->undo[s->nundo++] = (struct undo){r, r[0], to};
         r[0] = to;
     }
 }
@@ -727,6 +743,60 @@ static void ctx_init(sim_t *s, sim_ctx_t *x, int i, int line, sim_slot_t *r)
                      .err = &s->err};
 }
 
+/* Invariant expression E on LINE where it reads states only (inv_ok): count() from the
+ * per-line state counts, the rest as the row evaluator computes it. */
+static int64_t inv_eval(const sim_t *s, const proto_expr_t *e, int line)
+{
+    int64_t a, b;
+    switch (e->kind) {
+    case PROTO_E_INT: return e->index;
+    case PROTO_E_PARAM: return s->p->params[e->index].value;
+    case PROTO_E_NOT: return !inv_eval(s, e->a, line);
+    case PROTO_E_NEG: return -inv_eval(s, e->a, line);
+    case PROTO_E_MAX:
+    case PROTO_E_MIN:
+        a = inv_eval(s, e->a, line);
+        b = inv_eval(s, e->b, line);
+        return (e->kind == PROTO_E_MAX) == (a > b) ? a : b;
+    case PROTO_E_COUNT: {
+        const int32_t *c = s->st_cnt + (size_t)line * s->nst + s->st_base[e->index];
+        int64_t n = 0;
+        for (int st = 0; st < s->p->ctrls[e->index].nstates && st < 64; st++)
+            n += e->states >> st & 1 ? c[st] : 0;
+        return n;
+    }
+    case PROTO_E_BIN:
+        a = inv_eval(s, e->a, line);
+        if (e->op == '&' && !a)
+            return 0;
+        if (e->op == '|' && a)
+            return 1;
+        b = inv_eval(s, e->b, line);
+        switch (e->op) {
+        case '+': return a + b;
+        case '-': return a - b;
+        case '<': return a < b;
+        case 'l': return a <= b;
+        case '>': return a > b;
+        case 'g': return a >= b;
+        case '=': return a == b;
+        case '!': return a != b;
+        default: return b != 0; /* '&', '|' (inv_ok admits no other operator) */
+        }
+    default: return 0; /* NONE (inv_ok admits no other kind) */
+    }
+}
+
+/* LINE of instance I moved from state A to B: the counts inv_eval reads. */
+static void st_move(sim_t *s, int i, int line, int a, int b)
+{
+    if (!s->st_cnt || a == b)
+        return;
+    int32_t *c = s->st_cnt + (size_t)line * s->nst + s->st_base[s->inst[i].ctrl];
+    c[a]--;
+    c[b]++;
+}
+
 /* The protocol's declared invariants on LINE (as the explorer checks them: in the
  * context of instance 0): 0, or -1 with the run stopped. */
 static int check_invariants(sim_t *s, int line)
@@ -735,7 +805,9 @@ static int check_invariants(sim_t *s, int line)
         sim_ctx_t x;
         ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
         sim_val_t v;
-        if (SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
+        if (s->inv_states) {
+            v = (sim_val_t)inv_eval(s, s->p->invs[k].expr, line);
+        } else if (SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
             eval_error(s);
             return -1;
         }
@@ -771,10 +843,15 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
     inst_t *in = &s->inst[x->inst];
     sim_slot_t save_line[256], *save_cv = s->save_cv, save_regs[PROG_MAX_REGS];
     int cvw = s->cv_w[in->ctrl];
-    if (x->lrec)
+    int fl = s->row_fl[in->ctrl * s->maxrows + (int)(row - s->p->ctrls[in->ctrl].rows)];
+    bool sv_line = x->lrec && (fl & (ROWF_SEND | ROWF_LV)) == (ROWF_SEND | ROWF_LV);
+    bool sv_cv = (fl & (ROWF_SEND | ROWF_CV)) == (ROWF_SEND | ROWF_CV);
+    bool sv_regs = x->regs && (fl & (ROWF_SEND | ROWF_REGS)) == (ROWF_SEND | ROWF_REGS);
+    if (sv_line)
         memcpy(save_line, x->lrec, sizeof(sim_slot_t) * (size_t)in->lw);
-    memcpy(save_cv, in->cvars, sizeof(sim_slot_t) * (size_t)cvw);
-    if (x->regs)
+    if (sv_cv)
+        memcpy(save_cv, in->cvars, sizeof(sim_slot_t) * (size_t)cvw);
+    if (sv_regs)
         memcpy(save_regs, x->regs, sizeof save_regs);
     s->nps = s->npd = s->nundo = 0;
     int before = x->lrec ? x->lrec[0] : -1;
@@ -783,19 +860,28 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         eval_error(s);
         return -1;
     }
-    if (rc > 0) {
+    if (rc > 0) { /* only a send returns it: what the row wrote before it was saved */
         for (int k = s->nundo - 1; k >= 0; k--)
             *s->undo[k].slot = s->undo[k].old;
-        if (x->lrec)
+        if (sv_line)
             memcpy(x->lrec, save_line, sizeof(sim_slot_t) * (size_t)in->lw);
-        memcpy(in->cvars, save_cv, sizeof(sim_slot_t) * (size_t)cvw);
-        if (x->regs)
+        if (sv_cv)
+            memcpy(in->cvars, save_cv, sizeof(sim_slot_t) * (size_t)cvw);
+        if (sv_regs)
             memcpy(x->regs, save_regs, sizeof save_regs);
         return 0;
     }
     /* Commit: residency, statistics, sends, dones. */
     int init = s->p->ctrls[in->ctrl].init_state;
     bool per_cu = in->cu >= 0;
+    if (s->st_cnt) { /* the state counts first: the checks below read them */
+        for (int k = 0; k < s->nundo; k++)
+            if (s->undo[k].slot != x->lrec)
+                st_move(s, x->inst, in->rline[(s->undo[k].slot - in->recs) / in->lw],
+                        (int)s->undo[k].old, (int)s->undo[k].to);
+        if (x->lrec)
+            st_move(s, x->inst, x->line, before, (int)x->lrec[0]);
+    }
     for (int k = 0; k < s->nundo; k++) {
         sim_slot_t *r = s->undo[k].slot;
         int line = in->rline[(r - in->recs) / in->lw];
@@ -825,8 +911,15 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
                 s->r->invalidations++;
         }
         in->lru[in->index[x->line]] = s->now;
-        if (s->p->ninvs && check_invariants(s, x->line))
-            return -1;
+        if (s->p->ninvs && (before != after || !s->inv_states || !s->inv_seen[x->line])) {
+            if (check_invariants(s, x->line))
+                return -1;
+            s->inv_seen[x->line] = 1;
+        } else if (s->p->ninvs) {
+            /* No state of the line changed since its invariants held (only rows change
+               states, each checked): the same value; the record the check makes stays. */
+            line_rec(s, 0, x->line, true);
+        }
     }
     if (x->lrec && x->msg && per_cu) /* where the line's last message came from (Table 6) */
         in->rsrc[in->index[x->line]] = x->msg_src;
@@ -1760,16 +1853,36 @@ static void net_stats(sim_t *s, uint64_t end, sim_net_stats_t *o)
 
 /* ---- final state ---- */
 
+/* Instance I's record of LINE, or (none yet) its initial record built in BUF, which
+ * line_rec would create: the final check reads records and creates none, so a run of
+ * 128 CUs does not allocate a record per instance and line at its end. */
+static const sim_slot_t *final_rec(sim_t *s, int i, int line, sim_slot_t *buf)
+{
+    const sim_slot_t *r = line_rec(s, i, line, false);
+    if (r)
+        return r;
+    const proto_ctrl_t *c = &s->p->ctrls[s->inst[i].ctrl];
+    memset(buf, 0, (size_t)s->inst[i].lw * sizeof(sim_slot_t));
+    buf[0] = c->init_state;
+    for (int v = 0; v < c->nlinevars; v++)
+        var_init(s, i, line, buf, v);
+    return buf;
+}
+
 static int64_t final_mem(sim_t *s, int l)
 {
     const proto_t *p = s->p;
     int line = s->loc_line[l];
+    sim_slot_t buf[256];
     for (int f = 0; f < p->nfinals; f++) {
         const proto_final_t *fd = &p->finals[f];
         for (int i = 0; i < s->ninst; i++) {
             if (s->inst[i].ctrl != fd->ctrl)
                 continue;
-            const sim_slot_t *ln = line_rec(s, i, line, true);
+            if (fd->states && !line_rec(s, i, line, false) &&
+                !(fd->states >> p->ctrls[fd->ctrl].init_state & 1))
+                continue; /* no record: in the initial state, which this final skips */
+            const sim_slot_t *ln = final_rec(s, i, line, buf);
             if (fd->states && !(fd->states >> ln[0] & 1))
                 continue;
             if (fd->mask >= 0 && !(ln[s->lv_off[fd->ctrl][fd->mask]] >> s->locpos[l] & 1))
@@ -1779,7 +1892,7 @@ static int64_t final_mem(sim_t *s, int l)
     }
     for (int i = 0; i < s->ninst; i++)
         if (s->inst[i].ctrl == s->home_ctrl)
-            return line_rec(s, i, line, true)[s->lv_off[s->home_ctrl][s->home_var] + s->locpos[l]];
+            return final_rec(s, i, line, buf)[s->lv_off[s->home_ctrl][s->home_var] + s->locpos[l]];
     return s->prog->locs[l].init;
 }
 
@@ -1813,6 +1926,111 @@ static bool expr_has_apply(const proto_expr_t *e)
 {
     return e && (e->kind == PROTO_E_APPLY || expr_has_apply(e->a) || expr_has_apply(e->b) ||
                  expr_has_apply(e->c) || expr_has_apply(e->d));
+}
+
+/* E is not a constant: it reads a variable, the message, the request, the node,
+   the line or the clock (a constant is literals, parameters and operators). */
+static bool not_const(const proto_expr_t *e, int states_ok)
+{
+    switch (e->kind) {
+    case PROTO_E_INT:
+    case PROTO_E_PARAM:
+    case PROTO_E_NONE:
+    case PROTO_E_NOT:
+    case PROTO_E_NEG:
+    case PROTO_E_BIN:
+    case PROTO_E_MAX:
+    case PROTO_E_MIN: return false;
+    case PROTO_E_COUNT: return !states_ok; /* the line's states at every instance */
+    default: return true;
+    }
+}
+
+/* E is not what inv_eval computes (a state-only invariant: constants, operators,
+   count() over states below 64). */
+static bool not_inv(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    if (e->kind == PROTO_E_BIN)
+        return !e->op || !strchr("+-<l>g=!&|", e->op);
+    return not_const(e, 1);
+}
+
+/* What fire and reset_dead can skip, worked out once: each row's ROWF_* flags; each
+   dead line variable's initial value where it is a constant (evaluated here as var_init
+   would); whether the invariants read the line's states and constants only. */
+static void build_fast(sim_t *s)
+{
+    const proto_t *p = s->p;
+    s->row_fl = xcalloc((size_t)p->nctrls * (size_t)s->maxrows + 1, 1);
+    s->dead_const = xcalloc((size_t)p->nctrls + 1, sizeof(bool *));
+    s->dead_val = xcalloc((size_t)p->nctrls + 1, sizeof(sim_slot_t *));
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        for (int r = 0; r < pc->nrows; r++) {
+            const proto_row_t *row = &pc->rows[r];
+            uint8_t f = 0;
+            for (int a = 0; a < row->nactions; a++) {
+                const proto_action_t *ac = &row->actions[a];
+                if (ac->kind == PROTO_A_SEND)
+                    f |= ROWF_SEND;
+                else if (ac->kind == PROTO_A_ASSIGN)
+                    f |= ac->line_var ? ROWF_LV : ROWF_CV;
+                else if (ac->kind == PROTO_A_DONE && !ac->tid)
+                    f |= ROWF_REGS;
+            }
+            s->row_fl[c * s->maxrows + r] = f;
+        }
+        s->dead_const[c] = xcalloc((size_t)pc->nlinevars + 1, sizeof(bool));
+        s->dead_val[c] = xcalloc((size_t)pc->nlinevars + 1, sizeof(sim_slot_t));
+        int i0 = -1;
+        for (int i = 0; i < s->ninst && i0 < 0; i++)
+            if (s->inst[i].ctrl == c)
+                i0 = i;
+        for (int v = 0; v < pc->nlinevars && i0 >= 0; v++) {
+            const proto_var_t *var = &pc->linevars[v];
+            if (var->init_initial || var->type.kind == PROTO_T_DATA)
+                continue;
+            if (!var->init) {
+                s->dead_const[c][v] = true; /* stays 0 */
+                continue;
+            }
+            if (proto_expr_any(var->init, not_const, 0))
+                continue;
+            sim_ctx_t x = {.L = &s->L,
+                           .ops = &sim_ops,
+                           .user = s,
+                           .inst = i0,
+                           .line = -1,
+                           .tid = -1,
+                           .msg_src = -1,
+                           .cvars = s->inst[i0].cvars,
+                           .err = &s->err};
+            sim_val_t val;
+            if (SIM_ROWS(eval)(&x, var->init, &val)) {
+                s->err = (sys_error_t){0}; /* var_init meets it again at the reset */
+                continue;
+            }
+            s->dead_const[c][v] = true;
+            s->dead_val[c][v] = (sim_slot_t)val;
+        }
+    }
+    s->inv_states = true;
+    for (int k = 0; k < p->ninvs; k++)
+        s->inv_states &= !proto_expr_any(p->invs[k].expr, not_inv, 0);
+    s->inv_seen = xcalloc((size_t)s->nlines + 1, 1);
+    if (!p->ninvs || !s->inv_states)
+        return;
+    s->st_base = xcalloc((size_t)p->nctrls + 1, sizeof(int));
+    for (int c = 0; c < p->nctrls; c++) {
+        s->st_base[c] = s->nst;
+        s->nst += p->ctrls[c].nstates;
+    }
+    s->st_cnt = xcalloc((size_t)s->nlines * (size_t)s->nst + 1, sizeof(int32_t));
+    for (int i = 0; i < s->ninst; i++) /* every line starts in its initial state */
+        for (int l = 0; l < s->nlines; l++)
+            s->st_cnt[(size_t)l * s->nst + s->st_base[s->inst[i].ctrl] +
+                      p->ctrls[s->inst[i].ctrl].init_state]++;
 }
 
 static int event_by_name(const proto_t *p, const char *name)
@@ -2146,6 +2364,7 @@ static int build(sim_t *s, diag_t *err)
                 s->inst[i].cvars[s->cv_off[s->inst[i].ctrl][v] + k] = (sim_slot_t)val;
         }
     }
+    build_fast(s);
     /* Threads and their core maps. */
     s->th = xcalloc((size_t)prog->nthreads + 1, sizeof *s->th);
     s->map_base = xcalloc((size_t)prog->nthreads + 1, sizeof(int));
@@ -2225,6 +2444,16 @@ static void sim_free(sim_t *s)
     free(s->locpos);
     free(s->line_nlocs);
     free(s->has_dead);
+    for (int c = 0; s->dead_const && c < p->nctrls; c++) {
+        free(s->dead_const[c]);
+        free(s->dead_val[c]);
+    }
+    free(s->dead_const);
+    free(s->dead_val);
+    free(s->row_fl);
+    free(s->inv_seen);
+    free(s->st_base);
+    free(s->st_cnt);
     for (int c = 0; c < p->nctrls; c++) {
         if (s->lv_off)
             free(s->lv_off[c]);
