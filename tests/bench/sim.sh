@@ -118,3 +118,46 @@ if [ -f $K ]; then
         echo "timed mode: SSSP kernel on $p (hlrc-apu, $n CUs x 4 TBs, R-MAT 1024 x 8, BACKOFF=16): $ops memory operations; per CPU-second, one core: min/median/max $(echo "$s" | awk '{ print $1 " / " $2 " / " $3 }')"
     done; done
 fi
+
+# The issue's speed target on the headline figures' own runs: simulated memory operations
+# (loads, stores, atomics, fences completed) and warp instructions per CPU-second, one
+# core, min/median/max of 3. APSP: the qr-apsp figure's run (seed 000 Fig. 5; kernels/apsp,
+# qr-apu, 8 CUs x 4 TBs, R-MAT 256 x 4, 4 sources, BACKOFF=16) per protocol of that figure.
+# Pannotia: the hlrc-pannotia figure's SSSP run (seed 001 Fig. 4; kernels/sssp-tq,
+# hlrc-apu at 128 CUs x 1 TB, R-MAT 1024 x 8) per column of that figure (baseline,
+# scope-only, steal-only, RSP, DeNovo-B, hLRC).
+# rate3 LABEL ARGS...: runs 'sim --csv ARGS' three times and prints one line.
+rate3() {
+    label=$1
+    shift
+    rates=""
+    for i in 1 2 3; do
+        row=$("$BIN" sim --csv "$@" | tail -1)
+        r=$(echo "$row" | awk -F, '{ ops = $21 + $25 + $29 + $33; printf "%.0f %.0f %d %d %s", ($20 > 0 ? ops / $20 : 0), ($20 > 0 ? $38 / $20 : 0), ops, $38, $11 }')
+        rates="$rates$(echo "$r" | cut -d' ' -f1,2)
+"
+        ops=$(echo "$r" | cut -d' ' -f3)
+        wi=$(echo "$r" | cut -d' ' -f4)
+        st=$(echo "$r" | cut -d' ' -f5)
+    done
+    o=$(printf '%s' "$rates" | cut -d' ' -f1 | sort -n | tr '\n' ' ')
+    w=$(printf '%s' "$rates" | cut -d' ' -f2 | sort -n | tr '\n' ' ')
+    echo "timed mode: $label: $ops memory operations, $wi warp instructions ($st); per CPU-second, one core: memory operations min/median/max $(echo "$o" | awk '{ print $1 " / " $2 " / " $3 }') (target 1000000), warp instructions $(echo "$w" | awk '{ print $1 " / " $2 " / " $3 }')"
+}
+if [ -f litmus/workloads/kernels/apsp.litmus ]; then
+    for p in nol1 gpu-wt qr mesi; do
+        rate3 "APSP (qr-apsp) on $p, qr-apu 8 CUs x 4 TBs" --protocol $p --workload kernels/apsp \
+            --machine qr-apu --cus 8 --param TBS=4 --param SCALE=8 --param DEG=4 --param NSRC=4 \
+            --param BACKOFF=16
+    done
+fi
+if [ -f litmus/workloads/kernels/sssp-tq.litmus ]; then
+    for col in "baseline gpu-wt STEAL=0" "scope-only rsp STEAL=0,SCOPED=1" "steal-only gpu-wt STEAL=2" \
+        "RSP rsp STEAL=2,SCOPED=1" "DeNovo-B denovo-b STEAL=2" "hLRC hlrc STEAL=2"; do
+        set -- $col
+        pa=$(echo "$3" | sed 's/^/--param /; s/,/ --param /g')
+        # shellcheck disable=SC2086
+        rate3 "Pannotia SSSP (hlrc-pannotia) $1 ($2 $3), hlrc-apu 128 CUs x 1 TB" --protocol $2 \
+            --workload kernels/sssp-tq --machine hlrc-apu --cus 128 --param TBS=1 $pa
+    done
+fi
