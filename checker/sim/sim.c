@@ -68,6 +68,9 @@ typedef struct {
     int32_t *rline;   /* per record: its line */
     int32_t *rsrc;    /* per record: the sender of the last message a row took on it, -1 */
     uint8_t *ratom;   /* per record: an atomic completed on it since its last eviction */
+    uint8_t *rst;     /* per record: its state (a copy of slot 0, which forall scans) */
+    uint64_t *live;   /* per record, a bit: its state is not the initial one */
+    int init;         /* the controller's initial state */
     int nrec, caprec;
     sim_slot_t *cvars;
     /* capacity */
@@ -163,6 +166,9 @@ typedef struct sim {
     int nst;               /* columns: the states of every controller */
     int32_t *st_cnt;       /* with inv_states: per line * nst + column, the instances of the
                               controller whose line is in that state (no record: initial) */
+    int *cand_off;         /* per (controller * nevents + event) * 65 + state (64: no line):
+                              the start of its candidate rows in cand, -1 ended */
+    int *cand;
     uint64_t *ev_states;
     int *cv_w;      /* per controller: slots of its variables */
     int **lazy_ev;  /* per controller: internal line events fired on access, -1 ended */
@@ -340,12 +346,17 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     if (!create)
         return NULL;
     if (in->nrec == in->caprec) {
+        size_t ow = in->caprec ? (size_t)in->caprec / 64 + 1 : 0; /* live words so far */
         in->caprec = in->caprec ? in->caprec * 2 : 16;
         in->recs = xrealloc(in->recs, (size_t)in->caprec * in->lw * sizeof(sim_slot_t));
         in->lru = xrealloc(in->lru, (size_t)in->caprec * sizeof(uint64_t));
         in->rline = xrealloc(in->rline, (size_t)in->caprec * sizeof(int32_t));
         in->rsrc = xrealloc(in->rsrc, (size_t)in->caprec * sizeof(int32_t));
         in->ratom = xrealloc(in->ratom, (size_t)in->caprec);
+        in->rst = xrealloc(in->rst, (size_t)in->caprec);
+        size_t words = (size_t)in->caprec / 64 + 1;
+        in->live = xrealloc(in->live, words * sizeof(uint64_t));
+        memset(in->live + ow, 0, (words - ow) * sizeof(uint64_t));
     }
     k = in->nrec++;
     in->index[line] = k;
@@ -357,6 +368,7 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
     r[0] = c->init_state;
+    in->rst[k] = (uint8_t)c->init_state; /* its live bit is clear */
     for (int v = 0; v < c->nlinevars; v++)
         var_init(s, i, line, r, v);
     return r;
@@ -468,18 +480,44 @@ static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
     return 0;
 }
 
+/* Record K of instance IN is now in state ST (slot 0 written by the caller). */
+static void rec_state(inst_t *in, int k, int st)
+{
+    in->rst[k] = (uint8_t)st;
+    if (st != in->init)
+        in->live[k / 64] |= (uint64_t)1 << (k % 64);
+    else
+        in->live[k / 64] &= ~((uint64_t)1 << (k % 64));
+}
+
+static void forall_one(sim_t *s, inst_t *in, int k, int to)
+{
+    sim_slot_t *r = in->recs + (size_t)k * in->lw;
+    util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
+    s->undo[s->nundo++] = (struct undo){r, r[0], to};
+    r[0] = to;
+    rec_state(in, k, to);
+}
+
+/* Every record of the instance in a state of FROM moves to TO, in record order. Where
+ * FROM leaves out the initial state, only the records whose live bit is set are
+ * visited (a flash invalidation finds the few valid lines among all the L1 touched). */
 static void cb_forall(sim_ctx_t *x, uint64_t from, int to)
 {
     sim_t *s = x->user;
     inst_t *in = &s->inst[x->inst];
-    for (int k = 0; k < in->nrec; k++) {
-        sim_slot_t *r = in->recs + (size_t)k * in->lw;
-        if (!(from >> r[0] & 1) || r[0] == to)
-            continue;
-        util_grow((void **)&s->undo, &s->capundo, (size_t)s->nundo + 1, sizeof *s->undo);
-        s->undo[s->nundo++] = (struct undo){r, r[0], to};
-        r[0] = to;
+    if (from >> in->init & 1) {
+        for (int k = 0; k < in->nrec; k++)
+            if (from >> in->rst[k] & 1 && in->rst[k] != to)
+                forall_one(s, in, k, to);
+        return;
     }
+    for (int w = 0; w * 64 < in->nrec; w++)
+        for (uint64_t b = in->live[w]; b; b &= b - 1) {
+            int k = w * 64 + __builtin_ctzll(b);
+            if (from >> in->rst[k] & 1 && in->rst[k] != to)
+                forall_one(s, in, k, to);
+        }
 }
 
 static int cb_done(sim_ctx_t *x, int64_t tid, bool has_val, int64_t val)
@@ -822,6 +860,32 @@ static int check_invariants(sim_t *s, int line)
     return 0;
 }
 
+/* The row find_row of the shared evaluator picks for EVENT in X (the first row, in
+ * order, whose states hold the line's state and whose guard holds), from the rows
+ * precomputed for the controller, event and state: 0, or -1 on a guard's error. */
+static int find_row(sim_t *s, sim_ctx_t *x, int event, const proto_row_t **out)
+{
+    int ci = s->inst[x->inst].ctrl;
+    int st = x->lrec ? (int)x->lrec[0] : 64;
+    if (st < 0 || st > 64)
+        return SIM_ROWS(find_row)(x, event, out);
+    const proto_row_t *rows = s->p->ctrls[ci].rows;
+    *out = NULL;
+    for (const int *rp = s->cand + s->cand_off[(ci * s->p->nevents + event) * 65 + st]; *rp >= 0;
+         rp++) {
+        if (rows[*rp].guard) {
+            sim_val_t g;
+            if (SIM_ROWS(eval)(x, rows[*rp].guard, &g))
+                return -1;
+            if (!g)
+                continue;
+        }
+        *out = &rows[*rp];
+        return 0;
+    }
+    return 0;
+}
+
 /* The DRAM model issued a request: its event fires when the data is back. */
 static void dram_issued(void *ctx, dram_tag_t tag, uint64_t done)
 {
@@ -861,8 +925,10 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         return -1;
     }
     if (rc > 0) { /* only a send returns it: what the row wrote before it was saved */
-        for (int k = s->nundo - 1; k >= 0; k--)
+        for (int k = s->nundo - 1; k >= 0; k--) {
             *s->undo[k].slot = s->undo[k].old;
+            rec_state(in, (int)((s->undo[k].slot - in->recs) / in->lw), (int)s->undo[k].old);
+        }
         if (sv_line)
             memcpy(x->lrec, save_line, sizeof(sim_slot_t) * (size_t)in->lw);
         if (sv_cv)
@@ -911,6 +977,7 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
                 s->r->invalidations++;
         }
         in->lru[in->index[x->line]] = s->now;
+        rec_state(in, in->index[x->line], after);
         if (s->p->ninvs && (before != after || !s->inv_states || !s->inv_seen[x->line])) {
             if (check_invariants(s, x->line))
                 return -1;
@@ -961,7 +1028,7 @@ static int try_internal(sim_t *s, int i, int line, int ev)
     sim_ctx_t x;
     ctx_init(s, &x, i, line, r);
     const proto_row_t *row;
-    if (SIM_ROWS(find_row)(&x, ev, &row)) {
+    if (find_row(s, &x, ev, &row)) {
         eval_error(s);
         return -1;
     }
@@ -1053,7 +1120,7 @@ static int make_room(sim_t *s, int i, int line)
         sim_ctx_t x;
         ctx_init(s, &x, i, best, r);
         const proto_row_t *row;
-        if (SIM_ROWS(find_row)(&x, in->evict_ev, &row)) {
+        if (find_row(s, &x, in->evict_ev, &row)) {
             eval_error(s);
             return -1;
         }
@@ -1129,7 +1196,7 @@ static int try_core(sim_t *s, int t)
     x.instr = in;
     x.regs = th->regs;
     const proto_row_t *row;
-    if (SIM_ROWS(find_row)(&x, ev, &row)) {
+    if (find_row(s, &x, ev, &row)) {
         eval_error(s);
         return -1;
     }
@@ -1211,7 +1278,7 @@ static int try_msg(sim_t *s, int id)
     x.msg = g->rec;
     x.msg_src = g->src;
     const proto_row_t *row;
-    if (SIM_ROWS(find_row)(&x, g->rec[0], &row)) {
+    if (find_row(s, &x, g->rec[0], &row)) {
         eval_error(s);
         return -1;
     }
@@ -1255,7 +1322,7 @@ static void index_error(sim_t *s, int t, const prog_instr_t *in)
 }
 
 /* Thread T's div or rem IN has a zero divisor: the run stops (docs/litmus.md "Kernels"). */
-static bool div_zero(sim_t *s, int t, const prog_instr_t *in)
+static bool div_zero_slow(sim_t *s, int t, const prog_instr_t *in)
 {
     const sim_slot_t *r = s->th[t].regs;
     if (!prog_alu_faults(in, in->b.is_reg ? (int64_t)r[in->b.v] : (int64_t)in->b.v))
@@ -1264,6 +1331,12 @@ static bool div_zero(sim_t *s, int t, const prog_instr_t *in)
     snprintf(s->r->msg, sizeof s->r->msg, "thread P%d: division by zero (%s) at line %d", t,
              in->op == PROG_OP_DIV ? "div" : "rem", in->line);
     return true;
+}
+
+/* The common case (no div or rem: prog_alu_faults is false) without a call. */
+static inline bool div_zero(sim_t *s, int t, const prog_instr_t *in)
+{
+    return (in->op == PROG_OP_DIV || in->op == PROG_OP_REM) && div_zero_slow(s, t, in);
 }
 
 /* Run local (non-memory) instruction IN on registers R; *PC moves on. */
@@ -1277,12 +1350,19 @@ static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
     case PROG_OP_MUL:
     case PROG_OP_DIV:
     case PROG_OP_REM: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
+    case PROG_OP_B:
+    case PROG_OP_BEQ:
+    case PROG_OP_BNE:
+    case PROG_OP_BLT:
+    case PROG_OP_BGE: /* prog_is_branch's set */
+        if (prog_branch_taken(in, r[in->reg], OPV(in->a))) {
+            *pc = in->target;
+            return;
+        }
+        break;
     default: break;
     }
-    if (prog_is_branch(in) && prog_branch_taken(in, r[in->reg], OPV(in->a)))
-        *pc = in->target;
-    else
-        (*pc)++;
+    (*pc)++;
 #undef OPV
 }
 
@@ -2015,6 +2095,24 @@ static void build_fast(sim_t *s)
             s->dead_val[c][v] = (sim_slot_t)val;
         }
     }
+    /* find_row's candidates: per controller, event and state (64: no line record). */
+    size_t ncand = 0, nkey = (size_t)p->nctrls * (size_t)p->nevents * 65;
+    for (int c = 0; c < p->nctrls; c++)
+        ncand += (size_t)(p->ctrls[c].nrows + p->nevents) * 65; /* rows, and an end each */
+    s->cand = xmalloc(sizeof(int) * (ncand + 1));
+    s->cand_off = xmalloc(sizeof(int) * (nkey + 1));
+    int nc = 0;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int e = 0; e < p->nevents; e++)
+            for (int st = 0; st <= 64; st++) {
+                s->cand_off[((size_t)c * p->nevents + e) * 65 + st] = nc;
+                for (const int *rp = s->ev_rows[c * p->nevents + e]; *rp >= 0; rp++) {
+                    uint64_t m = p->ctrls[c].rows[*rp].states;
+                    if (st < 64 ? (m >> st & 1) : m == 0)
+                        s->cand[nc++] = *rp;
+                }
+                s->cand[nc++] = -1;
+            }
     s->inv_states = true;
     for (int k = 0; k < p->ninvs; k++)
         s->inv_states &= !proto_expr_any(p->invs[k].expr, not_inv, 0);
@@ -2156,6 +2254,7 @@ static int build(sim_t *s, diag_t *err)
     for (int c = 0; c < p->nctrls; c++)
         for (int k = 0; k < (p->ctrls[c].per_cu ? s->ncus : 1); k++, n++) {
             s->inst[n].ctrl = s->inst_ctrl[n] = c;
+            s->inst[n].init = p->ctrls[c].init_state;
             s->inst[n].cu = s->inst_cu[n] = p->ctrls[c].per_cu ? k : -1;
         }
     /* Lines, as the explorer lays them out. */
@@ -2427,6 +2526,8 @@ static void sim_free(sim_t *s)
         free(s->inst[i].rline);
         free(s->inst[i].rsrc);
         free(s->inst[i].ratom);
+        free(s->inst[i].rst);
+        free(s->inst[i].live);
         free(s->inst[i].cvars);
         free(s->inst[i].set_n);
         free(s->inst[i].set_line);
@@ -2453,6 +2554,8 @@ static void sim_free(sim_t *s)
     free(s->row_fl);
     free(s->inv_seen);
     free(s->st_base);
+    free(s->cand);
+    free(s->cand_off);
     free(s->st_cnt);
     for (int c = 0; c < p->nctrls; c++) {
         if (s->lv_off)
@@ -2517,10 +2620,31 @@ static void sim_free(sim_t *s)
         free(s->lat[k].v);
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Sort V (N latencies) ascending: an LSD radix sort, a byte a pass, skipping the bytes
+ * all share (the order qsort gives, at a fraction of its compares on millions). */
+static void sort_u64(uint64_t *v, size_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    uint64_t *tmp = xmalloc(n * sizeof *tmp), *a = v, *b = tmp;
+    for (int sh = 0; sh < 64; sh += 8) {
+        size_t cnt[256] = {0}, pos = 0;
+        for (size_t k = 0; k < n; k++)
+            cnt[a[k] >> sh & 255]++;
+        if (cnt[a[0] >> sh & 255] == n)
+            continue;
+        for (int d = 0; d < 256; d++) {
+            size_t c = cnt[d];
+            cnt[d] = pos;
+            pos += c;
+        }
+        for (size_t k = 0; k < n; k++)
+            b[cnt[a[k] >> sh & 255]++] = a[k];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != v)
+        memcpy(v, a, n * sizeof *v);
+    free(tmp);
 }
 
 static void summarize(lats_t *l, sim_lat_t *o)
@@ -2528,7 +2652,7 @@ static void summarize(lats_t *l, sim_lat_t *o)
     memset(o, 0, sizeof *o);
     if (!l->n)
         return;
-    qsort(l->v, l->n, sizeof *l->v, cmp_u64);
+    sort_u64(l->v, l->n);
     double sum = 0;
     for (size_t k = 0; k < l->n; k++)
         sum += (double)l->v[k];
