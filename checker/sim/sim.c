@@ -6,8 +6,9 @@
  * with SIM_WIDE, and sim_run hands such runs to it), with sends, dones and bulk
  * line moves buffered until the row commits (a full bounded channel undoes it).
  * Events (a thread's next core event, a message's arrival, a retry of stalled
- * work, a timed internal event) sit in a binary heap ordered by cycle, then by
- * a key drawn from a PRNG seeded with --seed: same seed, same run. */
+ * work, a timed internal event) sit in a 4-ary heap ordered by cycle, then by
+ * a key drawn from a PRNG seeded with --seed (splitmix64: no two keys equal, so the
+ * order is total): same seed, same run. */
 #include "sim.h"
 
 #include <stdio.h>
@@ -267,7 +268,7 @@ static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
     event_t e = {t, rnd(s), kind, a, b, c};
     size_t i = s->nheap++;
     while (i > 0) {
-        size_t up = (i - 1) / 2;
+        size_t up = (i - 1) / 4;
         if (!ev_less(&e, &s->heap[up]))
             break;
         s->heap[i] = s->heap[up];
@@ -281,11 +282,12 @@ static event_t pop(sim_t *s)
     event_t top = s->heap[0], last = s->heap[--s->nheap];
     size_t i = 0, n = s->nheap;
     for (;;) {
-        size_t c = 2 * i + 1;
+        size_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
-            c++;
+        for (size_t d = c + 1; d < end; d++)
+            if (ev_less(&s->heap[d], &s->heap[c]))
+                c = d;
         if (!ev_less(&s->heap[c], &last))
             break;
         s->heap[i] = s->heap[c];
