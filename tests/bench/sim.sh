@@ -131,7 +131,7 @@ rate3() {
     label=$1
     shift
     rates=""
-    for i in 1 2 3; do
+    for _ in 1 2 3; do
         row=$("$BIN" sim --csv "$@" | tail -1)
         r=$(echo "$row" | awk -F, '{ ops = $21 + $25 + $29 + $33; printf "%.0f %.0f %d %d %s", ($20 > 0 ? ops / $20 : 0), ($20 > 0 ? $38 / $20 : 0), ops, $38, $11 }')
         rates="$rates$(echo "$r" | cut -d' ' -f1,2)
@@ -154,6 +154,7 @@ fi
 if [ -f litmus/workloads/kernels/sssp-tq.litmus ]; then
     for col in "baseline gpu-wt STEAL=0" "scope-only rsp STEAL=0,SCOPED=1" "steal-only gpu-wt STEAL=2" \
         "RSP rsp STEAL=2,SCOPED=1" "DeNovo-B denovo-b STEAL=2" "hLRC hlrc STEAL=2"; do
+        # shellcheck disable=SC2086
         set -- $col
         pa=$(echo "$3" | sed 's/^/--param /; s/,/ --param /g')
         # shellcheck disable=SC2086
