@@ -16,7 +16,9 @@
  * group c (enabling a waiting send), and filling a channel into group c up to
  * the overflow limit. sys_por_select rules out all three at the state; a shared
  * instance that sends to computed nodes adds nothing to group c when its stored
- * destinations are sender-bound and do not name c (analyse_dests, view_named). A
+ * destinations are sender-bound and do not name c (analyse_dests, view_named), and an
+ * instance that sends to nodes carried in message fields adds only replies when no
+ * value those destinations are built from names c (analyse_fields, view_fields). A
  * global clock's tick is in no set; a set qualifies only when its steps commute with
  * it and keep their guards under it (analyse_clock, tick_ok). */
 #include "sys_por.h"
