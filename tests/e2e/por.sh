@@ -57,6 +57,18 @@ pin qr MP 243 547
 # (223235 without --por), rcc-l2fix MP 136350 (286294).
 pin rcc-wo SB 83817 270159 --init warm --env all
 pin rcc-l2fix MP 130352 431992 --init warm --env all
+# A node carried in a message field set only from senders (hlrc's and hlrc-probe's `rq`,
+# docs/por.md, "Destinations carried in message fields") shields every CU no value
+# outside it names. Before the rule (and without --por): hlrc-probe SB 142/317,
+# IRIW+acqs --init warm 393664/1095456, ISA2+rel+acqs --init warm 42756/132374,
+# WRC+rel+acqs --init warm 8468/19924, MP --init warm --env all 141836/565997; hlrc
+# IRIW+acqs --init warm 119808/365440.
+pin hlrc-probe SB 77 123
+pin hlrc-probe IRIW+acqs 123360 216768 --init warm
+pin hlrc-probe ISA2+rel+acqs 19484 42564 --init warm
+pin hlrc-probe WRC+rel+acqs 3832 6660 --init warm
+pin hlrc-probe MP 130229 436033 --init warm --env all
+pin hlrc IRIW+acqs 32128 55264 --init warm
 # ... and refused where a table breaks it: a parked write answered to the last acker
 # instead of the writer, a parked thread assigned without its node.
 sed 's/send WACK(tid=rtid) to rq | V/send WACK(tid=rtid) to msg.src | V/' protocols/gpu-vi.proto >"$T/tid1.proto"
