@@ -334,7 +334,19 @@ static void reductions_json(strbuf_t *b, const explore_result_t *r, const proto_
     sb_printf(b, ",{\"name\":\"symmetry\",\"applied\":%s,\"%s\":", r->symmetry ? "true" : "false",
               r->symmetry ? "classes" : "why");
     sb_json_str(b, r->sym_note[0] ? r->sym_note : "not asked for (--symmetry)");
-    sb_puts(b, "}]");
+    /* field_destinations: the stubborn sets' bound on destinations carried in message
+       fields (docs/por.md, "Destinations carried in message fields") */
+    sb_puts(b, "},{\"name\":\"field_destinations\",\"applied\":");
+    if (r->por_fields)
+        sb_puts(b, "true}");
+    else {
+        sb_puts(b, "false,\"why\":");
+        sb_json_str(b, r->por          ? r->pf_why
+                       : r->por_off[0] ? "the partial-order reduction is off"
+                                       : why);
+        sb_putc(b, '}');
+    }
+    sb_puts(b, "]");
 }
 
 /* --mpi's communication, the "mpi" object of --json. */

@@ -1313,6 +1313,7 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         x.por = sys_por_new(s);
         const char *why = NULL;
         r->por = sys_por_active(x.por, &why);
+        explore_por_fields(r, x.por);
         if (!r->por) {
             snprintf(r->por_off, sizeof r->por_off, "%s", why);
             sys_por_free(x.por);

@@ -126,6 +126,8 @@ typedef struct {
     char por_off[160];    /* asked for but not applicable: why (else empty) */
     uint64_t por_reduced; /* states expanded with a proper stubborn set */
     uint64_t por_full;    /* states fully expanded by the cycle proviso */
+    bool por_fields;      /* with por: destinations in message fields bounded (sys_por.h) */
+    char pf_why[160];     /* with por, not por_fields: why (else empty) */
     bool symmetry;        /* the symmetry reduction was on (asked for and proved sound) */
     char sym_note[256];   /* applied: the interchangeable classes; asked for but not applied: why */
     /* --liveness: the livelock found (EXPLORE_LIVELOCK) */

@@ -4,6 +4,9 @@
 #define COHCHECK_EXPLORE_INT_H
 
 #include "explore.h"
+#include "../sys/sys_por.h"
+
+#include <stdio.h>
 
 /* The 64-bit state fingerprint (never 0): the one stored runs record, and the
  * one explore_mpi.c partitions and merges states by (as one process does). */
@@ -98,5 +101,15 @@ void live_report_free(live_report_t *r);
  * of it). OUT gets the thread, the cycle's first state and the cycle; 0 when none. */
 int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys, bool strong,
                       live_report_t *out);
+
+/* With the reduction on, whether its rule for destinations carried in message fields
+ * applies, and why not, into R (docs/por.md, "Reporting"). */
+static inline void explore_por_fields(explore_result_t *r, const sys_por_t *por)
+{
+    const char *why = NULL;
+    r->por_fields = r->por && sys_por_fields(por, &why);
+    if (r->por && !r->por_fields)
+        snprintf(r->pf_why, sizeof r->pf_why, "%s", why ? why : "");
+}
 
 #endif

@@ -904,6 +904,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             why = "--mpi: cycles of steps are possible (a loop), and the cycle proviso needs "
                   "to know which states were expanded before, which the ranks do not share";
         }
+        explore_por_fields(r, x.por);
         if (!r->por) {
             snprintf(r->por_off, sizeof r->por_off, "%s", why);
             sys_por_free(x.por);

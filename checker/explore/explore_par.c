@@ -1332,6 +1332,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         sys_por_t *por = sys_por_new(s);
         const char *why = NULL;
         P->por = r->por = sys_por_active(por, &why);
+        explore_por_fields(r, por);
         if (!P->por)
             snprintf(r->por_off, sizeof r->por_off, "%s", why);
         P->proviso = P->por && sys_por_proviso(por);

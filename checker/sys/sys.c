@@ -2424,6 +2424,27 @@ uint64_t sys_por_view_nodes(sys_t *s, const uint8_t *state, size_t len, int i, u
     return m;
 }
 
+void sys_por_view_fields(sys_t *s, const uint8_t *state, size_t len, const uint64_t *fmask,
+                         uint64_t *named)
+{
+    work_t cur = load_cur(s, state, len);
+    for (int q = 0; q < s->nlchan; q++) {
+        int c = s->lchan[q];
+        uint64_t m = 0;
+        const int16_t *rec = cur.chan + (size_t)c * s->cap * s->mw;
+        for (int k = 0; k < cur.clen[c]; k++, rec += s->mw) {
+            int t = rec[0];
+            if (t < 0 || t >= s->p->nmsgs || !fmask[t])
+                continue;
+            const proto_msg_t *pm = &s->p->msgs[t];
+            for (int f = 0; f < pm->nfields && f < 64; f++)
+                if (fmask[t] >> f & 1)
+                    m |= node_cus(s, pm->fields[f].type.kind, rec[2 + s->msg_foff[t][f]]);
+        }
+        named[c] = m;
+    }
+}
+
 uint64_t sys_por_view_times(sys_t *s, const uint8_t *state, size_t len, int i, int16_t *lstate)
 {
     work_t cur = load_cur(s, state, len);

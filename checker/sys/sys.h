@@ -269,6 +269,12 @@ void sys_por_view_msgs(sys_t *s, const uint8_t *state, size_t len, uint8_t *done
 uint64_t sys_por_view_nodes(sys_t *s, const uint8_t *state, size_t len, int i, uint64_t lvars,
                             uint64_t cvars);
 
+/* Per channel c some row can send into (NAMED[c]; others untouched): the compute units
+ * that the fields of its messages name, field f of message type m when bit f of FMASK[m]
+ * is set (a node by its instance's CU, a nodeset by its bits). */
+void sys_por_view_fields(sys_t *s, const uint8_t *state, size_t len, const uint64_t *fmask,
+                         uint64_t *named);
+
 /* With a clock (docs/por.md, "Global clocks"): the state of each line of instance I at
  * STATE (LSTATE[l]), and which of its timestamps are unexpired (>= 0 in the normal
  * form, so a tick may still change them): bit l for a live time line variable on line

@@ -16,7 +16,9 @@
  * group c (enabling a waiting send), and filling a channel into group c up to
  * the overflow limit. sys_por_select rules out all three at the state; a shared
  * instance that sends to computed nodes adds nothing to group c when its stored
- * destinations are sender-bound and do not name c (analyse_dests, view_named). A
+ * destinations are sender-bound and do not name c (analyse_dests, view_named), and an
+ * instance that sends to nodes carried in message fields adds only replies when no
+ * value those destinations are built from names c (analyse_fields, view_fields). A
  * global clock's tick is in no set; a set qualifies only when its steps commute with
  * it and keep their guards under it (analyse_clock, tick_ok). */
 #include "sys_por.h"
@@ -81,6 +83,20 @@ struct sys_por {
                                 or a sender-bound node or set (and not reply_only) */
     uint64_t named[64];      /* per such instance, at the state: the CUs it may send to unasked */
     bool any_sendbound;
+    /* Destinations carried in message fields (docs/por.md, "Destinations carried in
+       message fields"): */
+    uint64_t *fb_lv, *fb_cv; /* per controller: node variables set only from field-sender
+                                expressions (sender expressions, self, bound fields) */
+    uint64_t *fb_msg;        /* per message: its fields set only from such expressions */
+    bool *capt;              /* per controller: an action reads msg.src other than as a
+                                reply's destination (it may store the sender) */
+    bool fieldbound[64];     /* per instance: every send to msg.src, a shared instance, its
+                                own CU or a field-sender expression, one to a computed node */
+    bool any_fieldbound;
+    const char *fwhy;    /* why no instance is field-bound */
+    uint64_t *fch;       /* scratch per channel: the CUs its messages' bound fields name */
+    uint64_t finst[64];  /* scratch per instance: the CUs its bound variables may name */
+    uint64_t fnamed[64]; /* scratch per CU group: the CUs named outside it */
     /* A global clock (docs/por.md, "Global clocks"): */
     uint8_t *tk;     /* per controller, event and line state (64 each): TK_* of its rows */
     uint64_t *fresh; /* scratch: per instance, its unexpired times (sys_por_view_times) */
@@ -1094,6 +1110,183 @@ static void view_named(sys_por_t *por, const uint8_t *state, size_t len)
     }
 }
 
+/* Whether E's value, a node or a nodeset, is a field-sender expression in a row of
+ * controller C for event EV: a sender expression over the field-bound variables, self
+ * (the acting instance), or a bound field of the message received. Along steps of
+ * other groups such a value never names a CU that none of the values it is built
+ * from named (docs/por.md, "Destinations carried in message fields"). */
+static bool field_expr(const sys_por_t *por, int c, int ev, const proto_expr_t *e)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case PROTO_E_MSGSRC:
+    case PROTO_E_NONE:
+    case PROTO_E_SELF: return true;
+    case PROTO_E_LINEVAR: return e->index < 64 && (por->fb_lv[c] >> e->index & 1);
+    case PROTO_E_CTRLVAR: return e->index < 64 && (por->fb_cv[c] >> e->index & 1);
+    case PROTO_E_MSGF:
+        return ev >= 0 && ev < por->p->nmsgs && e->index < 64 && (por->fb_msg[ev] >> e->index & 1);
+    case PROTO_E_SETOP:
+        return field_expr(por, c, ev, e->a) && (e->op == '-' || field_expr(por, c, ev, e->b));
+    default: return false;
+    }
+}
+
+static bool is_msgsrc(const proto_expr_t *e, int arg)
+{
+    (void)arg;
+    return e->kind == PROTO_E_MSGSRC;
+}
+
+/* One pass of the fixpoint: drop every candidate variable one assignment of which, and
+ * every candidate field one send of which, is not a field-sender expression given the
+ * candidates still held. Whether any was dropped. */
+static bool fields_pass(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    bool more = false;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                uint64_t *m = a->line_var ? &por->fb_lv[c] : &por->fb_cv[c];
+                if (a->kind == PROTO_A_ASSIGN && a->var >= 0 && a->var < 64 && (*m >> a->var & 1) &&
+                    (a->index || !field_expr(por, c, row->event, a->value))) {
+                    *m &= ~((uint64_t)1 << a->var);
+                    more = true;
+                }
+                if (a->kind != PROTO_A_SEND || a->msg < 0 || a->msg >= p->nmsgs)
+                    continue;
+                for (int f = 0; f < p->msgs[a->msg].nfields && f < 64; f++)
+                    if ((por->fb_msg[a->msg] >> f & 1) &&
+                        (!a->fields || !field_expr(por, c, row->event, a->fields[f]))) {
+                        por->fb_msg[a->msg] &= ~((uint64_t)1 << f);
+                        more = true;
+                    }
+            }
+        }
+    return more;
+}
+
+/* Whether instance I is field-bound: every send of its rows goes to msg.src, a shared
+ * instance, its own CU (a per-cu I), or a node or set a field-sender expression gives,
+ * and one goes to a computed node (else the rules before cover it). */
+static bool field_bound(const sys_por_t *por, int i)
+{
+    const proto_t *p = por->p;
+    int c = por->tp.inst_ctrl[i];
+    bool computed = false;
+    for (int r = 0; r < p->ctrls[c].nrows; r++) {
+        const proto_row_t *row = &p->ctrls[c].rows[r];
+        for (int k = 0; k < row->nactions; k++) {
+            const proto_action_t *a = &row->actions[k];
+            if (a->kind != PROTO_A_SEND || a->dest == PROTO_DEST_SRC ||
+                a->dest == PROTO_DEST_SHARED ||
+                (a->dest == PROTO_DEST_SAMECU && por->tp.inst_cu[i] >= 0))
+                continue;
+            if ((a->dest != PROTO_DEST_NODE && a->dest != PROTO_DEST_EACH) ||
+                !field_expr(por, c, row->event, a->dest_node))
+                return false;
+            computed = true;
+        }
+    }
+    return computed;
+}
+
+/* Destinations carried in message fields: the field-bound variables of every
+ * controller and fields of every message (a greatest fixpoint from every node and
+ * nodeset field, and the variables analyse_dests starts from: a reset's value is in
+ * sb_init), which controllers may store a sender, and the field-bound instances. */
+static void analyse_fields(sys_por_t *por)
+{
+    const proto_t *p = por->p;
+    const sys_topo_t *tp = &por->tp;
+    por->fb_lv = xcalloc((size_t)p->nctrls + 1, sizeof(uint64_t));
+    por->fb_cv = xcalloc((size_t)p->nctrls + 1, sizeof(uint64_t));
+    por->fb_msg = xcalloc((size_t)p->nmsgs + 1, sizeof(uint64_t));
+    por->capt = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
+    por->fch = xcalloc((size_t)tp->nchan + 1, sizeof(uint64_t));
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        for (int v = 0; v < pc->nlinevars && v < 64; v++) {
+            const proto_var_t *var = &pc->linevars[v];
+            if (is_node_type(var) && (var->live == ~(uint64_t)0 || !var->init))
+                por->fb_lv[c] |= (uint64_t)1 << v;
+        }
+        for (int v = 0; v < pc->nctrlvars && v < 64; v++)
+            if (is_node_type(&pc->ctrlvars[v]))
+                por->fb_cv[c] |= (uint64_t)1 << v;
+        for (int r = 0; r < pc->nrows; r++)
+            for (int k = 0; k < pc->rows[r].nactions; k++) {
+                const proto_action_t *a = &pc->rows[r].actions[k];
+                if (a->kind == PROTO_A_SEND && a->dest == PROTO_DEST_SRC) {
+                    for (int f = 0; a->fields && f < p->msgs[a->msg].nfields; f++)
+                        por->capt[c] |= proto_expr_any(a->fields[f], is_msgsrc, 0);
+                } else
+                    por->capt[c] |= proto_action_any(p, a, is_msgsrc, 0);
+            }
+    }
+    for (int m = 0; m < p->nmsgs; m++)
+        for (int f = 0; f < p->msgs[m].nfields && f < 64; f++) {
+            proto_type_kind_t k = p->msgs[m].fields[f].type.kind;
+            if (k == PROTO_T_NODE || k == PROTO_T_NODESET)
+                por->fb_msg[m] |= (uint64_t)1 << f;
+        }
+    while (fields_pass(por))
+        ;
+    bool field_dest = false; /* a row sends to a node that is not a sender expression */
+    for (int i = 0; i < tp->ninst; i++) {
+        int c = tp->inst_ctrl[i];
+        for (int r = 0; r < p->ctrls[c].nrows; r++)
+            for (int k = 0; k < p->ctrls[c].rows[r].nactions; k++) {
+                const proto_action_t *a = &p->ctrls[c].rows[r].actions[k];
+                field_dest |= a->kind == PROTO_A_SEND &&
+                              (a->dest == PROTO_DEST_NODE || a->dest == PROTO_DEST_EACH) &&
+                              !sender_expr(a->dest_node, por->sb_lv[c], por->sb_cv[c]);
+            }
+        por->fieldbound[i] = !por->reply_only[i] && !por->sendbound[i] && field_bound(por, i);
+        por->any_fieldbound |= por->fieldbound[i];
+    }
+    if (!por->any_fieldbound)
+        por->fwhy = field_dest ? "a destination taken from a message field or a node variable "
+                                 "may name any node (a value other than a sender's)"
+                               : "no row sends to a node taken from a message field";
+}
+
+/* Field-bound destinations at the state: per instance the CUs its bound variables name
+ * (or a reset of one may), per channel those its messages' bound fields name and, when
+ * its receiver may store the sender, the sending CU. */
+static void view_fields(sys_por_t *por, const uint8_t *state, size_t len)
+{
+    const sys_topo_t *tp = &por->tp;
+    int ni = tp->ninst;
+    for (int i = 0; i < ni; i++) {
+        int c = tp->inst_ctrl[i];
+        por->finst[i] = por->sb_init[c] |
+                        sys_por_view_nodes(por->s, state, len, i, por->fb_lv[c], por->fb_cv[c]);
+    }
+    sys_por_view_fields(por->s, state, len, por->fb_msg, por->fch);
+    for (int q = 0; q < tp->nlchan; q++) {
+        int ch = tp->lchan[q], src = ch / ni % ni, dst = ch % ni;
+        if (por->clen[ch] && tp->inst_cu[src] >= 0 && por->capt[tp->inst_ctrl[dst]])
+            por->fch[ch] |= (uint64_t)1 << tp->inst_cu[src];
+    }
+    /* Per CU group G: the CUs named by the variables of instances outside G and by
+       the messages in channels not into G (G receives those, and does not act). */
+    for (int g = 0; g < tp->ncus && g < 64; g++) {
+        uint64_t m = 0;
+        for (int i = 0; i < ni; i++)
+            if (por->group[i] != g)
+                m |= por->finst[i];
+        for (int q = 0; q < tp->nlchan; q++)
+            if (por->group[tp->lchan[q] % ni] != g)
+                m |= por->fch[tp->lchan[q]];
+        por->fnamed[g] = m;
+    }
+}
+
 /* Whether a message may go from one shared instance to another: a shared controller's
  * row sends to a shared controller by name, or to a node that is not a sender
  * expression. Else, by induction on the steps, every message a shared instance sends
@@ -1220,6 +1413,7 @@ static const char *analyse(sys_por_t *por)
         por->sendbound[i] &= !por->reply_only[i];
         por->any_sendbound |= por->sendbound[i];
     }
+    analyse_fields(por);
     /* Any shared instance's receipts may be key steps (input()) where no cycle of
        receipts is possible (no per-cu message row sends, no message goes from one shared
        instance to another) or where the proviso is on anyway. */
@@ -1279,6 +1473,11 @@ void sys_por_free(sys_por_t *por)
     free(por->sb_lv);
     free(por->sb_cv);
     free(por->sb_init);
+    free(por->fb_lv);
+    free(por->fb_cv);
+    free(por->fb_msg);
+    free(por->capt);
+    free(por->fch);
     for (int t = 0; por->fut && t < por->tp.nthreads; t++)
         free(por->fut[t]);
     free(por->fut);
@@ -1288,6 +1487,13 @@ void sys_por_free(sys_por_t *por)
 bool sys_por_proviso(const sys_por_t *por)
 {
     return por->proviso;
+}
+
+bool sys_por_fields(const sys_por_t *por, const char **why)
+{
+    if (why)
+        *why = por->fwhy;
+    return por->any_fieldbound;
 }
 
 bool sys_por_active(const sys_por_t *por, const char **why)
@@ -1351,7 +1557,8 @@ static bool stubborn(const sys_por_t *por, int g, int ins)
            SRC add while the group does nothing? Replies to the group's messages only. */
         int b = 0;
         if (!por->reply_only[src] &&
-            !(por->sendbound[src] && g < tp->ncus && !(por->named[src] >> g & 1)))
+            !(por->sendbound[src] && g < tp->ncus && !(por->named[src] >> g & 1)) &&
+            !(por->fieldbound[src] && g < tp->ncus && !(por->fnamed[g] >> g & 1)))
             b = NONE_BOUND; /* (a send-bound instance names G: unbounded) */
         else
             for (int q2 = 0; q2 < tp->nlchan; q2++) {
@@ -1881,6 +2088,8 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
         sys_por_view_msgs(por->s, state, len, por->done, por->clen, por->pc, por->wait, por->msgs);
         if (por->any_sendbound)
             view_named(por, state, len);
+        if (por->any_fieldbound)
+            view_fields(por, state, len);
         for (int i = 0; por->tk && i < tp->ninst; i++)
             por->fresh[i] = sys_por_view_times(por->s, state, len, i,
                                                &por->lstate[(size_t)i * (size_t)tp->nlines]);

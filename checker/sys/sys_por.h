@@ -42,6 +42,11 @@ void sys_por_free(sys_por_t *por);
 /* Whether the reduction applies to this system; when not, *WHY (may be NULL) says why. */
 bool sys_por_active(const sys_por_t *por, const char **why);
 
+/* Whether the rule for destinations carried in message fields applies (some
+ * instance sends to computed nodes that only field-sender expressions give:
+ * docs/por.md, "Destinations carried in message fields"); when not, *WHY says why. */
+bool sys_por_fields(const sys_por_t *por, const char **why);
+
 /* Whether cycles of progress steps are possible (a thread loops, or a per-cu
  * instance answers a message with a message to a per-cu instance): then the
  * explorer applies the cycle proviso; else no reduced path of progress steps is

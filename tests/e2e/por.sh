@@ -43,7 +43,9 @@ pin gpu-vi SB 12673 44250 --init warm --env all
 pin gpu-vini MP 65537 277628 --init warm --env all
 pin rcc MP 35 37
 pin rcc-wo SB 62 83
-pin hlrc-probe MP 99 190
+# hlrc-probe MP: 99/190 before the rule for destinations carried in message fields
+# (the owner answering a probe `to msg.rq`), below.
+pin hlrc-probe MP 52 68
 # An L2 that parks a request and answers it later to the stored sender (rcc's r1src and
 # asrc, gpu-vi's rq, mesi's and denovo's owner and sharers) shields every CU those
 # variables do not name (docs/por.md, "Sends to computed nodes").
@@ -55,6 +57,18 @@ pin qr MP 243 547
 # (223235 without --por), rcc-l2fix MP 136350 (286294).
 pin rcc-wo SB 83817 270159 --init warm --env all
 pin rcc-l2fix MP 130352 431992 --init warm --env all
+# A node carried in a message field set only from senders (hlrc's and hlrc-probe's `rq`,
+# docs/por.md, "Destinations carried in message fields") shields every CU no value
+# outside it names. Before the rule (and without --por): hlrc-probe SB 142/317,
+# IRIW+acqs --init warm 393664/1095456, ISA2+rel+acqs --init warm 42756/132374,
+# WRC+rel+acqs --init warm 8468/19924, MP --init warm --env all 141836/565997; hlrc
+# IRIW+acqs --init warm 119808/365440.
+pin hlrc-probe SB 77 123
+pin hlrc-probe IRIW+acqs 123360 216768 --init warm
+pin hlrc-probe ISA2+rel+acqs 19484 42564 --init warm
+pin hlrc-probe WRC+rel+acqs 3832 6660 --init warm
+pin hlrc-probe MP 130229 436033 --init warm --env all
+pin hlrc IRIW+acqs 32128 55264 --init warm
 # ... and refused where a table breaks it: a parked write answered to the last acker
 # instead of the writer, a parked thread assigned without its node.
 sed 's/send WACK(tid=rtid) to rq | V/send WACK(tid=rtid) to msg.src | V/' protocols/gpu-vi.proto >"$T/tid1.proto"
@@ -76,7 +90,7 @@ sed 's/count(L1, I V IV IF IVX IFX); wait/count(L1, V IV IF IVX IFX); wait/' pro
     ok || ko "a count over some states must keep --por off"
 # Every run's JSON lists the reductions, and why one did not apply.
 "$BIN" check --no-db --json --protocol tcw "$L/MP.litmus" |
-    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"}\]' &&
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"},{"name":"field_destinations","applied":false,"why":"no row sends to a node taken from a message field"}\]' &&
     ok || ko "tcw: reductions in the JSON"
 "$BIN" check --no-db --json --protocol rsp --liveness "$L/MP.litmus" |
     grep -q '"reductions":\[{"name":"por","applied":false,"why":"--liveness explores the full graph' &&
@@ -85,11 +99,18 @@ sed 's/count(L1, I V IV IF IVX IFX); wait/count(L1, V IV IF IVX IFX); wait/' pro
     grep -q '"reductions":\[{"name":"por","applied":false,"why":"not asked for (--no-por)"},' && ok ||
     ko "--no-por: reductions in the JSON"
 "$BIN" check --no-db --json --protocol gpu-wt "$L/MP.litmus" |
-    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"}\]' && ok ||
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":true},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"},{"name":"field_destinations","applied":false,"why":"no row sends to a node taken from a message field"}\]' && ok ||
     ko "gpu-wt: reductions in the JSON"
 "$BIN" check --no-db --json --protocol mesi "$L/MP.litmus" |
-    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":false,"why":"the protocol declares invariants"},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"}\]' &&
+    grep -q '"reductions":\[{"name":"por","applied":true},{"name":"dead_values","applied":false,"why":"the protocol declares invariants"},{"name":"symmetry","applied":false,"why":"not asked for (--symmetry)"},{"name":"field_destinations","applied":false,"why":"no row sends to a node taken from a message field"}\]' &&
     ok || ko "mesi: reductions in the JSON"
+# hlrc-probe's owner answers a forwarded probe `to msg.rq`: the field destinations apply.
+"$BIN" check --no-db --json --protocol hlrc-probe "$L/MP.litmus" |
+    grep -q '{"name":"field_destinations","applied":true}\]' && ok ||
+    ko "hlrc-probe: field_destinations in the JSON"
+"$BIN" check --no-db --json --no-por --protocol hlrc-probe "$L/MP.litmus" |
+    grep -q '{"name":"field_destinations","applied":false,"why":"not asked for (--no-por)"}\]' && ok ||
+    ko "hlrc-probe --no-por: field_destinations in the JSON"
 # --por is the default: the same counts without the flag.
 [ "$("$BIN" check --no-db --json --protocol gpu-wt "$L/IRIW.litmus" | num states)" = 232 ] && ok ||
     ko "--por is not the default"
