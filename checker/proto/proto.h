@@ -279,6 +279,7 @@ typedef struct {
     bool per_line;
     int lo, hi, start; /* start: the initial prediction, in lo..hi */
     bool start_param;  /* no 'start': the param's value in the run (--param), clamped */
+    int section;       /* the protocol section that declared it (a variant's replaces) */
     int line, col;
 } proto_pred_t;
 

@@ -80,6 +80,7 @@ int proto_parse_predict(proto_parser_t *ps)
         d.start = fixed < d.lo ? d.lo : fixed > d.hi ? d.hi : fixed;
     d.line = kw->line;
     d.col = kw->col;
+    d.section = ps->section;
     for (int i = 0; i < ps->p->npreds; i++) {
         proto_pred_t *o = &ps->p->preds[i];
         if (o->param != d.param)
@@ -87,9 +88,9 @@ int proto_parse_predict(proto_parser_t *ps)
         if (o->ctrl != d.ctrl)
             return proto_fail(ps, name, "param '%.*s' is already predicted in controller '%s'",
                               NAME(name), ps->p->ctrls[o->ctrl].name);
-        if (o->line == d.line && o->col == d.col)
-            return 0; /* never: pass 2 reads each declaration once */
-        *o = d;       /* a variant's new declaration replaces its base's */
+        if (o->section == ps->section)
+            return proto_fail(ps, name, "param '%.*s' is predicted twice", NAME(name));
+        *o = d; /* a variant's new declaration replaces its base's */
         return 0;
     }
     UTIL_PUSH(ps->p->preds, ps->p->npreds, ps->cap_preds, d);

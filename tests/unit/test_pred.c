@@ -135,6 +135,8 @@ Test(pred, errors)
     bad("  predict nope per bank range 0..1\n", 19, 11, "undeclared param 'nope'");
     bad("  predict life per cu range 0..1\n", 19, 20, "expected 'bank' or 'line'");
     bad("  predict life per bank range 5..1\n", 19, 31, "empty range 5..1");
+    bad("  predict life per bank range 0..1\n  predict life per line range 0..1\n", 20, 11,
+        "predicted twice");
     bad("  predict life per bank range 0..10 start 11\n", 19, 43, "outside the range");
     bad("  on V | LD | | life + 1\n", 19, 17, "has no 'predict'");
     bad("  predict life per bank range 0..10\n  on V | LD | | life max 2\n", 20, 22,
