@@ -167,6 +167,14 @@ HS="--workload kernels/hotspot --machine fermi --param CUS=4 --param TBS=2 --par
     else bad "rcc --predict on JSON: $(grep -o '"predictors.*' "$T/j")"; fi
     "$BIN" sim --json --protocol tcw $HW --param lifetime=3200 >"$T/j" 2>&1
     if grep -q predictors "$T/j"; then bad "tcw --predict off has a predictors field"; else ok; fi
+    # tcw's twrite rule (`used fence, rel`: "disabled for applications not using fences"):
+    # the same rewrites of a leased line move the prediction 3 more times with a fence.
+    for f in rewrite:1 rewrite-fence:4; do
+        "$BIN" sim --json --protocol tcw --workload $D/${f%:*}.litmus --machine fermi \
+            --param lifetime=3200 --predict on >"$T/j" 2>&1
+        if grep -q "\"correct\":true.*\"updates\":${f#*:}}\]}\$" "$T/j"; then ok; else
+            bad "tcw ${f%:*} --predict on: want ${f#*:} updates: $(grep -o '"predictors.*' "$T/j")"; fi
+    done
     expect_rc 2 "sim --predict maybe" "$BIN" sim --protocol tcw $HW --predict maybe
     if [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^cohcheck: sim: --predict takes on or off, not 'maybe'" "$T/err"; then ok; else
         bad "sim --predict maybe: $(cat "$T/err")"; fi
