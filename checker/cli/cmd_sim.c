@@ -142,6 +142,26 @@ static void json_network(strbuf_t *b, const sim_result_t *r)
               (unsigned long long)r->net.full_cycles);
 }
 
+/* ,"predictors":[{param, controller, scope, start, reads, mean, min, max, updates}]: the
+   predictors that ran (--predict on); absent when none did. */
+static void json_preds(strbuf_t *b, const sim_result_t *r)
+{
+    for (int k = 0; k < r->npreds; k++) {
+        const sim_pred_stats_t *d = &r->preds[k];
+        sb_puts(b, k ? ",{\"param\":" : ",\"predictors\":[{\"param\":");
+        sb_json_str(b, d->param);
+        sb_puts(b, ",\"controller\":");
+        sb_json_str(b, d->ctrl);
+        sb_printf(b,
+                  ",\"scope\":\"%s\",\"start\":%lld,\"reads\":%llu,\"mean\":%.2f,\"min\":%lld,"
+                  "\"max\":%lld,\"updates\":%llu}",
+                  d->per_line ? "line" : "bank", (long long)d->start, (unsigned long long)d->reads,
+                  d->mean, (long long)d->min, (long long)d->max, (unsigned long long)d->updates);
+    }
+    if (r->npreds)
+        sb_puts(b, "]");
+}
+
 static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, const char *mach,
                      uint64_t seed, double wall, double cpu)
 {
@@ -197,7 +217,9 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
     sb_puts(&b, "},\"dram\":");
     json_dram(&b, &r->dram);
     json_network(&b, r);
-    sb_puts(&b, "}}\n");
+    sb_puts(&b, "}");
+    json_preds(&b, r);
+    sb_puts(&b, "}\n");
     fputs(b.s, stdout);
     sb_free(&b);
 }
@@ -283,6 +305,7 @@ static int sim_args(sim_opts_t *o, int argc, char **argv, bool *done)
                                                : SIM_MEM_FIXED;
             break;
         case 'v': o->csv = true; break;
+        case CLI_O_PREDICT: o->cfg.predict = optarg[1] == 'n'; break;
         case 'h': usage(stdout); return CLI_OK;
         }
     }
@@ -399,6 +422,14 @@ static void text_out(const sim_result_t *r, const char *proto, const char *wl, c
                dr->bandwidth, dr->peak_bandwidth, dr->occupancy_mean,
                (unsigned long long)dr->occupancy_max, dr->latency_mean,
                (unsigned long long)dr->latency_max);
+    }
+    for (int k = 0; k < r->npreds; k++) {
+        const sim_pred_stats_t *d = &r->preds[k];
+        printf("  predictor %s (%s, per %s, start %lld): mean %.1f over %llu reads, min %lld, "
+               "max %lld, %llu updates\n",
+               d->param, d->ctrl, d->per_line ? "line" : "bank", (long long)d->start, d->mean,
+               (unsigned long long)d->reads, (long long)d->min, (long long)d->max,
+               (unsigned long long)d->updates);
     }
 }
 

@@ -358,6 +358,10 @@ const cli_opt_t cli_opts[] = {
          "machine: memory events as the machine file times them (default); dram: every line "
          "event it times ('event NAME CYCLES') served by its 'dram' model; fixed: every 'event "
          "NAME dram' at the model's idle row-hit latency instead"),
+    ENUM("predict", 0, CLI_O_PREDICT, "on|off", C(SIM),
+         "on: run the protocol's predictors ('predict' in its controllers: tcw's lifetime, "
+         "rcc's lease; docs/sim.md \"Predictors\"); off: every predicted param keeps its "
+         "fixed value, as in the explorer (default)"),
     FLAG("json", 0, 'J', C(SIM), "one JSON object (fields in docs/sim.md, plus latency)"),
     FLAG("json", 0, 'J', C(COUNT), "one JSON object per protocol"),
     FLAG("json", 0, 'J', C(SHOW) | C(TRACE) | C(RESUME) | C(DIFF) | C(STORE_CHECK),

@@ -335,6 +335,8 @@ int mutate_generate(const proto_t *p, mutant_t **out, int *n, diag_t *err)
         bool is_decl = false;
         for (size_t d = 0; d < sizeof decl / sizeof decl[0]; d++)
             is_decl |= !strncmp(l, decl[d], strlen(decl[d]));
+        /* A predictor and its rules (timed mode's) are no rows: never mutated. */
+        is_decl |= !strncmp(l, "  predict ", 10) || (!strncmp(l, "  on ", 5) && l[5] != '|');
         if (is_decl || !strstr(l, " | "))
             continue;
         if (k >= p->ctrls[ci].nrows) {

@@ -76,6 +76,7 @@ void proto_free(proto_t *p)
         free(c->rows);
     }
     free(p->ctrls);
+    proto_preds_free(p);
     for (int i = 0; i < p->nmsgs; i++) {
         free(p->msgs[i].name);
         for (int f = 0; f < p->msgs[i].nfields; f++)

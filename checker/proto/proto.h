@@ -268,6 +268,46 @@ typedef struct proto_reading {
     bool live; /* false: a variant replaced or removed the item (its rows, network, param, map) */
 } proto_reading_t;
 
+/* 'predict PARAM per bank|line range LO..HI [start N|min|max]' in controller CTRL
+ * (docs/protocol-language.md, Predictors): in timed mode with the predictors on, rows of
+ * CTRL read PARAM as a prediction kept per bank (a shared CTRL's lines are spread over the
+ * machine's L2 banks; a per-cu CTRL has one per instance) or per line of each instance,
+ * moved by the controller's 'on' rules. The explorer, and timed mode with
+ * the predictor off, read the param's value: predictors are invisible to them. */
+typedef struct {
+    int param, ctrl;
+    bool per_line;
+    int lo, hi, start; /* start: the initial prediction, in lo..hi */
+    bool start_param;  /* no 'start': the param's value in the run (--param), clamped */
+    int section;       /* the protocol section that declared it (a variant's replaces) */
+    int line, col;
+} proto_pred_t;
+
+typedef enum {
+    PROTO_PU_ADD, /* + N */
+    PROTO_PU_SUB, /* - N */
+    PROTO_PU_MUL, /* * N */
+    PROTO_PU_DIV, /* / N */
+    PROTO_PU_SET, /* := N (min and max are stored as the range's ends) */
+} proto_pu_op_t;
+
+/* 'on STATES | EVENTS | [GUARD] | PARAM OP N [| used EVENT, ...]': when a row of CTRL
+ * (not a stall or impossible row) fires for EVENT on a line in one of STATES (its state
+ * before the row; 0: a controller-level rule) and GUARD holds before the row's actions,
+ * the prediction of PARAM moves by OP N, clamped to the range. With 'used', only in runs
+ * whose workload maps an instruction to one of those core events. One per event. */
+typedef struct {
+    int pred, ctrl;
+    uint64_t states;
+    int event;
+    proto_expr_t *guard; /* NULL: always */
+    int op, arg;
+    int nused;
+    int *used; /* core events */
+    int line, col;
+    size_t text_off, text_len; /* GUARD..end in proto_t.source, for printing */
+} proto_prule_t;
+
 typedef struct {
     char *file;
     char *name;
@@ -302,9 +342,13 @@ typedef struct {
     char **labels;
     int nreadings;
     proto_reading_t *readings; /* in file order, bases first; see proto_reading_t.live */
-    char *base;    /* 'extends BASE': the protocol this one is a variant of; NULL: none */
-    int nsections; /* 1 + the number of 'extends' steps */
-    int nfiles;    /* the files source came from, bases first */
+    int npreds;
+    proto_pred_t *preds; /* 'predict' declarations (timed mode only) */
+    int nprules;
+    proto_prule_t *prules; /* 'on' rules, in file order */
+    char *base;            /* 'extends BASE': the protocol this one is a variant of; NULL: none */
+    int nsections;         /* 1 + the number of 'extends' steps */
+    int nfiles;            /* the files source came from, bases first */
     char **files;
     size_t *file_offs; /* where each file's text starts in source */
 } proto_t;

@@ -157,6 +157,7 @@ typedef struct {
     int last_start, last_key_end;
     int nread;
     size_t cap_readings;
+    size_t cap_preds, cap_prules; /* predictors and their rules (pass 2) */
     /* pass 2 scratch */
     uint64_t **reach; /* per controller, per event: cells already taken by an unguarded row */
     uint64_t *over;   /* per event: cells of the current controller this section overrides */
@@ -219,6 +220,14 @@ int proto_resolve_var(proto_parser_t *ps, const lex_tok_t *t, bool *line_var, in
 /* ---- rows (proto_row.c) ---- */
 int proto_parse_row(proto_parser_t *ps);
 int proto_parse_remove(proto_parser_t *ps); /* 'remove STATES | EVENTS' in a variant */
+/* STATES '|' EVENTS, the first two columns of a row: *STATES and the events *EVS
+ * (pass 2, malloc'd, *NEVS of them), *LINE_ROW false for '-'. */
+int proto_row_cells(proto_parser_t *ps, uint64_t *states, bool *line_row, int **evs, int *nevs);
+
+/* ---- predictors (proto_pred.c) ---- */
+int proto_parse_predict(proto_parser_t *ps); /* 'predict PARAM per ... range LO..HI ...' */
+int proto_parse_on(proto_parser_t *ps);      /* 'on STATES | EVENTS | GUARD | UPDATE ...' */
+void proto_preds_free(proto_t *p);
 
 /* ---- freeing (proto.c) ---- */
 void proto_expr_free(proto_expr_t *e);

@@ -615,10 +615,14 @@ static int controller_item(proto_parser_t *ps)
         return item_event(ps);
     if (proto_is(ps, t, "remove"))
         return proto_parse_remove(ps);
+    if (proto_is(ps, t, "predict"))
+        return proto_parse_predict(ps);
+    if (proto_is(ps, t, "on"))
+        return proto_parse_on(ps);
     if (t->kind == T_ID)
         return proto_parse_row(ps); /* reports what the row lacks */
     return proto_expected(ps, "a controller item (stable, transient, init, warm, line, var, "
-                              "event, remove) or a row");
+                              "event, remove, predict, on) or a row");
 }
 
 /* A variant ('extends') reopens a controller of its base: new states,

@@ -74,6 +74,35 @@ static void put_pattern(strbuf_t *b, const proto_map_t *m)
         sb_puts(b, ".*");
 }
 
+/* Controller CI's predictors and their rules (timed mode's; no row). */
+static void put_preds(strbuf_t *b, const proto_t *p, int ci)
+{
+    const proto_ctrl_t *c = &p->ctrls[ci];
+    for (int i = 0; i < p->npreds; i++) {
+        const proto_pred_t *d = &p->preds[i];
+        if (d->ctrl != ci)
+            continue;
+        sb_printf(b, "  predict %s per %s range %d..%d", p->params[d->param].name,
+                  d->per_line ? "line" : "bank", d->lo, d->hi);
+        if (!d->start_param)
+            sb_printf(b, " start %d", d->start);
+        sb_puts(b, "\n");
+    }
+    for (int i = 0; i < p->nprules; i++) {
+        const proto_prule_t *r = &p->prules[i];
+        if (r->ctrl != ci)
+            continue;
+        sb_puts(b, "  on ");
+        if (r->states)
+            put_states(b, c, r->states, ", ");
+        else
+            sb_puts(b, "-");
+        sb_printf(b, " | %s | ", p->events[r->event].name);
+        put_text(b, p, r->text_off, r->text_len);
+        sb_puts(b, "\n");
+    }
+}
+
 static void put_ctrl(strbuf_t *b, const proto_t *p, int ci)
 {
     const proto_ctrl_t *c = &p->ctrls[ci];
@@ -119,6 +148,7 @@ static void put_ctrl(strbuf_t *b, const proto_t *p, int ci)
         put_text(b, p, row->text_off, row->text_len);
         sb_puts(b, "\n");
     }
+    put_preds(b, p, ci);
     sb_puts(b, "}\n");
 }
 

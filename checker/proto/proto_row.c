@@ -516,8 +516,8 @@ static int override_cells(proto_parser_t *ps, uint64_t cells, int ev, bool line_
 /* STATES '|' EVENTS: read the first two columns of a row or a 'remove'.
  * Returns 0 with *STATES (pass 2), *LINE_ROW, and the events in *EVS (pass 2,
  * malloc'd, *NEVS of them). */
-static int row_cells(proto_parser_t *ps, uint64_t *states_out, bool *line_row_out, int **evs_out,
-                     int *nevs_out)
+int proto_row_cells(proto_parser_t *ps, uint64_t *states_out, bool *line_row_out, int **evs_out,
+                    int *nevs_out)
 {
     proto_t *p = ps->p;
     proto_ctrl_t *c = &p->ctrls[ps->ctrl];
@@ -594,7 +594,7 @@ int proto_parse_remove(proto_parser_t *ps)
     uint64_t states;
     bool line_row;
     int *evs, nevs;
-    if (row_cells(ps, &states, &line_row, &evs, &nevs))
+    if (proto_row_cells(ps, &states, &line_row, &evs, &nevs))
         return -1;
     int rc = 0;
     for (int i = 0; i < nevs && !rc; i++)
@@ -614,7 +614,7 @@ int proto_parse_row(proto_parser_t *ps)
     uint64_t states;
     bool line_row;
     int *evs, nevs, rc = -1;
-    if (row_cells(ps, &states, &line_row, &evs, &nevs))
+    if (proto_row_cells(ps, &states, &line_row, &evs, &nevs))
         return -1;
     if (proto_expect(ps, T_BAR, "',' or '|'"))
         goto out;

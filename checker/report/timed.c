@@ -123,6 +123,21 @@ static const figure_t FIGS[] = {
      "t(nol1) / t: speedup over no L1, seed 004 Fig. 7a's baseline (its Fig. 7b normalises "
      "the intra-work-group set to a non-coherent L1, NO-COH)",
      PLOT_BARS, false},
+    /* Seed 004 section 8.3 (Fig. 10): TC-Strong at 800 cycles, TCW-FIXED at 3200 and TCW
+       (the same tcw with its lifetime predictor, `predict=1`: sim --predict on, starting at
+       3200) on tc-kernels' kernels and sizes, normalised to TC-Strong as the paper's
+       comparison is; rcc with its lease predictor (seed 003 II-E) beside rcc. */
+    {"tc-predict",
+     "TC-Strong, TCW-FIXED and TCW with its lifetime predictor (seed 004 Fig. 10); RCC with its "
+     "lease predictor (seed 003 Fig. 7)",
+     "seed 004 sections 6.4 and 8.3, Fig. 10; seed 003 section II-E, Fig. 7; tc-kernels' "
+     "kernels and sizes on 16 CUs; tcs at lifetime 800, tcw (TCW-FIXED) at 3200, "
+     "tcw@predict=1 (TCW) the same protocol with its predictor on, rcc@predict=1 rcc's",
+     "fermi", "kernels/bfs kernels/hotspot kernels/dlb kernels/hotspot-wg kernels/kmeans",
+     "tcs tcw tcw@predict=1 rcc rcc@predict=1", NULL, NULL, NULL,
+     "CUS=16,SCALE=8,DEG=4,W=16,H=16,ITERS=2,WGSIZE=32," TC_LIFE,
+     "CUS=4,TBS=2,SCALE=5,DEG=2,W=8,H=8,ITERS=2,WGSIZE=8,N=256,K=2,B=4," TC_LIFE, "tcs",
+     "t(tcs) / t: speedup over TC-Strong, seed 004 Fig. 10's comparison", PLOT_BARS, false},
     {"hlrc-steal", "Task queue by steal interval (seed 001 Fig. 4 shape)",
      "seed 001 section V-A, Fig. 4; RSP pops at work-group scope and steals with remote scope "
      "promotion (SCOPED=1), the others synchronize at agent scope",
@@ -180,7 +195,8 @@ typedef struct {
     uint64_t st_count;
     uint64_t dram_issued, dram_hits; /* DRAM row hits of the row accesses; 0, 0: no DRAM */
     double st_lat, ld_lat;
-    int cus_used;                    /* distinct CUs the workload's threads are placed on */
+    double pred_mean; /* the first predictor's mean prediction (sim --predict on); 0: none */
+    int cus_used;     /* distinct CUs the workload's threads are placed on */
     char pparams[200], wparams[400]; /* the effective settings: NAME=V,... */
     double wall;
 } res_t;
@@ -289,7 +305,8 @@ static void job_settings(const ctx_t *c, const job_t *j, list_t *set)
  * workload setting in WL (pointing into SET). PAT:NAME=V applies only when the shell
  * pattern PAT matches PNAME. Returns the workload settings' count, or -1 (ERR). */
 static int apply_settings(list_t *set, const char *pname, proto_t *p, const char *sweep,
-                          prog_setting_t *wl, int *cus, bool *sweep_proto, diag_t *err)
+                          prog_setting_t *wl, int *cus, bool *sweep_proto, bool *predict,
+                          diag_t *err)
 {
     int nwl = 0;
     for (int i = 0; i < set->n; i++) {
@@ -311,6 +328,11 @@ static int apply_settings(list_t *set, const char *pname, proto_t *p, const char
             declared |= !strcmp(p->params[k].name, name);
         if (!strcmp(name, "CUS"))
             *cus = (int)v;
+        if (!strcmp(name, "predict")) { /* predict=1: sim --predict on (docs/sim.md) */
+            *predict = v != 0;
+            *eq = '=';
+            continue;
+        }
         if (declared) {
             if (sweep && !strcmp(name, sweep))
                 *sweep_proto = true;
@@ -325,12 +347,14 @@ static int apply_settings(list_t *set, const char *pname, proto_t *p, const char
 }
 
 /* R's effective settings (what the run used) and the CUs its threads occupy. */
-static void record_params(res_t *r, const proto_t *p, const prog_t *prog)
+static void record_params(res_t *r, const proto_t *p, const prog_t *prog, bool predict)
 {
     strbuf_t b;
     sb_init(&b);
     for (int k = 0; k < p->nparams; k++)
         sb_printf(&b, "%s%s=%d", k ? "," : "", p->params[k].name, p->params[k].value);
+    if (predict)
+        sb_printf(&b, "%spredict=1", p->nparams ? "," : "");
     snprintf(r->pparams, sizeof r->pparams, "%s", b.s ? b.s : "-");
     sb_free(&b);
     sb_init(&b);
@@ -381,13 +405,14 @@ static void record_result(res_t *r, const sim_result_t *s)
     r->st_lat = s->lat[SIM_OP_STORE].mean;
     r->st_count = s->lat[SIM_OP_STORE].count;
     r->ld_lat = s->lat[SIM_OP_LOAD].mean;
+    r->pred_mean = s->npreds ? s->preds[0].mean : 0;
     r->dram_hits = s->dram.row_hits;
     r->dram_issued = s->dram.row_hits + s->dram.row_misses + s->dram.row_conflicts;
 }
 
 /* Load the machine, protocol and workload of job J with its settings; 0, or -1 with R->err. */
 static int load_job(ctx_t *c, const job_t *j, res_t *r, sim_machine_t *m, proto_t **p,
-                    prog_t **prog, int *cus)
+                    prog_t **prog, int *cus, bool *predict)
 {
     const figure_t *f = &FIGS[j->fig];
     const char *entry = c->protos[j->fig].w[j->proto], *wentry = c->wls[j->fig].w[j->wl];
@@ -407,7 +432,7 @@ static int load_job(ctx_t *c, const job_t *j, res_t *r, sim_machine_t *m, proto_
     job_settings(c, j, &set);
     prog_setting_t wl[MAXL];
     bool sweep_proto = false;
-    int nwl = apply_settings(&set, pname, *p, f->sweep, wl, cus, &sweep_proto, &d);
+    int nwl = apply_settings(&set, pname, *p, f->sweep, wl, cus, &sweep_proto, predict, &d);
     if (nwl < 0)
         goto diag;
     if (c->o->find(c->o->find_ctx, wname, "litmus/workloads", ".litmus", "COHCHECK_WORKLOADS", path,
@@ -447,11 +472,14 @@ static void run_job(ctx_t *c, const job_t *j, int s, res_t *r)
     diag_t d;
     memset(r, 0, sizeof *r);
     int cus = 0;
-    if (load_job(c, j, r, &m, &p, &prog, &cus))
+    bool predict = false;
+    if (load_job(c, j, r, &m, &p, &prog, &cus, &predict))
         goto out;
-    record_params(r, p, prog);
-    sim_config_t cfg = {
-        .cus = cus, .seed = c->o->seed + (uint64_t)s, .max_events = c->o->max_events};
+    record_params(r, p, prog, predict);
+    sim_config_t cfg = {.cus = cus,
+                        .seed = c->o->seed + (uint64_t)s,
+                        .max_events = c->o->max_events,
+                        .predict = predict};
     sim_result_t sr;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -758,8 +786,11 @@ static void md_params(strbuf_t *b, const ctx_t *c, int fig)
                                   FIGS[fig].sweep ? c->vals[fig].w[c->vals[fig].n - 1] : NULL);
             if (!r)
                 continue;
-            sb_printf(b, "| %s | %s | %s | %s |\n", c->wls[fig].w[w], c->protos[fig].w[p],
-                      r->pparams[0] ? r->pparams : "-", r->wparams[0] ? r->wparams : "-");
+            sb_printf(b, "| %s | %s | %s", c->wls[fig].w[w], c->protos[fig].w[p],
+                      r->pparams[0] ? r->pparams : "-");
+            if (r->pred_mean > 0) /* seed 004 Fig. 11's "average lifetime predictions" */
+                sb_printf(b, " (mean prediction %.0f)", r->pred_mean);
+            sb_printf(b, " | %s |\n", r->wparams[0] ? r->wparams : "-");
         }
 }
 /* ---- claims ---- */
@@ -785,6 +816,7 @@ static int field_value(const res_t *x, const char *field, double *v)
         {"store_count", offsetof(res_t, st_count), false},
         {"store_latency_mean", offsetof(res_t, st_lat), true},
         {"load_latency_mean", offsetof(res_t, ld_lat), true},
+        {"prediction_mean", offsetof(res_t, pred_mean), true},
         {"sync_accesses", offsetof(res_t, sync_acc), false},
         {"sync_l1", offsetof(res_t, sync_l1), false},
         {"sync_l2", offsetof(res_t, sync_l2), false},
@@ -1431,7 +1463,8 @@ static void md_sweeps(strbuf_t *md, const ctx_t *c)
               "workload parameter no setting names takes the workload's timed default (`param "
               "N = E timed T`). `CUS` also sets the machine's CU count; `PAT:NAME=V` applies "
               "only to the protocols the shell pattern PAT matches (`tcs*` reaches tcs and "
-              "tcs-inorder), and a protocol written `P@S` runs P with the further settings S. "
+              "tcs-inorder), and a protocol written `P@S` runs P with the further settings S; "
+              "`predict=1` runs the protocol's predictors (`cohcheck sim --predict on`). "
               "Each figure lists the parameters its runs actually used.\n\n"
               "Every run is bounded by %llu events (`--max-events`): a longer one is a red "
               "\"limit\" row. Seeds: %d (%llu..%llu), every run at each.\n\n",

@@ -20,6 +20,7 @@
 #include "../sys/rows.h"
 #include "dram.h"
 #include "net.h"
+#include "pred.h"
 
 /* Slots (line records, controller variables, messages, registers) and the
  * evaluator's values: 32-bit slots and nodesets of 31 CUs, or (SIM_WIDE) 128-bit
@@ -177,10 +178,11 @@ typedef struct sim {
     int **timed_ev; /* per controller: internal events with a machine latency, -1 ended */
     int *ev_lat;    /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
     uint64_t net_lat_sum, net_lat_max, net_msgs; /* messages across the network */
-    net_t *net;      /* the machine's topology (a 'topology' line), or NULL: the link model */
-    int *inst_node;  /* with one: per instance, its node */
-    dram_t *dram;    /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
-    bool *row_apply; /* per controller * maxrows + row: the row computes apply() */
+    net_t *net;       /* the machine's topology (a 'topology' line), or NULL: the link model */
+    int *inst_node;   /* with one: per instance, its node */
+    dram_t *dram;     /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
+    sim_pred_t *pred; /* the protocol's predictors (--predict on), or NULL */
+    bool *row_apply;  /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
     int *msg_bytes; /* per message type */
     inst_t *inst;
@@ -767,6 +769,13 @@ static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
     thread_advance(s, t, at);
 }
 
+/* Param K in X: its prediction where X's controller predicts it (pred.h). */
+static int64_t cb_param(sim_ctx_t *x, int k)
+{
+    sim_t *s = x->user;
+    return sim_pred_read(s->pred, k, x->inst, x->line, s->p->params[k].value);
+}
+
 /* Set up X for instance I, LINE (record R), and the thread or message. */
 static void ctx_init(sim_t *s, sim_ctx_t *x, int i, int line, sim_slot_t *r)
 {
@@ -780,6 +789,7 @@ static void ctx_init(sim_t *s, sim_ctx_t *x, int i, int line, sim_slot_t *r)
                      .msg_src = -1,
                      .tid = -1,
                      .clock = (int64_t)s->now,
+                     .param = s->pred ? cb_param : NULL,
                      .err = &s->err};
 }
 
@@ -903,6 +913,27 @@ static void dram_access(sim_t *s, int i, int line, int ev)
         push(s, t, EV_DRAM, ch, 0, 0);
 }
 
+#define MAX_PRULES 8 /* predictor rules one row firing moves */
+
+/* The predictor rules ROW triggers in X on a line in state BEFORE, their guards read
+ * before the row's actions: their indexes into OUT; -1 on an error. */
+static int pred_rules(sim_t *s, sim_ctx_t *x, const proto_row_t *row, int before, int *out)
+{
+    const int *r = sim_pred_rules(s->pred, s->inst[x->inst].ctrl, row->event);
+    int n = 0;
+    for (; r && *r >= 0 && n < MAX_PRULES; r++) {
+        const proto_prule_t *ru = &s->p->prules[*r];
+        if (ru->states ? before < 0 || !(ru->states >> before & 1) : row->states != 0)
+            continue;
+        sim_val_t v = 1;
+        if (ru->guard && SIM_ROWS(eval)(x, ru->guard, &v))
+            return -1;
+        if (v)
+            out[n++] = *r;
+    }
+    return n;
+}
+
 /* Run ROW in X: 1 committed, 0 undone (a full channel), -1 an error (reported). */
 static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
 {
@@ -921,7 +952,10 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         memcpy(save_regs, x->regs, sizeof save_regs);
     s->nps = s->npd = s->nundo = 0;
     int before = x->lrec ? x->lrec[0] : -1;
-    int rc = SIM_ROWS(run_actions)(x, row);
+    int prules[MAX_PRULES];
+    int nprules =
+        s->pred && row->kind == PROTO_ROW_NORMAL ? pred_rules(s, x, row, before, prules) : 0;
+    int rc = nprules < 0 ? -1 : SIM_ROWS(run_actions)(x, row);
     if (rc < 0) {
         eval_error(s);
         return -1;
@@ -939,7 +973,9 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
             memcpy(x->regs, save_regs, sizeof save_regs);
         return 0;
     }
-    /* Commit: residency, statistics, sends, dones. */
+    /* Commit: predictions, residency, statistics, sends, dones. */
+    for (int k = 0; k < nprules; k++)
+        sim_pred_apply(s->pred, prules[k], x->inst, x->line);
     int init = s->p->ctrls[in->ctrl].init_state;
     bool per_cu = in->cu >= 0;
     if (s->st_cnt) { /* the state counts first: the checks below read them */
@@ -2497,6 +2533,14 @@ static int build(sim_t *s, diag_t *err)
             s->maps[s->map_base[t] + k] = mp;
         }
     }
+    if (s->cfg.predict && p->npreds) {
+        bool *used = xcalloc((size_t)p->nevents + 1, sizeof(bool));
+        for (int k = 0; k < total; k++)
+            for (int e = 0; s->maps[k] && e < s->maps[k]->nevents; e++)
+                used[s->maps[k]->events[e]] = true;
+        s->pred = sim_pred_new(p, s->ninst, s->inst_ctrl, s->inst_cu, s->nlines, m->l2_banks, used);
+        free(used);
+    }
     build_warps(s);
     join_setup(s);
     s->nchan = p->nnets * s->ninst * s->ninst;
@@ -2514,6 +2558,7 @@ static int build(sim_t *s, diag_t *err)
 static void sim_free(sim_t *s)
 {
     const proto_t *p = s->p;
+    sim_pred_free(s->pred);
     free(s->th_wg);
     free(s->wg_size);
     free(s->wg_wait);
@@ -2776,6 +2821,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     if (s->dram)
         dram_stats(s->dram, s->now > out->cycles ? s->now : out->cycles, &out->dram);
     net_stats(s, s->now > out->cycles ? s->now : out->cycles, &out->net);
+    out->npreds = sim_pred_stats(s->pred, out->preds);
     sim_free(s);
     return 0;
 }

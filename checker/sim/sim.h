@@ -100,6 +100,8 @@ typedef struct {
     uint64_t max_idle;   /* cycles without any row firing before a deadlock is declared;
                             0: 1000000 */
     int memory;          /* SIM_MEM_*: how the machine's memory events are timed */
+    bool predict;        /* run the protocol's predictors (docs/sim.md "Predictors"); false:
+                            every predicted param is its fixed value, as in the explorer */
 } sim_config_t;
 
 enum {
@@ -158,6 +160,18 @@ typedef struct {
     uint64_t full_cycles;   /* and the cycles they waited for room */
 } sim_net_stats_t;
 
+/* One predictor's run (docs/sim.md "Predictors"). */
+#define SIM_MAX_PREDS 4
+typedef struct {
+    char param[32], ctrl[32];
+    bool per_line;
+    uint64_t reads;   /* rows' reads of the prediction */
+    double mean;      /* the prediction those reads found, averaged */
+    int64_t min, max; /* (0, 0 without reads) */
+    uint64_t updates; /* rules that fired (a clamped move included) */
+    int64_t start;    /* the initial prediction */
+} sim_pred_stats_t;
+
 typedef struct {
     sim_status_t status;
     char msg[512];    /* why, when not SIM_DONE */
@@ -196,6 +210,8 @@ typedef struct {
     uint64_t sync_accesses, sync_l1, sync_l2, sync_remote, sync_evicts;
     sim_dram_stats_t dram;
     sim_net_stats_t net;
+    int npreds; /* predictors that ran (sim_config_t.predict); the first SIM_MAX_PREDS */
+    sim_pred_stats_t preds[SIM_MAX_PREDS];
 } sim_result_t;
 
 /* Simulate PROG on protocol P and machine M. 0 with *OUT filled (its status says how

@@ -33,6 +33,9 @@ struct ROWS(ctx) {
     int tid; /* the requesting thread of a core event, or -1 */
     const prog_instr_t *instr;
     int64_t clock; /* the global clock's value */
+    /* Param K's value in this context: timed mode's predictors (docs/protocol-language.md,
+       Predictors); NULL (the explorer, and timed mode without them): the declared value. */
+    int64_t (*param)(ROWS(ctx_t) * x, int k);
     bool did_done, did_wait;
     sys_error_t *err;
 };

@@ -182,7 +182,9 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
     case PROTO_E_MERGE:
         return ROWS(fail)(x, SYS_ERR_INVARIANT, "merge() is data, not a value%s%s", "", "");
     case PROTO_E_INT: *v = e->index; return 0;
-    case PROTO_E_PARAM: *v = L->p->params[e->index].value; return 0;
+    case PROTO_E_PARAM:
+        *v = x->param ? x->param(x, e->index) : L->p->params[e->index].value;
+        return 0;
     case PROTO_E_LINEVAR:
     case PROTO_E_CTRLVAR:
     case PROTO_E_MSGF: {

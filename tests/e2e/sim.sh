@@ -140,6 +140,46 @@ for p in rcc rcc-wo; do
 done
 
 
+# Predictors (docs/sim.md "Predictors"): --predict off (the default) is the run the explorer's
+# tables give, today's numbers to the event; on, tcw's lifetime predictor (seed 004 6.4: one
+# per L2 bank) and rcc's lease predictor (seed 003 II-E: one per line, 8..2048) change it.
+HW="--workload kernels/hotspot-wg --machine fermi --param CUS=4 --param W=8 --param H=8 --param ITERS=2 --param WGSIZE=8"
+HS="--workload kernels/hotspot --machine fermi --param CUS=4 --param TBS=2 --param W=8 --param H=8 --param ITERS=2"
+# shellcheck disable=SC2086
+{
+    pin "tcw hotspot-wg 3200 (TCW-FIXED)" 122528,206438,3694,244760 --protocol tcw $HW \
+        --param lifetime=3200
+    pin "tcw hotspot-wg 3200 --predict off" 122528,206438,3694,244760 --protocol tcw $HW \
+        --param lifetime=3200 --predict off
+    pin "tcw hotspot-wg 3200 --predict on (TCW)" 108789,193512,3248,207296 --protocol tcw $HW \
+        --param lifetime=3200 --predict on
+    pin "rcc hotspot --predict off" 29847,2419,812,55592 --protocol rcc $HS --predict off
+    pin "rcc hotspot --predict on" 30531,2455,844,56296 --protocol rcc $HS --predict on
+    pin "rcc-wo hotspot --predict off" 26695,2690,798,54276 --protocol rcc-wo $HS
+    pin "rcc-wo hotspot --predict on" 27733,2775,838,57028 --protocol rcc-wo $HS --predict on
+    "$BIN" sim --json --protocol tcw $HW --param lifetime=3200 --predict on >"$T/j" 2>&1
+    if grep -q '"predictors":\[{"param":"lifetime","controller":"L2","scope":"bank","start":3200,"reads":127714,"mean":3551.86,"min":3200,"max":3788,"updates":1112}\]}$' "$T/j"; then
+        ok
+    else bad "tcw --predict on JSON: $(grep -o '"predictors.*' "$T/j")"; fi
+    "$BIN" sim --json --protocol rcc $HS --predict on >"$T/j" 2>&1
+    if grep -q '"predictors":\[{"param":"lease","controller":"L2","scope":"line","start":2048,"reads":782,"mean":1067.31,"min":8,"max":2048,"updates":198}\]}$' "$T/j"; then
+        ok
+    else bad "rcc --predict on JSON: $(grep -o '"predictors.*' "$T/j")"; fi
+    "$BIN" sim --json --protocol tcw $HW --param lifetime=3200 >"$T/j" 2>&1
+    if grep -q predictors "$T/j"; then bad "tcw --predict off has a predictors field"; else ok; fi
+    # tcw's twrite rule (`used fence, rel`: "disabled for applications not using fences"):
+    # the same rewrites of a leased line move the prediction 3 more times with a fence.
+    for f in rewrite:1 rewrite-fence:4; do
+        "$BIN" sim --json --protocol tcw --workload $D/${f%:*}.litmus --machine fermi \
+            --param lifetime=3200 --predict on >"$T/j" 2>&1
+        if grep -q "\"correct\":true.*\"updates\":${f#*:}}\]}\$" "$T/j"; then ok; else
+            bad "tcw ${f%:*} --predict on: want ${f#*:} updates: $(grep -o '"predictors.*' "$T/j")"; fi
+    done
+    expect_rc 2 "sim --predict maybe" "$BIN" sim --protocol tcw $HW --predict maybe
+    if [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^cohcheck: sim: --predict takes on or off, not 'maybe'" "$T/err"; then ok; else
+        bad "sim --predict maybe: $(cat "$T/err")"; fi
+}
+
 # Ranges at scale (branch ranges): these runs stopped with "variable pending out of its range"
 # (denovo, denovo-b: 4 TBs x 10 words per CU pending registration, over int(0..15)) and
 # "variable acks / locks out of its range" (rsp: one ack per L1, one lock per remote writer,
