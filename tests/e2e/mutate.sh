@@ -71,6 +71,14 @@ one '"mutant":16,"file":"protocols/qr.proto","line":125,"controller":"L1","opera
     qr-rcsc --stronger none --only 16 $M/st+ld+ld+sameline+samewg.litmus
 grep -q '"class":"killed","killed_by":"st+ld+ld+sameline+samewg","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
     bad "qr-rcsc #16: $(head -n 1 "$T/one.json")"
+# denovo-b #77: a store to a line already dirty and waiting for its block's registration
+# (DV, DI) that does not mark its word dirty is overwritten by the grant's merge; one
+# thread's two stores to one line and a load of the second see it (no race). On denovo,
+# registration per word, the row never fires there (not covered).
+one '"row":"DV, DI | store | | data[req.loc] := req.val; done |","class":"killed","killed_by":"st+st+ld+sameline","verdict":"violation","setting":"base"}' \
+    denovo-b --stronger none --only 77 $M/st+st+ld+sameline.litmus
+one '"row":"DV, DI | store | | data[req.loc] := req.val; done |","class":"not-covered","killed_by":null,' \
+    denovo --stronger none --only 77 $M/st+st+ld+sameline.litmus
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
 one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
