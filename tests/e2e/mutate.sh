@@ -79,6 +79,15 @@ one '"row":"DV, DI | store | | data[req.loc] := req.val; done |","class":"killed
     denovo-b --stronger none --only 77 $M/st+st+ld+sameline.litmus
 one '"row":"DV, DI | store | | data[req.loc] := req.val; done |","class":"not-covered","killed_by":null,' \
     denovo --stronger none --only 77 $M/st+st+ld+sameline.litmus
+# tcw's full write buffer: a fifth store with four unacknowledged whose stall row is gone
+# takes wpend past its bound (#13, I; #245, IV while another thread's load is out); a
+# buffer of three (#16) only waits longer: equivalent.
+one '"mutant":13,"file":"protocols/tcw.proto","line":88,"controller":"L1","operator":"stall-to-unhandled","original":"I | store | wpend[req.tid] >= 4    | stall |","row":"","class":"killed","killed_by":"4st+st+st","verdict":"invariant","setting":"base"}' \
+    tcw --por --stronger none --only 13 $M/4st+st+st.litmus
+one '"row":"","class":"killed","killed_by":"4st+st+ld+samewg","verdict":"invariant","setting":"base"}' \
+    tcw --por --stronger none --only 245 $M/4st+st+ld+samewg.litmus
+one '"row":"I | store | wpend[req.tid] >= 3 | stall |","class":"equivalent","killed_by":null,"gained":0,"lost":0,"bounded":0' \
+    tcw --por --stronger warm --only 16 $M/4st+st+st.litmus
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
 one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
