@@ -155,6 +155,22 @@ if TAB="$T/tab" BIN="$BIN" sh tests/mutation/run.sh -b "$T/tiny" -o "$T/n" gpu-w
     tail -n 1 "$T/n/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":19,"survived":4,"equivalent":47,"invalid":3,"not_covered":26,'; then ok; else
     bad "tests/mutation/run.sh -N on gpu-wt: $(tail -n 1 "$T/n/gpu-wt.core.json")"
 fi
+# -M: the -E stage run apart (mutate --only on the mutants the core stage did not kill,
+# with every environment action) and merged gives the same classes as -E itself.
+mkdir -p "$T/m1" "$T/m2" "$T/me"
+cp "$T/n/first.json" "$T/m1/gpu-wt.core.json"
+cp "$T/n/first.json" "$T/m2/gpu-wt.core.json"
+rest=$(python3 -c 'import json, sys
+ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(",".join(str(m["mutant"]) for m in ms if m["class"] in ("survived", "equivalent", "not-covered")))' "$T/n/first.json")
+if "$BIN" mutate --json --por -j 2 --max-states 20000 --stronger all --protocol gpu-wt \
+    --only "$rest" "$T/tiny" >"$T/me/gpu-wt.core.json" 2>/dev/null &&
+    TAB="$T/tab" BIN="$BIN" sh tests/mutation/run.sh -b - -M "$T/me" -o "$T/m1" gpu-wt 2>/dev/null &&
+    TAB="$T/tab" RE_CORE="$T/tiny" BIN="$BIN" sh tests/mutation/run.sh -b - -E all -o "$T/m2" gpu-wt 2>/dev/null &&
+    cmp -s "$T/m1/gpu-wt.core.json" "$T/m2/gpu-wt.core.json" &&
+    tail -n 1 "$T/m1/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":34,"survived":11,"equivalent":29,"invalid":3,"not_covered":22,"liveness":false,"kill_rate":0.6633}'; then ok; else
+    bad "tests/mutation/run.sh -M on gpu-wt: $(tail -n 1 "$T/m1/gpu-wt.core.json")"
+fi
 # report.py applies a classification only to the rows it was written for: #115's entry in
 # survivors.tab matches; one for another row (a table changed since) is not applied.
 python3 tests/mutation/report.py "$T/e" >"$T/r1.md" 2>/dev/null
