@@ -88,6 +88,12 @@ one '"row":"","class":"killed","killed_by":"4st+st+ld+samewg","verdict":"invaria
     tcw --por --stronger none --only 245 $M/4st+st+ld+samewg.litmus
 one '"row":"I | store | wpend[req.tid] >= 3 | stall |","class":"equivalent","killed_by":null,"gained":0,"lost":0,"bounded":0' \
     tcw --por --stronger warm --only 16 $M/4st+st+st.litmus
+# tcw's VM | DATAG with two writes in flight (a stale writer's DATA-G while its second write
+# is out): moving the line to I there (#236) leaves the second reply unexpected.
+one '"mutant":236,"file":"protocols/tcw.proto","line":128,"controller":"L1","operator":"redirect-next",' \
+    tcw --por --stronger none --only 236 $M/ld+st+st+diffcu.litmus
+grep -q '"class":"killed","killed_by":"ld+st+st+diffcu","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
+    bad "tcw #236: $(head -n 1 "$T/one.json")"
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
 one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
