@@ -71,6 +71,29 @@ one '"mutant":16,"file":"protocols/qr.proto","line":125,"controller":"L1","opera
     qr-rcsc --stronger none --only 16 $M/st+ld+ld+sameline+samewg.litmus
 grep -q '"class":"killed","killed_by":"st+ld+ld+sameline+samewg","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
     bad "qr-rcsc #16: $(head -n 1 "$T/one.json")"
+# denovo-b #77: a store to a line already dirty and waiting for its block's registration
+# (DV, DI) that does not mark its word dirty is overwritten by the grant's merge; one
+# thread's two stores to one line and a load of the second see it (no race). On denovo,
+# registration per word, the row never fires there (not covered).
+one '"row":"DV, DI | store | | data[req.loc] := req.val; done |","class":"killed","killed_by":"st+st+ld+sameline","verdict":"violation","setting":"base"}' \
+    denovo-b --stronger none --only 77 $M/st+st+ld+sameline.litmus
+one '"row":"DV, DI | store | | data[req.loc] := req.val; done |","class":"not-covered","killed_by":null,' \
+    denovo --stronger none --only 77 $M/st+st+ld+sameline.litmus
+# tcw's full write buffer: a fifth store with four unacknowledged whose stall row is gone
+# takes wpend past its bound (#13, I; #245, IV while another thread's load is out); a
+# buffer of three (#16) only waits longer: equivalent.
+one '"mutant":13,"file":"protocols/tcw.proto","line":88,"controller":"L1","operator":"stall-to-unhandled","original":"I | store | wpend[req.tid] >= 4    | stall |","row":"","class":"killed","killed_by":"4st+st+st","verdict":"invariant","setting":"base"}' \
+    tcw --por --stronger none --only 13 $M/4st+st+st.litmus
+one '"row":"","class":"killed","killed_by":"4st+st+ld+samewg","verdict":"invariant","setting":"base"}' \
+    tcw --por --stronger none --only 245 $M/4st+st+ld+samewg.litmus
+one '"row":"I | store | wpend[req.tid] >= 3 | stall |","class":"equivalent","killed_by":null,"gained":0,"lost":0,"bounded":0' \
+    tcw --por --stronger warm --only 16 $M/4st+st+st.litmus
+# tcw's VM | DATAG with two writes in flight (a stale writer's DATA-G while its second write
+# is out): moving the line to I there (#236) leaves the second reply unexpected.
+one '"mutant":236,"file":"protocols/tcw.proto","line":128,"controller":"L1","operator":"redirect-next",' \
+    tcw --por --stronger none --only 236 $M/ld+st+st+diffcu.litmus
+grep -q '"class":"killed","killed_by":"ld+st+st+diffcu","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
+    bad "tcw #236: $(head -n 1 "$T/one.json")"
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
 one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
@@ -137,6 +160,22 @@ if TAB="$T/tab" BIN="$BIN" sh tests/mutation/run.sh -b "$T/tiny" -o "$T/n" gpu-w
     TAB="$T/tab" RE_CORE="$T/tiny" NOPOR_ST=all BIN="$BIN" sh tests/mutation/run.sh -b - -N -o "$T/n" gpu-wt 2>/dev/null &&
     tail -n 1 "$T/n/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":19,"survived":4,"equivalent":47,"invalid":3,"not_covered":26,'; then ok; else
     bad "tests/mutation/run.sh -N on gpu-wt: $(tail -n 1 "$T/n/gpu-wt.core.json")"
+fi
+# -M: the -E stage run apart (mutate --only on the mutants the core stage did not kill,
+# with every environment action) and merged gives the same classes as -E itself.
+mkdir -p "$T/m1" "$T/m2" "$T/me"
+cp "$T/n/first.json" "$T/m1/gpu-wt.core.json"
+cp "$T/n/first.json" "$T/m2/gpu-wt.core.json"
+rest=$(python3 -c 'import json, sys
+ms = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(",".join(str(m["mutant"]) for m in ms if m["class"] in ("survived", "equivalent", "not-covered")))' "$T/n/first.json")
+if "$BIN" mutate --json --por -j 2 --max-states 20000 --stronger all --protocol gpu-wt \
+    --only "$rest" "$T/tiny" >"$T/me/gpu-wt.core.json" 2>/dev/null &&
+    TAB="$T/tab" BIN="$BIN" sh tests/mutation/run.sh -b - -M "$T/me" -o "$T/m1" gpu-wt 2>/dev/null &&
+    TAB="$T/tab" RE_CORE="$T/tiny" BIN="$BIN" sh tests/mutation/run.sh -b - -E all -o "$T/m2" gpu-wt 2>/dev/null &&
+    cmp -s "$T/m1/gpu-wt.core.json" "$T/m2/gpu-wt.core.json" &&
+    tail -n 1 "$T/m1/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":34,"survived":11,"equivalent":29,"invalid":3,"not_covered":22,"liveness":false,"kill_rate":0.6633}'; then ok; else
+    bad "tests/mutation/run.sh -M on gpu-wt: $(tail -n 1 "$T/m1/gpu-wt.core.json")"
 fi
 # report.py applies a classification only to the rows it was written for: #115's entry in
 # survivors.tab matches; one for another row (a table changed since) is not applied.

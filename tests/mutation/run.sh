@@ -4,7 +4,7 @@
 # stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
 # and, with -g, OUT/P.gen.json.
 # Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-K PREV] [-g] [-L]
-#        [-E LIST] [-N] [PROTOCOL...]
+#        [-E LIST] [-N] [-M PREV] [PROTOCOL...]
 #   -b CORE  the core suite (default litmus/core and litmus/mutation, the tests written to
 #            cover the rows litmus/core leaves not covered; an older suite's folder gives
 #            "before"; several paths: one word, space-separated);
@@ -61,6 +61,7 @@ CORE="litmus/core litmus/mutation" # the core suite and the tests written to cov
 GEN=litmus/gen
 PREV=
 KPREV=
+MPREV=
 DOGEN=
 GEN_ST=
 GEN_MS=
@@ -69,13 +70,14 @@ RE_ST=
 LIVE=
 NOPOR=
 EXTRA=
-while getopts o:j:b:r:K:gLNE:S:m:R:U: opt; do
+while getopts o:j:b:r:K:M:gLNE:S:m:R:U: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
     b) CORE=$OPTARG ;;
     r) PREV=$OPTARG ;;
     K) KPREV=$OPTARG ;;
+    M) MPREV=$OPTARG ;;
     g) DOGEN=1 ;;
     L) LIVE=1 ;;
     N) NOPOR=1 ;;
@@ -193,6 +195,10 @@ for p in "$@"; do
     fi
     if [ -n "$KPREV" ]; then
         merge "$OUT/$p.core.json" "$KPREV/$p.core.json" - kills >"$OUT/$p.core.json.tmp" &&
+            mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
+    fi
+    if [ -n "$MPREV" ]; then
+        merge "$OUT/$p.core.json" "$MPREV/$p.core.json" - settings >"$OUT/$p.core.json.tmp" &&
             mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
     fi
     if [ -n "$RE_MS" ]; then
