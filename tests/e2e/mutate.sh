@@ -177,6 +177,27 @@ if "$BIN" mutate --json --por -j 2 --max-states 20000 --stronger all --protocol 
     tail -n 1 "$T/m1/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":34,"survived":11,"equivalent":29,"invalid":3,"not_covered":22,"liveness":false,"kill_rate":0.6633}'; then ok; else
     bad "tests/mutation/run.sh -M on gpu-wt: $(tail -n 1 "$T/m1/gpu-wt.core.json")"
 fi
+# -B: -R's re-run done apart in two slices (mutate --only at the larger bound) and merged
+# gives the same classes as -R itself. At 30 states 12 gpu-wt survivors are bounded; at
+# 20000 one is killed, five are equivalent, four not covered, #2 and #95 survive with an
+# outcome more (#95 kept as it was: it gained one at 30 states too).
+printf 'gpu-wt 30 warm\n' >"$T/tab30"
+mkdir -p "$T/b0" "$T/br" "$T/bs" "$T/b1" "$T/b2"
+if TAB="$T/tab30" BIN="$BIN" sh tests/mutation/run.sh -b "$T/tiny" -o "$T/b0" gpu-wt 2>/dev/null &&
+    tail -n 1 "$T/b0/gpu-wt.core.json" | grep -q '"killed":30,"killed_stronger":4,"survived":14,"equivalent":37,"invalid":3,"not_covered":42,' &&
+    cp "$T/b0/gpu-wt.core.json" "$T/br/" && cp "$T/b0/gpu-wt.core.json" "$T/bs/" &&
+    TAB="$T/tab30" RE_CORE="$T/tiny" BIN="$BIN" sh tests/mutation/run.sh -b - -R 20000 -o "$T/br" gpu-wt 2>/dev/null &&
+    "$BIN" mutate --json --por -j 2 --max-states 20000 --stronger warm --protocol gpu-wt \
+        --only 2,6,29,40,48 "$T/tiny" >"$T/b1/gpu-wt.core.json" 2>/dev/null &&
+    "$BIN" mutate --json --por -j 2 --max-states 20000 --stronger warm --protocol gpu-wt \
+        --only 55,63,75,78,85,91,95 "$T/tiny" >"$T/b2/gpu-wt.core.json" 2>/dev/null &&
+    TAB="$T/tab30" BIN="$BIN" sh tests/mutation/run.sh -b - -B "$T/b1" -o "$T/bs" gpu-wt 2>/dev/null &&
+    tail -n 1 "$T/bs/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":4,"survived":10,"equivalent":39,"invalid":3,"not_covered":43,' &&
+    TAB="$T/tab30" BIN="$BIN" sh tests/mutation/run.sh -b - -B "$T/b2" -o "$T/bs" gpu-wt 2>/dev/null &&
+    cmp -s "$T/bs/gpu-wt.core.json" "$T/br/gpu-wt.core.json" &&
+    tail -n 1 "$T/bs/gpu-wt.core.json" | grep -q '"killed":31,"killed_stronger":4,"survived":4,"equivalent":42,"invalid":3,"not_covered":46,'; then ok; else
+    bad "tests/mutation/run.sh -B on gpu-wt: $(tail -n 1 "$T/bs/gpu-wt.core.json")"
+fi
 # report.py applies a classification only to the rows it was written for: #115's entry in
 # survivors.tab matches; one for another row (a table changed since) is not applied.
 python3 tests/mutation/report.py "$T/e" >"$T/r1.md" 2>/dev/null

@@ -4,7 +4,7 @@
 # stronger settings. Writes OUT/P.core.json (`cohcheck mutate --json` on the core suite)
 # and, with -g, OUT/P.gen.json.
 # Usage: sh tests/mutation/run.sh [-o OUT] [-j N] [-b CORE] [-r PREV] [-K PREV] [-g] [-L]
-#        [-E LIST] [-N] [-M PREV] [PROTOCOL...]
+#        [-E LIST] [-N] [-M PREV] [-R N [-U LIST]] [-B PREV] [PROTOCOL...]
 #   -b CORE  the core suite (default litmus/core and litmus/mutation, the tests written to
 #            cover the rows litmus/core leaves not covered; an older suite's folder gives
 #            "before"; several paths: one word, space-separated);
@@ -47,6 +47,9 @@
 #            with the protocol's own settings (no -U), a survivor that differed only by
 #            bounded searches takes the class of the larger bound (killed, survived,
 #            equivalent or not-covered)
+#   -B PREV  after -R, PREV/P.core.json merged as -R merges its re-run: `mutate --only` on some
+#            of the bounded survivors at a larger bound in the protocol's own settings, run
+#            apart (a slice of them, where all of them at once would take too long)
 # Every search uses the partial-order reduction (`mutate --por`) where the protocol's
 # analysis allows it (every protocol of protocols.tab, the global-clock ones too: the tick
 # is never in a reduced set, docs/por.md): the same kills and outcomes, fewer states per
@@ -62,6 +65,7 @@ GEN=litmus/gen
 PREV=
 KPREV=
 MPREV=
+BPREV=
 DOGEN=
 GEN_ST=
 GEN_MS=
@@ -70,7 +74,7 @@ RE_ST=
 LIVE=
 NOPOR=
 EXTRA=
-while getopts o:j:b:r:K:M:gLNE:S:m:R:U: opt; do
+while getopts o:j:b:r:K:M:B:gLNE:S:m:R:U: opt; do
     case $opt in
     o) OUT=$OPTARG ;;
     j) J=$OPTARG ;;
@@ -78,6 +82,7 @@ while getopts o:j:b:r:K:M:gLNE:S:m:R:U: opt; do
     r) PREV=$OPTARG ;;
     K) KPREV=$OPTARG ;;
     M) MPREV=$OPTARG ;;
+    B) BPREV=$OPTARG ;;
     g) DOGEN=1 ;;
     L) LIVE=1 ;;
     N) NOPOR=1 ;;
@@ -217,6 +222,11 @@ PY
             merge "$OUT/$p.core.json" "$OUT/$p.rerun.json" "$rest" $mode >"$OUT/$p.core.json.tmp" &&
                 mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
         fi
+    fi
+    if [ -n "$BPREV" ]; then
+        rest=$(ids "$BPREV/$p.core.json" killed killed-stronger survived equivalent invalid not-covered)
+        merge "$OUT/$p.core.json" "$BPREV/$p.core.json" "$rest" bound >"$OUT/$p.core.json.tmp" &&
+            mv "$OUT/$p.core.json.tmp" "$OUT/$p.core.json"
     fi
     if [ -n "$EXTRA" ]; then
         rest=$(ids "$OUT/$p.core.json" survived equivalent not-covered)
