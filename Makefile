@@ -364,3 +364,9 @@ test-san: test-san-kernels
 test-san-kernels:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/kernels.sh ./build-san/cohcheck
+# The experiments behind docs/report-timed.md "Why the magnitudes differ", pinned
+# (tests/e2e/magnitudes.sh).
+.PHONY: test-magnitudes
+test: test-magnitudes
+test-magnitudes: cohcheck
+	sh tests/e2e/magnitudes.sh ./cohcheck
