@@ -53,7 +53,8 @@ def failures(rows):
 
 
 def table(runs, times, w):
-    w("| protocol | init | verdicts (164 tests) | livelocks and starvations | states | s |\n")
+    n = max(len(r) for r in runs.values())
+    w("| protocol | init | verdicts (%d tests) | livelocks and starvations | states | s |\n" % n)
     w("|---|---|---|---|---:|---:|\n")
     for (p, init) in sorted(runs, key=lambda k: (k[0], k[1] != "cold")):
         rows = runs[(p, init)]
@@ -75,7 +76,7 @@ def main():
       "[docs/liveness.md](../docs/liveness.md). `incomplete`: the search hit the bound, so no\n"
       "liveness verdict (the safety verdict is `incomplete` as without `--liveness`). `states`:\n"
       "summed over the tests (full graph: `--liveness` turns `--por` off). `s`: wall seconds of\n"
-      "the whole row on the shared 2-core machine under nice (load about 10), not a benchmark.\n"
+      "the whole row on the shared 2-core machine under nice (load 5 to 6), not a benchmark.\n"
       "The counts per row are pinned in tests/e2e/liveness.tab (`make test-full`).\n\n")
     table(runs, times, w)
     if len(sys.argv) > 2:
