@@ -810,9 +810,11 @@ static int64_t inv_eval(const sim_t *s, const proto_expr_t *e, int line)
         return (e->kind == PROTO_E_MAX) == (a > b) ? a : b;
     case PROTO_E_COUNT: {
         const int32_t *c = s->st_cnt + (size_t)line * s->nst + s->st_base[e->index];
+        int ns = s->p->ctrls[e->index].nstates;
+        uint64_t set = ns < 64 ? e->states & (((uint64_t)1 << ns) - 1) : e->states;
         int64_t n = 0;
-        for (int st = 0; st < s->p->ctrls[e->index].nstates && st < 64; st++)
-            n += e->states >> st & 1 ? c[st] : 0;
+        for (; set; set &= set - 1) /* the states of the set only */
+            n += c[__builtin_ctzll(set)];
         return n;
     }
     case PROTO_E_BIN:
@@ -852,12 +854,12 @@ static void st_move(sim_t *s, int i, int line, int a, int b)
 static int check_invariants(sim_t *s, int line)
 {
     for (int k = 0; k < s->p->ninvs; k++) {
-        sim_ctx_t x;
-        ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
+        sim_slot_t *r0 = line_rec(s, 0, line, true); /* the record stays, as the evaluator's */
         sim_val_t v;
+        sim_ctx_t x;
         if (s->inv_states) {
             v = (sim_val_t)inv_eval(s, s->p->invs[k].expr, line);
-        } else if (SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
+        } else if (ctx_init(s, &x, 0, line, r0), SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
             eval_error(s);
             return -1;
         }
