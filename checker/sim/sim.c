@@ -156,6 +156,7 @@ typedef struct sim {
     rows_layout_t L;
     int ncus, ninst, nthreads, nlines, maxlocs, mw;
     int *inst_ctrl, *inst_cu;
+    int **ctrl_insts; /* per controller: its instances, -1 ended (the evaluator's sends) */
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
     bool *has_dead;        /* per controller: a line variable reset_dead may reset */
@@ -2483,9 +2484,19 @@ static int build(sim_t *s, diag_t *err)
                 xcalloc((size_t)in->sets * (size_t)(in->ways + SET_SLACK), sizeof(int32_t));
         }
     }
-    s->L = (rows_layout_t){p,         prog,         s->ninst,    prog->nthreads, s->maxlocs,
-                           s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line,    s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,     s->ncus};
+    s->ctrl_insts = xcalloc((size_t)p->nctrls + 1, sizeof(int *));
+    for (int c = 0; c < p->nctrls; c++) {
+        int nc = 0;
+        s->ctrl_insts[c] = xmalloc(sizeof(int) * ((size_t)s->ninst + 1));
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst_ctrl[i] == c)
+                s->ctrl_insts[c][nc++] = i;
+        s->ctrl_insts[c][nc] = -1;
+    }
+    s->L = (rows_layout_t){p,           prog,       s->ninst,     prog->nthreads,
+                           s->maxlocs,  s->mw,      s->inst_ctrl, s->inst_cu,
+                           s->loc_line, s->locpos,  s->lv_off,    s->cv_off,
+                           s->msg_foff, s->ev_rows, s->ncus,      s->ctrl_insts};
     for (int i = 0; i < s->ninst; i++) {
         const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
         for (int v = 0; v < pc->nctrlvars; v++) {
@@ -2584,6 +2595,9 @@ static void sim_free(sim_t *s)
         free(s->inst[i].held);
     }
     free(s->inst);
+    for (int c = 0; s->ctrl_insts && c < p->nctrls; c++)
+        free(s->ctrl_insts[c]);
+    free(s->ctrl_insts);
     free(s->inst_ctrl);
     free(s->inst_cu);
     if (s->line_locs)
