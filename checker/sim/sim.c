@@ -160,6 +160,8 @@ typedef struct sim {
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
     bool *has_dead;        /* per controller: a line variable reset_dead may reset */
+    int *dead_off;         /* per controller * 64 + state: its dead variables in dead_list, */
+    int *dead_list;        /* in declaration order, -1 ended */
     bool **dead_const;     /* per controller, per line var: its initial value is dead_val's */
     sim_slot_t **dead_val; /* (a constant expression, evaluated once at build) */
     uint8_t *row_fl;       /* per controller * maxrows + row: ROWF_* (what fire saves) */
@@ -414,6 +416,17 @@ static void reset_dead(sim_t *s, int i, int line, sim_slot_t *r)
     int ci = s->inst[i].ctrl;
     if (!s->has_dead[ci])
         return; /* the common case: nothing to reset (checked once per controller) */
+    if (r[0] >= 0 && r[0] < 64) { /* the variables dead in this state, precomputed */
+        for (const int *vp = s->dead_list + s->dead_off[ci * 64 + r[0]]; *vp >= 0; vp++) {
+            if (s->dead_const[ci][*vp]) {
+                r[s->lv_off[ci][*vp]] = s->dead_val[ci][*vp];
+                continue;
+            }
+            r[s->lv_off[ci][*vp]] = 0;
+            var_init(s, i, line, r, *vp);
+        }
+        return;
+    }
     const proto_ctrl_t *c = &s->p->ctrls[ci];
     for (int v = 0; v < c->nlinevars; v++) {
         const proto_var_t *var = &c->linevars[v];
@@ -2136,6 +2149,24 @@ static void build_fast(sim_t *s)
             s->dead_val[c][v] = (sim_slot_t)val;
         }
     }
+    /* reset_dead's variables: per controller and state, those it resets there. */
+    size_t ndl = 0;
+    for (int c = 0; c < p->nctrls; c++)
+        ndl += 64 * ((size_t)p->ctrls[c].nlinevars + 1);
+    s->dead_off = xcalloc((size_t)p->nctrls * 64 + 1, sizeof(int));
+    s->dead_list = xmalloc((ndl + 1) * sizeof(int));
+    int nd = 0;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int st = 0; st < 64; st++) {
+            s->dead_off[c * 64 + st] = nd;
+            for (int v = 0; v < p->ctrls[c].nlinevars; v++) {
+                const proto_var_t *var = &p->ctrls[c].linevars[v];
+                if (var->live != ~(uint64_t)0 && var->type.kind != PROTO_T_DATA &&
+                    var->type.kind != PROTO_T_TIME && !(var->live >> st & 1))
+                    s->dead_list[nd++] = v;
+            }
+            s->dead_list[nd++] = -1;
+        }
     /* find_row's candidates: per controller, event and state (64: no line record). */
     size_t ncand = 0, nkey = (size_t)p->nctrls * (size_t)p->nevents * 65;
     for (int c = 0; c < p->nctrls; c++)
@@ -2608,6 +2639,8 @@ static void sim_free(sim_t *s)
     free(s->locpos);
     free(s->line_nlocs);
     free(s->has_dead);
+    free(s->dead_off);
+    free(s->dead_list);
     for (int c = 0; s->dead_const && c < p->nctrls; c++) {
         free(s->dead_const[c]);
         free(s->dead_val[c]);
