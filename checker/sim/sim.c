@@ -54,6 +54,7 @@ typedef struct {
     uint64_t t, key;
     int kind, a, b, c;
 } event_t;
+#define CAL_W 1024 /* the event calendar's buckets (a power of 2, a multiple of 64) */
 
 typedef struct {
     int kind; /* EV_ISSUE (a thread's core event) or EV_ARRIVE (a message) */
@@ -207,9 +208,16 @@ typedef struct sim {
     int nchan;
     uint64_t *bank_free;
     int home_ctrl, home_var;
-    /* events */
+    /* events: a calendar of CAL_W one-cycle buckets for those within CAL_W cycles of
+       now (bucket t % CAL_W holds only cycle t's), a heap for the rest */
     event_t *heap;
     size_t nheap, capheap;
+    struct cal_bucket {
+        event_t *v;
+        size_t n, cap;
+    } * cal;
+    uint64_t calmap[CAL_W / 64]; /* bit b: bucket b is not empty */
+    size_t ncal;
     uint64_t now, rng, last_progress, last_done;
     int ndone;
     /* the row being run */
@@ -264,13 +272,12 @@ static bool ev_less(const event_t *a, const event_t *b)
     return a->t != b->t ? a->t < b->t : a->key < b->key;
 }
 
-static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
+static void heap_push(sim_t *s, event_t e)
 {
     if (s->nheap == s->capheap) {
         s->capheap = s->capheap ? s->capheap * 2 : 1024;
         s->heap = xrealloc(s->heap, s->capheap * sizeof *s->heap);
     }
-    event_t e = {t, rnd(s), kind, a, b, c};
     size_t i = s->nheap++;
     while (i > 0) {
         size_t up = (i - 1) / 4;
@@ -282,7 +289,7 @@ static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
     s->heap[i] = e;
 }
 
-static event_t pop(sim_t *s)
+static event_t heap_pop(sim_t *s)
 {
     event_t top = s->heap[0], last = s->heap[--s->nheap];
     size_t i = 0, n = s->nheap;
@@ -301,6 +308,59 @@ static event_t pop(sim_t *s)
     if (n)
         s->heap[i] = last;
     return top;
+}
+
+/* Queue an event at cycle T. Events pop in (t, key) order, the key a random draw per
+ * push (distinct keys: the order is the same whatever holds them). */
+static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
+{
+    event_t e = {t, rnd(s), kind, a, b, c};
+    if (t < s->now || t - s->now >= CAL_W) {
+        heap_push(s, e);
+        return;
+    }
+    int k = (int)(t & (CAL_W - 1));
+    struct cal_bucket *q = &s->cal[k];
+    util_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v);
+    q->v[q->n++] = e;
+    s->calmap[k / 64] |= (uint64_t)1 << (k % 64);
+    s->ncal++;
+}
+
+/* The first non-empty bucket from now's, in cycle order (the calendar's events lie in
+ * [now, now + CAL_W)); -1 when empty. */
+static int cal_first(const sim_t *s)
+{
+    int start = (int)(s->now & (CAL_W - 1)), w = start / 64;
+    uint64_t m = s->calmap[w] & (~(uint64_t)0 << (start % 64));
+    for (int k = 0; k <= CAL_W / 64; k++) {
+        if (m)
+            return w * 64 + __builtin_ctzll(m);
+        w = (w + 1) % (CAL_W / 64);
+        m = s->calmap[w];
+    }
+    return -1;
+}
+
+/* The event least in (t, key) of the calendar and the heap (some event is queued). */
+static event_t pop(sim_t *s)
+{
+    int k = s->ncal ? cal_first(s) : -1;
+    if (k < 0)
+        return heap_pop(s);
+    struct cal_bucket *q = &s->cal[k];
+    size_t j = 0;
+    for (size_t d = 1; d < q->n; d++)
+        if (q->v[d].key < q->v[j].key)
+            j = d;
+    if (s->nheap && ev_less(&s->heap[0], &q->v[j]))
+        return heap_pop(s);
+    event_t e = q->v[j];
+    q->v[j] = q->v[--q->n];
+    if (!q->n)
+        s->calmap[k / 64] &= ~((uint64_t)1 << (k % 64));
+    s->ncal--;
+    return e;
 }
 
 static bool is_mem(const prog_instr_t *in)
@@ -2710,6 +2770,9 @@ static void sim_free(sim_t *s)
     free(s->loc_lane);
     free(s->line_stamp);
     free(s->heap);
+    for (int k = 0; s->cal && k < CAL_W; k++)
+        free(s->cal[k].v);
+    free(s->cal);
     free(s->ps);
     free(s->undo);
     for (int k = 0; k < SIM_NOPS; k++)
@@ -2801,6 +2864,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     out->traffic = xcalloc((size_t)p->nmsgs + 1, sizeof(uint64_t));
     for (int g = 0; g < p->nmsgs; g++)
         out->msg_names[g] = p->msgs[g].name;
+    s->cal = xcalloc(CAL_W, sizeof *s->cal);
     if (build(s, err)) {
         sim_free(s);
         return -1;
@@ -2815,7 +2879,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     for (int i = 0; i < s->ninst; i++)
         for (const int *e = s->periodic_ev[s->inst[i].ctrl]; *e >= 0; e++)
             push(s, (uint64_t)s->ev_lat[*e], EV_TIMED, i, -1, *e);
-    while (out->status == SIM_DONE && s->nheap) {
+    while (out->status == SIM_DONE && (s->nheap || s->ncal)) {
         event_t e = pop(s);
         s->now = e.t;
         out->events++;
