@@ -321,7 +321,8 @@ static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
     }
     int k = (int)(t & (CAL_W - 1));
     struct cal_bucket *q = &s->cal[k];
-    util_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v);
+    if (q->n == q->cap)
+        util_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v);
     q->v[q->n++] = e;
     s->calmap[k / 64] |= (uint64_t)1 << (k % 64);
     s->ncal++;
@@ -550,7 +551,8 @@ static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
         if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
             return 1;
     }
-    util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+    if ((size_t)s->nps == s->capps)
+        util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
     memcpy(s->ps[s->nps].rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
