@@ -60,6 +60,8 @@ typedef struct {
     int kind; /* EV_ISSUE (a thread's core event) or EV_ARRIVE (a message) */
     int id;
     uint64_t since;
+    bool memo;    /* a message a stall row held while its line's record had version ver */
+    uint64_t ver; /* (retry skips it while the version holds: try_msg would stall again) */
 } item_t;
 
 typedef struct {
@@ -72,6 +74,7 @@ typedef struct {
     int32_t *rsrc;    /* per record: the sender of the last message a row took on it, -1 */
     uint8_t *ratom;   /* per record: an atomic completed on it since its last eviction */
     uint8_t *rst;     /* per record: its state (a copy of slot 0, which forall scans) */
+    uint64_t *rver;   /* per record: rows committed on it (its version) */
     uint64_t *live;   /* per record, a bit: its state is not the initial one */
     int init;         /* the controller's initial state */
     int nrec, caprec;
@@ -203,6 +206,11 @@ typedef struct sim {
     uint64_t *chan_last;
     uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
     uint64_t fired;     /* rows fired so far */
+    bool *stall_memo;   /* per controller * nevents + message: a stall row's outcome depends
+                           on the line's record and the message only (memo_safe) */
+    bool lazy_cap;      /* lazy_internal stopped at MAX_LAZY with an event still firing */
+    bool memo_ok;       /* try_msg's last 0 came from a stall row with stall_memo set, */
+    uint64_t memo_ver;  /* the line's record at this version */
     bool in_periodic;   /* running a periodic controller-level event */
     int **periodic_ev;  /* per controller: controller-level internal events the machine times */
     int nchan;
@@ -422,6 +430,7 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
         in->rsrc = xrealloc(in->rsrc, (size_t)in->caprec * sizeof(int32_t));
         in->ratom = xrealloc(in->ratom, (size_t)in->caprec);
         in->rst = xrealloc(in->rst, (size_t)in->caprec);
+        in->rver = xrealloc(in->rver, (size_t)in->caprec * sizeof(uint64_t));
         size_t words = (size_t)in->caprec / 64 + 1;
         in->live = xrealloc(in->live, words * sizeof(uint64_t));
         memset(in->live + ow, 0, (words - ow) * sizeof(uint64_t));
@@ -432,6 +441,7 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     in->rline[k] = line;
     in->rsrc[k] = -1;
     in->ratom[k] = 0;
+    in->rver[k] = 0;
     sim_slot_t *r = in->recs + (size_t)k * in->lw;
     memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
@@ -689,7 +699,9 @@ static void stall_add(sim_t *s, int i, int kind, int id)
 {
     inst_t *in = &s->inst[i];
     util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
-    in->stall[in->nstall++] = (item_t){kind, id, s->now};
+    in->stall[in->nstall++] =
+        (item_t){kind, id, s->now, kind == EV_ARRIVE && s->memo_ok, s->memo_ver};
+    s->memo_ok = false;
     if (kind == EV_ARRIVE)
         s->chan_blocked[s->msgs[id].chan]++;
 }
@@ -1052,6 +1064,10 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         return 0;
     }
     /* Commit: predictions, residency, statistics, sends, dones. */
+    if (x->lrec)
+        in->rver[in->index[x->line]]++;
+    for (int k = 0; k < s->nundo; k++)
+        in->rver[(s->undo[k].slot - in->recs) / in->lw]++;
     for (int k = 0; k < nprules; k++)
         sim_pred_apply(s->pred, prules[k], x->inst, x->line);
     int init = s->p->ctrls[in->ctrl].init_state;
@@ -1173,7 +1189,43 @@ static int lazy_internal(sim_t *s, int i, int line)
         if (!fired)
             return 0;
     }
+    s->lazy_cap = true;
     return 0;
+}
+
+/* E reads something other than the line's record, the message, the instance's identity
+ * and constants (controller or per-thread variables, other instances' records, the clock,
+ * a request's fields, a predicted param). */
+static bool memo_unsafe(const proto_expr_t *e, int pred)
+{
+    switch (e->kind) {
+    case PROTO_E_CTRLVAR:
+    case PROTO_E_TELEM:
+    case PROTO_E_COUNT:
+    case PROTO_E_CLOCK:
+    case PROTO_E_REQF: return true;
+    case PROTO_E_PARAM: return pred;
+    default: return false;
+    }
+}
+
+/* Whether the rows of controller C for EVENT, and of its lazy events, have guards that
+ * read only the line's record and the message: then a message a stall row held is held
+ * again, with no effect, while the record does not change (retry skips it). */
+static bool memo_safe(const sim_t *s, int c, int event)
+{
+    const proto_ctrl_t *pc = &s->p->ctrls[c];
+    if (s->p->clock || s->pred)
+        return false;
+    for (int r = 0; r < pc->nrows; r++) {
+        bool lazy = false;
+        for (const int *e = s->lazy_ev[c]; *e >= 0; e++)
+            lazy = lazy || pc->rows[r].event == *e;
+        if ((pc->rows[r].event == event || lazy) && pc->rows[r].guard &&
+            proto_expr_any(pc->rows[r].guard, memo_unsafe, s->pred != NULL))
+            return false;
+    }
+    return true;
 }
 
 static bool is_cvar(const proto_expr_t *e, int arg)
@@ -1352,6 +1404,7 @@ static int try_msg(sim_t *s, int id)
     inst_t *in = &s->inst[i];
     int line = g->rec[1];
     int chan = g->chan, src = g->src, net = g->net;
+    s->memo_ok = false;
     if (in->cu < 0 && !g->banked) {
         /* L2 bank contention: one message per bank every 'occupancy' cycles; an
            ordered channel's messages keep their order through the banks. */
@@ -1379,6 +1432,7 @@ static int try_msg(sim_t *s, int id)
         }
         return 0;
     }
+    s->lazy_cap = false;
     if (lazy_internal(s, i, line))
         return -1;
     if (in->cu < 0 && in->sets && line >= 0) {
@@ -1402,8 +1456,13 @@ static int try_msg(sim_t *s, int id)
         protocol_error(s, row ? "impossible message" : "unhandled message", g->rec[0], i, line);
         return -1;
     }
-    if (row->kind == PROTO_ROW_STALL)
+    if (row->kind == PROTO_ROW_STALL) {
+        if (r && !s->lazy_cap && s->stall_memo[in->ctrl * s->p->nevents + g->rec[0]]) {
+            s->memo_ok = true;
+            s->memo_ver = in->rver[in->index[line]];
+        }
         return 0;
+    }
     if (in->cu < 0 &&
         s->row_apply[in->ctrl * s->maxrows + (int)(row - s->p->ctrls[in->ctrl].rows)]) {
         int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
@@ -1905,6 +1964,15 @@ static int retry(sim_t *s, int i)
             msg_t *g = &s->msgs[it.id];
             if (s->p->nets[g->net].ordered && s->chan_blocked[g->chan]) {
                 stall_add(s, i, EV_ARRIVE, it.id); /* behind an earlier message of its channel */
+                in->stall[in->nstall - 1].since = it.since;
+                continue;
+            }
+            if (it.memo && in->rver[in->index[g->rec[1]]] == it.ver) {
+                /* Its line's record is as when a stall row held it: that row holds it
+                   again, and trying has no effect (memo_safe). */
+                s->memo_ok = true;
+                s->memo_ver = it.ver;
+                stall_add(s, i, EV_ARRIVE, it.id);
                 in->stall[in->nstall - 1].since = it.since;
                 continue;
             }
@@ -2647,6 +2715,11 @@ static int build(sim_t *s, diag_t *err)
         s->pred = sim_pred_new(p, s->ninst, s->inst_ctrl, s->inst_cu, s->nlines, m->l2_banks, used);
         free(used);
     }
+    /* after the predictors: a predicted param is not constant */
+    s->stall_memo = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int e = 0; e < p->nevents; e++)
+            s->stall_memo[c * p->nevents + e] = memo_safe(s, c, e);
     build_warps(s);
     join_setup(s);
     s->nchan = p->nnets * s->ninst * s->ninst;
@@ -2680,6 +2753,7 @@ static void sim_free(sim_t *s)
         free(s->inst[i].rsrc);
         free(s->inst[i].ratom);
         free(s->inst[i].rst);
+        free(s->inst[i].rver);
         free(s->inst[i].live);
         free(s->inst[i].cvars);
         free(s->inst[i].set_n);
@@ -2732,6 +2806,7 @@ static void sim_free(sim_t *s)
     free(s->cv_w);
     free(s->lazy_ev);
     free(s->lazy_cv);
+    free(s->stall_memo);
     free(s->timed_ev);
     free(s->periodic_ev);
     if (s->ev_rows)
