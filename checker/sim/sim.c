@@ -171,6 +171,7 @@ typedef struct sim {
     uint8_t *row_fl;       /* per controller * maxrows + row: ROWF_* (what fire saves) */
     bool inv_states;       /* the invariants read line states only (count(), constants) */
     uint8_t *inv_seen;     /* per line: its invariants were checked and held */
+    bool *inv_reads;       /* with inv_states: per controller, an invariant counts its states */
     int *st_base;          /* with inv_states: per controller, its first state's column */
     int nst;               /* columns: the states of every controller */
     int32_t *st_cnt;       /* with inv_states: per line * nst + column, the instances of the
@@ -1110,7 +1111,9 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         }
         in->lru[in->index[x->line]] = s->now;
         rec_state(in, in->index[x->line], after);
-        if (s->p->ninvs && (before != after || !s->inv_states || !s->inv_seen[x->line])) {
+        /* A state change the invariants do not count leaves their value as it was. */
+        bool counted = s->p->ninvs && before != after && (!s->inv_states || s->inv_reads[in->ctrl]);
+        if (s->p->ninvs && (counted || !s->inv_states || !s->inv_seen[x->line])) {
             if (check_invariants(s, x->line))
                 return -1;
             s->inv_seen[x->line] = 1;
@@ -2212,6 +2215,11 @@ static bool not_const(const proto_expr_t *e, int states_ok)
 
 /* E is not what inv_eval computes (a state-only invariant: constants, operators,
    count() over states below 64). */
+static bool counts_ctrl(const proto_expr_t *e, int c)
+{
+    return e->kind == PROTO_E_COUNT && e->index == c;
+}
+
 static bool not_inv(const proto_expr_t *e, int arg)
 {
     (void)arg;
@@ -2321,6 +2329,10 @@ static void build_fast(sim_t *s)
     s->inv_seen = xcalloc((size_t)s->nlines + 1, 1);
     if (!p->ninvs || !s->inv_states)
         return;
+    s->inv_reads = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int k = 0; k < p->ninvs; k++)
+            s->inv_reads[c] |= proto_expr_any(p->invs[k].expr, counts_ctrl, c);
     s->st_base = xcalloc((size_t)p->nctrls + 1, sizeof(int));
     for (int c = 0; c < p->nctrls; c++) {
         s->st_base[c] = s->nst;
@@ -2785,6 +2797,7 @@ static void sim_free(sim_t *s)
     free(s->dead_val);
     free(s->row_fl);
     free(s->inv_seen);
+    free(s->inv_reads);
     free(s->st_base);
     free(s->cand);
     free(s->cand_off);
