@@ -54,11 +54,14 @@ typedef struct {
     uint64_t t, key;
     int kind, a, b, c;
 } event_t;
+#define CAL_W 1024 /* the event calendar's buckets (a power of 2, a multiple of 64) */
 
 typedef struct {
     int kind; /* EV_ISSUE (a thread's core event) or EV_ARRIVE (a message) */
     int id;
     uint64_t since;
+    bool memo;    /* a message a stall row held while its line's record had version ver */
+    uint64_t ver; /* (retry skips it while the version holds: try_msg would stall again) */
 } item_t;
 
 typedef struct {
@@ -71,6 +74,7 @@ typedef struct {
     int32_t *rsrc;    /* per record: the sender of the last message a row took on it, -1 */
     uint8_t *ratom;   /* per record: an atomic completed on it since its last eviction */
     uint8_t *rst;     /* per record: its state (a copy of slot 0, which forall scans) */
+    uint64_t *rver;   /* per record: rows committed on it (its version) */
     uint64_t *live;   /* per record, a bit: its state is not the initial one */
     int init;         /* the controller's initial state */
     int nrec, caprec;
@@ -156,14 +160,18 @@ typedef struct sim {
     rows_layout_t L;
     int ncus, ninst, nthreads, nlines, maxlocs, mw;
     int *inst_ctrl, *inst_cu;
+    int **ctrl_insts; /* per controller: its instances, -1 ended (the evaluator's sends) */
     int *loc_line, *locpos, *line_nlocs, **line_locs;
     int **lv_off, **cv_off, **msg_foff, **ev_rows;
     bool *has_dead;        /* per controller: a line variable reset_dead may reset */
+    int *dead_off;         /* per controller * 64 + state: its dead variables in dead_list, */
+    int *dead_list;        /* in declaration order, -1 ended */
     bool **dead_const;     /* per controller, per line var: its initial value is dead_val's */
     sim_slot_t **dead_val; /* (a constant expression, evaluated once at build) */
     uint8_t *row_fl;       /* per controller * maxrows + row: ROWF_* (what fire saves) */
     bool inv_states;       /* the invariants read line states only (count(), constants) */
     uint8_t *inv_seen;     /* per line: its invariants were checked and held */
+    bool *inv_reads;       /* with inv_states: per controller, an invariant counts its states */
     int *st_base;          /* with inv_states: per controller, its first state's column */
     int nst;               /* columns: the states of every controller */
     int32_t *st_cnt;       /* with inv_states: per line * nst + column, the instances of the
@@ -199,14 +207,26 @@ typedef struct sim {
     uint64_t *chan_last;
     uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
     uint64_t fired;     /* rows fired so far */
+    bool *stall_memo;   /* per controller * nevents + message: a stall row's outcome depends
+                           on the line's record and the message only (memo_safe) */
+    bool lazy_cap;      /* lazy_internal stopped at MAX_LAZY with an event still firing */
+    bool memo_ok;       /* try_msg's last 0 came from a stall row with stall_memo set, */
+    uint64_t memo_ver;  /* the line's record at this version */
     bool in_periodic;   /* running a periodic controller-level event */
     int **periodic_ev;  /* per controller: controller-level internal events the machine times */
     int nchan;
     uint64_t *bank_free;
     int home_ctrl, home_var;
-    /* events */
+    /* events: a calendar of CAL_W one-cycle buckets for those within CAL_W cycles of
+       now (bucket t % CAL_W holds only cycle t's), a heap for the rest */
     event_t *heap;
     size_t nheap, capheap;
+    struct cal_bucket {
+        event_t *v;
+        size_t n, cap;
+    } * cal;
+    uint64_t calmap[CAL_W / 64]; /* bit b: bucket b is not empty */
+    size_t ncal;
     uint64_t now, rng, last_progress, last_done;
     int ndone;
     /* the row being run */
@@ -261,13 +281,12 @@ static bool ev_less(const event_t *a, const event_t *b)
     return a->t != b->t ? a->t < b->t : a->key < b->key;
 }
 
-static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
+static void heap_push(sim_t *s, event_t e)
 {
     if (s->nheap == s->capheap) {
         s->capheap = s->capheap ? s->capheap * 2 : 1024;
         s->heap = xrealloc(s->heap, s->capheap * sizeof *s->heap);
     }
-    event_t e = {t, rnd(s), kind, a, b, c};
     size_t i = s->nheap++;
     while (i > 0) {
         size_t up = (i - 1) / 4;
@@ -279,7 +298,7 @@ static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
     s->heap[i] = e;
 }
 
-static event_t pop(sim_t *s)
+static event_t heap_pop(sim_t *s)
 {
     event_t top = s->heap[0], last = s->heap[--s->nheap];
     size_t i = 0, n = s->nheap;
@@ -298,6 +317,60 @@ static event_t pop(sim_t *s)
     if (n)
         s->heap[i] = last;
     return top;
+}
+
+/* Queue an event at cycle T. Events pop in (t, key) order, the key a random draw per
+ * push (distinct keys: the order is the same whatever holds them). */
+static void push(sim_t *s, uint64_t t, int kind, int a, int b, int c)
+{
+    event_t e = {t, rnd(s), kind, a, b, c};
+    if (t < s->now || t - s->now >= CAL_W) {
+        heap_push(s, e);
+        return;
+    }
+    int k = (int)(t & (CAL_W - 1));
+    struct cal_bucket *q = &s->cal[k];
+    if (q->n == q->cap)
+        util_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v);
+    q->v[q->n++] = e;
+    s->calmap[k / 64] |= (uint64_t)1 << (k % 64);
+    s->ncal++;
+}
+
+/* The first non-empty bucket from now's, in cycle order (the calendar's events lie in
+ * [now, now + CAL_W)); -1 when empty. */
+static int cal_first(const sim_t *s)
+{
+    int start = (int)(s->now & (CAL_W - 1)), w = start / 64;
+    uint64_t m = s->calmap[w] & (~(uint64_t)0 << (start % 64));
+    for (int k = 0; k <= CAL_W / 64; k++) {
+        if (m)
+            return w * 64 + __builtin_ctzll(m);
+        w = (w + 1) % (CAL_W / 64);
+        m = s->calmap[w];
+    }
+    return -1;
+}
+
+/* The event least in (t, key) of the calendar and the heap (some event is queued). */
+static event_t pop(sim_t *s)
+{
+    int k = s->ncal ? cal_first(s) : -1;
+    if (k < 0)
+        return heap_pop(s);
+    struct cal_bucket *q = &s->cal[k];
+    size_t j = 0;
+    for (size_t d = 1; d < q->n; d++)
+        if (q->v[d].key < q->v[j].key)
+            j = d;
+    if (s->nheap && ev_less(&s->heap[0], &q->v[j]))
+        return heap_pop(s);
+    event_t e = q->v[j];
+    q->v[j] = q->v[--q->n];
+    if (!q->n)
+        s->calmap[k / 64] &= ~((uint64_t)1 << (k % 64));
+    s->ncal--;
+    return e;
 }
 
 static bool is_mem(const prog_instr_t *in)
@@ -358,6 +431,7 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
         in->rsrc = xrealloc(in->rsrc, (size_t)in->caprec * sizeof(int32_t));
         in->ratom = xrealloc(in->ratom, (size_t)in->caprec);
         in->rst = xrealloc(in->rst, (size_t)in->caprec);
+        in->rver = xrealloc(in->rver, (size_t)in->caprec * sizeof(uint64_t));
         size_t words = (size_t)in->caprec / 64 + 1;
         in->live = xrealloc(in->live, words * sizeof(uint64_t));
         memset(in->live + ow, 0, (words - ow) * sizeof(uint64_t));
@@ -368,6 +442,7 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     in->rline[k] = line;
     in->rsrc[k] = -1;
     in->ratom[k] = 0;
+    in->rver[k] = 0;
     sim_slot_t *r = in->recs + (size_t)k * in->lw;
     memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
@@ -413,6 +488,17 @@ static void reset_dead(sim_t *s, int i, int line, sim_slot_t *r)
     int ci = s->inst[i].ctrl;
     if (!s->has_dead[ci])
         return; /* the common case: nothing to reset (checked once per controller) */
+    if (r[0] >= 0 && r[0] < 64) { /* the variables dead in this state, precomputed */
+        for (const int *vp = s->dead_list + s->dead_off[ci * 64 + r[0]]; *vp >= 0; vp++) {
+            if (s->dead_const[ci][*vp]) {
+                r[s->lv_off[ci][*vp]] = s->dead_val[ci][*vp];
+                continue;
+            }
+            r[s->lv_off[ci][*vp]] = 0;
+            var_init(s, i, line, r, *vp);
+        }
+        return;
+    }
     const proto_ctrl_t *c = &s->p->ctrls[ci];
     for (int v = 0; v < c->nlinevars; v++) {
         const proto_var_t *var = &c->linevars[v];
@@ -476,7 +562,8 @@ static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
         if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
             return 1;
     }
-    util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+    if ((size_t)s->nps == s->capps)
+        util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
     memcpy(s->ps[s->nps].rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
@@ -613,7 +700,9 @@ static void stall_add(sim_t *s, int i, int kind, int id)
 {
     inst_t *in = &s->inst[i];
     util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
-    in->stall[in->nstall++] = (item_t){kind, id, s->now};
+    in->stall[in->nstall++] =
+        (item_t){kind, id, s->now, kind == EV_ARRIVE && s->memo_ok, s->memo_ver};
+    s->memo_ok = false;
     if (kind == EV_ARRIVE)
         s->chan_blocked[s->msgs[id].chan]++;
 }
@@ -810,9 +899,11 @@ static int64_t inv_eval(const sim_t *s, const proto_expr_t *e, int line)
         return (e->kind == PROTO_E_MAX) == (a > b) ? a : b;
     case PROTO_E_COUNT: {
         const int32_t *c = s->st_cnt + (size_t)line * s->nst + s->st_base[e->index];
+        int ns = s->p->ctrls[e->index].nstates;
+        uint64_t set = ns < 64 ? e->states & (((uint64_t)1 << ns) - 1) : e->states;
         int64_t n = 0;
-        for (int st = 0; st < s->p->ctrls[e->index].nstates && st < 64; st++)
-            n += e->states >> st & 1 ? c[st] : 0;
+        for (; set; set &= set - 1) /* the states of the set only */
+            n += c[__builtin_ctzll(set)];
         return n;
     }
     case PROTO_E_BIN:
@@ -852,12 +943,12 @@ static void st_move(sim_t *s, int i, int line, int a, int b)
 static int check_invariants(sim_t *s, int line)
 {
     for (int k = 0; k < s->p->ninvs; k++) {
-        sim_ctx_t x;
-        ctx_init(s, &x, 0, line, line_rec(s, 0, line, true));
+        sim_slot_t *r0 = line_rec(s, 0, line, true); /* the record stays, as the evaluator's */
         sim_val_t v;
+        sim_ctx_t x;
         if (s->inv_states) {
             v = (sim_val_t)inv_eval(s, s->p->invs[k].expr, line);
-        } else if (SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
+        } else if (ctx_init(s, &x, 0, line, r0), SIM_ROWS(eval)(&x, s->p->invs[k].expr, &v)) {
             eval_error(s);
             return -1;
         }
@@ -974,6 +1065,10 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         return 0;
     }
     /* Commit: predictions, residency, statistics, sends, dones. */
+    if (x->lrec)
+        in->rver[in->index[x->line]]++;
+    for (int k = 0; k < s->nundo; k++)
+        in->rver[(s->undo[k].slot - in->recs) / in->lw]++;
     for (int k = 0; k < nprules; k++)
         sim_pred_apply(s->pred, prules[k], x->inst, x->line);
     int init = s->p->ctrls[in->ctrl].init_state;
@@ -1016,7 +1111,9 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         }
         in->lru[in->index[x->line]] = s->now;
         rec_state(in, in->index[x->line], after);
-        if (s->p->ninvs && (before != after || !s->inv_states || !s->inv_seen[x->line])) {
+        /* A state change the invariants do not count leaves their value as it was. */
+        bool counted = s->p->ninvs && before != after && (!s->inv_states || s->inv_reads[in->ctrl]);
+        if (s->p->ninvs && (counted || !s->inv_states || !s->inv_seen[x->line])) {
             if (check_invariants(s, x->line))
                 return -1;
             s->inv_seen[x->line] = 1;
@@ -1095,7 +1192,43 @@ static int lazy_internal(sim_t *s, int i, int line)
         if (!fired)
             return 0;
     }
+    s->lazy_cap = true;
     return 0;
+}
+
+/* E reads something other than the line's record, the message, the instance's identity
+ * and constants (controller or per-thread variables, other instances' records, the clock,
+ * a request's fields, a predicted param). */
+static bool memo_unsafe(const proto_expr_t *e, int pred)
+{
+    switch (e->kind) {
+    case PROTO_E_CTRLVAR:
+    case PROTO_E_TELEM:
+    case PROTO_E_COUNT:
+    case PROTO_E_CLOCK:
+    case PROTO_E_REQF: return true;
+    case PROTO_E_PARAM: return pred;
+    default: return false;
+    }
+}
+
+/* Whether the rows of controller C for EVENT, and of its lazy events, have guards that
+ * read only the line's record and the message: then a message a stall row held is held
+ * again, with no effect, while the record does not change (retry skips it). */
+static bool memo_safe(const sim_t *s, int c, int event)
+{
+    const proto_ctrl_t *pc = &s->p->ctrls[c];
+    if (s->p->clock || s->pred)
+        return false;
+    for (int r = 0; r < pc->nrows; r++) {
+        bool lazy = false;
+        for (const int *e = s->lazy_ev[c]; *e >= 0; e++)
+            lazy = lazy || pc->rows[r].event == *e;
+        if ((pc->rows[r].event == event || lazy) && pc->rows[r].guard &&
+            proto_expr_any(pc->rows[r].guard, memo_unsafe, s->pred != NULL))
+            return false;
+    }
+    return true;
 }
 
 static bool is_cvar(const proto_expr_t *e, int arg)
@@ -1274,6 +1407,7 @@ static int try_msg(sim_t *s, int id)
     inst_t *in = &s->inst[i];
     int line = g->rec[1];
     int chan = g->chan, src = g->src, net = g->net;
+    s->memo_ok = false;
     if (in->cu < 0 && !g->banked) {
         /* L2 bank contention: one message per bank every 'occupancy' cycles; an
            ordered channel's messages keep their order through the banks. */
@@ -1301,6 +1435,7 @@ static int try_msg(sim_t *s, int id)
         }
         return 0;
     }
+    s->lazy_cap = false;
     if (lazy_internal(s, i, line))
         return -1;
     if (in->cu < 0 && in->sets && line >= 0) {
@@ -1324,8 +1459,13 @@ static int try_msg(sim_t *s, int id)
         protocol_error(s, row ? "impossible message" : "unhandled message", g->rec[0], i, line);
         return -1;
     }
-    if (row->kind == PROTO_ROW_STALL)
+    if (row->kind == PROTO_ROW_STALL) {
+        if (r && !s->lazy_cap && s->stall_memo[in->ctrl * s->p->nevents + g->rec[0]]) {
+            s->memo_ok = true;
+            s->memo_ver = in->rver[in->index[line]];
+        }
         return 0;
+    }
     if (in->cu < 0 &&
         s->row_apply[in->ctrl * s->maxrows + (int)(row - s->p->ctrls[in->ctrl].rows)]) {
         int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
@@ -1830,6 +1970,15 @@ static int retry(sim_t *s, int i)
                 in->stall[in->nstall - 1].since = it.since;
                 continue;
             }
+            if (it.memo && in->rver[in->index[g->rec[1]]] == it.ver) {
+                /* Its line's record is as when a stall row held it: that row holds it
+                   again, and trying has no effect (memo_safe). */
+                s->memo_ok = true;
+                s->memo_ver = it.ver;
+                stall_add(s, i, EV_ARRIVE, it.id);
+                in->stall[in->nstall - 1].since = it.since;
+                continue;
+            }
             f = try_msg(s, it.id);
             if (f > 0)
                 s->r->stall_msg_cycles += s->now - it.since;
@@ -2066,6 +2215,11 @@ static bool not_const(const proto_expr_t *e, int states_ok)
 
 /* E is not what inv_eval computes (a state-only invariant: constants, operators,
    count() over states below 64). */
+static bool counts_ctrl(const proto_expr_t *e, int c)
+{
+    return e->kind == PROTO_E_COUNT && e->index == c;
+}
+
 static bool not_inv(const proto_expr_t *e, int arg)
 {
     (void)arg;
@@ -2133,6 +2287,24 @@ static void build_fast(sim_t *s)
             s->dead_val[c][v] = (sim_slot_t)val;
         }
     }
+    /* reset_dead's variables: per controller and state, those it resets there. */
+    size_t ndl = 0;
+    for (int c = 0; c < p->nctrls; c++)
+        ndl += 64 * ((size_t)p->ctrls[c].nlinevars + 1);
+    s->dead_off = xcalloc((size_t)p->nctrls * 64 + 1, sizeof(int));
+    s->dead_list = xmalloc((ndl + 1) * sizeof(int));
+    int nd = 0;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int st = 0; st < 64; st++) {
+            s->dead_off[c * 64 + st] = nd;
+            for (int v = 0; v < p->ctrls[c].nlinevars; v++) {
+                const proto_var_t *var = &p->ctrls[c].linevars[v];
+                if (var->live != ~(uint64_t)0 && var->type.kind != PROTO_T_DATA &&
+                    var->type.kind != PROTO_T_TIME && !(var->live >> st & 1))
+                    s->dead_list[nd++] = v;
+            }
+            s->dead_list[nd++] = -1;
+        }
     /* find_row's candidates: per controller, event and state (64: no line record). */
     size_t ncand = 0, nkey = (size_t)p->nctrls * (size_t)p->nevents * 65;
     for (int c = 0; c < p->nctrls; c++)
@@ -2157,6 +2329,10 @@ static void build_fast(sim_t *s)
     s->inv_seen = xcalloc((size_t)s->nlines + 1, 1);
     if (!p->ninvs || !s->inv_states)
         return;
+    s->inv_reads = xcalloc((size_t)p->nctrls + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int k = 0; k < p->ninvs; k++)
+            s->inv_reads[c] |= proto_expr_any(p->invs[k].expr, counts_ctrl, c);
     s->st_base = xcalloc((size_t)p->nctrls + 1, sizeof(int));
     for (int c = 0; c < p->nctrls; c++) {
         s->st_base[c] = s->nst;
@@ -2481,9 +2657,19 @@ static int build(sim_t *s, diag_t *err)
                 xcalloc((size_t)in->sets * (size_t)(in->ways + SET_SLACK), sizeof(int32_t));
         }
     }
-    s->L = (rows_layout_t){p,         prog,         s->ninst,    prog->nthreads, s->maxlocs,
-                           s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line,    s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,     s->ncus};
+    s->ctrl_insts = xcalloc((size_t)p->nctrls + 1, sizeof(int *));
+    for (int c = 0; c < p->nctrls; c++) {
+        int nc = 0;
+        s->ctrl_insts[c] = xmalloc(sizeof(int) * ((size_t)s->ninst + 1));
+        for (int i = 0; i < s->ninst; i++)
+            if (s->inst_ctrl[i] == c)
+                s->ctrl_insts[c][nc++] = i;
+        s->ctrl_insts[c][nc] = -1;
+    }
+    s->L = (rows_layout_t){p,           prog,       s->ninst,     prog->nthreads,
+                           s->maxlocs,  s->mw,      s->inst_ctrl, s->inst_cu,
+                           s->loc_line, s->locpos,  s->lv_off,    s->cv_off,
+                           s->msg_foff, s->ev_rows, s->ncus,      s->ctrl_insts};
     for (int i = 0; i < s->ninst; i++) {
         const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
         for (int v = 0; v < pc->nctrlvars; v++) {
@@ -2541,6 +2727,11 @@ static int build(sim_t *s, diag_t *err)
         s->pred = sim_pred_new(p, s->ninst, s->inst_ctrl, s->inst_cu, s->nlines, m->l2_banks, used);
         free(used);
     }
+    /* after the predictors: a predicted param is not constant */
+    s->stall_memo = xcalloc((size_t)p->nctrls * (size_t)p->nevents + 1, sizeof(bool));
+    for (int c = 0; c < p->nctrls; c++)
+        for (int e = 0; e < p->nevents; e++)
+            s->stall_memo[c * p->nevents + e] = memo_safe(s, c, e);
     build_warps(s);
     join_setup(s);
     s->nchan = p->nnets * s->ninst * s->ninst;
@@ -2574,6 +2765,7 @@ static void sim_free(sim_t *s)
         free(s->inst[i].rsrc);
         free(s->inst[i].ratom);
         free(s->inst[i].rst);
+        free(s->inst[i].rver);
         free(s->inst[i].live);
         free(s->inst[i].cvars);
         free(s->inst[i].set_n);
@@ -2582,6 +2774,9 @@ static void sim_free(sim_t *s)
         free(s->inst[i].held);
     }
     free(s->inst);
+    for (int c = 0; s->ctrl_insts && c < p->nctrls; c++)
+        free(s->ctrl_insts[c]);
+    free(s->ctrl_insts);
     free(s->inst_ctrl);
     free(s->inst_cu);
     if (s->line_locs)
@@ -2592,6 +2787,8 @@ static void sim_free(sim_t *s)
     free(s->locpos);
     free(s->line_nlocs);
     free(s->has_dead);
+    free(s->dead_off);
+    free(s->dead_list);
     for (int c = 0; s->dead_const && c < p->nctrls; c++) {
         free(s->dead_const[c]);
         free(s->dead_val[c]);
@@ -2600,6 +2797,7 @@ static void sim_free(sim_t *s)
     free(s->dead_val);
     free(s->row_fl);
     free(s->inv_seen);
+    free(s->inv_reads);
     free(s->st_base);
     free(s->cand);
     free(s->cand_off);
@@ -2621,6 +2819,7 @@ static void sim_free(sim_t *s)
     free(s->cv_w);
     free(s->lazy_ev);
     free(s->lazy_cv);
+    free(s->stall_memo);
     free(s->timed_ev);
     free(s->periodic_ev);
     if (s->ev_rows)
@@ -2661,6 +2860,9 @@ static void sim_free(sim_t *s)
     free(s->loc_lane);
     free(s->line_stamp);
     free(s->heap);
+    for (int k = 0; s->cal && k < CAL_W; k++)
+        free(s->cal[k].v);
+    free(s->cal);
     free(s->ps);
     free(s->undo);
     for (int k = 0; k < SIM_NOPS; k++)
@@ -2752,6 +2954,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     out->traffic = xcalloc((size_t)p->nmsgs + 1, sizeof(uint64_t));
     for (int g = 0; g < p->nmsgs; g++)
         out->msg_names[g] = p->msgs[g].name;
+    s->cal = xcalloc(CAL_W, sizeof *s->cal);
     if (build(s, err)) {
         sim_free(s);
         return -1;
@@ -2766,7 +2969,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     for (int i = 0; i < s->ninst; i++)
         for (const int *e = s->periodic_ev[s->inst[i].ctrl]; *e >= 0; e++)
             push(s, (uint64_t)s->ev_lat[*e], EV_TIMED, i, -1, *e);
-    while (out->status == SIM_DONE && s->nheap) {
+    while (out->status == SIM_DONE && (s->nheap || s->ncal)) {
         event_t e = pop(s);
         s->now = e.t;
         out->events++;

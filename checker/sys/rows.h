@@ -36,6 +36,9 @@ typedef struct {
     int *const *msg_foff; /* per message, per field: offset after the 2-slot header */
     int *const *ev_rows;  /* per controller * nevents + event: row indices, -1 ended */
     int ncus;             /* compute units of the run: the bound of int(LO..ncus) */
+    /* per controller: its instances in increasing order, -1 ended; NULL (the explorer):
+       a send to a controller's instances scans every instance */
+    int *const *ctrl_insts;
 } rows_layout_t;
 
 /* The wide slot: a 128-bit integer (a GCC/Clang extension). Sets are shifted

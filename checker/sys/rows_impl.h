@@ -329,10 +329,21 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
     }
     int dsts[256], nd = 0;
     int cu = L->inst_cu[x->inst];
+    /* The destination controller's instances, in order: from the layout's list where it
+       has one, else every instance (the same order either way). */
+    const int *ci = L->ctrl_insts && a->dest_ctrl >= 0 && a->dest_ctrl < L->p->nctrls
+                        ? L->ctrl_insts[a->dest_ctrl]
+                        : NULL;
     switch (a->dest) {
     case PROTO_DEST_SHARED:
     case PROTO_DEST_SAMECU:
     case PROTO_DEST_ALL:
+        if (ci) {
+            for (; *ci >= 0 && nd < 256; ci++)
+                if (a->dest != PROTO_DEST_SAMECU || L->inst_cu[*ci] == cu)
+                    dsts[nd++] = *ci;
+            break;
+        }
         for (int i = 0; i < L->ninst && nd < 256; i++)
             if (L->inst_ctrl[i] == a->dest_ctrl &&
                 (a->dest != PROTO_DEST_SAMECU || L->inst_cu[i] == cu))
@@ -348,6 +359,13 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
         ROWS_VAL set;
         if (ROWS(eval)(x, a->dest_node, &set))
             return -1;
+        if (ci) {
+            for (; *ci >= 0 && nd < 256; ci++)
+                if (L->inst_cu[*ci] >= 0 && L->inst_cu[*ci] < ROWS_SETBITS &&
+                    ((ROWS_UVAL)set >> L->inst_cu[*ci] & 1))
+                    dsts[nd++] = *ci;
+            break;
+        }
         for (int i = 0; i < L->ninst && nd < 256; i++)
             if (L->inst_ctrl[i] == a->dest_ctrl && L->inst_cu[i] >= 0 &&
                 L->inst_cu[i] < ROWS_SETBITS && ((ROWS_UVAL)set >> L->inst_cu[i] & 1))

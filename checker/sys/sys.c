@@ -1460,9 +1460,10 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
         s->inst_ctrl[i] = s->inst[i].ctrl;
         s->inst_cu[i] = s->inst[i].cu;
     }
-    s->L = (rows_layout_t){p,         prog,         s->ninst,    s->nthreads, s->maxlocs,
-                           s->mw,     s->inst_ctrl, s->inst_cu,  s->loc_line, s->locpos,
-                           s->lv_off, s->cv_off,    s->msg_foff, s->ev_rows,  s->ncus};
+    s->L = (rows_layout_t){p,           prog,       s->ninst,     s->nthreads,
+                           s->maxlocs,  s->mw,      s->inst_ctrl, s->inst_cu,
+                           s->loc_line, s->locpos,  s->lv_off,    s->cv_off,
+                           s->msg_foff, s->ev_rows, s->ncus,      NULL};
     /* Encoding widths: pc/step/status and line states in a byte, registers a thread
      * never names skipped, small bounded variables in a byte, the rest 16 bits. */
     s->fw = xcalloc((size_t)s->nfixed + 1, 1);
