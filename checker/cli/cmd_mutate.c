@@ -148,6 +148,7 @@ static int parse_args(int argc, char **argv, mutate_args_t *a, mutate_opts_t *mo
             break;
         case 's': a->stronger = optarg; break;
         case 'S': mo->max_states = (uint64_t)g.num; break;
+        case 'M': mo->max_memory = g.size; break;
         case 'T':
             cli_error("mutate: warning: --threads N is deprecated here, use -j N (mutants at "
                       "once; --threads is the threads of one search elsewhere)");

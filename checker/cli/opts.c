@@ -135,6 +135,9 @@ const cli_opt_t cli_opts[] = {
         "per check (default 2000000): larger ones are 'incomplete'"),
     SIZE("max-memory", 0, 'M', C(CHECK),
          "stop when the state store exceeds SIZE (e.g. 512M, 2G; exit 3)"),
+    SIZE("max-memory", 0, 'M', C(MUTATE),
+         "per exploration (default none; -j N runs N at once): one that exceeds SIZE stops "
+         "and, as with --max-states, kills nothing"),
     INT("max-depth", 0, 'X', 1, 1000000000LL, "N", C(CHECK),
         "check states N steps deep but expand none of them; if any has a successor, the "
         "verdict is incomplete (exit 3)"),

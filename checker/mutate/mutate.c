@@ -405,9 +405,9 @@ typedef struct {
 
 typedef enum { R_PASS, R_FAIL, R_LIMIT, R_SKIP } res_t;
 
-/* Explore P on test T under CFG (with O's max_states, liveness and por). R_FAIL gives the verdict
- * name in *VERDICT. With HIT (the original), the rows chosen are merged into HIT under LOCK when
- * the exploration passes. */
+/* Explore P on test T under CFG (with O's max_states, max_memory, liveness and por). R_FAIL gives
+ * the verdict name in *VERDICT. With HIT (the original), the rows chosen are merged into HIT under
+ * LOCK when the exploration passes. */
 static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_config_t *cfg,
                          const mutate_opts_t *o, exec_outcomes_t *reached, const char **verdict,
                          uint8_t **hit, pthread_mutex_t *lock)
@@ -424,6 +424,7 @@ static res_t explore_one(const proto_t *p, const mutate_test_t *t, const sys_con
     explore_opts_t eo;
     memset(&eo, 0, sizeof eo);
     eo.max_states = o->max_states;
+    eo.max_memory = o->max_memory;
     eo.allowed = t->mr.racy ? NULL : &t->mr.allowed;
     eo.liveness = o->liveness;
     eo.fairness = o->liveness ? 1 : 0;

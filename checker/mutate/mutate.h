@@ -77,6 +77,7 @@ typedef struct {
     const mutate_setting_t *stronger; /* tried, in order, on survivors */
     int nstronger;
     uint64_t max_states; /* per exploration; a bounded one kills nothing */
+    uint64_t max_memory; /* bytes per exploration (0: none); a stopped one kills nothing */
     int threads;         /* mutants checked at once */
     /* Also check liveness (explore_opts_t.liveness, weak fairness): a mutant that can
      * livelock or starve a thread where the original cannot is killed (a hang is a kill). */

@@ -24,6 +24,19 @@ summary nol1 '{"protocol":"nol1","model":"sc","tests":4,"usable_tests":4,"mutant
     $C/SB.litmus $C/MP+rel+acq.litmus $C/CAS-lock.litmus $C/RMW-add2.litmus
 # shellcheck disable=SC2086
 summary gpu-wt '{"protocol":"gpu-wt","model":"drf","tests":5,"usable_tests":5,"mutants":130,"killed":48,"killed_stronger":34,"survived":6,"equivalent":31,"invalid":3,"not_covered":8,"liveness":false,"kill_rate":0.8542}' $SUITE
+# --max-memory bounds each exploration as --max-states does: a generous one changes nothing,
+# one no exploration fits in leaves no usable test (every mutant not covered, none killed).
+# shellcheck disable=SC2086
+summary nol1 '{"protocol":"nol1","model":"sc","tests":4,"usable_tests":4,"mutants":22,"killed":17,"killed_stronger":0,"survived":0,"equivalent":4,"invalid":0,"not_covered":1,"liveness":false,"kill_rate":0.9444}' \
+    --max-memory 2G $C/SB.litmus $C/MP+rel+acq.litmus $C/CAS-lock.litmus $C/RMW-add2.litmus
+# shellcheck disable=SC2086
+summary nol1 '{"protocol":"nol1","model":"sc","tests":4,"usable_tests":0,"mutants":22,"killed":0,"killed_stronger":0,"survived":0,"equivalent":0,"invalid":0,"not_covered":22,"liveness":false,"kill_rate":0.0000}' \
+    --max-memory 1K $C/SB.litmus $C/MP+rel+acq.litmus $C/CAS-lock.litmus $C/RMW-add2.litmus
+if "$BIN" mutate --protocol nol1 --max-memory 12X $C/SB.litmus >/dev/null 2>"$T/err"; then
+    bad "mutate --max-memory 12X was accepted"
+else
+    [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok || bad "mutate --max-memory 12X: $(cat "$T/err")"
+fi
 # Dropping the acquire's invalidation is gpu-wt-noinv: cold caches never expose it,
 # warm ones do, on MP+rel+acq+guard.
 if grep -q '"operator":"drop-action","original":"V | acq | | forall V -> I; done | I","row":"V | acq | | done | I","class":"killed-stronger","killed_by":"MP+rel+acq+guard","verdict":"violation","setting":"warm"}' "$T/gpu-wt.json"; then ok; else
