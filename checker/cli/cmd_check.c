@@ -213,7 +213,7 @@ static void config_json(const check_t *c, strbuf_t *b)
     /* --liveness explores the full graph: its states are those of a --no-por run */
     sb_printf(b, ",\"por\":%s", c->eo.por && !c->eo.liveness ? "true" : "false");
     /* the states a resumed or traced run rebuilds are canonical under this symmetry */
-    if (c->eo.symmetry && !c->eo.liveness && !c->mpi && c->eo.threads <= 1)
+    if (c->eo.symmetry && !c->eo.liveness && !c->mpi)
         sb_puts(b, ",\"symmetry\":true");
     if (c->eo.liveness) /* identifiers: no escaping */
         sb_printf(b, ",\"liveness\":true,\"fairness\":%d,\"env_fair\":\"%s\"", c->eo.fairness,
@@ -1174,8 +1174,8 @@ int cmd_check(int argc, char **argv)
     c.unroll = 2;
     c.jobs = 1;
     c.eo.por = CLI_POR_DEFAULT;
-    /* --symmetry is asked for: the parallel and distributed searches do not canonicalise
-       yet, and --threads N must give one thread's counts (docs/por.md, "Symmetry") */
+    /* --symmetry is asked for: the distributed search does not canonicalise yet
+       (docs/por.md, "Symmetry") */
     c.eo.symmetry = false;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);

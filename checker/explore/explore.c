@@ -1274,14 +1274,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         diag_set(err, "", 0, 0, "--liveness keeps the graph's edges: it needs one thread");
         return -1;
     }
-    if (o->threads > 1 && !o->dfs) {
-        int rc = explore_par_run(s, nkeys, o, r, err);
-        if (!rc && o->symmetry)
-            snprintf(r->sym_note, sizeof r->sym_note,
-                     "--threads %d: the symmetry reduction runs in the serial search only",
-                     o->threads);
-        return rc;
-    }
+    if (o->threads > 1 && !o->dfs)
+        return explore_par_run(s, nkeys, o, r, err);
     memset(r, 0, sizeof *r);
     if (o->fp_bits && o->fp_bits != 64 && o->fp_bits != 96 && o->fp_bits != 128) {
         diag_set(err, "", 0, 0, "fingerprints are 64, 96 or 128 bits wide, not %d", o->fp_bits);

@@ -559,6 +559,8 @@ static void publish(worker_t *w)
         atomic_store_explicit(&P->halt, H_FULL, memory_order_relaxed);
 }
 
+/* With symmetry, the outcome stands for its images (explore_terminal_outcomes): a
+ * failure is within reach when one of them is forbidden. */
 static void keep_outcome(worker_t *w, uint32_t j, const fent_t *f)
 {
     par_t *P = w->P;
@@ -568,8 +570,17 @@ static void keep_outcome(worker_t *w, uint32_t j, const fent_t *f)
     w->outs[w->nouts * k] = j;
     memcpy(w->outs + w->nouts * k + 1, w->outv, (size_t)P->nkeys * sizeof *w->outv);
     w->nouts++;
-    if (P->o->allowed && !exec_outcomes_has(P->o->allowed, w->outv))
-        lower_fail_min(P, j);
+    if (!P->o->allowed)
+        return;
+    int order = sys_sym_order(w->s);
+    for (int g = 0; g < (order ? order : 1); g++) {
+        if (g)
+            sys_sym_outcome(w->s, g, w->outs + w->nouts * k - k + 1, P->nkeys, w->outv);
+        if (!exec_outcomes_has(P->o->allowed, w->outv)) {
+            lower_fail_min(P, j);
+            return;
+        }
+    }
 }
 
 static void keep_fail(worker_t *w, uint32_t j, const sys_error_t *e)
@@ -871,7 +882,7 @@ static int grow_table(par_t *P)
 /* Replay the path to committed state ID (the recorded positions from an initial
  * state: explore_replay); with TRACE, into P->r->trace. Leaves the last state in
  * *BEFORE (caller frees) and returns its length, or 0 when a step failed. */
-static size_t replay(par_t *P, uint32_t id, bool trace, uint8_t **before)
+static size_t replay(par_t *P, uint32_t id, bool trace, const prog_val_t *want, uint8_t **before)
 {
     size_t k = 0;
     for (uint32_t v = id; v != NONE; v = parent_of(P, v))
@@ -880,22 +891,31 @@ static size_t replay(par_t *P, uint32_t id, bool trace, uint8_t **before)
     size_t n = k;
     for (uint32_t v = id; v != NONE; v = parent_of(P, v))
         ords[--k] = ord_of(P, v);
-    size_t len = explore_replay(P->s, ords, n, trace ? P->r : NULL, before);
+    size_t len = want && sys_sym_order(P->s)
+                     ? explore_replay_sym(P->s, ords, n, P->r, want, P->nkeys, before)
+                     : explore_replay(P->s, ords, n, trace ? P->r : NULL, before);
     free(ords);
     return len;
 }
 
-static void fail(par_t *P, explore_verdict_t v, uint32_t id, const uint8_t *st, size_t len,
-                 const sys_label_t *lab, const char *msg)
+/* WANT: a violation under symmetry, the forbidden outcome the trace must end in. */
+static void fail_at(par_t *P, explore_verdict_t v, uint32_t id, const uint8_t *st, size_t len,
+                    const sys_label_t *lab, const char *msg, const prog_val_t *want)
 {
     explore_result_t *r = P->r;
     r->verdict = v;
     r->failure_id = id;
     snprintf(r->msg, sizeof r->msg, "%s", msg);
     uint8_t *end;
-    size_t elen = replay(P, id, true, &end);
+    size_t elen = replay(P, id, true, want, &end);
     explore_trace_end(P->s, r, end, elen, st, len, lab);
     free(end);
+}
+
+static void fail(par_t *P, explore_verdict_t v, uint32_t id, const uint8_t *st, size_t len,
+                 const sys_label_t *lab, const char *msg)
+{
+    fail_at(P, v, id, st, len, lab, msg, NULL);
 }
 
 /* ---- the commit ---- */
@@ -929,11 +949,9 @@ static void outcome(par_t *P, commit_t *c, const worker_t *w, uint32_t id, const
     size_t k = (size_t)P->nkeys + 1;
     const int64_t *o = w->outs + c->oi[w->idx] * k;
     c->oi[w->idx]++;
-    exec_outcomes_add(&P->r->reached, o + 1);
-    if (P->o->on_outcome)
-        P->o->on_outcome(P->o->on_outcome_ctx, o + 1, f->depth);
-    if (P->o->allowed && !exec_outcomes_has(P->o->allowed, o + 1)) {
-        fail(P, EXPLORE_VIOLATION, id, f->st, f->len, NULL, "reached an outcome the model forbids");
+    if (explore_terminal_outcomes(P->s, P->o, P->r, o + 1, f->depth, c->outv)) {
+        fail_at(P, EXPLORE_VIOLATION, id, f->st, f->len, NULL,
+                "reached an outcome the model forbids", c->outv);
         c->done = true;
     }
 }
@@ -1039,9 +1057,8 @@ static int commit_fast(par_t *P, commit_t *c)
         if (best < 0)
             break;
         const int64_t *o = P->w[best].outs + c->oi[best]++ * k1;
-        exec_outcomes_add(&r->reached, o + 1);
-        if (P->o->on_outcome)
-            P->o->on_outcome(P->o->on_outcome_ctx, o + 1, P->front[o[0]].depth);
+        /* none forbidden (else the round is committed by commit()): the images added */
+        explore_terminal_outcomes(P->s, P->o, r, o + 1, P->front[o[0]].depth, c->outv);
     }
     P->n += total;
     P->nnext = total;
@@ -1302,7 +1319,7 @@ static void no_terminal(par_t *P)
 {
     uint32_t id = (uint32_t)(P->n - 1);
     uint8_t *buf;
-    size_t len = replay(P, id, false, &buf);
+    size_t len = replay(P, id, false, NULL, &buf);
     if (len)
         fail(P, EXPLORE_DEADLOCK, id, buf, len, NULL,
              "no execution terminates: every path runs forever (a livelock), so the test "
@@ -1340,7 +1357,8 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             P->fpmask = ~1ull;
         sys_por_free(por);
     }
-    sys_set_dead(s, P->por); /* before the clones: they copy the setting */
+    sys_set_dead(s, P->por);    /* before the clones: they copy the setting */
+    explore_sym_start(s, o, r); /* likewise: the clones canonicalise as S does */
     P->w = xcalloc_lines((size_t)P->nth, sizeof *P->w);
     for (int t = 0; t < P->nth; t++) {
         P->w[t].P = P;
@@ -1374,10 +1392,12 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         par_free(P);
         free(P);
         exec_outcomes_free(&r->reached);
+        sys_set_symmetry(s, false, NULL);
         return -1;
     }
     commit_t c = {0};
     c.oi = xcalloc((size_t)P->nth, sizeof *c.oi);
+    c.outv = xcalloc((size_t)nkeys + 1, sizeof *c.outv);
     c.first_bound = NONE;
     uint64_t last_progress = 0;
     uint32_t qnext = P->a;
@@ -1490,7 +1510,9 @@ done:
         r->omission *= 2; /* --por's mark bit (explore.c): one bit fewer */
     free(c.losers);
     free(c.oi);
+    free(c.outv);
     par_free(P);
     free(P);
+    sys_set_symmetry(s, false, NULL); /* the system as it was given */
     return 0;
 }

@@ -22,17 +22,11 @@ struct sys_sym {
     int *nkey;      /* per thread: its outcome keys (registers it writes) */
     work_t w3, wb;  /* scratch: a permuted state and the least one so far */
     uint8_t *e3, *eb;
+    bool borrowed; /* a clone's (sym_clone): the tables are the original's */
 };
 
-static void sym_free(struct sys_sym *y)
+static void sym_scratch_free(struct sys_sym *y)
 {
-    if (!y)
-        return;
-    free(y->cu);
-    free(y->inst);
-    free(y->thr);
-    free(y->okey);
-    free(y->nkey);
     free(y->w3.fixed);
     free(y->w3.chan);
     free(y->w3.clen);
@@ -41,6 +35,20 @@ static void sym_free(struct sys_sym *y)
     free(y->wb.clen);
     free(y->e3);
     free(y->eb);
+}
+
+static void sym_free(struct sys_sym *y)
+{
+    if (!y)
+        return;
+    if (!y->borrowed) {
+        free(y->cu);
+        free(y->inst);
+        free(y->thr);
+        free(y->okey);
+        free(y->nkey);
+    }
+    sym_scratch_free(y);
     free(y);
 }
 
@@ -220,6 +228,34 @@ static int sym_elements(const sys_t *s, const int *cls, int ncls, int **out)
     return order;
 }
 
+/* Y's scratch: two states and their encodings, on cache lines of their own (each
+ * search thread canonicalises into its own). */
+static void sym_scratch(const sys_t *s, struct sys_sym *y)
+{
+    size_t nch = (size_t)s->nchan * s->cap * s->mw + 1;
+    y->w3 = (work_t){xcalloc_lines((size_t)s->nfixed + 4, 2), xcalloc_lines(nch, 2),
+                     xcalloc_lines((size_t)s->nchan + 1, 1)};
+    y->wb = (work_t){xcalloc_lines((size_t)s->nfixed + 4, 2), xcalloc_lines(nch, 2),
+                     xcalloc_lines((size_t)s->nchan + 1, 1)};
+    y->e3 = xcalloc_lines(s->maxstate + 1, 1);
+    y->eb = xcalloc_lines(s->maxstate + 1, 1);
+}
+
+/* For sys_clone: Y's tables, read only, with scratch of the clone's own. */
+static struct sys_sym *sym_clone(const sys_t *s, const struct sys_sym *y)
+{
+    if (!y)
+        return NULL;
+    struct sys_sym *c = xcalloc_lines(1, sizeof *c);
+    *c = *y;
+    c->borrowed = true;
+    if (y->ok)
+        sym_scratch(s, c);
+    else
+        c->w3 = c->wb = (work_t){NULL, NULL, NULL}, c->e3 = c->eb = NULL;
+    return c;
+}
+
 /* Instance and thread maps of each element, the outcome key blocks, the scratch. */
 static void sym_tables(sys_t *s, struct sys_sym *y)
 {
@@ -253,13 +289,7 @@ static void sym_tables(sys_t *s, struct sys_sym *y)
             y->nkey[t] += written >> r & 1;
         k += y->nkey[t];
     }
-    size_t nch = (size_t)s->nchan * s->cap * s->mw + 1;
-    y->w3 = (work_t){xcalloc((size_t)s->nfixed + 4, 2), xcalloc(nch, 2),
-                     xcalloc((size_t)s->nchan + 1, 1)};
-    y->wb = (work_t){xcalloc((size_t)s->nfixed + 4, 2), xcalloc(nch, 2),
-                     xcalloc((size_t)s->nchan + 1, 1)};
-    y->e3 = xmalloc(s->maxstate + 1);
-    y->eb = xmalloc(s->maxstate + 1);
+    sym_scratch(s, y);
 }
 
 /* Channel C with its ends mapped by IP. */

@@ -1703,6 +1703,7 @@ bool sys_row_chosen(const sys_t *s, int ctrl, int row)
 }
 
 static void sym_free(struct sys_sym *y);
+static struct sys_sym *sym_clone(const sys_t *s, const struct sys_sym *y);
 
 void sys_free(sys_t *s)
 {
@@ -2281,9 +2282,9 @@ sys_t *sys_clone(const sys_t *s)
     c->dec = xcalloc_lines(s->maxstate + 1, 1);
     c->dec_len = 0;
     c->dec_ok = false;
-    c->rowhit = NULL; /* coverage is the serial explorer's */
-    c->sym = NULL;    /* symmetry is the serial explorer's (its scratch is not shared) */
-    c->sym_on = false;
+    c->rowhit = NULL;              /* coverage is the serial explorer's */
+    c->sym = sym_clone(s, s->sym); /* its tables shared, its scratch its own */
+    c->sym_on = s->sym_on;
     return c;
 }
 
@@ -2299,6 +2300,7 @@ void sys_clone_free(sys_t *c)
     free(c->w2clen);
     free(c->enc);
     free(c->dec);
+    sym_free(c->sym);
     free(c);
 }
 

@@ -210,7 +210,8 @@ size_t sys_sym_realise(sys_t *s, uint8_t **states, size_t *lens, sys_label_t *la
  * A system is not thread-safe: it decodes into scratch buffers. sys_clone gives a
  * copy that shares S's immutable tables (and its protocol and program) and owns its
  * own scratch, so each thread can drive one. S must outlive the clone, which is
- * freed with sys_clone_free (never sys_free). */
+ * freed with sys_clone_free (never sys_free). A clone canonicalises as S does when
+ * it is made (sys_set_symmetry): S's group, scratch of its own. */
 sys_t *sys_clone(const sys_t *s);
 void sys_clone_free(sys_t *c);
 /* ---- a structural view for partial-order reduction (sys_por.h) ---- */

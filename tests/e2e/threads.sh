@@ -162,7 +162,39 @@ b=$(printf '%s' "$out" | num bytes)
     [ -n "$b" ] && [ "$b" -le 41943040 ] && ok ||
     bad "--threads 2 --max-memory 40M: exit $rc, $(printf '%s' "$out" | cut -c1-200)"
 
-# 6. Bad values: one line, exit 2.
+# 6. Symmetry (docs/por.md, "Symmetry"): the threads store canonical states and report
+# one thread's --symmetry run field for field: counts, outcomes (each one's orbit),
+# verdict, racy flag, a realised trace; with --por (the cycle proviso on the quotient)
+# and without, ok, refuted (denovo-nofwd loses an update), a --max-states cut.
+for p in gpu-wt rcc mesi denovo-nofwd tcw; do
+    for t in workloads/SPM_G core/RMW-add2 core/CAS-spinlock; do
+        same $p "litmus/$t.litmus" --symmetry --cus 4 --max-states 20000
+        same $p "litmus/$t.litmus" --symmetry --init warm --env all --max-states 5000
+    done
+done
+same gpu-wt litmus/workloads/SPM_G.litmus --symmetry --no-por
+same gpu-wt "$L/MP.litmus" --symmetry --cus 4 --init warm --no-por
+same gpu-wt litmus/workloads/SPM_G.litmus --symmetry --init warm --env all --max-states 777
+out=$("$BIN" check --no-db --json --symmetry --threads 2 --protocol gpu-wt \
+    litmus/workloads/SPM_G.litmus)
+printf '%s' "$out" | grep -q '"states":65,"transitions":77,' &&
+    printf '%s' "$out" | grep -q '"name":"symmetry","applied":true' && ok ||
+    bad "--symmetry --threads 2 SPM_G: $(printf '%s' "$out" | cut -c1-200)"
+# the stored trace is the serial check's real execution; a cut run resumes to the counts
+rm -f "$T/sym.db"
+"$BIN" check --db "$T/sym.db" --symmetry --threads 2 --protocol denovo-nofwd --cus 4 \
+    litmus/core/RMW-add2.litmus >"$T/c" 2>&1
+"$BIN" trace --db "$T/sym.db" 1 2>&1 | grep '^ *[0-9][0-9]*  ' >"$T/t1"
+"$BIN" check --no-db --symmetry --protocol denovo-nofwd --cus 4 litmus/core/RMW-add2.litmus |
+    grep '^ *[0-9][0-9]*  ' >"$T/c1"
+[ -s "$T/c1" ] && cmp -s "$T/c1" "$T/t1" && ok || bad "--symmetry --threads 2: stored trace"
+"$BIN" check --db "$T/sym.db" --symmetry --threads 2 --max-states 30 --protocol gpu-wt \
+    litmus/workloads/SPM_G.litmus >/dev/null 2>&1
+[ $? -eq 3 ] && ok || bad "--symmetry --threads 2 --max-states 30 should exit 3"
+"$BIN" resume --db "$T/sym.db" 2 2>&1 | grep -q 'ok (65 states, 77 transitions; resumed run 2' &&
+    ok || bad "resume of a --symmetry --threads run"
+
+# 7. Bad values: one line, exit 2.
 for a in "--threads 0" "--threads x" "--threads 257" "--threads 2 --dfs"; do
     # shellcheck disable=SC2086
     "$BIN" check --no-db --protocol gpu-wt $a $L/SB+sc.litmus >"$T/o" 2>"$T/e"
