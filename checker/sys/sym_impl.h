@@ -23,10 +23,22 @@ struct sys_sym {
     work_t w3, wb;  /* scratch: a permuted state and the least one so far */
     uint8_t *e3, *eb;
     bool borrowed; /* a clone's (sym_clone): the tables are the original's */
+    /* the cheaper canonical form (sym_canon_work): per CU, the next CU of its class
+       (-1: none); per thread, its rank on its CU; scratch: per CU its key and the
+       key its image position gets, a CU's data abstracted, the candidate elements
+       (nextm -2: a fixed CU) */
+    int *nextm, *trank;
+    uint64_t *key, *kimg;
+    int16_t *kbuf;
+    int *cand;
 };
 
 static void sym_scratch_free(struct sys_sym *y)
 {
+    free(y->key);
+    free(y->kimg);
+    free(y->kbuf);
+    free(y->cand);
     free(y->w3.fixed);
     free(y->w3.chan);
     free(y->w3.clen);
@@ -47,6 +59,8 @@ static void sym_free(struct sys_sym *y)
         free(y->thr);
         free(y->okey);
         free(y->nkey);
+        free(y->nextm);
+        free(y->trank);
     }
     sym_scratch_free(y);
     free(y);
@@ -239,6 +253,10 @@ static void sym_scratch(const sys_t *s, struct sys_sym *y)
                      xcalloc_lines((size_t)s->nchan + 1, 1)};
     y->e3 = xcalloc_lines(s->maxstate + 1, 1);
     y->eb = xcalloc_lines(s->maxstate + 1, 1);
+    y->key = xcalloc_lines((size_t)s->ncus + 1, sizeof *y->key);
+    y->kimg = xcalloc_lines((size_t)s->ncus + 1, sizeof *y->kimg);
+    y->kbuf = xcalloc_lines((size_t)s->nfixed + 4, sizeof *y->kbuf);
+    y->cand = xcalloc_lines((size_t)y->order + 1, sizeof *y->cand);
 }
 
 /* For sys_clone: Y's tables, read only, with scratch of the clone's own. */
@@ -252,7 +270,8 @@ static struct sys_sym *sym_clone(const sys_t *s, const struct sys_sym *y)
     if (y->ok)
         sym_scratch(s, c);
     else
-        c->w3 = c->wb = (work_t){NULL, NULL, NULL}, c->e3 = c->eb = NULL;
+        c->w3 = c->wb = (work_t){NULL, NULL, NULL}, c->e3 = c->eb = NULL, c->key = c->kimg = NULL,
+        c->kbuf = NULL, c->cand = NULL;
     return c;
 }
 
@@ -399,6 +418,17 @@ static void sym_analyse(sys_t *s, struct sys_sym *y)
         return;
     }
     y->order = sym_elements(s, cls, ncls, &y->cu);
+    y->nextm = xmalloc(sizeof(int) * ((size_t)s->ncus + 1));
+    for (int c = 0; c < s->ncus; c++) {
+        y->nextm[c] = cls[c] < 0 ? -2 : -1;
+        for (int d = c + 1; d < s->ncus && cls[c] >= 0 && y->nextm[c] < 0; d++)
+            if (cls[d] == cls[c])
+                y->nextm[c] = d;
+    }
+    y->trank = xcalloc((size_t)s->nthreads + 1, sizeof(int));
+    for (int t = 0; t < s->nthreads; t++)
+        for (int u = 0; u < t; u++)
+            y->trank[t] += s->prog->threads[u].cu == s->prog->threads[t].cu;
     sym_tables(s, y);
     y->ok = sym_layout_ok(s, y, y->why, sizeof y->why);
 }
@@ -486,13 +516,119 @@ static void sym_apply_work(const sys_t *s, const struct sys_sym *y, int g, const
     canon(s, out);
 }
 
-/* W becomes the least encoding of its orbit (ties: the earlier element). */
+/* Value V of kind K in CU C's key: an instance by its place on its CU (or itself when
+ * shared), a thread by its rank on its CU, a nodeset by how many CUs it holds (and its
+ * other bits): never which CU. An element maps a live value to one with the same
+ * place, rank or count, and a dead value (sys_set_dead) stays its initial value, which
+ * these abstractions make the same on every CU (the default 0 names thread 0 and the
+ * first instance: a dead one is not moved). */
+static int16_t sym_key_val(const sys_t *s, const struct sys_sym *y, int c, proto_type_kind_t k,
+                           int16_t v)
+{
+    (void)c;
+    if (k == PROTO_T_NODE && v >= 0 && v < s->ninst) {
+        int cu = s->inst[v].cu;
+        return cu < 0 ? v : (int16_t)(30000 + v - cu);
+    }
+    if (k == PROTO_T_TID && v >= 0 && v < s->nthreads)
+        return (int16_t)(30000 + y->trank[v]);
+    if (k != PROTO_T_NODESET)
+        return v;
+    uint16_t u = (uint16_t)v, lo = (uint16_t)((1u << s->ncus) - 1);
+    return (int16_t)((u & ~lo) ^ (uint16_t)__builtin_popcount((unsigned)(u & lo)));
+}
+
+/* Block B of instance (controller CTRL) on CU C, abstracted in place as C sees it; a
+ * per-thread array keeps C's own threads' entries, in rank order. */
+static void sym_key_block(const sys_t *s, const struct sys_sym *y, int ctrl, int16_t *b, int c)
+{
+    const proto_ctrl_t *pc = &s->p->ctrls[ctrl];
+    for (int v = 0; v < pc->nlinevars; v++) {
+        proto_type_kind_t k = pc->linevars[v].type.kind;
+        if (sym_idlike(k))
+            for (int l = 0; l < s->nlines; l++) {
+                int16_t *x = b + l * s->line_w[ctrl] + s->lv_off[ctrl][v];
+                *x = sym_key_val(s, y, c, k, *x);
+            }
+    }
+    int16_t *cv = b + s->nlines * s->line_w[ctrl];
+    for (int v = 0; v < pc->nctrlvars; v++) {
+        proto_type_kind_t k = pc->ctrlvars[v].type.kind;
+        int16_t *x = cv + s->cv_off[ctrl][v];
+        if (!pc->ctrlvars[v].per_thread) {
+            *x = sym_key_val(s, y, c, k, *x);
+            continue;
+        }
+        int16_t tmp[PROG_MAX_THREADS] = {0};
+        for (int t = 0; t < s->nthreads; t++)
+            if (s->prog->threads[t].cu == c)
+                tmp[y->trank[t]] = sym_key_val(s, y, c, k, x[t]);
+        memcpy(x, tmp, sizeof(int16_t) * (size_t)s->nthreads);
+    }
+}
+
+/* CU C's key in W: a hash of its threads and its instances' blocks as C sees them.
+ * Invariant: key(g(c), g(w)) = key(c, w) for every element g (channels are left out:
+ * a key need not tell states apart, only be the same along an orbit). */
+static uint64_t sym_cu_key(const sys_t *s, struct sys_sym *y, const work_t *w, int c)
+{
+    size_t n = 0;
+    for (int t = 0; t < s->nthreads; t++)
+        if (s->prog->threads[t].cu == c) {
+            memcpy(y->kbuf + n, w->fixed + t * TH_W, sizeof(int16_t) * TH_W);
+            n += TH_W;
+        }
+    for (int i = 0; i < s->ninst; i++)
+        if (s->inst[i].cu == c) {
+            int ctrl = s->inst[i].ctrl;
+            memcpy(y->kbuf + n, w->fixed + s->inst[i].base,
+                   sizeof(int16_t) * (size_t)s->inst_w[ctrl]);
+            sym_key_block(s, y, ctrl, y->kbuf + n, c);
+            n += (size_t)s->inst_w[ctrl];
+        }
+    return util_hash64(y->kbuf, sizeof(int16_t) * n, 0);
+}
+
+/* The elements whose image of W has its CUs' keys in order within every class (the
+ * sorted images) into y->cand; returns how many (at least one). */
+static int sym_candidates(const sys_t *s, struct sys_sym *y, const work_t *w)
+{
+    for (int c = 0; c < s->ncus; c++)
+        y->key[c] = y->nextm[c] > -2 ? sym_cu_key(s, y, w, c) : 0; /* -2: a fixed CU */
+    int n = 0;
+    for (int g = 0; g < y->order; g++) {
+        const int *cp = y->cu + (size_t)g * s->ncus;
+        for (int c = 0; c < s->ncus; c++)
+            y->kimg[cp[c]] = y->key[c];
+        bool sorted = true;
+        for (int c = 0; c < s->ncus && sorted; c++)
+            sorted = y->nextm[c] < 0 || y->kimg[c] <= y->kimg[y->nextm[c]];
+        if (sorted)
+            y->cand[n++] = g;
+    }
+    return n;
+}
+
+/* W becomes its orbit's representative: the least encoding among the sorted images
+ * (docs/por.md, "The canonical form"). The set of sorted images is the same for every
+ * state of an orbit, so is its least element. */
 static void sym_canon_work(sys_t *s, work_t *w)
 {
     struct sys_sym *y = s->sym;
-    size_t nb = encode(s, w, y->eb);
-    bool moved = false;
-    for (int g = 1; g < y->order; g++) {
+    int nc = sym_candidates(s, y, w);
+    if (nc == 1) { /* one sorted image: no encoding to compare */
+        if (y->cand[0]) {
+            sym_apply_work(s, y, y->cand[0], w, &y->wb);
+            copy_work(s, &y->wb, w);
+        }
+        return;
+    }
+    bool moved = y->cand[0] != 0;
+    if (moved)
+        sym_apply_work(s, y, y->cand[0], w, &y->wb);
+    size_t nb = encode(s, moved ? &y->wb : w, y->eb);
+    for (int k = 1; k < nc; k++) {
+        int g = y->cand[k];
         sym_apply_work(s, y, g, w, &y->w3);
         size_t n = encode(s, &y->w3, y->e3);
         int d = n != nb ? (n < nb ? -1 : 1) : memcmp(y->e3, y->eb, n);
