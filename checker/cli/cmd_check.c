@@ -670,9 +670,6 @@ static int check_file(job_t *job)
         exec_layout_free(&lay);
         goto out;
     }
-    if (c->mpi && eo.symmetry)
-        snprintf(r.sym_note, sizeof r.sym_note,
-                 "--mpi: the symmetry reduction runs in the serial search only");
     if (c->progress)
         cli_progress_clear(c->pr);
     double secs = now_s() - t0;
@@ -1174,8 +1171,7 @@ int cmd_check(int argc, char **argv)
     c.unroll = 2;
     c.jobs = 1;
     c.eo.por = CLI_POR_DEFAULT;
-    /* --symmetry is asked for: the distributed search does not canonicalise yet
-       (docs/por.md, "Symmetry") */
+    /* --symmetry is asked for (docs/por.md, "Symmetry") */
     c.eo.symmetry = false;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);

@@ -169,8 +169,8 @@ const cli_opt_t cli_opts[] = {
     FLAG("symmetry", 0, CLI_OPT_SYM, C(CHECK),
          "symmetry reduction (docs/por.md, \"Symmetry\"), where the analysis proves it sound: "
          "store one state per orbit under permutations of interchangeable compute units; "
-         "every outcome's orbit is reported, traces stay real executions; with --threads N "
-         "the serial counts (not with --liveness or --mpi)"),
+         "every outcome's orbit is reported, traces stay real executions; --threads N and "
+         "--mpi give the serial counts (not with --liveness)"),
     FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CHECK), "no symmetry reduction (the default)"),
     FLAG("liveness", 0, 'L', C(CHECK),
          "also check that every reachable state can still reach the end of the test by the "

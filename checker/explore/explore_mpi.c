@@ -585,6 +585,23 @@ static int holder(const mx_t *x, uint64_t pos, uint32_t *idx)
     return who;
 }
 
+/* The first image of OUTV (in element order; the identity without symmetry) the
+ * model forbids, into BAD: 1, or 0. The serial explorer's explore_terminal_outcomes. */
+static int forbidden_image(sys_t *s, const explore_opts_t *o, const prog_val_t *outv, int nkeys,
+                           prog_val_t *bad)
+{
+    int order = sys_sym_order(s);
+    for (int g = 0; o->allowed && g < (order ? order : 1); g++) {
+        if (g)
+            sys_sym_outcome(s, g, outv, nkeys, bad);
+        else
+            memcpy(bad, outv, sizeof *bad * (size_t)nkeys);
+        if (!exec_outcomes_has(o->allowed, bad))
+            return 1;
+    }
+    return 0;
+}
+
 /* The trace to frontier state IDX of rank WHO (every rank calls it): the chain
  * of ords is gathered by walking parents rank to rank, then rank 0 replays it
  * from the initial state, as explore.c does, and dumps the state. */
@@ -633,7 +650,19 @@ static void make_trace(mx_t *x, explore_result_t *r, int who, uint32_t idx, cons
         ords[n - 1 - i] = t;
     }
     uint8_t *end;
-    size_t elen = explore_replay(x->s, ords, n, r, &end);
+    size_t elen;
+    /* a violation under symmetry: the trace ends in the forbidden image (explore.c) */
+    prog_val_t *v = xcalloc((size_t)x->nkeys + 1, sizeof *v);
+    prog_val_t *bad = xcalloc((size_t)x->nkeys + 1, sizeof *bad);
+    if (ev->type == EV_VIOL && sys_sym_order(x->s)) {
+        sys_outcome(x->s, st, len, v);
+        const prog_val_t *want = forbidden_image(x->s, x->o, v, x->nkeys, bad) ? bad : NULL;
+        elen = explore_replay_sym(x->s, ords, n, r, want, x->nkeys, &end);
+    } else {
+        elen = explore_replay(x->s, ords, n, r, &end);
+    }
+    free(v);
+    free(bad);
     explore_trace_end(x->s, r, end, elen, st, len, ev->has_label ? &ev->label : NULL);
     free(end);
     free(st);
@@ -727,6 +756,30 @@ static void mx_free(mx_t *x)
     free(x->lvl_vals);
 }
 
+/* A terminal state's outcome OUTV at position POS, with its images under the group
+ * up to the first the model forbids (as one process reports them); 1: a violation. */
+static int terminal(mx_t *x, prog_val_t *outv, uint64_t pos, event_t *ev)
+{
+    int order = sys_sym_order(x->s);
+    prog_val_t *img = xcalloc((size_t)x->nkeys + 1, sizeof *img);
+    int bad = 0;
+    for (int g = 0; g < (order ? order : 1) && !bad; g++) {
+        if (g)
+            sys_sym_outcome(x->s, g, outv, x->nkeys, img);
+        else
+            memcpy(img, outv, sizeof *img * (size_t)x->nkeys);
+        note_outcome(x, img, pos);
+        bad = x->o->allowed && !exec_outcomes_has(x->o->allowed, img);
+    }
+    free(img);
+    if (bad) {
+        ev->type = EV_VIOL;
+        ev->verdict = EXPLORE_VIOLATION;
+        snprintf(ev->msg, sizeof ev->msg, "reached an outcome the model forbids");
+    }
+    return bad;
+}
+
 /* Expand this rank's part of level DEPTH (-1: emit the initial states, rank 0).
  * Stops at its first failure (EV) or when memory or a stop request says so
  * (*HALT). BOUND: the level is at --max-depth (checked, not expanded). */
@@ -774,13 +827,8 @@ static void expand(mx_t *x, int depth, bool bound, event_t *ev, uint64_t *ncut, 
             *ncut += nb != 0;
             if (sys_terminal(x->s, st, en->len)) {
                 sys_outcome(x->s, st, en->len, outv);
-                note_outcome(x, outv, en->pos);
-                if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
-                    ev->type = EV_VIOL;
-                    ev->verdict = EXPLORE_VIOLATION;
-                    snprintf(ev->msg, sizeof ev->msg, "reached an outcome the model forbids");
+                if (terminal(x, outv, en->pos, ev))
                     return;
-                }
             } else if (nb == 0) {
                 ev->type = EV_DEAD;
                 ev->verdict = EXPLORE_DEADLOCK;
@@ -806,13 +854,8 @@ static void expand(mx_t *x, int depth, bool bound, event_t *ev, uint64_t *ncut, 
         }
         if (sys_terminal(x->s, st, en->len)) {
             sys_outcome(x->s, st, en->len, outv);
-            note_outcome(x, outv, en->pos);
-            if (o->allowed && !exec_outcomes_has(o->allowed, outv)) {
-                ev->type = EV_VIOL;
-                ev->verdict = EXPLORE_VIOLATION;
-                snprintf(ev->msg, sizeof ev->msg, "reached an outcome the model forbids");
+            if (terminal(x, outv, en->pos, ev))
                 return;
-            }
         } else if (ns == 0) {
             ev->type = EV_DEAD;
             ev->verdict = EXPLORE_DEADLOCK;
@@ -912,6 +955,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         }
     }
     sys_set_dead(s, r->por);
+    explore_sym_start(s, o, r); /* every rank canonicalises before hashing to an owner */
     x.bufsz = BUF_BYTES > 64 + 2 * x.maxst ? BUF_BYTES : 64 + 2 * x.maxst;
     x.dst = xcalloc((size_t)x.P, sizeof *x.dst);
     for (int d = 0; d < x.P; d++) {
@@ -1086,6 +1130,7 @@ out:
     }
     free(outv);
     mx_free(&x);
+    sys_set_symmetry(s, false, NULL); /* the system as it was given */
     return 0;
 }
 

@@ -95,7 +95,17 @@ same por-cut --protocol gpu-wt --init warm --env all --max-states 20000 $G/IRIW.
 expect por-cut '"states":20000,.*"verdict":"incomplete"'
 same por-nol1 --protocol nol1 --init warm --env all $G/IRIW+sc.litmus
 expect por-nol1 '"verdict":"ok".*"por":true'
+# --symmetry (docs/por.md, "Symmetry"): every rank canonicalises before hashing to the
+# owner, and reports each outcome's orbit: one process's --symmetry run.
+same sym-por --symmetry --protocol gpu-wt --cus 4 --init warm $G/MP.litmus
+expect sym-por '"states":2320,"transitions":2816,.*"verdict":"ok".*"por":true.*"name":"symmetry","applied":true'
 POR=--no-por
+same sym-ok --symmetry --protocol gpu-wt litmus/workloads/SPM_G.litmus
+expect sym-ok '"states":122,"transitions":222,.*"verdict":"ok".*"name":"symmetry","applied":true'
+same sym-viol --symmetry --protocol denovo-nofwd --cus 4 $G/RMW-add2.litmus
+expect sym-viol '"states":26,"transitions":42,.*"verdict":"violation".*"trace":\["initial state'
+same sym-cut --symmetry --protocol gpu-wt --cus 4 --init warm --max-states 1000 $G/MP.litmus
+expect sym-cut '"states":1000,"transitions":1226,.*"verdict":"incomplete"'
 # A test with a loop needs the cycle proviso: the ranks explore the full graph, say so
 # ("por":false and why), and give one process's --no-por counts.
 mpirun --oversubscribe -np 2 "$BIN" check --mpi --json --no-db --protocol gpu-wt \
