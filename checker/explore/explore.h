@@ -91,8 +91,8 @@ typedef struct {
     /* Symmetry reduction (docs/por.md, "Symmetry"): store each state's canonical
      * representative under the compute-unit permutations sys_set_symmetry proves are
      * automorphisms. Every reached outcome's orbit is reported (on_outcome, reached) and
-     * checked; traces are replayed as real executions. Serial search only; not with
-     * --liveness (sym_off says why). */
+     * checked; traces are replayed as real executions. The same with THREADS > 1 and in
+     * explore_mpi_run; not with --liveness (sym_note says why). */
     bool symmetry;
 } explore_opts_t;
 
