@@ -188,6 +188,7 @@ typedef struct sim {
     uint64_t net_lat_sum, net_lat_max, net_msgs; /* messages across the network */
     net_t *net;       /* the machine's topology (a 'topology' line), or NULL: the link model */
     int *inst_node;   /* with one: per instance, its node */
+    int *bank_node;   /* with one and its L2 banks at several nodes: per bank, its node */
     dram_t *dram;     /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
     sim_pred_t *pred; /* the protocol's predictors (--predict on), or NULL */
     bool *row_apply;  /* per controller * maxrows + row: the row computes apply() */
@@ -644,6 +645,16 @@ static int msg_new(sim_t *s)
     return id;
 }
 
+/* Instance I's node in the topology for a message about LINE: a shared instance's is
+   the node of the line's L2 bank where the banks are spread (line modulo banks, as the
+   bank contention below). */
+static int node_of(const sim_t *s, int i, int line)
+{
+    if (s->bank_node && s->inst[i].cu < 0)
+        return s->bank_node[(line < 0 ? 0 : line) % s->m->l2_banks];
+    return s->inst_node[i];
+}
+
 /* Put a message on the network at cycle T (its sender's row committed). */
 static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec, uint64_t t)
 {
@@ -665,7 +676,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
     if (s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu) {
         arrive = t + (uint64_t)m->local_latency;
     } else if (s->net) {
-        arrive = net_route(s->net, s->inst_node[src], s->inst_node[dst],
+        arrive = net_route(s->net, node_of(s, src, rec[1]), node_of(s, dst, rec[1]),
                            (uint64_t)s->msg_flits[type], t) +
                  (uint64_t)m->net_latency;
     } else {
@@ -1416,8 +1427,8 @@ static int try_msg(sim_t *s, int id)
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
         if (s->net) /* its VC's input buffer: not before the head ahead of it left */
-            start =
-                net_vc_accept(s->net, s->inst_node[i], net, s->msg_flits[g->rec[0]], s->now, start);
+            start = net_vc_accept(s->net, node_of(s, i, line), net, s->msg_flits[g->rec[0]], s->now,
+                                  start);
         s->chan_svc[chan] = start;
         s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
         g->banked = true;
@@ -2409,20 +2420,40 @@ static void build_warps(sim_t *s)
 }
 
 /* The machine's topology (docs/sim.md "Network"): a crossbar has a port per CU and
-   one for the shared level; a mesh places CU c at node c mod its size and the shared
-   level at its 'l2' node. One VC per protocol network. */
+   one for the shared level (with 'l2 spread': one per L2 bank); a mesh places CU c at
+   node c mod its size and the shared level at its 'l2' node, or bank b at node
+   l2_nodes[b mod n], or ('l2 spread') evenly: k = b x nodes / banks in row-major order,
+   each row's column shifted by its row number (x = (k mod COLS + y) mod COLS, y = k / COLS),
+   so an 8x16 mesh's 16 banks sit one per row, two per column. One VC per protocol network. */
 static void net_setup(sim_t *s)
 {
     const sim_machine_t *m = s->m;
     if (m->topology == NET_TOPO_LINKS)
         return;
-    s->net = net_new(m->topology, s->ncus + 1, m->topo_cols, m->topo_rows, m->topo_hop,
-                     m->bandwidth, s->p->nnets, m->topo_buffer);
+    int banks = m->l2_banks;
+    bool spread = m->topo_l2_spread || m->topo_l2_n;
+    s->net = net_new(m->topology, s->ncus + (m->topo_l2_spread ? banks : 1), m->topo_cols,
+                     m->topo_rows, m->topo_hop, m->bandwidth, s->p->nnets, m->topo_buffer);
     int nodes = net_nodes(s->net);
+    if (spread) {
+        s->bank_node = xcalloc((size_t)banks, sizeof(int));
+        for (int b = 0; b < banks; b++) {
+            if (m->topology != NET_TOPO_MESH)
+                s->bank_node[b] = s->ncus + b;
+            else if (m->topo_l2_n)
+                s->bank_node[b] = m->topo_l2_nodes[b % m->topo_l2_n];
+            else {
+                int k = (int)((int64_t)b * nodes / banks), y = k / m->topo_cols;
+                s->bank_node[b] = y * m->topo_cols + (k % m->topo_cols + y) % m->topo_cols;
+            }
+        }
+    }
     s->inst_node = xcalloc((size_t)s->ninst + 1, sizeof(int));
     for (int i = 0; i < s->ninst; i++) {
         int cu = s->inst[i].cu;
-        if (m->topology == NET_TOPO_MESH)
+        if (cu < 0 && spread)
+            s->inst_node[i] = s->bank_node[0];
+        else if (m->topology == NET_TOPO_MESH)
             s->inst_node[i] = cu >= 0 ? cu % nodes : m->topo_l2;
         else
             s->inst_node[i] = cu >= 0 ? cu : s->ncus;
@@ -2757,6 +2788,7 @@ static void sim_free(sim_t *s)
     dram_free(s->dram);
     net_free(s->net);
     free(s->inst_node);
+    free(s->bank_node);
     for (int i = 0; s->inst && i < s->ninst; i++) {
         free(s->inst[i].index);
         free(s->inst[i].recs);

@@ -57,6 +57,21 @@ net "rcc lock15 xbar" '323751 "messages":26970,"latency_mean":165.93,"latency_ma
 net "gpu-wt lock15 mesh4x4" '35156 "messages":18632,"latency_mean":16.83,"latency_max":44,"links":62,"link_utilisation_mean":0.064118,"link_utilisation_max":0.503993,"busiest_link":"eject 15","topology":"mesh 4x4","hops_mean":4.95,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
     --protocol gpu-wt --workload $L15 --machine $N/mesh4x4.machine
 
+# The shared level's banks on several nodes ('l2', docs/sim.md "Routed network"; line modulo
+# banks picks the bank): a crossbar with a port per L2 bank (fermi's 8, nodes 15..22: the
+# lock's bank port busiest, two more links than one L2 port); the 4x4 mesh with its 16 banks
+# spread one per node (row-major, each row shifted by its row: the lock's bank at node 0)
+# and with them alternating between nodes 5 and 10 (fewer hops than at corner 15).
+sed 's/^topology crossbar hop 2$/topology crossbar hop 2 l2 spread/' $N/xbar.machine >"$T/xs.machine"
+sed 's/ l2 15$/ l2 spread/' $N/mesh4x4.machine >"$T/ms.machine"
+sed 's/ l2 15$/ l2 5,10/' $N/mesh4x4.machine >"$T/ml.machine"
+net "rcc lock15 xbar l2 spread" '323751 "messages":26970,"latency_mean":165.93,"latency_max":216,"links":34,"link_utilisation_mean":0.013995,"link_utilisation_max":0.191591,"busiest_link":"inject 15","topology":"crossbar","hops_mean":2.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol rcc --workload $L15 --machine "$T/xs.machine"
+net "gpu-wt lock15 mesh4x4 l2 spread" '31971 "messages":22054,"latency_mean":15.52,"latency_max":40,"links":64,"link_utilisation_mean":0.075019,"link_utilisation_max":0.613202,"busiest_link":"eject 0","topology":"mesh 4x4","hops_mean":4.86,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol gpu-wt --workload $L15 --machine "$T/ms.machine"
+net "gpu-wt lock15 mesh4x4 l2 5,10" '30527 "messages":23328,"latency_mean":13.72,"latency_max":40,"links":68,"link_utilisation_mean":0.061437,"link_utilisation_max":0.651784,"busiest_link":"eject 5","topology":"mesh 4x4","hops_mean":3.98,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol gpu-wt --workload $L15 --machine "$T/ml.machine"
+
 # Ordered networks (gpu-wt, rcc: 'network req ordered') keep point-to-point order through
 # the routed model: their lock runs are correct on every seed; so are the unordered ones'.
 for p in gpu-wt rcc gpu-wt-unordered mesi; do
@@ -78,7 +93,13 @@ bad_machine() {
 bad_machine "topology torus" "2:10: topology: expected 'crossbar' or 'mesh', got 'torus'"
 bad_machine "topology mesh 4" "2:16: topology mesh needs COLS ROWS"
 bad_machine "topology mesh 4 99" "2:17: topology mesh: COLS and ROWS must be 1..64"
-bad_machine "topology mesh 2 2 l2 9" "2:1: topology mesh: l2 node 9 outside the 2x2 mesh"
+bad_machine "topology mesh 2 2 l2 9" "2:22: topology mesh: l2 node 9 outside the 2x2 mesh"
+bad_machine "topology mesh 2 2 l2 0,3,4" "2:26: topology mesh: l2 node 4 outside the 2x2 mesh"
+bad_machine "topology mesh 2 2 l2 0,,1" "2:24: topology mesh: l2 expects 'spread', a node or N1,N2,..."
+bad_machine "topology mesh 2 2 l2 1,x" "2:24: expected a non-negative integer, got 'x'"
+bad_machine "topology mesh 2 2 l2 0," "2:24: topology mesh: l2 expects 'spread', a node or N1,N2,..."
+bad_machine "topology mesh 2 2 l2" "2:21: 'topology l2' needs a value"
+bad_machine "topology crossbar l2 3" "2:22: topology crossbar: l2 takes 'spread', got '3'"
 bad_machine "topology crossbar vc 2" "2:19: unknown setting 'vc' of 'topology'"
 bad_machine "topology crossbar buffer -1" "2:26: expected a non-negative integer, got '-1'"
 
