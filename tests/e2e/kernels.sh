@@ -592,12 +592,12 @@ pin128 "mesi share 32 CUs" 32,36047,843,true,correct,524,35200 --protocol mesi \
     --machine fermi --cus 32 --workload $D/share.litmus --param CUS=32
 pin128 "mesi share 128 CUs" 128,127307,3140,true,correct,1948,129440 --protocol mesi \
     --machine fermi --cus 128 --workload $D/share.litmus --param CUS=128
-pin128 "denovo share 128 CUs" 128,16988,2564,true,correct,1280,51200 --protocol denovo \
+pin128 "denovo share 128 CUs" 128,22562,2585,true,correct,1284,51360 --protocol denovo \
     --machine hlrc-apu --workload $D/share.litmus
 TQ="--machine hlrc-apu --workload taskqueue --param NT=8 --param STEAL=2 --param SCOPED=1"
-pin128 "hlrc taskqueue 128 CUs" 128,8320,17912,true,correct,7411,274016 --protocol hlrc $TQ
-pin128 "rsp taskqueue 128 CUs" 128,35561,927650,true,correct,829666,9492816 --protocol rsp $TQ
-pin128 "denovo-b taskqueue 128 CUs" 128,16169,19454,true,correct,8880,355200 \
+pin128 "hlrc taskqueue 128 CUs" 128,3238,15661,true,correct,6576,246944 --protocol hlrc $TQ
+pin128 "rsp taskqueue 128 CUs" 128,88648,1020091,true,correct,832622,9574156 --protocol rsp $TQ
+pin128 "denovo-b taskqueue 128 CUs" 128,4601,18680,true,correct,8256,330240 \
     --protocol denovo-b $TQ
 # Above the limit: one error line, exit 2 (the option, a machine file, a workload's placement).
 bad_input "sim: --cus needs a whole number from 1 to 128, not '129'" sim --protocol mesi \
@@ -624,17 +624,17 @@ check_count "check hlrc color scoped steals" ": ok (298911 states, 586626 transi
     --protocol hlrc --param SCOPED=1 --param STEAL=1 --param HEIGHT=1 $C
 check_count "check gpu-wt-noinv color" ": invariant (11018 states, 21939 transitions" \
     --protocol gpu-wt-noinv --param HEIGHT=1 $C
-pin128 "gpu-wt color 128 CUs" 128,263064,480732,true,correct,209768,5974400 --protocol gpu-wt \
+pin128 "gpu-wt color 128 CUs" 128,108085,499184,true,correct,194798,5645560 --protocol gpu-wt \
     --machine hlrc-apu --workload $C
-pin128 "hlrc color 128 CUs" 128,245585,242473,true,correct,86769,3644100 --protocol hlrc \
+pin128 "hlrc color 128 CUs" 128,163630,232139,true,correct,84482,3568948 --protocol hlrc \
     --machine hlrc-apu --workload $C
-pin128 "denovo-b color 128 CUs" 128,609254,389673,true,correct,114345,4574216 \
+pin128 "denovo-b color 128 CUs" 128,622744,377722,true,correct,112755,4510744 \
     --protocol denovo-b --machine hlrc-apu --workload $C
 # RSP (own pops at work-group scope, steals with remote scope promotion) at 16 CUs, with and
 # without steals (scope-only); a broken variant's stale `more` runs past MAXR (exit 1).
-pin128 "rsp color scoped 16 CUs" 16,253363,1044418,true,correct,622810,9473520 --protocol rsp \
+pin128 "rsp color scoped 16 CUs" 16,346819,1217552,true,correct,689762,10703008 --protocol rsp \
     --machine hlrc-apu --workload $C --cus 16 --param SCOPED=1
-pin128 "rsp color scope-only 16 CUs" 16,174357,197616,true,correct,86254,3074432 \
+pin128 "rsp color scope-only 16 CUs" 16,132330,206263,true,correct,90634,3170756 \
     --protocol rsp --machine hlrc-apu --workload $C --cus 16 --param SCOPED=1 --param STEAL=0
 expect_rc 1 "gpu-wt-noinv color" "$BIN" sim --protocol gpu-wt-noinv --machine fermi --cus 4 \
     --workload $C --param WIDTH=16 --param HEIGHT=16
@@ -644,7 +644,7 @@ fi
 # rsp's `locks` (rm_agent writers in flight) counts threads, not CUs: int(0..255) overflowed
 # with 512 TBs (128 CUs x 4) stealing at rm_agent scope; int(0..nthreads) bounds it by the
 # run's threads, and the run completes.
-pin128 "rsp color scoped 128 CUs x 4" 128,762525,13841047,true,correct,9455580,114111528 \
+pin128 "rsp color scoped 128 CUs x 4" 128,1649214,16725248,true,correct,10276628,129834824 \
     --protocol rsp --machine hlrc-apu --workload $C --param SCOPED=1
 
 # kernels/sssp-tq (seed 001 IV: Pannotia's SSSP over the same per-CU task queues): the
@@ -653,11 +653,11 @@ pin128 "rsp color scoped 128 CUs x 4" 128,762525,13841047,true,correct,9455580,1
 Q=$K/sssp-tq.litmus
 check_count "check nol1 sssp-tq" ": ok (6037 states, 12047 transitions" --protocol nol1 $Q
 check_count "check gpu-wt sssp-tq" ": ok (10882 states, 21727 transitions" --protocol gpu-wt $Q
-pin128 "hlrc sssp-tq 128 CUs" 128,3118473,2241861,true,correct,750038,27314556 --protocol hlrc \
+pin128 "hlrc sssp-tq 128 CUs" 128,3625764,2122634,true,correct,711855,26105432 --protocol hlrc \
     --machine hlrc-apu --workload $Q
-pin128 "denovo-b sssp-tq 128 CUs" 128,1673597,1404517,true,correct,481474,19281360 \
+pin128 "denovo-b sssp-tq 128 CUs" 128,1493835,1332903,true,correct,476292,19078368 \
     --protocol denovo-b --machine hlrc-apu --workload $Q
-pin128 "rsp sssp-tq scoped 16 CUs" 16,1646550,3947520,true,correct,1894782,40787224 \
+pin128 "rsp sssp-tq scoped 16 CUs" 16,1716479,4648852,true,correct,2065204,44497140 \
     --protocol rsp --machine hlrc-apu --workload $Q --cus 16 --param SCOPED=1
 
 # kernels/pagerank (seed 001 IV: Pannotia's PageRank, pull form, over the same per-CU task
@@ -673,13 +673,13 @@ check_count "check gpu-wt-noinv pagerank" ": violation (18055 states, 40863 tran
     --protocol gpu-wt-noinv $PR
 check_count "check gpu-vi-lostsharer pagerank" ": violation (9057 states, 18033 transitions" \
     --protocol gpu-vi-lostsharer $PR
-pin128 "gpu-wt pagerank baseline" 128,2957051,6199938,true,correct,2821234,65872176 \
+pin128 "gpu-wt pagerank baseline" 128,1847822,4842432,true,correct,1920174,46049168 \
     --protocol gpu-wt --machine hlrc-apu --workload $PR --param STEAL=0
-pin128 "hlrc pagerank" 128,688384,548509,true,correct,219971,9132036 --protocol hlrc \
+pin128 "hlrc pagerank" 128,534249,543601,true,correct,215028,8973312 --protocol hlrc \
     --machine hlrc-apu --workload $PR
-pin128 "denovo-b pagerank" 128,762040,624292,true,correct,240936,9729536 --protocol denovo-b \
+pin128 "denovo-b pagerank" 128,587442,603301,true,correct,242837,9803880 --protocol denovo-b \
     --machine hlrc-apu --workload $PR
-pin128 "rsp pagerank scoped 16 CUs" 16,770144,1516560,true,correct,754224,17448228 \
+pin128 "rsp pagerank scoped 16 CUs" 16,718978,1612128,true,correct,793124,18274708 \
     --protocol rsp --machine hlrc-apu --workload $PR --cus 16 --param SCOPED=1
 expect_rc 1 "gpu-wt-noinv pagerank" "$BIN" sim --protocol gpu-wt-noinv --machine hlrc-apu \
     --workload $PR --param SCALE=6
@@ -697,9 +697,9 @@ sync_pin() { # sync_pin NAME WANT ARGS...: the JSON's "sync" object equals WANT
     if [ "$got" = "\"sync\":{$want}" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
 }
 SW="--machine hlrc-apu --cus 2 --workload $D/sync-where.litmus"
-sync_pin "sync hlrc" '"accesses":15,"l1":10,"l2":2,"remote_l1":3,"evicts":0' --protocol hlrc $SW
-sync_pin "sync gpu-wt" '"accesses":8,"l1":1,"l2":7,"remote_l1":0,"evicts":0' --protocol gpu-wt $SW
-sync_pin "sync hlrc pagerank 128 CUs" '"accesses":24959,"l1":2687,"l2":547,"remote_l1":21725,"evicts":83' \
+sync_pin "sync hlrc" '"accesses":11,"l1":6,"l2":2,"remote_l1":3,"evicts":0' --protocol hlrc $SW
+sync_pin "sync gpu-wt" '"accesses":7,"l1":1,"l2":6,"remote_l1":0,"evicts":0' --protocol gpu-wt $SW
+sync_pin "sync hlrc pagerank 128 CUs" '"accesses":20959,"l1":2601,"l2":548,"remote_l1":17810,"evicts":84' \
     --protocol hlrc --machine hlrc-apu --workload $PR --param TBS=1
 
 echo "kernels: $pass passed, $fail failed"

@@ -190,9 +190,9 @@ pin "denovo-b TB_LG heterosync 2 CUs x 4 TBs" 3739,4084,1000,40000 --protocol de
     --workload TB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
 pin "denovo LFTB_LG heterosync 2 CUs x 4 TBs" 3514,4965,1008,40320 --protocol denovo \
     --workload LFTB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
-pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 3758,4762,3792,53216 --protocol rsp \
+pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 5988,5194,3814,54096 --protocol rsp \
     --workload taskqueue --machine hlrc-apu --cus 8 --param NT=8 --param STEAL=2 --param SCOPED=1
-pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 4670,14953,12354,178640 --protocol rsp \
+pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 7050,16407,12382,179760 --protocol rsp \
     --workload taskqueue --machine hlrc-apu --cus 32 --param NT=8 --param STEAL=8 --param SCOPED=1
 for s in 0 8 4 2 1; do
     expect_rc 0 "rsp taskqueue hlrc-apu 32 CUs steal $s" "$BIN" sim --protocol rsp \

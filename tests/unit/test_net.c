@@ -160,6 +160,18 @@ Test(net, machine_topology_lines)
     cr_assert_eq(m.topo_hop, 2);
     cr_assert_eq(m.topo_buffer, 8);
     cr_assert_eq(m.topo_l2, 127);
+    cr_assert_eq(m.topo_l2_n, 0);
+    cr_assert_eq(m.topo_l2_spread, 0);
+    /* The shared level's banks at several nodes: a list (bank b at N[b mod n]) or spread. */
+    cr_assert_eq(parse("machine a\ntopology mesh 4 4 l2 5,10,0\n", &m, &e), 0);
+    cr_assert_eq(m.topo_l2_n, 3);
+    cr_assert(m.topo_l2_nodes[0] == 5 && m.topo_l2_nodes[1] == 10 && m.topo_l2_nodes[2] == 0);
+    cr_assert_eq(m.topo_l2, 5);
+    cr_assert_eq(parse("machine a\ntopology mesh 8 16 l2 spread\n", &m, &e), 0);
+    cr_assert_eq(m.topo_l2_spread, 1);
+    cr_assert_eq(parse("machine a\ntopology crossbar buffer 8 l2 spread\n", &m, &e), 0);
+    cr_assert_eq(m.topo_l2_spread, 1);
+    cr_assert_eq(m.topo_buffer, 8);
     static const struct {
         const char *src, *msg; /* msg: "LINE:COL: message" */
     } bad[] = {
@@ -169,8 +181,14 @@ Test(net, machine_topology_lines)
         {"machine a\ntopology mesh 0 2\n", "2:15: topology mesh: COLS and ROWS must be 1..64"},
         {"machine a\ntopology mesh 2 65\n", "2:17: topology mesh: COLS and ROWS must be 1..64"},
         {"machine a\ntopology mesh 2 2 l2 4\n",
-         "2:1: topology mesh: l2 node 4 outside the 2x2 mesh"},
-        {"machine a\ntopology crossbar l2 1\n", "2:19: unknown setting 'l2' of 'topology'"},
+         "2:22: topology mesh: l2 node 4 outside the 2x2 mesh"},
+        {"machine a\ntopology mesh 2 2 l2 1,2,9\n",
+         "2:26: topology mesh: l2 node 9 outside the 2x2 mesh"},
+        {"machine a\ntopology mesh 2 2 l2 1,,2\n",
+         "2:24: topology mesh: l2 expects 'spread', a node or N1,N2,..."},
+        {"machine a\ntopology crossbar l2 1\n",
+         "2:22: topology crossbar: l2 takes 'spread', got '1'"},
+        {"machine a\ntopology crossbar vc 1\n", "2:19: unknown setting 'vc' of 'topology'"},
         {"machine a\ntopology crossbar hop x\n", "2:23: expected a non-negative integer, got 'x'"},
         {"machine a\ntopology crossbar hop\n", "2:22: 'topology hop' needs a value"},
         {"machine a\ntopology crossbar\ntopology mesh 2 2\n", "3:1: a second 'topology' line"},
