@@ -175,14 +175,14 @@ fi
 # vertices on fermi (seed 004's machine) under the protocols of seed 003 Fig. 9 and seed 004
 # Figs. 7-8; every run's levels equal HOPS.
 F="--machine fermi --workload $K/bfs.litmus --param SCALE=6 --param DEG=4"
-pin "bfs nol1" 201353,111098,61144,1323592 --protocol nol1 $F
-pin "bfs mesi" 403949,21221,7676,572248 --protocol mesi $F
-pin "bfs gpu-vi" 185509,102589,55536,1302988 --protocol gpu-vi $F
-pin "bfs gpu-vini" 185509,102589,55536,1302988 --protocol gpu-vini $F
-pin "bfs tcs" 202978,272949,60192,5458848 --protocol tcs $F
-pin "bfs tcw" 167998,284447,49546,4479416 --protocol tcw $F
-pin "bfs tcw seed 7" 167157,283644,49290,4455864 --protocol tcw $F --seed 7
-pin "bfs rcc" 186528,99498,55044,5072116 --protocol rcc $F
+pin "bfs nol1" 201897,260281,61232,1325528 --protocol nol1 $F
+pin "bfs mesi" 410707,49687,7752,577628 --protocol mesi $F
+pin "bfs gpu-vi" 185220,237086,55424,1300524 --protocol gpu-vi $F
+pin "bfs gpu-vini" 185220,237086,55424,1300524 --protocol gpu-vini $F
+pin "bfs tcs" 205561,390531,57390,5201064 --protocol tcs $F
+pin "bfs tcw" 169140,384682,47146,4258616 --protocol tcw $F
+pin "bfs tcw seed 7" 167853,383336,46796,4226416 --protocol tcw $F --seed 7
+pin "bfs rcc" 187155,207892,52196,4804404 --protocol rcc $F
 # L1 hit rates over 4 / 256 / 4096 lines (SCALE=8: 256 vertices), pinned and rising.
 for pe in "mesi 0.014639 0.150915 0.480086" "gpu-vi 0.034661 0.189666 0.463079"; do
     set -- $pe
@@ -204,14 +204,14 @@ done
 # hotspot (seed 003 Table IV HSP, seed 004 section 7 HotSpot and STN's fast barriers): a
 # 16 x 16 grid, 8 steps, on fermi under seed 003 Fig. 9's and seed 004 Figs. 7-8's protocols.
 H="--machine fermi --workload $K/hotspot.litmus --param W=16 --param H=16"
-pin "hotspot nol1" 314768,164447,100610,2072108 --protocol nol1 $H
-pin "hotspot mesi" 345876,41487,10722,721764 --protocol mesi $H
-pin "hotspot gpu-vi" 189783,106391,57970,1380428 --protocol gpu-vi $H
-pin "hotspot gpu-vini" 189783,106391,57970,1380428 --protocol gpu-vini $H
-pin "hotspot tcs" 327203,278633,103108,9035376 --protocol tcs $H
-pin "hotspot tcw" 286948,352860,93220,8125680 --protocol tcw $H
-pin "hotspot rcc" 187373,104019,55940,4929848 --protocol rcc $H
-pin "hotspot rcc seed 7" 187325,103979,55920,4928544 --protocol rcc $H --seed 7
+pin "hotspot nol1" 312120,396799,100020,2059128 --protocol nol1 $H
+pin "hotspot mesi" 405619,88710,11398,771776 --protocol mesi $H
+pin "hotspot gpu-vi" 189735,249086,57940,1379768 --protocol gpu-vi $H
+pin "hotspot gpu-vini" 189735,249086,57940,1379768 --protocol gpu-vini $H
+pin "hotspot tcs" 324774,528293,101588,8895536 --protocol tcs $H
+pin "hotspot tcw" 289589,568696,93170,8121080 --protocol tcw $H
+pin "hotspot rcc" 189104,243874,55866,4921596 --protocol rcc $H
+pin "hotspot rcc seed 7" 188357,245408,55626,4899756 --protocol rcc $H --seed 7
 # L1 hit rates over 4 / 256 / 4096 lines (a 32 x 32 grid), pinned and rising.
 for pe in "mesi 0.014348 0.712790 0.877304" "gpu-vi 0.053135 0.740685 0.844201"; do
     set -- $pe
@@ -236,13 +236,13 @@ done
 # barrier costs fermi's 'barrier' cycles after the last arrival and no message: 100 more
 # per barrier makes the run longer, with the same messages.
 HW="--machine fermi --workload $K/hotspot-wg.litmus"
-pin "hotspot-wg nol1" 384690,365751,188416,3014656 --protocol nol1 $HW
-pin "hotspot-wg gpu-wt" 416160,268621,73216,3629056 --protocol gpu-wt $HW
-pin "hotspot-wg gpu-vi" 322376,247223,73216,3760128 --protocol gpu-vi $HW
-pin "hotspot-wg rcc" 326958,277153,99840,4359168 --protocol rcc $HW
-pin "hotspot-wg rcc seed 7" 327015,277089,99840,4359168 --protocol rcc $HW --seed 7
+pin "hotspot-wg nol1" 386281,532585,188416,3014656 --protocol nol1 $HW
+pin "hotspot-wg gpu-wt" 419066,429985,73216,3629056 --protocol gpu-wt $HW
+pin "hotspot-wg gpu-vi" 327723,350487,73216,3760128 --protocol gpu-vi $HW
+pin "hotspot-wg rcc" 331989,388821,99840,4359168 --protocol rcc $HW
+pin "hotspot-wg rcc seed 7" 332072,388002,99840,4359168 --protocol rcc $HW --seed 7
 sed 's/^barrier 1$/barrier 101/' protocols/machines/fermi.machine >"$T/fb.machine"
-pin "hotspot-wg nol1 barrier 101" 385090,365725,188416,3014656 --protocol nol1 --machine "$T/fb.machine" \
+pin "hotspot-wg nol1 barrier 101" 385604,535302,188416,3014656 --protocol nol1 --machine "$T/fb.machine" \
     --workload $K/hotspot-wg.litmus
 w=$("$BIN" sim --json --protocol nol1 $HW | grep -o '"warps":[0-9]*')
 if [ "$w" = '"warps":32' ]; then ok; else bad "hotspot-wg warps: $w, want 32 (16 CUs x 64 lanes / 32)"; fi
@@ -343,14 +343,14 @@ check_count "check gpu-vi-lostsharer hotspot" ": violation (3823 states, 7619 tr
 # lifetime 800, TCW-FIXED at 3200: seed 004 section 8.3); every run passes its check (each
 # element in one leaf, once), pinned.
 B="--machine fermi --workload $K/dlb.litmus"
-pin "dlb nol1" 676967,282902,115958,1913720 --protocol nol1 $B
-pin "dlb mesi" 776719,336420,102924,7559416 --protocol mesi $B
-pin "dlb gpu-vi" 662403,328418,120112,4752624 --protocol gpu-vi $B
-pin "dlb gpu-vi seed 7" 661414,330635,120744,4779836 --protocol gpu-vi $B --seed 7
-pin "dlb gpu-vini" 674000,309507,103366,4686760 --protocol gpu-vini $B
-pin "dlb tcs" 690549,1187538,112264,7044560 --protocol tcs $B --param lifetime=800
-pin "dlb tcw" 601039,3363059,104720,6434596 --protocol tcw $B --param lifetime=3200
-pin "dlb rcc" 731043,315322,124224,6907584 --protocol rcc $B
+pin "dlb nol1" 709194,612394,127750,2116420 --protocol nol1 $B
+pin "dlb mesi" 973996,673786,107400,7878200 --protocol mesi $B
+pin "dlb gpu-vi" 767042,769525,140820,5467764 --protocol gpu-vi $B
+pin "dlb gpu-vi seed 7" 688893,656392,120734,4777388 --protocol gpu-vi $B --seed 7
+pin "dlb gpu-vini" 725105,652926,112588,5007700 --protocol gpu-vini $B
+pin "dlb tcs" 697816,1572256,108522,6727384 --protocol tcs $B --param lifetime=800
+pin "dlb tcw" 619883,3747750,108674,6776056 --protocol tcw $B --param lifetime=3200
+pin "dlb rcc" 735860,652088,122090,6858256 --protocol rcc $B
 # L1 hit rates over 4 / 256 / 4096 lines (4,096 elements), pinned and rising.
 h=""
 for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
@@ -362,8 +362,8 @@ if [ "$h" = " 0.003445 0.440883 0.477034" ]; then ok; else bad "dlb gpu-vi L1 hi
 # in I: timed mode kept a `live` line variable's value outside its live states (rcc's L2
 # `hasrd` after I/WRITE -> IV sent a DATA to a stale `r1src`); it is reset now, as in the
 # explorer (docs/sim.md). Pinned correct.
-pin "dlb rcc-wo" 620178,344689,105730,5994300 --protocol rcc-wo $B
-pin "dlb rcc seed 3" 682870,280490,109102,6109532 --protocol rcc $B --seed 3
+pin "dlb rcc-wo" 597263,626830,101022,5738024 --protocol rcc-wo $B
+pin "dlb rcc seed 3" 1473986,1689323,350406,15724016 --protocol rcc $B --seed 3
 expect_rc 0 "rcc-wo dlb 8 CUs" "$BIN" sim --protocol rcc-wo $B --param CUS=8
 check_count "check nol1 dlb" ": ok (27374 states, 53842 transitions" --protocol nol1 $K/dlb.litmus
 check_count "check gpu-wt dlb" ": ok (48205 states, 99527 transitions" --protocol gpu-wt \
@@ -384,16 +384,16 @@ fi
 # lanes 0..4 reducing between two bar.syncs, on fermi's 16 CUs; every run passes its check
 # (memberships, the blob means, the counts), pinned. TC and RCC at 4 CUs and 2 iterations.
 M="--machine fermi --workload $K/kmeans.litmus"
-pin "kmeans nol1" 501612,371908,120640,1930240 --protocol nol1 $M
-pin "kmeans mesi" 364435,534276,180166,13841764 --protocol mesi $M
-pin "kmeans gpu-vi" 509671,499376,162588,7523888 --protocol gpu-vi $M
-pin "kmeans gpu-vi seed 7" 510950,498204,162456,7522688 --protocol gpu-vi $M --seed 7
-pin "kmeans gpu-vini" 499328,426531,110004,7100480 --protocol gpu-vini $M
-pin "kmeans tcs 4 CUs" 392681,426575,15120,1034560 --protocol tcs $M --param CUS=4 \
+pin "kmeans nol1" 501543,540121,120640,1930240 --protocol nol1 $M
+pin "kmeans mesi" 361643,819185,180232,13846696 --protocol mesi $M
+pin "kmeans gpu-vi" 517413,717127,162626,7520736 --protocol gpu-vi $M
+pin "kmeans gpu-vi seed 7" 517038,713450,162484,7521904 --protocol gpu-vi $M --seed 7
+pin "kmeans gpu-vini" 506770,619199,110000,7100160 --protocol gpu-vini $M
+pin "kmeans tcs 4 CUs" 394260,463838,15120,1034560 --protocol tcs $M --param CUS=4 \
     --param ITERS=2 --param lifetime=800
-pin "kmeans tcw 4 CUs" 386174,605099,15072,1030528 --protocol tcw $M --param CUS=4 \
+pin "kmeans tcw 4 CUs" 387835,643075,15072,1030528 --protocol tcw $M --param CUS=4 \
     --param ITERS=2 --param lifetime=3200
-pin "kmeans rcc 4 CUs" 390460,51710,15120,787680 --protocol rcc $M --param CUS=4 --param ITERS=2
+pin "kmeans rcc 4 CUs" 390652,85525,15120,787680 --protocol rcc $M --param CUS=4 --param ITERS=2
 # The reducers and assigners are different programs, so a work-group of 32 lanes is two
 # warps (lanes 0..4, lanes 5..31): 32 on 16 CUs.
 w=$("$BIN" sim --json --protocol nol1 $M | grep -o '"warps":[0-9]*')
@@ -558,7 +558,7 @@ for p in mesi gpu-vi gpu-vini; do
             --workload $D/share.litmus --param CUS=$n
     done
 done
-pin "mesi share 31 CUs" 33590,793,492,32948 --protocol mesi --machine fermi --cus 31 \
+pin "mesi share 31 CUs" 36049,2516,520,35020 --protocol mesi --machine fermi --cus 31 \
     --workload $D/share.litmus --param CUS=31
 
 # int(0..nthreads) is bounded by the run's threads, in check and in sim alike: counters2's
@@ -588,9 +588,9 @@ pin128() { # pin128 NAME WANT ARGS...: exit 0, final check correct, counts as WA
     got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f4,6,7,10,11,13,14)
     if [ "$got" = "$want" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
 }
-pin128 "mesi share 32 CUs" 32,36047,843,true,correct,524,35200 --protocol mesi \
+pin128 "mesi share 32 CUs" 32,35698,2517,true,correct,520,34904 --protocol mesi \
     --machine fermi --cus 32 --workload $D/share.litmus --param CUS=32
-pin128 "mesi share 128 CUs" 128,127307,3140,true,correct,1948,129440 --protocol mesi \
+pin128 "mesi share 128 CUs" 128,135733,9754,true,correct,2044,136544 --protocol mesi \
     --machine fermi --cus 128 --workload $D/share.litmus --param CUS=128
 pin128 "denovo share 128 CUs" 128,22562,2585,true,correct,1284,51360 --protocol denovo \
     --machine hlrc-apu --workload $D/share.litmus

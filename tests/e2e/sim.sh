@@ -22,9 +22,9 @@ pin() {
 pin "gpu-wt lock2 heterosync" 1044,157,76,1744 --protocol gpu-wt --workload $D/lock2.litmus
 pin "gpu-hrf lock2 heterosync" 1044,157,76,1744 --protocol gpu-hrf --workload $D/lock2.litmus
 pin "nol1 lock2 heterosync" 1115,143,88,1720 --protocol nol1 --workload $D/lock2.litmus
-pin "tcw lock2 fermi lifetime 400" 7523,3085,70,4616 --protocol tcw --workload $D/lock2.litmus \
+pin "tcw lock2 fermi lifetime 400" 7526,3379,70,4616 --protocol tcw --workload $D/lock2.litmus \
     --machine fermi --param lifetime=400
-pin "gpu-wt lock15 fermi seed 7" 318538,33803,15818,370796 --protocol gpu-wt \
+pin "gpu-wt lock15 fermi seed 7" 318538,73502,15854,371588 --protocol gpu-wt \
     --workload $D/lock15.litmus --machine fermi --seed 7
 
 # Timed defaults (`param N = E timed T`): with no --param, sim runs seed 002 Table I's scale
@@ -124,13 +124,13 @@ expect_rc 0 "sim --help" "$BIN" sim --help
 # RCC's livelock remedy (seed 003 II-D): the machine's `event tick 10000` advances each L1's
 # logical time, so a read-only spin ends. Producer/consumer and task queue on rcc and rcc-wo
 # (fermi, small parameters): pinned; without the tick the spin never ends (exit 3).
-pin "rcc mp fermi" 151066,48877,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
+pin "rcc mp fermi" 121062,44047,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
     --param CONSUMERS=2 --param ROUNDS=2
-pin "rcc-wo mp fermi" 90724,39164,48,2792 --protocol rcc-wo --workload mp --machine fermi \
+pin "rcc-wo mp fermi" 90728,39337,48,2792 --protocol rcc-wo --workload mp --machine fermi \
     --cus 3 --param CONSUMERS=2 --param ROUNDS=2
-pin "rcc taskqueue fermi" 2813,84,32,2976 --protocol rcc --workload taskqueue --machine fermi \
+pin "rcc taskqueue fermi" 2812,128,32,2976 --protocol rcc --workload taskqueue --machine fermi \
     --cus 4
-pin "rcc-wo taskqueue fermi" 2838,110,32,2976 --protocol rcc-wo --workload taskqueue \
+pin "rcc-wo taskqueue fermi" 2837,158,32,2976 --protocol rcc-wo --workload taskqueue \
     --machine fermi --cus 4
 for p in rcc rcc-wo; do
     expect_rc 3 "$p mp without a tick" "$BIN" sim --protocol $p --workload mp \
@@ -147,18 +147,18 @@ HW="--workload kernels/hotspot-wg --machine fermi --param CUS=4 --param W=8 --pa
 HS="--workload kernels/hotspot --machine fermi --param CUS=4 --param TBS=2 --param W=8 --param H=8 --param ITERS=2"
 # shellcheck disable=SC2086
 {
-    pin "tcw hotspot-wg 3200 (TCW-FIXED)" 77285,88036,3152,199232 --protocol tcw $HW \
+    pin "tcw hotspot-wg 3200 (TCW-FIXED)" 77688,96322,3152,199232 --protocol tcw $HW \
         --param lifetime=3200
-    pin "tcw hotspot-wg 3200 --predict off" 77285,88036,3152,199232 --protocol tcw $HW \
+    pin "tcw hotspot-wg 3200 --predict off" 77688,96322,3152,199232 --protocol tcw $HW \
         --param lifetime=3200 --predict off
-    pin "tcw hotspot-wg 3200 --predict on (TCW)" 77323,88162,3130,197384 --protocol tcw $HW \
+    pin "tcw hotspot-wg 3200 --predict on (TCW)" 77688,96322,3152,199232 --protocol tcw $HW \
         --param lifetime=3200 --predict on
-    pin "rcc hotspot --predict off" 28801,2145,792,53712 --protocol rcc $HS --predict off
-    pin "rcc hotspot --predict on" 29508,2177,822,54228 --protocol rcc $HS --predict on
-    pin "rcc-wo hotspot --predict off" 26325,2341,810,55404 --protocol rcc-wo $HS
-    pin "rcc-wo hotspot --predict on" 27405,2428,852,58344 --protocol rcc-wo $HS --predict on
+    pin "rcc hotspot --predict off" 28810,5556,792,53712 --protocol rcc $HS --predict off
+    pin "rcc hotspot --predict on" 29517,5726,822,54228 --protocol rcc $HS --predict on
+    pin "rcc-wo hotspot --predict off" 26339,5730,810,55404 --protocol rcc-wo $HS
+    pin "rcc-wo hotspot --predict on" 27410,6022,852,58344 --protocol rcc-wo $HS --predict on
     "$BIN" sim --json --protocol tcw $HW --param lifetime=3200 --predict on >"$T/j" 2>&1
-    if grep -q '"predictors":\[{"param":"lifetime","controller":"L2","scope":"bank","start":3200,"reads":1053,"mean":3464.18,"min":3200,"max":3756,"updates":1053}\]}$' "$T/j"; then
+    if grep -q '"predictors":\[{"param":"lifetime","controller":"L2","scope":"bank","start":3200,"reads":1064,"mean":3467.17,"min":3200,"max":3756,"updates":1064}\]}$' "$T/j"; then
         ok
     else bad "tcw --predict on JSON: $(grep -o '"predictors.*' "$T/j")"; fi
     "$BIN" sim --json --protocol rcc $HS --predict on >"$T/j" 2>&1
@@ -212,10 +212,10 @@ for mc in 300000 600000; do
         bad "tcs mp livelock at $mc cycles: $(cat "$T/out")"
     fi
 done
-pin "tcs-inorder mp fermi 2 consumers" 5979,2223,48,3008 --protocol tcs-inorder --workload mp \
+pin "tcs-inorder mp fermi 2 consumers" 5986,2429,48,3008 --protocol tcs-inorder --workload mp \
     --machine fermi --param CUS=3 --param CONSUMERS=2 --param ROUNDS=2 --param NDATA=1 \
     --param lifetime=800
-pin "tcs-inorder mp fermi 15 consumers 8 words" 99181,126644,4880,385344 --protocol tcs-inorder \
+pin "tcs-inorder mp fermi 15 consumers 8 words" 98227,140708,4830,381144 --protocol tcs-inorder \
     --workload mp --machine fermi --param CUS=16 --param CONSUMERS=15 --param ROUNDS=8 \
     --param NDATA=8 --param lifetime=800
 
