@@ -14,6 +14,7 @@ typedef struct {
     size_t len, pos;
     int line, col;
     diag_t *err;
+    int str_col; /* the column of the last name value pairs() read */
 } mp_t;
 
 static void skip_blank(mp_t *m)
@@ -93,7 +94,7 @@ typedef struct {
 /* The NAME VALUE pairs of a directive's line, into KV. */
 static int pairs(mp_t *m, const char *dir, kv_t *kv, int nkv)
 {
-    char key[64], val[64];
+    char key[64], val[512];
     int kc, vc;
     bool q;
     for (;;) {
@@ -114,6 +115,8 @@ static int pairs(mp_t *m, const char *dir, kv_t *kv, int nkv)
             diag_set(m->err, m->file, m->line, vc, "'%s %s' needs a value", dir, key);
             return -1;
         }
+        if (!kv[k].val)
+            m->str_col = vc;
         if (kv[k].val) {
             if (number(m, val, vc, kv[k].val))
                 return -1;
@@ -159,8 +162,58 @@ static int parse_dram(mp_t *m, int dc, sim_machine_t *o)
     return 0;
 }
 
-/* 'topology crossbar [hop N] [buffer FLITS]' or
- * 'topology mesh COLS ROWS [hop N] [buffer FLITS] [l2 NODE]'
+/* A topology's 'l2' value V (at column VC): 'spread', a node, or a list of nodes
+ * N1,N2,... of a mesh of NODES nodes (0 for a crossbar: 'spread' only). */
+static int parse_l2_nodes(mp_t *m, const char *v, int vc, int nodes, sim_machine_t *o)
+{
+    if (!strcmp(v, "spread")) {
+        o->topo_l2_spread = 1;
+        return 0;
+    }
+    if (!nodes) {
+        diag_set(m->err, m->file, m->line, vc, "topology crossbar: l2 takes 'spread', got '%s'", v);
+        return -1;
+    }
+    const char *p = v;
+    int n = 0;
+    for (;;) {
+        int col = vc + (int)(p - v);
+        size_t len = strcspn(p, ",");
+        char num[16];
+        if (len == 0 || len >= sizeof num) {
+            diag_set(m->err, m->file, m->line, col,
+                     "topology mesh: l2 expects 'spread', a node or N1,N2,...");
+            return -1;
+        }
+        memcpy(num, p, len);
+        num[len] = 0;
+        int node;
+        if (number(m, num, col, &node))
+            return -1;
+        if (node >= nodes) {
+            diag_set(m->err, m->file, m->line, col,
+                     "topology mesh: l2 node %d outside the %dx%d mesh", node, o->topo_cols,
+                     o->topo_rows);
+            return -1;
+        }
+        if (n == SIM_MAX_L2_NODES) {
+            diag_set(m->err, m->file, m->line, col, "topology mesh: more than %d l2 nodes",
+                     SIM_MAX_L2_NODES);
+            return -1;
+        }
+        o->topo_l2_nodes[n++] = node;
+        p += len;
+        if (!*p)
+            break;
+        p++;
+    }
+    o->topo_l2 = o->topo_l2_nodes[0];
+    o->topo_l2_n = n > 1 ? n : 0;
+    return 0;
+}
+
+/* 'topology crossbar [hop N] [buffer FLITS] [l2 spread]' or
+ * 'topology mesh COLS ROWS [hop N] [buffer FLITS] [l2 NODE|N1,N2,...|spread]'
  * (docs/sim.md "Network"); the directive is at column DC. */
 static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
 {
@@ -204,16 +257,15 @@ static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
     } else {
         o->topology = 1;
     }
+    char l2[512] = "";
     kv_t kv[] = {{"hop", &o->topo_hop, NULL, 0},
                  {"buffer", &o->topo_buffer, NULL, 0},
-                 {"l2", &o->topo_l2, NULL, 0}};
-    if (pairs(m, "topology", kv, o->topology == 2 ? 3 : 2))
+                 {"l2", NULL, l2, sizeof l2}};
+    if (pairs(m, "topology", kv, 3))
         return -1;
-    if (o->topology == 2 && o->topo_l2 >= o->topo_cols * o->topo_rows) {
-        diag_set(m->err, m->file, m->line, dc, "topology mesh: l2 node %d outside the %dx%d mesh",
-                 o->topo_l2, o->topo_cols, o->topo_rows);
+    int nodes = o->topology == 2 ? o->topo_cols * o->topo_rows : 0;
+    if (l2[0] && parse_l2_nodes(m, l2, m->str_col, nodes, o))
         return -1;
-    }
     return 0;
 }
 
@@ -241,7 +293,7 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
     snprintf(o->sched, sizeof o->sched, "lrr");
     snprintf(o->l1_evict, sizeof o->l1_evict, "evict");
     snprintf(o->l2_evict, sizeof o->l2_evict, "l2evict");
-    mp_t m = {file, src, len, 0, 1, 1, err};
+    mp_t m = {file, src, len, 0, 1, 1, err, 0};
     bool named = false;
     int dram_line = 0, dram_col = 0; /* the first 'event NAME dram' */
     while (m.pos < m.len) {

@@ -2,8 +2,11 @@
  * Links: inject[node] (node -> its router), eject[node] (router -> node), and in a
  * mesh four outgoing links per router (east, west, north, south). A crossbar is one
  * router, so a path is inject then eject; a mesh path is XY (seed 000/001 machine
- * tables: 2D mesh): along x, then along y. Invariant: a link's reservations only
- * move forward (free[] is monotone), so two messages on one path never overtake. */
+ * tables: 2D mesh): along x, then along y. Two models: without a buffer bound a
+ * message's links are reserved when it is sent (net_route); with one, messages advance
+ * hop by hop under credit flow control (net_hop_*). Invariant in both: a link's free
+ * cycle only moves forward and each buffer is a FIFO per VC, so two messages on one
+ * path and VC never overtake. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,22 +16,56 @@
 
 enum { DIR_E, DIR_W, DIR_N, DIR_S };
 
-/* A VC's input buffer: its messages, oldest first, each leaving at a known cycle. */
-typedef struct {
-    uint64_t *leave;
-    int *flits;
-    size_t head, n, cap;
-    int used; /* flits of the live entries */
-} vcbuf_t;
-
 struct net {
     int kind, nodes, cols, rows, hop, bandwidth, nvcs, nlinks, buffer;
     uint64_t *free;    /* per link: its next free cycle */
     uint64_t *busy;    /* per link: busy cycles so far */
     uint64_t *vc_free; /* per node x VC: when the input buffer's last head left */
-    vcbuf_t *vcb;      /* per node x VC, with a bounded buffer */
-    uint64_t routed, hops, hol_messages, hol_cycles, full_messages, full_cycles;
+    uint64_t routed, hops, hol_messages, hol_cycles;
+    struct hop *hop_state; /* with a bounded buffer: per-hop flow control */
 };
+
+static void hop_setup(net_t *n);
+static void hop_free(net_t *n);
+
+enum { HEV_TRY, HEV_CREDIT, HEV_ARB };
+
+typedef struct {
+    uint64_t t, seq;
+    int kind, a, b; /* TRY: message a; CREDIT: buffer a gets b flits */
+} hev_t;
+
+typedef struct {
+    int id, len, k, flits, take, vc;
+    unsigned tok; /* its TRY events carry it: an older one is stale */
+    bool waiting; /* waiting for credits, since wait_since */
+    uint64_t ser, ready, wait_since;
+    int buf;  /* the FIFO it is in: a buffer index, or -1 - (node x nvcs + vc) at its source */
+    int next; /* the next in its FIFO, or the free list */
+    int path[NET_MAX_PATH];
+} hmsg_t;
+
+typedef struct {
+    int head, tail; /* hmsg indices, -1 empty */
+} fifo_t;
+
+struct hop {
+    hev_t *ev;
+    size_t nev, capev;
+    uint64_t seq;
+    hmsg_t *m;
+    size_t nm, capm;
+    int free_m;
+    fifo_t *fifo;    /* per link x VC, then per node x VC (injection queues) */
+    int *credit;     /* per link x VC */
+    int **wait;      /* per link x VC: the messages waiting for the link, oldest first */
+    int *nwait, *w0; /* its entries: wait[w0..nwait) */
+    size_t *capwait;
+    uint64_t *arb_at; /* per link: its pending ARB event's cycle, or UINT64_MAX */
+    int *rr;          /* per link: the VC it serves first next time (round-robin) */
+    uint64_t credit_waits, credit_cycles;
+};
+typedef struct hop hop_t;
 
 net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, int nvcs,
                int buffer)
@@ -47,7 +84,7 @@ net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, 
     n->vc_free = xcalloc((size_t)n->nodes * (size_t)n->nvcs, sizeof *n->vc_free);
     n->buffer = buffer;
     if (buffer > 0)
-        n->vcb = xcalloc((size_t)n->nodes * (size_t)n->nvcs, sizeof *n->vcb);
+        hop_setup(n);
     return n;
 }
 
@@ -58,11 +95,7 @@ void net_free(net_t *n)
     free(n->free);
     free(n->busy);
     free(n->vc_free);
-    for (size_t k = 0; n->vcb && k < (size_t)n->nodes * (size_t)n->nvcs; k++) {
-        free(n->vcb[k].leave);
-        free(n->vcb[k].flits);
-    }
-    free(n->vcb);
+    hop_free(n);
     free(n);
 }
 
@@ -115,69 +148,16 @@ uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
     return head + ser;
 }
 
-/* Drop buffer B's entries that left by cycle T; the oldest first (leave times grow). */
-static void vcb_drain(vcbuf_t *b, uint64_t t)
-{
-    while (b->head < b->n && b->leave[b->head] <= t)
-        b->used -= b->flits[b->head++];
-    if (b->head == b->n)
-        b->head = b->n = 0;
-}
-
-/* Room for FLITS in buffer B for a message arriving at cycle T: the cycle it enters
-   (the oldest entries leave first; a message larger than the buffer enters it empty). */
-static uint64_t vcb_enter(vcbuf_t *b, int cap, int flits, uint64_t t)
-{
-    vcb_drain(b, t);
-    uint64_t enter = t;
-    while (b->head < b->n && b->used + flits > cap) {
-        enter = b->leave[b->head];
-        b->used -= b->flits[b->head++];
-    }
-    if (b->head == b->n)
-        b->head = b->n = 0;
-    return enter;
-}
-
-static void vcb_push(vcbuf_t *b, int flits, uint64_t leave)
-{
-    if (b->head > 0 && b->n == b->cap) { /* compact */
-        memmove(b->leave, b->leave + b->head, (b->n - b->head) * sizeof *b->leave);
-        memmove(b->flits, b->flits + b->head, (b->n - b->head) * sizeof *b->flits);
-        b->n -= b->head;
-        b->head = 0;
-    }
-    if (b->n == b->cap) {
-        size_t cap = b->cap;
-        util_grow((void **)&b->leave, &cap, b->n + 1, sizeof *b->leave);
-        util_grow((void **)&b->flits, &b->cap, b->n + 1, sizeof *b->flits);
-    }
-    b->leave[b->n] = leave;
-    b->flits[b->n++] = flits;
-    b->used += flits;
-}
-
-uint64_t net_vc_accept(net_t *n, int node, int vc, int flits, uint64_t arrive, uint64_t ready)
+uint64_t net_vc_accept(net_t *n, int node, int vc, uint64_t ready)
 {
     size_t k = (size_t)node * (size_t)n->nvcs + (size_t)vc;
-    uint64_t go = ready > arrive ? ready : arrive;
-    if (n->vcb) {
-        uint64_t enter = vcb_enter(&n->vcb[k], n->buffer, flits, arrive);
-        if (enter > arrive) {
-            n->full_messages++;
-            n->full_cycles += enter - arrive;
-        }
-        if (enter > go)
-            go = enter;
-    }
+    uint64_t go = ready;
     if (n->vc_free[k] > go) {
         n->hol_messages++;
         n->hol_cycles += n->vc_free[k] - go;
         go = n->vc_free[k];
     }
     n->vc_free[k] = go;
-    if (n->vcb)
-        vcb_push(&n->vcb[k], flits, go);
     return go;
 }
 
@@ -215,6 +195,310 @@ void net_summary(const net_t *n, uint64_t end, net_summary_t *o)
         o->hops_mean = (double)n->hops / (double)n->routed;
     o->hol_messages = n->hol_messages;
     o->hol_cycles = n->hol_cycles;
-    o->full_messages = n->full_messages;
-    o->full_cycles = n->full_cycles;
+    o->full_messages = n->hop_state ? n->hop_state->credit_waits : 0;
+    o->full_cycles = n->hop_state ? n->hop_state->credit_cycles : 0;
+}
+
+/* ---- per-hop flow control (net_hop_*; net.h) ----
+ * A message waits in an input buffer (a FIFO per link end and VC; at its source, an
+ * unbounded injection queue per node and VC) and moves onto its next link when it heads its
+ * FIFO, the link is free and the link's downstream buffer has credits for its flits (an
+ * empty buffer for a message larger than it). The credits come back HOP cycles after its
+ * tail left that buffer. Events are (cycle, sequence) ordered, so runs are deterministic. */
+
+static void hev_push(hop_t *h, uint64_t t, int kind, int a, int b)
+{
+    if (h->nev == h->capev)
+        util_grow((void **)&h->ev, &h->capev, h->nev + 1, sizeof *h->ev);
+    hev_t e = {t, h->seq++, kind, a, b};
+    size_t i = h->nev++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (h->ev[p].t < e.t || (h->ev[p].t == e.t && h->ev[p].seq < e.seq))
+            break;
+        h->ev[i] = h->ev[p];
+        i = p;
+    }
+    h->ev[i] = e;
+}
+
+static hev_t hev_pop(hop_t *h)
+{
+    hev_t top = h->ev[0], last = h->ev[--h->nev];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->nev)
+            break;
+        if (c + 1 < h->nev && (h->ev[c + 1].t < h->ev[c].t ||
+                               (h->ev[c + 1].t == h->ev[c].t && h->ev[c + 1].seq < h->ev[c].seq)))
+            c++;
+        if (last.t < h->ev[c].t || (last.t == h->ev[c].t && last.seq < h->ev[c].seq))
+            break;
+        h->ev[i] = h->ev[c];
+        i = c;
+    }
+    if (h->nev)
+        h->ev[i] = last;
+    return top;
+}
+
+static fifo_t *hop_fifo(net_t *n, int buf)
+{
+    hop_t *h = n->hop_state;
+    return buf >= 0 ? &h->fifo[buf]
+                    : &h->fifo[(size_t)n->nlinks * (size_t)n->nvcs + (size_t)(-1 - buf)];
+}
+
+static void fifo_put(hop_t *h, fifo_t *f, int m)
+{
+    h->m[m].next = -1;
+    if (f->tail >= 0)
+        h->m[f->tail].next = m;
+    else
+        f->head = m;
+    f->tail = m;
+}
+
+static void hop_setup(net_t *n)
+{
+    hop_t *h = xcalloc(1, sizeof *h);
+    size_t nb = (size_t)n->nlinks * (size_t)n->nvcs;
+    h->fifo = xmalloc((nb + (size_t)n->nodes * (size_t)n->nvcs) * sizeof *h->fifo);
+    for (size_t k = 0; k < nb + (size_t)n->nodes * (size_t)n->nvcs; k++)
+        h->fifo[k] = (fifo_t){-1, -1};
+    h->credit = xmalloc(nb * sizeof *h->credit);
+    for (size_t k = 0; k < nb; k++)
+        h->credit[k] = n->buffer;
+    h->wait = xcalloc(nb, sizeof *h->wait);
+    h->nwait = xcalloc(nb, sizeof *h->nwait);
+    h->w0 = xcalloc(nb, sizeof *h->w0);
+    h->arb_at = xmalloc((size_t)n->nlinks * sizeof *h->arb_at);
+    for (int l = 0; l < n->nlinks; l++)
+        h->arb_at[l] = UINT64_MAX;
+    h->rr = xcalloc((size_t)n->nlinks, sizeof *h->rr);
+    h->capwait = xcalloc(nb, sizeof *h->capwait);
+    h->free_m = -1;
+    n->hop_state = h;
+}
+
+static void hop_free(net_t *n)
+{
+    hop_t *h = n->hop_state;
+    if (!h)
+        return;
+    for (size_t k = 0; k < (size_t)n->nlinks * (size_t)n->nvcs; k++)
+        free(h->wait[k]);
+    free(h->wait);
+    free(h->nwait);
+    free(h->w0);
+    free(h->arb_at);
+    free(h->rr);
+    free(h->capwait);
+    free(h->credit);
+    free(h->fifo);
+    free(h->m);
+    free(h->ev);
+    free(h);
+}
+
+static void try_at(hop_t *h, int m, uint64_t t);
+
+int net_hop_inject(net_t *n, int id, int src, int dst, int vc, int flits, uint64_t t)
+{
+    hop_t *h = n->hop_state;
+    int path[NET_MAX_PATH];
+    int len = net_path(n, src, dst, path);
+    if (!len)
+        return -1;
+    int m;
+    if (h->free_m >= 0) {
+        m = h->free_m;
+        h->free_m = h->m[m].next;
+    } else {
+        if (h->nm == h->capm)
+            util_grow((void **)&h->m, &h->capm, h->nm + 1, sizeof *h->m);
+        m = (int)h->nm++;
+        h->m[m].tok = 0;
+    }
+    hmsg_t *x = &h->m[m];
+    x->id = id;
+    x->len = len;
+    x->k = 0;
+    x->flits = flits < 1 ? 1 : flits;
+    x->take = x->flits < n->buffer ? x->flits : n->buffer;
+    x->vc = vc;
+    x->ser = ((uint64_t)x->flits + (uint64_t)n->bandwidth - 1) / (uint64_t)n->bandwidth;
+    x->ready = t;
+    x->buf = -1 - (src * n->nvcs + vc);
+    x->waiting = false;
+    memcpy(x->path, path, sizeof(int) * (size_t)len);
+    fifo_t *f = hop_fifo(n, x->buf);
+    bool first = f->head < 0;
+    fifo_put(h, f, m);
+    if (first)
+        try_at(h, m, t);
+    n->routed++;
+    return m;
+}
+
+uint64_t net_hop_next(const net_t *n)
+{
+    const hop_t *h = n->hop_state;
+    return h && h->nev ? h->ev[0].t : UINT64_MAX;
+}
+
+/* Message M tries (again) at cycle T: its earlier TRY events are stale. */
+static void try_at(hop_t *h, int m, uint64_t t)
+{
+    hev_push(h, t, HEV_TRY, m, (int)++h->m[m].tok);
+}
+
+static void wait_put(hop_t *h, size_t b, int m)
+{
+    if ((size_t)h->nwait[b] == h->capwait[b])
+        util_grow((void **)&h->wait[b], &h->capwait[b], (size_t)h->nwait[b] + 1, sizeof(int));
+    h->wait[b][h->nwait[b]++] = m;
+}
+
+/* Link L's arbitration at cycle T (or when it frees), unless one is pending by then. */
+static void arb_at(net_t *n, int l, uint64_t t)
+{
+    hop_t *h = n->hop_state;
+    if (n->free[l] > t)
+        t = n->free[l];
+    if (h->arb_at[l] <= t)
+        return;
+    h->arb_at[l] = t;
+    hev_push(h, t, HEV_ARB, l, 0);
+}
+
+/* Message M, heading its buffer, asks for its next link at cycle T: it waits in the
+   link's queue for its VC (oldest first) for the link's arbitration. */
+static void hop_try(net_t *n, int m, uint64_t t)
+{
+    hop_t *h = n->hop_state;
+    hmsg_t *x = &h->m[m];
+    int l = x->path[x->k];
+    wait_put(h, (size_t)l * (size_t)n->nvcs + (size_t)x->vc, m);
+    arb_at(n, l, t);
+}
+
+/* Message M moves onto link L at cycle T (it heads the link's queue for its VC). */
+static void hop_go(net_t *n, int m, int l, uint64_t t, net_deliver_fn deliver, void *ctx)
+{
+    hop_t *h = n->hop_state;
+    hmsg_t *x = &h->m[m];
+    size_t b = (size_t)l * (size_t)n->nvcs + (size_t)x->vc;
+    if (++h->w0[b] == h->nwait[b])
+        h->w0[b] = h->nwait[b] = 0;
+    if (x->waiting) {
+        h->credit_cycles += t - x->wait_since;
+        x->waiting = false;
+    }
+    /* Leave the current FIFO: its next message may go; its flits' credits come back. */
+    fifo_t *f = hop_fifo(n, x->buf);
+    f->head = x->next;
+    if (f->head < 0)
+        f->tail = -1;
+    else
+        try_at(h, f->head, t > h->m[f->head].ready ? t : h->m[f->head].ready);
+    if (x->buf >= 0)
+        hev_push(h, t + x->ser + (uint64_t)n->hop, HEV_CREDIT, x->buf, x->take);
+    n->free[l] = t + x->ser;
+    n->busy[l] += x->ser;
+    n->hops++;
+    h->credit[b] -= x->take;
+    x->buf = (int)b;
+    x->k++;
+    x->ready = t + (uint64_t)n->hop;
+    bool first = hop_fifo(n, x->buf)->head < 0;
+    fifo_put(h, hop_fifo(n, x->buf), m);
+    if (x->k == x->len)
+        deliver(ctx, x->id, m, x->ready + x->ser); /* its tail in the destination's buffer */
+    else if (first)
+        try_at(h, m, x->ready);
+}
+
+/* Link L's arbitration at cycle T: free, it takes the oldest waiting message of the first
+   VC, round-robin from the one after the VC it served last, whose far buffer has credits
+   for it. The others wait: for the link (the next arbitration when it frees) or for
+   credits (their return arbitrates again). */
+static void hop_arb(net_t *n, int l, uint64_t t, net_deliver_fn deliver, void *ctx)
+{
+    hop_t *h = n->hop_state;
+    if (h->arb_at[l] == t)
+        h->arb_at[l] = UINT64_MAX;
+    if (n->free[l] > t) {
+        arb_at(n, l, t);
+        return;
+    }
+    int go = -1, waiting = 0;
+    for (int j = 0; j < n->nvcs; j++) {
+        int v = (h->rr[l] + j) % n->nvcs;
+        size_t b = (size_t)l * (size_t)n->nvcs + (size_t)v;
+        if (h->nwait[b] == h->w0[b])
+            continue;
+        hmsg_t *x = &h->m[h->wait[b][h->w0[b]]];
+        if (h->credit[b] >= x->take) {
+            if (go < 0)
+                go = v;
+            else
+                waiting = 1;
+        } else if (!x->waiting) {
+            x->waiting = true;
+            x->wait_since = t;
+            h->credit_waits++;
+        }
+    }
+    if (go < 0)
+        return;
+    size_t b = (size_t)l * (size_t)n->nvcs + (size_t)go;
+    h->rr[l] = (go + 1) % n->nvcs;
+    hop_go(n, h->wait[b][h->w0[b]], l, t, deliver, ctx);
+    if (waiting || h->nwait[b] > h->w0[b])
+        arb_at(n, l, n->free[l]);
+}
+
+void net_hop_run(net_t *n, uint64_t t, net_deliver_fn deliver, void *ctx)
+{
+    hop_t *h = n->hop_state;
+    while (h->nev && h->ev[0].t <= t) {
+        hev_t e = hev_pop(h);
+        if (e.kind == HEV_TRY) {
+            if ((unsigned)e.b == h->m[e.a].tok)
+                hop_try(n, e.a, e.t);
+        } else if (e.kind == HEV_ARB) {
+            hop_arb(n, e.a, e.t, deliver, ctx);
+        } else {
+            h->credit[e.a] += e.b; /* credits back: the link arbitrates again */
+            arb_at(n, e.a / n->nvcs, e.t);
+        }
+    }
+}
+
+void net_hop_release(net_t *n, int m, uint64_t t)
+{
+    hop_t *h = n->hop_state;
+    hmsg_t *x = &h->m[m];
+    fifo_t *f = hop_fifo(n, x->buf);
+    /* Out of its destination's buffer (most often its head; the channel order of an
+       ordered network can take a later one first). */
+    int prev = -1;
+    for (int c = f->head; c != m; c = h->m[c].next)
+        prev = c;
+    if (prev < 0)
+        f->head = x->next;
+    else
+        h->m[prev].next = x->next;
+    if (f->tail == m)
+        f->tail = prev;
+    hev_push(h, t + (uint64_t)n->hop, HEV_CREDIT, x->buf, x->take);
+    x->next = h->free_m;
+    h->free_m = m;
+}
+
+int net_hop(const net_t *n)
+{
+    return n->hop_state != NULL;
 }

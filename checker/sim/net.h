@@ -1,9 +1,11 @@
 /* net.h - the routed network of timed mode (docs/sim.md "Network"): a crossbar or a
- * 2D mesh with XY routing, links reserved flit by flit, and one input buffer per
- * virtual channel (one per protocol network) at each node's ejection port, whose
- * head holds the messages behind it until its receiver accepts it (head-of-line
- * blocking at a busy L2 bank). Reservation model: a message's route is timed when
- * it is sent. Library code: never prints, never exits. */
+ * 2D mesh with XY routing, links busy flit by flit, and an input buffer per virtual
+ * channel (one per protocol network) at each node's ejection port, whose head holds
+ * the messages behind it until its receiver accepts it (head-of-line blocking at a busy
+ * L2 bank). Unbounded buffers: a message's route is timed when it is sent (net_route).
+ * Bounded ones: buffers at every link's end and per-hop credit flow control
+ * (net_hop_*), so a full buffer holds the links behind it. Library code: never prints,
+ * never exits. */
 #ifndef COHCHECK_SIM_NET_H
 #define COHCHECK_SIM_NET_H
 
@@ -36,12 +38,32 @@ void net_link_name(const net_t *n, int l, char *buf, size_t len);
    serialization and passes the head on HOP cycles later. SRC == DST: T. */
 uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t);
 
-/* A message of FLITS arrives at cycle ARRIVE at virtual channel VC of node NODE's
-   input buffer, and its receiver could take it at READY (its own wait, e.g. for its
-   L2 bank): the cycle it leaves the buffer. It enters when the buffer has room for
-   it (the messages ahead leaving), and leaves not before the message ahead of it on
-   that VC left (head-of-line blocking). Calls for one buffer come in ARRIVE order. */
-uint64_t net_vc_accept(net_t *n, int node, int vc, int flits, uint64_t arrive, uint64_t ready);
+/* A message arrives at node NODE's input buffer of virtual channel VC, and its receiver
+   could take it at READY (its own wait, e.g. for its L2 bank): the cycle it leaves the
+   buffer, not before the message ahead of it on that VC left (head-of-line blocking).
+   Calls for one buffer come in arrival order. */
+uint64_t net_vc_accept(net_t *n, int node, int vc, uint64_t ready);
+
+/* Per-hop flow control (a network made with BUFFER > 0): every link end has an input
+   buffer of BUFFER flits per VC, and a message moves onto a link only when it heads its
+   buffer, the link is free and the buffer at the link's far end has room for it (credits
+   come back HOP cycles after its tail left that buffer). A full buffer at a busy receiver
+   thus holds the links and routers behind it. Messages advance as the network's own
+   events: inject, run them up to a cycle, release at the receiver. */
+typedef void (*net_deliver_fn)(void *ctx, int id, int handle, uint64_t at);
+/* Message ID of FLITS from SRC to DST on VC, entering SRC's injection queue at cycle T:
+   its handle, or -1 when SRC == DST (no link: it is there at T). */
+int net_hop_inject(net_t *n, int id, int src, int dst, int vc, int flits, uint64_t t);
+/* The cycle of the network's next event; UINT64_MAX: none. */
+uint64_t net_hop_next(const net_t *n);
+/* Run the events up to cycle T; DELIVER(CTX, ID, HANDLE, AT) for each message whose tail
+   reaches its destination's input buffer at cycle AT (>= its event's cycle). */
+void net_hop_run(net_t *n, uint64_t t, net_deliver_fn deliver, void *ctx);
+/* The receiver takes message HANDLE out of its input buffer at cycle T (>= its arrival):
+   its credits come back to the ejection link HOP cycles later. */
+void net_hop_release(net_t *n, int handle, uint64_t t);
+/* Whether N has per-hop flow control. */
+int net_hop(const net_t *n);
 
 typedef struct {
     int links;              /* links that carried a flit */
@@ -51,8 +73,8 @@ typedef struct {
     double hops_mean;       /* links per routed message */
     uint64_t hol_messages;  /* messages held behind another on their VC */
     uint64_t hol_cycles;    /* cycles they were held */
-    uint64_t full_messages; /* messages that found their VC's buffer full */
-    uint64_t full_cycles;   /* cycles they waited for room */
+    uint64_t full_messages; /* per-hop: times a message found its next buffer full */
+    uint64_t full_cycles;   /* cycles they waited for its credits */
 } net_summary_t;
 
 void net_summary(const net_t *n, uint64_t end, net_summary_t *o);

@@ -39,7 +39,7 @@ typedef SIM_ROWS(ctx_t) sim_ctx_t;
 typedef SIM_ROWS(ops_t) sim_ops_t;
 #define SIM_NARROW_CUS 31 /* the CUs a rows32_ nodeset holds */
 
-enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED, EV_DRAM, EV_DRAMDONE };
+enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED, EV_DRAM, EV_DRAMDONE, EV_NET };
 enum { TH_RUN, TH_WAIT, TH_DONE, TH_JOIN }; /* TH_JOIN: waiting at a join (launch, bar.sync) */
 #define SET_SLACK                                                                   \
     4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
@@ -101,6 +101,9 @@ typedef struct {
     int src, dst, net, chan;
     bool banked; /* already waited for its L2 bank */
     int next_free;
+    int nh;        /* per-hop flow control: its handle in the network until its receiver
+                      takes it out of its input buffer; -1 none */
+    uint64_t sent; /* the cycle it was sent */
 } msg_t;
 
 typedef struct {
@@ -186,11 +189,13 @@ typedef struct sim {
     int **timed_ev; /* per controller: internal events with a machine latency, -1 ended */
     int *ev_lat;    /* per event: machine latency, -1: none, SIM_EVLAT_DRAM: the DRAM model */
     uint64_t net_lat_sum, net_lat_max, net_msgs; /* messages across the network */
-    net_t *net;       /* the machine's topology (a 'topology' line), or NULL: the link model */
-    int *inst_node;   /* with one: per instance, its node */
-    dram_t *dram;     /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
-    sim_pred_t *pred; /* the protocol's predictors (--predict on), or NULL */
-    bool *row_apply;  /* per controller * maxrows + row: the row computes apply() */
+    net_t *net;         /* the machine's topology (a 'topology' line), or NULL: the link model */
+    int *inst_node;     /* with one: per instance, its node */
+    int *bank_node;     /* with one and its L2 banks at several nodes: per bank, its node */
+    uint64_t net_ev_at; /* per-hop flow control: the cycle of the pending EV_NET */
+    dram_t *dram;       /* the machine's DRAM model (a dram line, not --memory fixed), or NULL */
+    sim_pred_t *pred;   /* the protocol's predictors (--predict on), or NULL */
+    bool *row_apply;    /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
     int *msg_bytes; /* per message type */
     inst_t *inst;
@@ -644,6 +649,79 @@ static int msg_new(sim_t *s)
     return id;
 }
 
+/* Instance I's node in the topology for a message about LINE: a shared instance's is
+   the node of the line's L2 bank where the banks are spread (line modulo banks, as the
+   bank contention below). */
+static int node_of(const sim_t *s, int i, int line)
+{
+    if (s->bank_node && s->inst[i].cu < 0)
+        return s->bank_node[(line < 0 ? 0 : line) % s->m->l2_banks];
+    return s->inst_node[i];
+}
+
+/* Message ID reaches its receiver at cycle ARRIVE (an ordered network's channel order
+   kept), sent at cycle T. */
+static void msg_arrive(sim_t *s, int id, uint64_t arrive, uint64_t t)
+{
+    msg_t *g = &s->msgs[id];
+    if (s->p->nets[g->net].ordered && arrive <= s->chan_last[g->chan])
+        arrive = s->chan_last[g->chan] + 1; /* point-to-point order */
+    if (!(s->inst[g->src].cu >= 0 && s->inst[g->src].cu == s->inst[g->dst].cu)) {
+        s->net_msgs++;
+        s->net_lat_sum += arrive - t;
+        if (arrive - t > s->net_lat_max)
+            s->net_lat_max = arrive - t;
+    }
+    s->chan_last[g->chan] = arrive;
+    push(s, arrive, EV_ARRIVE, id, 0, 0);
+}
+
+/* Per-hop flow control: an EV_NET at the network's next event, unless one is pending. */
+static void net_wake(sim_t *s)
+{
+    uint64_t nx = net_hop_next(s->net);
+    if (nx < s->net_ev_at) {
+        s->net_ev_at = nx;
+        push(s, nx, EV_NET, 0, 0, 0);
+    }
+}
+
+static void net_delivered(void *ctx, int id, int handle, uint64_t at)
+{
+    sim_t *s = ctx;
+    (void)handle;
+    msg_arrive(s, id, at, s->msgs[id].sent);
+}
+
+/* Message G leaves its receiver's input buffer at cycle T (per-hop flow control). */
+static void net_take(sim_t *s, msg_t *g, uint64_t t)
+{
+    if (g->nh < 0)
+        return;
+    net_hop_release(s->net, g->nh, t);
+    g->nh = -1;
+    net_wake(s);
+}
+
+/* Serialization on the sender's outgoing link and the receiver's incoming one (the link
+   model): the cycle a message of TYPE sent at T arrives. */
+static uint64_t link_model(sim_t *s, int src, int dst, int type, uint64_t t)
+{
+    const sim_machine_t *m = s->m;
+    uint64_t flits =
+        ((uint64_t)s->msg_bytes[type] + (uint64_t)m->flit_bytes - 1) / (uint64_t)m->flit_bytes;
+    uint64_t ser = (flits + (uint64_t)m->bandwidth - 1) / (uint64_t)m->bandwidth;
+    uint64_t dep = t > s->inst[src].out_free ? t : s->inst[src].out_free;
+    s->inst[src].out_free = dep + ser;
+    uint64_t arrive = dep + ser + (uint64_t)m->net_latency;
+    if (arrive < s->inst[dst].in_free + ser)
+        arrive = s->inst[dst].in_free + ser;
+    s->inst[dst].in_free = arrive;
+    s->inst[src].out_busy += ser;
+    s->inst[dst].in_busy += ser;
+    return arrive;
+}
+
 /* Put a message on the network at cycle T (its sender's row committed). */
 static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec, uint64_t t)
 {
@@ -656,6 +734,8 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
     g->net = net;
     g->chan = (net * s->ninst + src) * s->ninst + dst;
     g->banked = false;
+    g->nh = -1;
+    g->sent = t;
     s->chan_n[g->chan]++;
     s->chan_flits[g->chan] += s->msg_flits[rec[0]];
     int type = rec[0];
@@ -664,34 +744,23 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
     uint64_t arrive;
     if (s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu) {
         arrive = t + (uint64_t)m->local_latency;
+    } else if (s->net && net_hop(s->net)) {
+        /* The fixed part first, then the routers hop by hop (net_delivered). */
+        arrive = t + (uint64_t)m->net_latency;
+        g->nh = net_hop_inject(s->net, id, node_of(s, src, rec[1]), node_of(s, dst, rec[1]), net,
+                               s->msg_flits[type], arrive);
+        if (g->nh >= 0) {
+            net_wake(s);
+            return;
+        }
     } else if (s->net) {
-        arrive = net_route(s->net, s->inst_node[src], s->inst_node[dst],
+        arrive = net_route(s->net, node_of(s, src, rec[1]), node_of(s, dst, rec[1]),
                            (uint64_t)s->msg_flits[type], t) +
                  (uint64_t)m->net_latency;
     } else {
-        /* Serialization on the sender's outgoing link and the receiver's incoming one. */
-        uint64_t flits =
-            ((uint64_t)s->msg_bytes[type] + (uint64_t)m->flit_bytes - 1) / (uint64_t)m->flit_bytes;
-        uint64_t ser = (flits + (uint64_t)m->bandwidth - 1) / (uint64_t)m->bandwidth;
-        uint64_t dep = t > s->inst[src].out_free ? t : s->inst[src].out_free;
-        s->inst[src].out_free = dep + ser;
-        arrive = dep + ser + (uint64_t)m->net_latency;
-        if (arrive < s->inst[dst].in_free + ser)
-            arrive = s->inst[dst].in_free + ser;
-        s->inst[dst].in_free = arrive;
-        s->inst[src].out_busy += ser;
-        s->inst[dst].in_busy += ser;
+        arrive = link_model(s, src, dst, type, t);
     }
-    if (s->p->nets[net].ordered && arrive <= s->chan_last[g->chan])
-        arrive = s->chan_last[g->chan] + 1; /* point-to-point order */
-    if (!(s->inst[src].cu >= 0 && s->inst[src].cu == s->inst[dst].cu)) {
-        s->net_msgs++;
-        s->net_lat_sum += arrive - t;
-        if (arrive - t > s->net_lat_max)
-            s->net_lat_max = arrive - t;
-    }
-    s->chan_last[g->chan] = arrive;
-    push(s, arrive, EV_ARRIVE, id, 0, 0);
+    msg_arrive(s, id, arrive, t);
 }
 
 /* ---- running one row ---- */
@@ -1415,9 +1484,10 @@ static int try_msg(sim_t *s, int id)
         uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
-        if (s->net) /* its VC's input buffer: not before the head ahead of it left */
-            start =
-                net_vc_accept(s->net, s->inst_node[i], net, s->msg_flits[g->rec[0]], s->now, start);
+        if (s->net) { /* its VC's input buffer: not before the head ahead of it left */
+            start = net_vc_accept(s->net, node_of(s, i, line), net, start);
+            net_take(s, g, start);
+        }
         s->chan_svc[chan] = start;
         s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
         g->banked = true;
@@ -2017,6 +2087,9 @@ static int handle(sim_t *s, const event_t *e)
     }
     case EV_ARRIVE: {
         msg_t *g = &s->msgs[e->a];
+        if (g->nh >= 0 &&
+            (s->inst[g->dst].cu >= 0 || (s->p->nets[g->net].ordered && s->chan_blocked[g->chan])))
+            net_take(s, g, s->now); /* a CU's input buffer, or a blocked channel's, takes it */
         if (s->p->nets[g->net].ordered && s->chan_blocked[g->chan]) {
             stall_add(s, g->dst, EV_ARRIVE, e->a);
             return 0;
@@ -2030,6 +2103,12 @@ static int handle(sim_t *s, const event_t *e)
         }
         return f < 0 ? -1 : 0;
     }
+    case EV_NET:
+        if (s->now >= s->net_ev_at)
+            s->net_ev_at = UINT64_MAX;
+        net_hop_run(s->net, s->now, net_delivered, s);
+        net_wake(s);
+        return 0;
     case EV_RETRY: return retry(s, e->a);
     case EV_SCHED: return sched_run(s, e->a);
     case EV_DRAM: {
@@ -2409,20 +2488,41 @@ static void build_warps(sim_t *s)
 }
 
 /* The machine's topology (docs/sim.md "Network"): a crossbar has a port per CU and
-   one for the shared level; a mesh places CU c at node c mod its size and the shared
-   level at its 'l2' node. One VC per protocol network. */
+   one for the shared level (with 'l2 spread': one per L2 bank); a mesh places CU c at
+   node c mod its size and the shared level at its 'l2' node, or bank b at node
+   l2_nodes[b mod n], or ('l2 spread') evenly: k = b x nodes / banks in row-major order,
+   each row's column shifted by its row number (x = (k mod COLS + y) mod COLS, y = k / COLS),
+   so an 8x16 mesh's 16 banks sit one per row, two per column. One VC per protocol network. */
 static void net_setup(sim_t *s)
 {
     const sim_machine_t *m = s->m;
     if (m->topology == NET_TOPO_LINKS)
         return;
-    s->net = net_new(m->topology, s->ncus + 1, m->topo_cols, m->topo_rows, m->topo_hop,
-                     m->bandwidth, s->p->nnets, m->topo_buffer);
+    int banks = m->l2_banks;
+    bool spread = m->topo_l2_spread || m->topo_l2_n;
+    s->net_ev_at = UINT64_MAX;
+    s->net = net_new(m->topology, s->ncus + (m->topo_l2_spread ? banks : 1), m->topo_cols,
+                     m->topo_rows, m->topo_hop, m->bandwidth, s->p->nnets, m->topo_buffer);
     int nodes = net_nodes(s->net);
+    if (spread) {
+        s->bank_node = xcalloc((size_t)banks, sizeof(int));
+        for (int b = 0; b < banks; b++) {
+            if (m->topology != NET_TOPO_MESH)
+                s->bank_node[b] = s->ncus + b;
+            else if (m->topo_l2_n)
+                s->bank_node[b] = m->topo_l2_nodes[b % m->topo_l2_n];
+            else {
+                int k = (int)((int64_t)b * nodes / banks), y = k / m->topo_cols;
+                s->bank_node[b] = y * m->topo_cols + (k % m->topo_cols + y) % m->topo_cols;
+            }
+        }
+    }
     s->inst_node = xcalloc((size_t)s->ninst + 1, sizeof(int));
     for (int i = 0; i < s->ninst; i++) {
         int cu = s->inst[i].cu;
-        if (m->topology == NET_TOPO_MESH)
+        if (cu < 0 && spread)
+            s->inst_node[i] = s->bank_node[0];
+        else if (m->topology == NET_TOPO_MESH)
             s->inst_node[i] = cu >= 0 ? cu % nodes : m->topo_l2;
         else
             s->inst_node[i] = cu >= 0 ? cu : s->ncus;
@@ -2757,6 +2857,7 @@ static void sim_free(sim_t *s)
     dram_free(s->dram);
     net_free(s->net);
     free(s->inst_node);
+    free(s->bank_node);
     for (int i = 0; s->inst && i < s->ninst; i++) {
         free(s->inst[i].index);
         free(s->inst[i].recs);

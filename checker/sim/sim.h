@@ -18,6 +18,8 @@
 /* ---- machines (protocols/machines/NAME.machine) ---- */
 
 #define SIM_MAX_EVLAT 16
+/* The most nodes an 'l2 N1,N2,...' list of a mesh topology names. */
+#define SIM_MAX_L2_NODES 64
 #define SIM_MAX_CUS 128     /* compute units of a run: nodesets of 128 (seed 001's 128-CU APU) */
 #define SIM_EVLAT_DRAM (-2) /* 'event NAME dram': served by the machine's DRAM model */
 
@@ -76,13 +78,16 @@ typedef struct {
     int evlat[SIM_MAX_EVLAT]; /* cycles, or SIM_EVLAT_DRAM */
     bool has_dram;            /* a 'dram' line */
     sim_dram_t dram;
-    /* 'topology crossbar|mesh COLS ROWS [hop N] [l2 NODE]' (docs/sim.md "Network");
+    /* 'topology crossbar|mesh COLS ROWS [hop N] [buffer F] [l2 ...]' (docs/sim.md "Network");
        NET_TOPO_LINKS (0, no line): the per-instance link model */
     int topology;
     int topo_cols, topo_rows; /* a mesh's */
     int topo_hop;             /* cycles per link (router and wire) */
     int topo_l2;              /* a mesh's node of the shared level */
-    int topo_buffer;          /* flits per VC input buffer; 0: unbounded */
+    int topo_l2_spread;       /* 'l2 spread': the banks at several nodes (crossbar: a port each) */
+    int topo_l2_n;            /* 'l2 N1,N2,...': bank b at topo_l2_nodes[b mod topo_l2_n] */
+    int topo_l2_nodes[SIM_MAX_L2_NODES];
+    int topo_buffer; /* flits per VC input buffer; 0: unbounded */
 } sim_machine_t;
 
 /* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */

@@ -175,14 +175,14 @@ fi
 # vertices on fermi (seed 004's machine) under the protocols of seed 003 Fig. 9 and seed 004
 # Figs. 7-8; every run's levels equal HOPS.
 F="--machine fermi --workload $K/bfs.litmus --param SCALE=6 --param DEG=4"
-pin "bfs nol1" 201247,124297,61066,1321876 --protocol nol1 $F
-pin "bfs mesi" 405582,27480,7574,564360 --protocol mesi $F
-pin "bfs gpu-vi" 186289,116705,55688,1306332 --protocol gpu-vi $F
-pin "bfs gpu-vini" 186289,116705,55688,1306332 --protocol gpu-vini $F
-pin "bfs tcs" 1834779,744405,45040,4064864 --protocol tcs $F
-pin "bfs tcw" 1248631,862159,34298,3076600 --protocol tcw $F
-pin "bfs tcw seed 7" 1246696,789433,33940,3043664 --protocol tcw $F --seed 7
-pin "bfs rcc" 323517,104152,35284,3214532 --protocol rcc $F
+pin "bfs nol1" 201897,260281,61232,1325528 --protocol nol1 $F
+pin "bfs mesi" 410707,49687,7752,577628 --protocol mesi $F
+pin "bfs gpu-vi" 185220,237086,55424,1300524 --protocol gpu-vi $F
+pin "bfs gpu-vini" 185220,237086,55424,1300524 --protocol gpu-vini $F
+pin "bfs tcs" 205561,390531,57390,5201064 --protocol tcs $F
+pin "bfs tcw" 169140,384682,47146,4258616 --protocol tcw $F
+pin "bfs tcw seed 7" 167853,383336,46796,4226416 --protocol tcw $F --seed 7
+pin "bfs rcc" 187155,207892,52196,4804404 --protocol rcc $F
 # L1 hit rates over 4 / 256 / 4096 lines (SCALE=8: 256 vertices), pinned and rising.
 for pe in "mesi 0.014639 0.150915 0.480086" "gpu-vi 0.034661 0.189666 0.463079"; do
     set -- $pe
@@ -204,14 +204,14 @@ done
 # hotspot (seed 003 Table IV HSP, seed 004 section 7 HotSpot and STN's fast barriers): a
 # 16 x 16 grid, 8 steps, on fermi under seed 003 Fig. 9's and seed 004 Figs. 7-8's protocols.
 H="--machine fermi --workload $K/hotspot.litmus --param W=16 --param H=16"
-pin "hotspot nol1" 315454,175481,100950,2079588 --protocol nol1 $H
-pin "hotspot mesi" 362423,50933,10862,732112 --protocol mesi $H
-pin "hotspot gpu-vi" 192881,118756,58668,1395784 --protocol gpu-vi $H
-pin "hotspot gpu-vini" 192881,118756,58668,1395784 --protocol gpu-vini $H
-pin "hotspot tcs" 1652033,1050125,57886,4874952 --protocol tcs $H
-pin "hotspot tcw" 1754172,1288399,59754,5046808 --protocol tcw $H
-pin "hotspot rcc" 274828,115124,36532,3108376 --protocol rcc $H
-pin "hotspot rcc seed 7" 276096,115049,36578,3112700 --protocol rcc $H --seed 7
+pin "hotspot nol1" 312120,396799,100020,2059128 --protocol nol1 $H
+pin "hotspot mesi" 405619,88710,11398,771776 --protocol mesi $H
+pin "hotspot gpu-vi" 189735,249086,57940,1379768 --protocol gpu-vi $H
+pin "hotspot gpu-vini" 189735,249086,57940,1379768 --protocol gpu-vini $H
+pin "hotspot tcs" 324774,528293,101588,8895536 --protocol tcs $H
+pin "hotspot tcw" 289589,568696,93170,8121080 --protocol tcw $H
+pin "hotspot rcc" 189104,243874,55866,4921596 --protocol rcc $H
+pin "hotspot rcc seed 7" 188357,245408,55626,4899756 --protocol rcc $H --seed 7
 # L1 hit rates over 4 / 256 / 4096 lines (a 32 x 32 grid), pinned and rising.
 for pe in "mesi 0.014348 0.712790 0.877304" "gpu-vi 0.053135 0.740685 0.844201"; do
     set -- $pe
@@ -236,13 +236,13 @@ done
 # barrier costs fermi's 'barrier' cycles after the last arrival and no message: 100 more
 # per barrier makes the run longer, with the same messages.
 HW="--machine fermi --workload $K/hotspot-wg.litmus"
-pin "hotspot-wg nol1" 442395,467373,188416,3014656 --protocol nol1 $HW
-pin "hotspot-wg gpu-wt" 571454,342074,73216,3629056 --protocol gpu-wt $HW
-pin "hotspot-wg gpu-vi" 485489,329446,73216,3760128 --protocol gpu-vi $HW
-pin "hotspot-wg rcc" 470327,381943,98930,4339148 --protocol rcc $HW
-pin "hotspot-wg rcc seed 7" 470032,376606,98830,4336948 --protocol rcc $HW --seed 7
+pin "hotspot-wg nol1" 386281,532585,188416,3014656 --protocol nol1 $HW
+pin "hotspot-wg gpu-wt" 419066,429985,73216,3629056 --protocol gpu-wt $HW
+pin "hotspot-wg gpu-vi" 327723,350487,73216,3760128 --protocol gpu-vi $HW
+pin "hotspot-wg rcc" 331989,388821,99840,4359168 --protocol rcc $HW
+pin "hotspot-wg rcc seed 7" 332072,388002,99840,4359168 --protocol rcc $HW --seed 7
 sed 's/^barrier 1$/barrier 101/' protocols/machines/fermi.machine >"$T/fb.machine"
-pin "hotspot-wg nol1 barrier 101" 442761,466246,188416,3014656 --protocol nol1 --machine "$T/fb.machine" \
+pin "hotspot-wg nol1 barrier 101" 385604,535302,188416,3014656 --protocol nol1 --machine "$T/fb.machine" \
     --workload $K/hotspot-wg.litmus
 w=$("$BIN" sim --json --protocol nol1 $HW | grep -o '"warps":[0-9]*')
 if [ "$w" = '"warps":32' ]; then ok; else bad "hotspot-wg warps: $w, want 32 (16 CUs x 64 lanes / 32)"; fi
@@ -343,14 +343,14 @@ check_count "check gpu-vi-lostsharer hotspot" ": violation (3823 states, 7619 tr
 # lifetime 800, TCW-FIXED at 3200: seed 004 section 8.3); every run passes its check (each
 # element in one leaf, once), pinned.
 B="--machine fermi --workload $K/dlb.litmus"
-pin "dlb nol1" 716266,353526,129582,2147844 --protocol nol1 $B
-pin "dlb mesi" 1070661,444885,105580,7716048 --protocol mesi $B
-pin "dlb gpu-vi" 731048,415089,128614,5027504 --protocol gpu-vi $B
-pin "dlb gpu-vi seed 7" 701826,389490,122614,4848388 --protocol gpu-vi $B --seed 7
-pin "dlb gpu-vini" 741833,384162,111550,4962172 --protocol gpu-vini $B
-pin "dlb tcs" 888504,1501387,113786,7181416 --protocol tcs $B --param lifetime=800
-pin "dlb tcw" 806315,4301002,107356,6652844 --protocol tcw $B --param lifetime=3200
-pin "dlb rcc" 764492,355076,118548,6606264 --protocol rcc $B
+pin "dlb nol1" 709194,612394,127750,2116420 --protocol nol1 $B
+pin "dlb mesi" 973996,673786,107400,7878200 --protocol mesi $B
+pin "dlb gpu-vi" 767042,769525,140820,5467764 --protocol gpu-vi $B
+pin "dlb gpu-vi seed 7" 688893,656392,120734,4777388 --protocol gpu-vi $B --seed 7
+pin "dlb gpu-vini" 725105,652926,112588,5007700 --protocol gpu-vini $B
+pin "dlb tcs" 697816,1572256,108522,6727384 --protocol tcs $B --param lifetime=800
+pin "dlb tcw" 619883,3747750,108674,6776056 --protocol tcw $B --param lifetime=3200
+pin "dlb rcc" 735860,652088,122090,6858256 --protocol rcc $B
 # L1 hit rates over 4 / 256 / 4096 lines (4,096 elements), pinned and rising.
 h=""
 for m in $D/l1-small.machine qr-apu $D/l1-big.machine; do
@@ -362,8 +362,8 @@ if [ "$h" = " 0.003445 0.440883 0.477034" ]; then ok; else bad "dlb gpu-vi L1 hi
 # in I: timed mode kept a `live` line variable's value outside its live states (rcc's L2
 # `hasrd` after I/WRITE -> IV sent a DATA to a stale `r1src`); it is reset now, as in the
 # explorer (docs/sim.md). Pinned correct.
-pin "dlb rcc-wo" 678429,406257,106906,6077088 --protocol rcc-wo $B
-pin "dlb rcc seed 3" 760973,359299,119790,6645540 --protocol rcc $B --seed 3
+pin "dlb rcc-wo" 597263,626830,101022,5738024 --protocol rcc-wo $B
+pin "dlb rcc seed 3" 1473986,1689323,350406,15724016 --protocol rcc $B --seed 3
 expect_rc 0 "rcc-wo dlb 8 CUs" "$BIN" sim --protocol rcc-wo $B --param CUS=8
 check_count "check nol1 dlb" ": ok (27374 states, 53842 transitions" --protocol nol1 $K/dlb.litmus
 check_count "check gpu-wt dlb" ": ok (48205 states, 99527 transitions" --protocol gpu-wt \
@@ -384,16 +384,16 @@ fi
 # lanes 0..4 reducing between two bar.syncs, on fermi's 16 CUs; every run passes its check
 # (memberships, the blob means, the counts), pinned. TC and RCC at 4 CUs and 2 iterations.
 M="--machine fermi --workload $K/kmeans.litmus"
-pin "kmeans nol1" 517520,410275,120640,1930240 --protocol nol1 $M
-pin "kmeans mesi" 768775,742423,173456,13332024 --protocol mesi $M
-pin "kmeans gpu-vi" 806877,637997,162480,7520432 --protocol gpu-vi $M
-pin "kmeans gpu-vi seed 7" 806436,637719,162492,7519952 --protocol gpu-vi $M --seed 7
-pin "kmeans gpu-vini" 805296,550517,110016,7101440 --protocol gpu-vini $M
-pin "kmeans tcs 4 CUs" 526316,1079531,15120,1034560 --protocol tcs $M --param CUS=4 \
+pin "kmeans nol1" 501543,540121,120640,1930240 --protocol nol1 $M
+pin "kmeans mesi" 361643,819185,180232,13846696 --protocol mesi $M
+pin "kmeans gpu-vi" 517413,717127,162626,7520736 --protocol gpu-vi $M
+pin "kmeans gpu-vi seed 7" 517038,713450,162484,7521904 --protocol gpu-vi $M --seed 7
+pin "kmeans gpu-vini" 506770,619199,110000,7100160 --protocol gpu-vini $M
+pin "kmeans tcs 4 CUs" 394260,463838,15120,1034560 --protocol tcs $M --param CUS=4 \
     --param ITERS=2 --param lifetime=800
-pin "kmeans tcw 4 CUs" 521488,1217956,15112,1033888 --protocol tcw $M --param CUS=4 \
+pin "kmeans tcw 4 CUs" 387835,643075,15072,1030528 --protocol tcw $M --param CUS=4 \
     --param ITERS=2 --param lifetime=3200
-pin "kmeans rcc 4 CUs" 443827,62753,15120,787680 --protocol rcc $M --param CUS=4 --param ITERS=2
+pin "kmeans rcc 4 CUs" 390652,85525,15120,787680 --protocol rcc $M --param CUS=4 --param ITERS=2
 # The reducers and assigners are different programs, so a work-group of 32 lanes is two
 # warps (lanes 0..4, lanes 5..31): 32 on 16 CUs.
 w=$("$BIN" sim --json --protocol nol1 $M | grep -o '"warps":[0-9]*')
@@ -558,7 +558,7 @@ for p in mesi gpu-vi gpu-vini; do
             --workload $D/share.litmus --param CUS=$n
     done
 done
-pin "mesi share 31 CUs" 33941,991,496,33244 --protocol mesi --machine fermi --cus 31 \
+pin "mesi share 31 CUs" 36049,2516,520,35020 --protocol mesi --machine fermi --cus 31 \
     --workload $D/share.litmus --param CUS=31
 
 # int(0..nthreads) is bounded by the run's threads, in check and in sim alike: counters2's
@@ -588,16 +588,16 @@ pin128() { # pin128 NAME WANT ARGS...: exit 0, final check correct, counts as WA
     got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f4,6,7,10,11,13,14)
     if [ "$got" = "$want" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
 }
-pin128 "mesi share 32 CUs" 32,38855,1098,true,correct,556,37568 --protocol mesi \
+pin128 "mesi share 32 CUs" 32,35698,2517,true,correct,520,34904 --protocol mesi \
     --machine fermi --cus 32 --workload $D/share.litmus --param CUS=32
-pin128 "mesi share 128 CUs" 128,141860,4200,true,correct,2112,141576 --protocol mesi \
+pin128 "mesi share 128 CUs" 128,135733,9754,true,correct,2044,136544 --protocol mesi \
     --machine fermi --cus 128 --workload $D/share.litmus --param CUS=128
-pin128 "denovo share 128 CUs" 128,16988,2564,true,correct,1280,51200 --protocol denovo \
+pin128 "denovo share 128 CUs" 128,22562,2585,true,correct,1284,51360 --protocol denovo \
     --machine hlrc-apu --workload $D/share.litmus
 TQ="--machine hlrc-apu --workload taskqueue --param NT=8 --param STEAL=2 --param SCOPED=1"
-pin128 "hlrc taskqueue 128 CUs" 128,8320,17912,true,correct,7411,274016 --protocol hlrc $TQ
-pin128 "rsp taskqueue 128 CUs" 128,35561,927650,true,correct,829666,9492816 --protocol rsp $TQ
-pin128 "denovo-b taskqueue 128 CUs" 128,16169,19454,true,correct,8880,355200 \
+pin128 "hlrc taskqueue 128 CUs" 128,3238,15661,true,correct,6576,246944 --protocol hlrc $TQ
+pin128 "rsp taskqueue 128 CUs" 128,88648,1020091,true,correct,832622,9574156 --protocol rsp $TQ
+pin128 "denovo-b taskqueue 128 CUs" 128,4601,18680,true,correct,8256,330240 \
     --protocol denovo-b $TQ
 # Above the limit: one error line, exit 2 (the option, a machine file, a workload's placement).
 bad_input "sim: --cus needs a whole number from 1 to 128, not '129'" sim --protocol mesi \
@@ -624,27 +624,27 @@ check_count "check hlrc color scoped steals" ": ok (298911 states, 586626 transi
     --protocol hlrc --param SCOPED=1 --param STEAL=1 --param HEIGHT=1 $C
 check_count "check gpu-wt-noinv color" ": invariant (11018 states, 21939 transitions" \
     --protocol gpu-wt-noinv --param HEIGHT=1 $C
-pin128 "gpu-wt color 128 CUs" 128,263064,480732,true,correct,209768,5974400 --protocol gpu-wt \
+pin128 "gpu-wt color 128 CUs" 128,108085,499184,true,correct,194798,5645560 --protocol gpu-wt \
     --machine hlrc-apu --workload $C
-pin128 "hlrc color 128 CUs" 128,245585,242473,true,correct,86769,3644100 --protocol hlrc \
+pin128 "hlrc color 128 CUs" 128,163630,232139,true,correct,84482,3568948 --protocol hlrc \
     --machine hlrc-apu --workload $C
-pin128 "denovo-b color 128 CUs" 128,609254,389673,true,correct,114345,4574216 \
+pin128 "denovo-b color 128 CUs" 128,622744,377722,true,correct,112755,4510744 \
     --protocol denovo-b --machine hlrc-apu --workload $C
 # RSP (own pops at work-group scope, steals with remote scope promotion) at 16 CUs, with and
 # without steals (scope-only); a broken variant's stale `more` runs past MAXR (exit 1).
-pin128 "rsp color scoped 16 CUs" 16,253363,1044418,true,correct,622810,9473520 --protocol rsp \
+pin128 "rsp color scoped 16 CUs" 16,346819,1217552,true,correct,689762,10703008 --protocol rsp \
     --machine hlrc-apu --workload $C --cus 16 --param SCOPED=1
-pin128 "rsp color scope-only 16 CUs" 16,174357,197616,true,correct,86254,3074432 \
+pin128 "rsp color scope-only 16 CUs" 16,132330,206263,true,correct,90634,3170756 \
     --protocol rsp --machine hlrc-apu --workload $C --cus 16 --param SCOPED=1 --param STEAL=0
 expect_rc 1 "gpu-wt-noinv color" "$BIN" sim --protocol gpu-wt-noinv --machine fermi --cus 4 \
     --workload $C --param WIDTH=16 --param HEIGHT=16
-if grep -q "index 256 out of the array head (256 elements)" "$T/err"; then ok; else
+if grep -q "index 259 out of the array head (256 elements)" "$T/err"; then ok; else
     bad "gpu-wt-noinv color: $(cat "$T/err")"
 fi
 # rsp's `locks` (rm_agent writers in flight) counts threads, not CUs: int(0..255) overflowed
 # with 512 TBs (128 CUs x 4) stealing at rm_agent scope; int(0..nthreads) bounds it by the
 # run's threads, and the run completes.
-pin128 "rsp color scoped 128 CUs x 4" 128,762525,13841047,true,correct,9455580,114111528 \
+pin128 "rsp color scoped 128 CUs x 4" 128,1649214,16725248,true,correct,10276628,129834824 \
     --protocol rsp --machine hlrc-apu --workload $C --param SCOPED=1
 
 # kernels/sssp-tq (seed 001 IV: Pannotia's SSSP over the same per-CU task queues): the
@@ -653,11 +653,11 @@ pin128 "rsp color scoped 128 CUs x 4" 128,762525,13841047,true,correct,9455580,1
 Q=$K/sssp-tq.litmus
 check_count "check nol1 sssp-tq" ": ok (6037 states, 12047 transitions" --protocol nol1 $Q
 check_count "check gpu-wt sssp-tq" ": ok (10882 states, 21727 transitions" --protocol gpu-wt $Q
-pin128 "hlrc sssp-tq 128 CUs" 128,3118473,2241861,true,correct,750038,27314556 --protocol hlrc \
+pin128 "hlrc sssp-tq 128 CUs" 128,3625764,2122634,true,correct,711855,26105432 --protocol hlrc \
     --machine hlrc-apu --workload $Q
-pin128 "denovo-b sssp-tq 128 CUs" 128,1673597,1404517,true,correct,481474,19281360 \
+pin128 "denovo-b sssp-tq 128 CUs" 128,1493835,1332903,true,correct,476292,19078368 \
     --protocol denovo-b --machine hlrc-apu --workload $Q
-pin128 "rsp sssp-tq scoped 16 CUs" 16,1646550,3947520,true,correct,1894782,40787224 \
+pin128 "rsp sssp-tq scoped 16 CUs" 16,1716479,4648852,true,correct,2065204,44497140 \
     --protocol rsp --machine hlrc-apu --workload $Q --cus 16 --param SCOPED=1
 
 # kernels/pagerank (seed 001 IV: Pannotia's PageRank, pull form, over the same per-CU task
@@ -673,13 +673,13 @@ check_count "check gpu-wt-noinv pagerank" ": violation (18055 states, 40863 tran
     --protocol gpu-wt-noinv $PR
 check_count "check gpu-vi-lostsharer pagerank" ": violation (9057 states, 18033 transitions" \
     --protocol gpu-vi-lostsharer $PR
-pin128 "gpu-wt pagerank baseline" 128,2957051,6199938,true,correct,2821234,65872176 \
+pin128 "gpu-wt pagerank baseline" 128,1847822,4842432,true,correct,1920174,46049168 \
     --protocol gpu-wt --machine hlrc-apu --workload $PR --param STEAL=0
-pin128 "hlrc pagerank" 128,688384,548509,true,correct,219971,9132036 --protocol hlrc \
+pin128 "hlrc pagerank" 128,534249,543601,true,correct,215028,8973312 --protocol hlrc \
     --machine hlrc-apu --workload $PR
-pin128 "denovo-b pagerank" 128,762040,624292,true,correct,240936,9729536 --protocol denovo-b \
+pin128 "denovo-b pagerank" 128,587442,603301,true,correct,242837,9803880 --protocol denovo-b \
     --machine hlrc-apu --workload $PR
-pin128 "rsp pagerank scoped 16 CUs" 16,770144,1516560,true,correct,754224,17448228 \
+pin128 "rsp pagerank scoped 16 CUs" 16,718978,1612128,true,correct,793124,18274708 \
     --protocol rsp --machine hlrc-apu --workload $PR --cus 16 --param SCOPED=1
 expect_rc 1 "gpu-wt-noinv pagerank" "$BIN" sim --protocol gpu-wt-noinv --machine hlrc-apu \
     --workload $PR --param SCALE=6
@@ -697,9 +697,9 @@ sync_pin() { # sync_pin NAME WANT ARGS...: the JSON's "sync" object equals WANT
     if [ "$got" = "\"sync\":{$want}" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
 }
 SW="--machine hlrc-apu --cus 2 --workload $D/sync-where.litmus"
-sync_pin "sync hlrc" '"accesses":15,"l1":10,"l2":2,"remote_l1":3,"evicts":0' --protocol hlrc $SW
-sync_pin "sync gpu-wt" '"accesses":8,"l1":1,"l2":7,"remote_l1":0,"evicts":0' --protocol gpu-wt $SW
-sync_pin "sync hlrc pagerank 128 CUs" '"accesses":24959,"l1":2687,"l2":547,"remote_l1":21725,"evicts":83' \
+sync_pin "sync hlrc" '"accesses":11,"l1":6,"l2":2,"remote_l1":3,"evicts":0' --protocol hlrc $SW
+sync_pin "sync gpu-wt" '"accesses":7,"l1":1,"l2":6,"remote_l1":0,"evicts":0' --protocol gpu-wt $SW
+sync_pin "sync hlrc pagerank 128 CUs" '"accesses":20959,"l1":2601,"l2":548,"remote_l1":17810,"evicts":84' \
     --protocol hlrc --machine hlrc-apu --workload $PR --param TBS=1
 
 echo "kernels: $pass passed, $fail failed"

@@ -27,16 +27,17 @@ net() {
 # 11 links carry the lock's messages (0 -> 3: inject 0, r(0,0) east, r(1,0) north, eject 3;
 # 1 -> 3: inject 1, r(1,0) north, eject 3; and back: inject 3, r(1,1) west, r(0,1) south,
 # eject 0; inject 3, r(1,1) south, eject 1); the L2's injection port is the busiest.
-# With 2-flit VC buffers, 17 messages wait for room behind a message waiting for its bank.
-net "gpu-wt lock2 mesh2x2" '468 "messages":68,"latency_mean":5.46,"latency_max":10,"links":11,"link_utilisation_mean":0.071770,"link_utilisation_max":0.122105,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.47,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":17,"buffer_full_cycles":145' \
+# With 2-flit VC buffers and per-hop flow control, messages wait 28 times for credits (217
+# cycles) behind messages waiting for their bank: the full buffers hold the links behind them.
+net "gpu-wt lock2 mesh2x2" '513 "messages":70,"latency_mean":8.11,"latency_max":35,"links":11,"link_utilisation_mean":0.065957,"link_utilisation_max":0.113244,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.40,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":28,"buffer_full_cycles":217' \
     --protocol gpu-wt --workload $L2 --machine $N/mesh2x2.machine
-net "mesi lock2 mesh2x2" '325 "messages":32,"latency_mean":6.97,"latency_max":11,"links":11,"link_utilisation_mean":0.093147,"link_utilisation_max":0.166154,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.56,"hol_messages":1,"hol_cycles":1,"buffer_full_messages":0,"buffer_full_cycles":0' \
+net "mesi lock2 mesh2x2" '542 "messages":64,"latency_mean":7.03,"latency_max":19,"links":11,"link_utilisation_mean":0.107347,"link_utilisation_max":0.191882,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.47,"hol_messages":3,"hol_cycles":7,"buffer_full_messages":5,"buffer_full_cycles":17' \
     --protocol mesi --workload $L2 --machine $N/mesh2x2.machine
-net "rcc lock2 mesh2x2" '530 "messages":72,"latency_mean":7.15,"latency_max":15,"links":11,"link_utilisation_mean":0.134134,"link_utilisation_max":0.294340,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.44,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":9,"buffer_full_cycles":24' \
+net "rcc lock2 mesh2x2" '573 "messages":76,"latency_mean":8.36,"latency_max":14,"links":11,"link_utilisation_mean":0.136760,"link_utilisation_max":0.293194,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.53,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":27,"buffer_full_cycles":106' \
     --protocol rcc --workload $L2 --machine $N/mesh2x2.machine
 
-# Unbounded VC buffers: the same cycles (a message waiting for room would wait for the head
-# anyway), now counted as 8 messages held 30 cycles behind their VC's head (HOL blocking).
+# Unbounded VC buffers (links reserved when sent, no flow control): 468 cycles against 513,
+# 8 messages held 30 cycles behind their VC's head at the L2's port (HOL blocking) instead.
 sed 's/ buffer 2 / buffer 0 /' $N/mesh2x2.machine >"$T/nobuf.machine"
 net "gpu-wt lock2 mesh2x2 unbounded" '468 "messages":68,"latency_mean":5.46,"latency_max":10,"links":11,"link_utilisation_mean":0.071770,"link_utilisation_max":0.122105,"busiest_link":"inject 3","topology":"mesh 2x2","hops_mean":3.47,"hol_messages":8,"hol_cycles":30,"buffer_full_messages":0,"buffer_full_cycles":0' \
     --protocol gpu-wt --workload $L2 --machine "$T/nobuf.machine"
@@ -54,8 +55,23 @@ net "gpu-wt lock2 links2" '397 "messages":60,"latency_mean":1.63,"latency_max":5
 net "rcc lock15 xbar" '323751 "messages":26970,"latency_mean":165.93,"latency_max":216,"links":32,"link_utilisation_mean":0.014869,"link_utilisation_max":0.197045,"busiest_link":"inject 15","topology":"crossbar","hops_mean":2.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
     --protocol rcc --workload $L15 --machine $N/xbar.machine
 # 4x4 mesh (heterosync's numbers): 62 links, the L2's ejection port busiest.
-net "gpu-wt lock15 mesh4x4" '35156 "messages":18632,"latency_mean":16.83,"latency_max":44,"links":62,"link_utilisation_mean":0.064118,"link_utilisation_max":0.503993,"busiest_link":"eject 15","topology":"mesh 4x4","hops_mean":4.95,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+net "gpu-wt lock15 mesh4x4" '33913 "messages":24948,"latency_mean":15.38,"latency_max":41,"links":62,"link_utilisation_mean":0.090655,"link_utilisation_max":0.708440,"busiest_link":"eject 15","topology":"mesh 4x4","hops_mean":5.06,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":8,"buffer_full_cycles":13' \
     --protocol gpu-wt --workload $L15 --machine $N/mesh4x4.machine
+
+# The shared level's banks on several nodes ('l2', docs/sim.md "Routed network"; line modulo
+# banks picks the bank): a crossbar with a port per L2 bank (fermi's 8, nodes 15..22: the
+# lock's bank port busiest, two more links than one L2 port); the 4x4 mesh with its 16 banks
+# spread one per node (row-major, each row shifted by its row: the lock's bank at node 0)
+# and with them alternating between nodes 5 and 10 (fewer hops than at corner 15).
+sed 's/^topology crossbar hop 2$/topology crossbar hop 2 l2 spread/' $N/xbar.machine >"$T/xs.machine"
+sed 's/ l2 15$/ l2 spread/' $N/mesh4x4.machine >"$T/ms.machine"
+sed 's/ l2 15$/ l2 5,10/' $N/mesh4x4.machine >"$T/ml.machine"
+net "rcc lock15 xbar l2 spread" '323751 "messages":26970,"latency_mean":165.93,"latency_max":216,"links":34,"link_utilisation_mean":0.013995,"link_utilisation_max":0.191591,"busiest_link":"inject 15","topology":"crossbar","hops_mean":2.00,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":0,"buffer_full_cycles":0' \
+    --protocol rcc --workload $L15 --machine "$T/xs.machine"
+net "gpu-wt lock15 mesh4x4 l2 spread" '31179 "messages":22874,"latency_mean":14.65,"latency_max":39,"links":64,"link_utilisation_mean":0.080127,"link_utilisation_max":0.649832,"busiest_link":"eject 0","topology":"mesh 4x4","hops_mean":4.91,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":6,"buffer_full_cycles":11' \
+    --protocol gpu-wt --workload $L15 --machine "$T/ms.machine"
+net "gpu-wt lock15 mesh4x4 l2 5,10" '30274 "messages":23872,"latency_mean":13.69,"latency_max":39,"links":68,"link_utilisation_mean":0.065150,"link_utilisation_max":0.694521,"busiest_link":"eject 5","topology":"mesh 4x4","hops_mean":3.97,"hol_messages":0,"hol_cycles":0,"buffer_full_messages":3,"buffer_full_cycles":9' \
+    --protocol gpu-wt --workload $L15 --machine "$T/ml.machine"
 
 # Ordered networks (gpu-wt, rcc: 'network req ordered') keep point-to-point order through
 # the routed model: their lock runs are correct on every seed; so are the unordered ones'.
@@ -78,7 +94,13 @@ bad_machine() {
 bad_machine "topology torus" "2:10: topology: expected 'crossbar' or 'mesh', got 'torus'"
 bad_machine "topology mesh 4" "2:16: topology mesh needs COLS ROWS"
 bad_machine "topology mesh 4 99" "2:17: topology mesh: COLS and ROWS must be 1..64"
-bad_machine "topology mesh 2 2 l2 9" "2:1: topology mesh: l2 node 9 outside the 2x2 mesh"
+bad_machine "topology mesh 2 2 l2 9" "2:22: topology mesh: l2 node 9 outside the 2x2 mesh"
+bad_machine "topology mesh 2 2 l2 0,3,4" "2:26: topology mesh: l2 node 4 outside the 2x2 mesh"
+bad_machine "topology mesh 2 2 l2 0,,1" "2:24: topology mesh: l2 expects 'spread', a node or N1,N2,..."
+bad_machine "topology mesh 2 2 l2 1,x" "2:24: expected a non-negative integer, got 'x'"
+bad_machine "topology mesh 2 2 l2 0," "2:24: topology mesh: l2 expects 'spread', a node or N1,N2,..."
+bad_machine "topology mesh 2 2 l2" "2:21: 'topology l2' needs a value"
+bad_machine "topology crossbar l2 3" "2:22: topology crossbar: l2 takes 'spread', got '3'"
 bad_machine "topology crossbar vc 2" "2:19: unknown setting 'vc' of 'topology'"
 bad_machine "topology crossbar buffer -1" "2:26: expected a non-negative integer, got '-1'"
 

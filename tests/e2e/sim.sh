@@ -22,9 +22,9 @@ pin() {
 pin "gpu-wt lock2 heterosync" 1044,157,76,1744 --protocol gpu-wt --workload $D/lock2.litmus
 pin "gpu-hrf lock2 heterosync" 1044,157,76,1744 --protocol gpu-hrf --workload $D/lock2.litmus
 pin "nol1 lock2 heterosync" 1115,143,88,1720 --protocol nol1 --workload $D/lock2.litmus
-pin "tcw lock2 fermi lifetime 400" 7523,3085,70,4616 --protocol tcw --workload $D/lock2.litmus \
+pin "tcw lock2 fermi lifetime 400" 7526,3379,70,4616 --protocol tcw --workload $D/lock2.litmus \
     --machine fermi --param lifetime=400
-pin "gpu-wt lock15 fermi seed 7" 318577,32211,15056,354032 --protocol gpu-wt \
+pin "gpu-wt lock15 fermi seed 7" 318538,73502,15854,371588 --protocol gpu-wt \
     --workload $D/lock15.litmus --machine fermi --seed 7
 
 # Timed defaults (`param N = E timed T`): with no --param, sim runs seed 002 Table I's scale
@@ -124,13 +124,13 @@ expect_rc 0 "sim --help" "$BIN" sim --help
 # RCC's livelock remedy (seed 003 II-D): the machine's `event tick 10000` advances each L1's
 # logical time, so a read-only spin ends. Producer/consumer and task queue on rcc and rcc-wo
 # (fermi, small parameters): pinned; without the tick the spin never ends (exit 3).
-pin "rcc mp fermi" 151061,48875,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
+pin "rcc mp fermi" 121062,44047,50,2836 --protocol rcc --workload mp --machine fermi --cus 3 \
     --param CONSUMERS=2 --param ROUNDS=2
-pin "rcc-wo mp fermi" 90724,39168,48,2792 --protocol rcc-wo --workload mp --machine fermi \
+pin "rcc-wo mp fermi" 90728,39337,48,2792 --protocol rcc-wo --workload mp --machine fermi \
     --cus 3 --param CONSUMERS=2 --param ROUNDS=2
-pin "rcc taskqueue fermi" 2826,96,32,2976 --protocol rcc --workload taskqueue --machine fermi \
+pin "rcc taskqueue fermi" 2812,128,32,2976 --protocol rcc --workload taskqueue --machine fermi \
     --cus 4
-pin "rcc-wo taskqueue fermi" 2850,119,32,2976 --protocol rcc-wo --workload taskqueue \
+pin "rcc-wo taskqueue fermi" 2837,158,32,2976 --protocol rcc-wo --workload taskqueue \
     --machine fermi --cus 4
 for p in rcc rcc-wo; do
     expect_rc 3 "$p mp without a tick" "$BIN" sim --protocol $p --workload mp \
@@ -147,22 +147,22 @@ HW="--workload kernels/hotspot-wg --machine fermi --param CUS=4 --param W=8 --pa
 HS="--workload kernels/hotspot --machine fermi --param CUS=4 --param TBS=2 --param W=8 --param H=8 --param ITERS=2"
 # shellcheck disable=SC2086
 {
-    pin "tcw hotspot-wg 3200 (TCW-FIXED)" 122528,206438,3694,244760 --protocol tcw $HW \
+    pin "tcw hotspot-wg 3200 (TCW-FIXED)" 77688,96322,3152,199232 --protocol tcw $HW \
         --param lifetime=3200
-    pin "tcw hotspot-wg 3200 --predict off" 122528,206438,3694,244760 --protocol tcw $HW \
+    pin "tcw hotspot-wg 3200 --predict off" 77688,96322,3152,199232 --protocol tcw $HW \
         --param lifetime=3200 --predict off
-    pin "tcw hotspot-wg 3200 --predict on (TCW)" 108789,193512,3248,207296 --protocol tcw $HW \
+    pin "tcw hotspot-wg 3200 --predict on (TCW)" 77688,96322,3152,199232 --protocol tcw $HW \
         --param lifetime=3200 --predict on
-    pin "rcc hotspot --predict off" 29847,2419,812,55592 --protocol rcc $HS --predict off
-    pin "rcc hotspot --predict on" 30531,2455,844,56296 --protocol rcc $HS --predict on
-    pin "rcc-wo hotspot --predict off" 26695,2690,798,54276 --protocol rcc-wo $HS
-    pin "rcc-wo hotspot --predict on" 27733,2775,838,57028 --protocol rcc-wo $HS --predict on
+    pin "rcc hotspot --predict off" 28810,5556,792,53712 --protocol rcc $HS --predict off
+    pin "rcc hotspot --predict on" 29517,5726,822,54228 --protocol rcc $HS --predict on
+    pin "rcc-wo hotspot --predict off" 26339,5730,810,55404 --protocol rcc-wo $HS
+    pin "rcc-wo hotspot --predict on" 27410,6022,852,58344 --protocol rcc-wo $HS --predict on
     "$BIN" sim --json --protocol tcw $HW --param lifetime=3200 --predict on >"$T/j" 2>&1
-    if grep -q '"predictors":\[{"param":"lifetime","controller":"L2","scope":"bank","start":3200,"reads":127714,"mean":3551.86,"min":3200,"max":3788,"updates":1112}\]}$' "$T/j"; then
+    if grep -q '"predictors":\[{"param":"lifetime","controller":"L2","scope":"bank","start":3200,"reads":1064,"mean":3467.17,"min":3200,"max":3756,"updates":1064}\]}$' "$T/j"; then
         ok
     else bad "tcw --predict on JSON: $(grep -o '"predictors.*' "$T/j")"; fi
     "$BIN" sim --json --protocol rcc $HS --predict on >"$T/j" 2>&1
-    if grep -q '"predictors":\[{"param":"lease","controller":"L2","scope":"line","start":2048,"reads":782,"mean":1067.31,"min":8,"max":2048,"updates":198}\]}$' "$T/j"; then
+    if grep -q '"predictors":\[{"param":"lease","controller":"L2","scope":"line","start":2048,"reads":480,"mean":960.20,"min":8,"max":2048,"updates":187}\]}$' "$T/j"; then
         ok
     else bad "rcc --predict on JSON: $(grep -o '"predictors.*' "$T/j")"; fi
     "$BIN" sim --json --protocol tcw $HW --param lifetime=3200 >"$T/j" 2>&1
@@ -190,9 +190,9 @@ pin "denovo-b TB_LG heterosync 2 CUs x 4 TBs" 3739,4084,1000,40000 --protocol de
     --workload TB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
 pin "denovo LFTB_LG heterosync 2 CUs x 4 TBs" 3514,4965,1008,40320 --protocol denovo \
     --workload LFTB_LG --machine heterosync --cus 2 --param TBS=4 --param LDST=10 --param ITERS=2
-pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 3758,4762,3792,53216 --protocol rsp \
+pin "rsp taskqueue hlrc-apu 8 CUs steal 2" 5988,5194,3814,54096 --protocol rsp \
     --workload taskqueue --machine hlrc-apu --cus 8 --param NT=8 --param STEAL=2 --param SCOPED=1
-pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 4670,14953,12354,178640 --protocol rsp \
+pin "rsp taskqueue hlrc-apu 32 CUs steal 8" 7050,16407,12382,179760 --protocol rsp \
     --workload taskqueue --machine hlrc-apu --cus 32 --param NT=8 --param STEAL=8 --param SCOPED=1
 for s in 0 8 4 2 1; do
     expect_rc 0 "rsp taskqueue hlrc-apu 32 CUs steal $s" "$BIN" sim --protocol rsp \
@@ -212,10 +212,10 @@ for mc in 300000 600000; do
         bad "tcs mp livelock at $mc cycles: $(cat "$T/out")"
     fi
 done
-pin "tcs-inorder mp fermi 2 consumers" 5979,2223,48,3008 --protocol tcs-inorder --workload mp \
+pin "tcs-inorder mp fermi 2 consumers" 5986,2429,48,3008 --protocol tcs-inorder --workload mp \
     --machine fermi --param CUS=3 --param CONSUMERS=2 --param ROUNDS=2 --param NDATA=1 \
     --param lifetime=800
-pin "tcs-inorder mp fermi 15 consumers 8 words" 99185,126624,4880,385344 --protocol tcs-inorder \
+pin "tcs-inorder mp fermi 15 consumers 8 words" 98227,140708,4830,381144 --protocol tcs-inorder \
     --workload mp --machine fermi --param CUS=16 --param CONSUMERS=15 --param ROUNDS=8 \
     --param NDATA=8 --param lifetime=800
 

@@ -6,10 +6,12 @@
  * line also routes up to 64 messages drawn from the input through its network
  * (checker/sim/net.c): none arrives before its path's hops and serialization allow,
  * messages on one path keep their order, and a VC buffer never lets a message leave
- * before it arrived, its receiver was ready or the message ahead of it left. */
+ * before it arrived, its receiver was ready or the message ahead of it left; with a
+ * buffer bound (per-hop flow control) every message arrives once, none lost or stuck. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../checker/sim/dram.h"
 #include "../../checker/sim/net.h"
@@ -76,13 +78,92 @@ static void run_dram(const sim_machine_t *m, const uint8_t *data, size_t size)
     dram_free(d);
 }
 
+typedef struct {
+    int n, handle[64];
+    uint64_t at[64], sent[64];
+    int src[64], dst[64], vc[64], len[64];
+    uint64_t ser[64];
+    bool taken[64];
+    int delivered;
+} hop_log_t;
+
+static void hop_deliver(void *ctx, int id, int handle, uint64_t at)
+{
+    hop_log_t *g = ctx;
+    if (id < 0 || id >= g->n || g->handle[id] != handle || g->at[id] != UINT64_MAX)
+        abort(); /* delivered once, as injected */
+    g->at[id] = at;
+    g->delivered++;
+}
+
+/* Run N's events up to cycle T; each receiver takes its new messages some cycles after
+   they arrived, never before T (as the simulator: it takes a message at its cycle). */
+static void hop_run(net_t *n, hop_log_t *g, uint64_t t, const uint8_t *data, size_t size)
+{
+    net_hop_run(n, t, hop_deliver, g);
+    for (int i = 0; i < g->n; i++)
+        if (!g->taken[i] && g->at[i] != UINT64_MAX) {
+            g->taken[i] = true;
+            uint64_t r = g->at[i] + data[(4 * (size_t)i) % size] % 8;
+            if (g->handle[i] >= 0)
+                net_hop_release(n, g->handle[i], r > t ? r : t);
+        }
+}
+
+/* Per-hop flow control: every message arrives, once, not before its path allows, and
+   messages on one path and VC keep their order, whatever the receivers' delays. */
+static void run_hop(net_t *n, int hop, int bw, const uint8_t *data, size_t size)
+{
+    static hop_log_t g;
+    memset(&g, 0, sizeof g);
+    int nodes = net_nodes(n), links[NET_MAX_PATH];
+    uint64_t now = 0;
+    for (size_t k = 0; k + 3 < size && g.n < 64; k += 4) {
+        int i = g.n;
+        g.src[i] = data[k] % nodes;
+        g.dst[i] = data[k + 1] % nodes;
+        g.vc[i] = data[k + 2] % 3;
+        int flits = 1 + data[k + 2] % 8;
+        now += data[k + 3] % 4;
+        g.len[i] = net_path(n, g.src[i], g.dst[i], links);
+        g.ser[i] = ((uint64_t)flits + (uint64_t)bw - 1) / (uint64_t)bw;
+        g.sent[i] = now;
+        g.at[i] = UINT64_MAX;
+        hop_run(n, &g, now, data, size);
+        g.n++;
+        g.handle[i] = net_hop_inject(n, i, g.src[i], g.dst[i], g.vc[i], flits, now);
+        if ((g.handle[i] < 0) != (g.src[i] == g.dst[i]))
+            abort();
+        if (g.handle[i] < 0)
+            g.at[i] = now, g.taken[i] = true, g.delivered++;
+    }
+    for (int guard = 0; guard < 1000000 && net_hop_next(n) != UINT64_MAX; guard++)
+        hop_run(n, &g, net_hop_next(n), data, size);
+    if (g.delivered != g.n || net_hop_next(n) != UINT64_MAX)
+        abort(); /* none lost, no deadlock */
+    for (int i = 0; i < g.n; i++) {
+        if (g.src[i] != g.dst[i] &&
+            g.at[i] < g.sent[i] + (uint64_t)g.len[i] * (uint64_t)hop + g.ser[i])
+            abort();
+        for (int j = 0; j < i; j++)
+            if (g.src[j] == g.src[i] && g.dst[j] == g.dst[i] && g.vc[j] == g.vc[i] &&
+                g.src[i] != g.dst[i] && g.at[j] >= g.at[i])
+                abort();
+    }
+}
+
 static void run_net(const sim_machine_t *m, const uint8_t *data, size_t size)
 {
     int cus = m->cus > 0 && m->cus <= 64 ? m->cus : 4;
     int hop = m->topo_hop > 1000 ? 1000 : m->topo_hop;
     int bw = m->bandwidth > 0 ? m->bandwidth : 1;
-    net_t *n =
-        net_new(m->topology, cus + 1, m->topo_cols, m->topo_rows, hop, bw, 3, m->topo_buffer);
+    int buffer = m->topo_buffer > 64 ? 64 : m->topo_buffer;
+    net_t *n = net_new(m->topology, cus + 1, m->topo_cols, m->topo_rows, hop, bw, 3, buffer);
+    if (net_hop(n)) {
+        run_hop(n, hop, bw, data, size);
+        net_free(n);
+        return;
+    }
     int nodes = net_nodes(n);
     uint64_t last[2] = {0, 0}, now = 0, vc_last[3] = {0, 0, 0};
     int links[NET_MAX_PATH];
@@ -104,7 +185,7 @@ static void run_net(const sim_machine_t *m, const uint8_t *data, size_t size)
         }
         int vc = data[k + 2] % 3;
         uint64_t ready = t + data[k + 3] % 16;
-        uint64_t go = net_vc_accept(n, dst, vc, (int)flits, t > last[1] ? t : last[1], ready);
+        uint64_t go = net_vc_accept(n, dst, vc, ready);
         if (go < ready || (dst == 0 && go < vc_last[vc]))
             abort();
         if (dst == 0)

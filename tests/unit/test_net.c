@@ -1,11 +1,12 @@
 /* test_net.c - unit tests for timed mode's routed network (checker/sim/net.c): XY
  * routes on a 2x2 mesh, two messages contending for one ejection port, FIFO order
  * on one path (what an ordered network needs), head-of-line blocking on one VC and
- * not across VCs, a bounded VC buffer, and the link statistics. Every cycle below is
- * worked out by hand from docs/sim.md "Network": a link takes a head at
- * max(its arrival, the link's next free cycle), is busy for the message's flits
- * (bandwidth 1: one flit a cycle) and passes the head on 'hop' cycles later; the
- * message arrives when its tail does, its flits after the head. */
+ * not across VCs, per-hop flow control (a full ejection buffer holding a message on an
+ * upstream link; credits HOP cycles after a tail leaves), and the link statistics. Every cycle
+ * below is worked out by hand from docs/sim.md "Network": a link takes a head at max(its arrival,
+ * the link's next free cycle), is busy for the message's flits (bandwidth 1: one flit a cycle) and
+ * passes the head on 'hop' cycles later; the message arrives when its tail does, its flits after
+ * the head. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,39 +100,96 @@ Test(net, head_of_line_blocking_on_one_vc_only)
     /* At node 2's input buffer: A (VC 0) arrives at 5, its bank is busy until 20: it
        leaves at 20. B (VC 0) arrives at 7 for an idle bank: held behind A until 20
        (13 cycles). C (VC 1) arrives at 8 for an idle bank: its own buffer, leaves at 8. */
-    cr_assert_eq(net_vc_accept(n, 2, 0, 1, 5, 20), 20);
-    cr_assert_eq(net_vc_accept(n, 2, 0, 1, 7, 7), 20);
-    cr_assert_eq(net_vc_accept(n, 2, 1, 1, 8, 8), 8);
+    cr_assert_eq(net_vc_accept(n, 2, 0, 20), 20);
+    cr_assert_eq(net_vc_accept(n, 2, 0, 7), 20);
+    cr_assert_eq(net_vc_accept(n, 2, 1, 8), 8);
     /* Another node's VC 0 is not held either. */
-    cr_assert_eq(net_vc_accept(n, 1, 0, 1, 9, 9), 9);
+    cr_assert_eq(net_vc_accept(n, 1, 0, 9), 9);
     net_summary_t st;
     net_summary(n, 30, &st);
     cr_assert_eq(st.hol_messages, 1);
     cr_assert_eq(st.hol_cycles, 13);
     cr_assert_eq(st.full_messages, 0);
+    cr_assert_eq(net_hop(n), 0); /* no buffer bound: links reserved when sent */
     net_free(n);
 }
 
-Test(net, bounded_vc_buffer)
+/* Per-hop flow control: the messages delivered, in order, as "ID@CYCLE ". */
+typedef struct {
+    char log[256];
+} deliveries_t;
+
+static void deliver(void *ctx, int id, int handle, uint64_t at)
 {
-    /* 2-flit buffers. A (2 flits) arrives at 0, leaves at 10 (its bank). B (2 flits)
-       arrives at 1: no room until A leaves at 10 (9 cycles full), then leaves at 10
-       (not held further: A is gone). C (1 flit) at 12: B left at 10, room: leaves at 12.
-       D (3 flits, larger than the buffer) at 13 enters the empty buffer: leaves at 13. */
-    net_t *n = net_new(NET_TOPO_CROSSBAR, 2, 0, 0, 1, 1, 1, 2);
-    cr_assert_eq(net_vc_accept(n, 1, 0, 2, 0, 10), 10);
-    cr_assert_eq(net_vc_accept(n, 1, 0, 2, 1, 1), 10);
-    cr_assert_eq(net_vc_accept(n, 1, 0, 1, 12, 12), 12);
-    cr_assert_eq(net_vc_accept(n, 1, 0, 3, 13, 13), 13);
+    deliveries_t *d = ctx;
+    (void)handle;
+    size_t len = strlen(d->log);
+    snprintf(d->log + len, sizeof d->log - len, "%d@%llu ", id, (unsigned long long)at);
+}
+
+Test(net, full_ejection_buffer_holds_upstream_links)
+{
+    /* 2x2 mesh, hop 1, 1 flit a cycle, one VC, 2-flit buffers. A (2 flits), B (2) and
+       C (1) from node 1 to node 0 at cycle 0: inject 1, r(1,0) west, eject 0.
+       A: inject 1 at 0 (busy 0-1; its buffer's credits back at 0 + 2 + 1 = 4), west at 1
+       (credits back at 5), eject 0 at 2 (busy 2-3, head 3): its tail is in node 0's buffer
+       at 5, which it fills (2 flits) until its receiver takes it at 10.
+       B: inject 1 is busy until 2, then its far buffer is full (A) until 4: B takes it at
+       4, west at 5; at 6 eject 0's buffer is full (A): B waits in router 0's input buffer.
+       C: inject 1 busy until 6, its buffer full (B) until 8: C takes it at 8, and at 9
+       west's far buffer is full (B, waiting): C is held at router 1, behind the full
+       ejection buffer.
+       A taken at 10: credits at 11, B takes eject 0 at 11 (head 12), its tail at 14; west's
+       credits back at 11 + 2 + 1 = 14: C takes west at 14, head 15. B taken at 14 (a CU
+       takes on arrival): eject 0's credits at 15, C takes it at 15, its tail at 17. */
+    net_t *n = net_new(NET_TOPO_MESH, 0, 2, 2, 1, 1, 1, 2);
+    cr_assert_eq(net_hop(n), 1);
+    deliveries_t d = {""};
+    int a = net_hop_inject(n, 1, 1, 0, 0, 2, 0);
+    int b = net_hop_inject(n, 2, 1, 0, 0, 2, 0);
+    cr_assert_geq(net_hop_inject(n, 3, 1, 0, 0, 1, 0), 0);
+    cr_assert_eq(net_hop_inject(n, 4, 2, 2, 0, 1, 0), -1); /* within a node: no link */
+    net_hop_run(n, 10, deliver, &d);
+    cr_assert_str_eq(d.log, "1@5 ");
+    net_hop_release(n, a, 10);
+    net_hop_run(n, 14, deliver, &d);
+    cr_assert_str_eq(d.log, "1@5 2@14 ");
+    net_hop_release(n, b, 14);
+    net_hop_run(n, 100, deliver, &d);
+    cr_assert_str_eq(d.log, "1@5 2@14 3@17 ");
+    cr_assert_eq(net_hop_next(n), UINT64_MAX);
     net_summary_t st;
     net_summary(n, 20, &st);
-    cr_assert_eq(st.full_messages, 1);
-    cr_assert_eq(st.full_cycles, 9);
-    cr_assert_eq(st.hol_messages, 0);
-    /* Many entries through one buffer: it compacts and keeps its order. */
-    uint64_t t = 20;
-    for (int k = 0; k < 500; k++, t += 3)
-        cr_assert_eq(net_vc_accept(n, 1, 0, 1, t, t + 1), t + 1);
+    /* Waits for credits (the link free, its far buffer full): B at 2 (inject 1) and 6
+       (eject 0), C at 6 (inject 1) and 9 (west); C's eject 0 credits are back at 15, when
+       it asks: 2 + 5 + 2 + 5 cycles. */
+    cr_assert_eq(st.full_messages, 4);
+    cr_assert_eq(st.full_cycles, 14);
+    cr_assert_float_eq(st.hops_mean, 3.0, 1e-9);
+    net_free(n);
+}
+
+Test(net, credits_come_back_hop_cycles_later)
+{
+    /* Crossbar, hop 3, 2-flit buffers: A and B (2 flits each) from port 0 to port 2 at 0.
+       A: inject 0 at 0 (head 3), eject 2 at 3 (head 6), its tail at 8, taken at once.
+       Credits come back 3 cycles after a tail leaves a buffer: inject 0's far buffer at
+       3 + 2 + 3 = 8, eject 2's at 8 + 3 = 11. B: inject 0 is busy until 2, its far buffer
+       full until 8: B takes it at 8 (head 11); eject 2's buffer full until 11: B takes it
+       at 11 (head 14), its tail at 16. Reserved without flow control, B arrives at 10. */
+    net_t *n = net_new(NET_TOPO_CROSSBAR, 3, 0, 0, 3, 1, 1, 2);
+    deliveries_t d = {""};
+    int a = net_hop_inject(n, 1, 0, 2, 0, 2, 0);
+    cr_assert_geq(net_hop_inject(n, 2, 0, 2, 0, 2, 0), 0);
+    net_hop_run(n, 8, deliver, &d);
+    cr_assert_str_eq(d.log, "1@8 ");
+    net_hop_release(n, a, 8);
+    net_hop_run(n, 100, deliver, &d);
+    cr_assert_str_eq(d.log, "1@8 2@16 ");
+    net_free(n);
+    n = net_new(NET_TOPO_CROSSBAR, 3, 0, 0, 3, 1, 1, 0);
+    cr_assert_eq(net_route(n, 0, 2, 2, 0), 8);
+    cr_assert_eq(net_route(n, 0, 2, 2, 0), 10);
     net_free(n);
 }
 
@@ -160,6 +218,18 @@ Test(net, machine_topology_lines)
     cr_assert_eq(m.topo_hop, 2);
     cr_assert_eq(m.topo_buffer, 8);
     cr_assert_eq(m.topo_l2, 127);
+    cr_assert_eq(m.topo_l2_n, 0);
+    cr_assert_eq(m.topo_l2_spread, 0);
+    /* The shared level's banks at several nodes: a list (bank b at N[b mod n]) or spread. */
+    cr_assert_eq(parse("machine a\ntopology mesh 4 4 l2 5,10,0\n", &m, &e), 0);
+    cr_assert_eq(m.topo_l2_n, 3);
+    cr_assert(m.topo_l2_nodes[0] == 5 && m.topo_l2_nodes[1] == 10 && m.topo_l2_nodes[2] == 0);
+    cr_assert_eq(m.topo_l2, 5);
+    cr_assert_eq(parse("machine a\ntopology mesh 8 16 l2 spread\n", &m, &e), 0);
+    cr_assert_eq(m.topo_l2_spread, 1);
+    cr_assert_eq(parse("machine a\ntopology crossbar buffer 8 l2 spread\n", &m, &e), 0);
+    cr_assert_eq(m.topo_l2_spread, 1);
+    cr_assert_eq(m.topo_buffer, 8);
     static const struct {
         const char *src, *msg; /* msg: "LINE:COL: message" */
     } bad[] = {
@@ -169,8 +239,14 @@ Test(net, machine_topology_lines)
         {"machine a\ntopology mesh 0 2\n", "2:15: topology mesh: COLS and ROWS must be 1..64"},
         {"machine a\ntopology mesh 2 65\n", "2:17: topology mesh: COLS and ROWS must be 1..64"},
         {"machine a\ntopology mesh 2 2 l2 4\n",
-         "2:1: topology mesh: l2 node 4 outside the 2x2 mesh"},
-        {"machine a\ntopology crossbar l2 1\n", "2:19: unknown setting 'l2' of 'topology'"},
+         "2:22: topology mesh: l2 node 4 outside the 2x2 mesh"},
+        {"machine a\ntopology mesh 2 2 l2 1,2,9\n",
+         "2:26: topology mesh: l2 node 9 outside the 2x2 mesh"},
+        {"machine a\ntopology mesh 2 2 l2 1,,2\n",
+         "2:24: topology mesh: l2 expects 'spread', a node or N1,N2,..."},
+        {"machine a\ntopology crossbar l2 1\n",
+         "2:22: topology crossbar: l2 takes 'spread', got '1'"},
+        {"machine a\ntopology crossbar vc 1\n", "2:19: unknown setting 'vc' of 'topology'"},
         {"machine a\ntopology crossbar hop x\n", "2:23: expected a non-negative integer, got 'x'"},
         {"machine a\ntopology crossbar hop\n", "2:22: 'topology hop' needs a value"},
         {"machine a\ntopology crossbar\ntopology mesh 2 2\n", "3:1: a second 'topology' line"},
