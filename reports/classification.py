@@ -5,7 +5,7 @@ import os
 import sys
 
 d, maxst = sys.argv[1], sys.argv[2]
-protos = [p for p in ("nol1 gpu-wt gpu-wt-banked gpu-hrf rsp rcc rcc-l2fix rcc-vifix rcc-wo tcs tcw qr qr-rcsc "
+protos = [p for p in ("nol1 gpu-wt gpu-wt-banked gpu-hrf rsp rcc rcc-l2fix rcc-vifix rcc-wo rcc-wo-vifix tcs tcw qr qr-rcsc "
           "gpu-vi gpu-vini mesi denovo denovo-b hlrc hlrc-probe").split()
           if os.path.exists(os.path.join(d, p + ".cold.json"))]
 times = {}

@@ -6,7 +6,7 @@
 BIN=${1:-./cohcheck}
 MAX=${2:-1000000}
 OUT=reports/classification
-PROTOS=${PROTOS:-"nol1 gpu-wt gpu-wt-banked gpu-hrf rsp rcc rcc-l2fix rcc-vifix rcc-wo tcs tcw qr qr-rcsc gpu-vi gpu-vini mesi denovo denovo-b hlrc hlrc-probe"}
+PROTOS=${PROTOS:-"nol1 gpu-wt gpu-wt-banked gpu-hrf rsp rcc rcc-l2fix rcc-vifix rcc-wo rcc-wo-vifix tcs tcw qr qr-rcsc gpu-vi gpu-vini mesi denovo denovo-b hlrc hlrc-probe"}
 mkdir -p "$OUT"
 for p in $PROTOS; do
     t0=$(date +%s)

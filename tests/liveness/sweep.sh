@@ -12,7 +12,7 @@ if [ "$1" = -f ]; then
 fi
 OUT=${1:?usage: sh tests/liveness/sweep.sh [-f FAIRNESS] OUT [PROTOCOL...]}
 shift
-[ $# -gt 0 ] || set -- nol1 gpu-wt gpu-wt-banked gpu-hrf rsp qr qr-rcsc rcc rcc-wo rcc-l2fix rcc-vifix \
+[ $# -gt 0 ] || set -- nol1 gpu-wt gpu-wt-banked gpu-hrf rsp qr qr-rcsc rcc rcc-wo rcc-l2fix rcc-vifix rcc-wo-vifix \
     tcs tcs-inorder tcw denovo denovo-b gpu-vi gpu-vini mesi hlrc hlrc-probe
 mkdir -p "$OUT"
 for p in "$@"; do
