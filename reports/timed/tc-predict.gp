@@ -14,7 +14,7 @@ set boxwidth 0.9
 set yrange [0:*]
 set ylabel "speedup (tcs)"
 set xtics noenhanced
-plot 'tc-predict.dat' using 2:xtic(1) title "tcs" noenhanced lc rgb '#1f77b4', 'tc-predict.dat' using 3:xtic(1) title "tcw" noenhanced lc rgb '#d62728', 'tc-predict.dat' using 4:xtic(1) title "tcw@predict=1" noenhanced lc rgb '#2ca02c', 'tc-predict.dat' using 5:xtic(1) title "rcc" noenhanced lc rgb '#9467bd', 'tc-predict.dat' using 6:xtic(1) title "rcc@predict=1" noenhanced lc rgb '#ff7f0e'
+plot 'tc-predict.dat' using 2:xtic(1) title "tcs" noenhanced lc rgb '#1f77b4', 'tc-predict.dat' using 3:xtic(1) title "tcw" noenhanced lc rgb '#d62728', 'tc-predict.dat' using 4:xtic(1) title "tcw@predict=1" noenhanced lc rgb '#2ca02c', 'tc-predict.dat' using 5:xtic(1) title "rcc-vifix" noenhanced lc rgb '#9467bd', 'tc-predict.dat' using 6:xtic(1) title "rcc-vifix@predict=1" noenhanced lc rgb '#ff7f0e'
 set output
 set terminal pngcairo size 1100,450 font 'sans,10'
 set output 'tc-predict.png'
@@ -31,5 +31,5 @@ set boxwidth 0.9
 set yrange [0:*]
 set ylabel "speedup (tcs)"
 set xtics noenhanced
-plot 'tc-predict.dat' using 2:xtic(1) title "tcs" noenhanced lc rgb '#1f77b4', 'tc-predict.dat' using 3:xtic(1) title "tcw" noenhanced lc rgb '#d62728', 'tc-predict.dat' using 4:xtic(1) title "tcw@predict=1" noenhanced lc rgb '#2ca02c', 'tc-predict.dat' using 5:xtic(1) title "rcc" noenhanced lc rgb '#9467bd', 'tc-predict.dat' using 6:xtic(1) title "rcc@predict=1" noenhanced lc rgb '#ff7f0e'
+plot 'tc-predict.dat' using 2:xtic(1) title "tcs" noenhanced lc rgb '#1f77b4', 'tc-predict.dat' using 3:xtic(1) title "tcw" noenhanced lc rgb '#d62728', 'tc-predict.dat' using 4:xtic(1) title "tcw@predict=1" noenhanced lc rgb '#2ca02c', 'tc-predict.dat' using 5:xtic(1) title "rcc-vifix" noenhanced lc rgb '#9467bd', 'tc-predict.dat' using 6:xtic(1) title "rcc-vifix@predict=1" noenhanced lc rgb '#ff7f0e'
 set output
