@@ -197,6 +197,9 @@ typedef struct sim {
     sim_pred_t *pred;   /* the protocol's predictors (--predict on), or NULL */
     bool *row_apply;    /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
+    /* retry's spare stall list: it swaps with the instance's */
+    item_t *retry_items;
+    size_t retry_cap;
     int *msg_bytes; /* per message type */
     inst_t *inst;
     thread_t *th;
@@ -768,7 +771,8 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
 static void stall_add(sim_t *s, int i, int kind, int id)
 {
     inst_t *in = &s->inst[i];
-    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
+    if ((size_t)in->nstall == in->capstall)
+        util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
     in->stall[in->nstall++] =
         (item_t){kind, id, s->now, kind == EV_ARRIVE && s->memo_ok, s->memo_ver};
     s->memo_ok = false;
@@ -2022,8 +2026,12 @@ static int retry(sim_t *s, int i)
     inst_t *in = &s->inst[i];
     in->retry_set = false;
     int n = in->nstall;
-    item_t *items = xmalloc(sizeof *items * (size_t)(n + 1));
-    memcpy(items, in->stall, sizeof *items * (size_t)n);
+    /* The stalled items go to the spare list; the instance's list, empty, takes back those
+       that stall again. */
+    item_t *items = in->stall;
+    size_t cap = in->capstall;
+    in->stall = s->retry_items;
+    in->capstall = s->retry_cap;
     in->nstall = 0;
     for (int k = 0; k < n; k++)
         if (items[k].kind == EV_ARRIVE)
@@ -2064,7 +2072,8 @@ static int retry(sim_t *s, int i)
             in->stall[in->nstall - 1].since = it.since;
         }
     }
-    free(items);
+    s->retry_items = items;
+    s->retry_cap = cap;
     /* A row fired in this pass may have unblocked an item tried before it; with a
        clock, guards change with time alone: try again next cycle. */
     if (!rc && in->nstall && (s->p->clock || s->fired != fired))
@@ -2874,6 +2883,7 @@ static void sim_free(sim_t *s)
         free(s->inst[i].stall);
         free(s->inst[i].held);
     }
+    free(s->retry_items);
     free(s->inst);
     for (int c = 0; s->ctrl_insts && c < p->nctrls; c++)
         free(s->ctrl_insts[c]);
