@@ -125,7 +125,6 @@ static void take(net_t *n, int l, uint64_t ser, uint64_t *head)
     n->free[l] = dep + ser;
     n->busy[l] += ser;
     *head = dep + (uint64_t)n->hop;
-    n->hops++;
 }
 
 /* The links on the path from SRC to DST: 0 when SRC == DST. */
@@ -166,8 +165,7 @@ int net_path(const net_t *n, int src, int dst, int *links)
 
 uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
 {
-    int links[NET_MAX_PATH];
-    int len = net_path(n, src, dst, links);
+    int len = path_len(n, src, dst);
     if (!len)
         return t;
     uint64_t ser = (flits + (uint64_t)n->bandwidth - 1) / (uint64_t)n->bandwidth;
@@ -175,8 +173,18 @@ uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
         ser = 1;
     uint64_t head = t;
     n->routed++;
-    for (int k = 0; k < len; k++)
-        take(n, links[k], ser, &head);
+    n->hops += (uint64_t)len;
+    take(n, src, ser, &head);       /* inject */
+    if (n->kind == NET_TOPO_MESH) { /* path_link's steps, walked without a division each */
+        int x = src % n->cols, y = src / n->cols, dx = dst % n->cols, dy = dst / n->cols;
+        int l = 2 * n->nodes + 4 * (y * n->cols + x) + (dx > x ? DIR_E : DIR_W);
+        for (int k = abs(dx - x), step = dx > x ? 4 : -4; k > 0; k--, l += step)
+            take(n, l, ser, &head);
+        l = 2 * n->nodes + 4 * (y * n->cols + dx) + (dy > y ? DIR_N : DIR_S);
+        for (int k = abs(dy - y), step = (dy > y ? 4 : -4) * n->cols; k > 0; k--, l += step)
+            take(n, l, ser, &head);
+    }
+    take(n, n->nodes + dst, ser, &head); /* eject */
     return head + ser;
 }
 
