@@ -771,16 +771,17 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
 /* ---- running one row ---- */
 
 /* Item IT stalls (again) at instance IN: a message's memo is the stall row's (memo_ok). */
-static void stall_put(sim_t *s, inst_t *in, item_t it)
+static void stall_put(sim_t *s, inst_t *in, const item_t *it)
 {
     if ((size_t)in->nstall == in->capstall)
         util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
-    it.memo = it.kind == EV_ARRIVE && s->memo_ok;
-    it.ver = s->memo_ver;
-    in->stall[in->nstall++] = it;
+    item_t *d = &in->stall[in->nstall++];
+    *d = *it;
+    d->memo = it->kind == EV_ARRIVE && s->memo_ok;
+    d->ver = s->memo_ver;
     s->memo_ok = false;
-    if (it.kind == EV_ARRIVE)
-        s->chan_blocked[it.chan]++;
+    if (it->kind == EV_ARRIVE)
+        s->chan_blocked[it->chan]++;
 }
 
 static void stall_add(sim_t *s, int i, int kind, int id)
@@ -792,7 +793,7 @@ static void stall_add(sim_t *s, int i, int kind, int id)
         it.line = g->rec[1];
         it.ordered = s->p->nets[g->net].ordered;
     }
-    stall_put(s, &s->inst[i], it);
+    stall_put(s, &s->inst[i], &it);
 }
 
 static void want_retry(sim_t *s, int i, uint64_t t)
@@ -2054,28 +2055,28 @@ static int retry(sim_t *s, int i)
     int rc = 0;
     uint64_t fired = s->fired;
     for (int k = 0; k < n && !rc; k++) {
-        item_t it = items[k];
+        const item_t *it = &items[k]; /* items is apart from in->stall until the end */
         int f;
-        if (it.kind == EV_ARRIVE) {
-            if (it.ordered && s->chan_blocked[it.chan]) {
+        if (it->kind == EV_ARRIVE) {
+            if (it->ordered && s->chan_blocked[it->chan]) {
                 stall_put(s, in, it); /* behind an earlier message of its channel */
                 continue;
             }
-            if (it.memo && in->rver[in->index[it.line]] == it.ver) {
+            if (it->memo && in->rver[in->index[it->line]] == it->ver) {
                 /* Its line's record is as when a stall row held it: that row holds it
                    again, and trying has no effect (memo_safe). */
                 s->memo_ok = true;
-                s->memo_ver = it.ver;
+                s->memo_ver = it->ver;
                 stall_put(s, in, it);
                 continue;
             }
-            f = try_msg(s, it.id);
+            f = try_msg(s, it->id);
             if (f > 0)
-                s->r->stall_msg_cycles += s->now - it.since;
+                s->r->stall_msg_cycles += s->now - it->since;
         } else {
-            f = try_core(s, it.id);
+            f = try_core(s, it->id);
             if (f > 0)
-                s->r->stall_cycles += s->now - it.since;
+                s->r->stall_cycles += s->now - it->since;
         }
         if (f < 0)
             rc = -1;
