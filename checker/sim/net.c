@@ -37,22 +37,36 @@ typedef struct {
 
 typedef struct {
     int id, len, k, flits, take, vc;
+    int src, dst; /* its path: net_link(src, dst, k) for k < len */
     unsigned tok; /* its TRY events carry it: an older one is stale */
     bool waiting; /* waiting for credits, since wait_since */
     uint64_t ser, ready, wait_since;
     int buf;  /* the FIFO it is in: a buffer index, or -1 - (node x nvcs + vc) at its source */
     int next; /* the next in its FIFO, or the free list */
-    int path[NET_MAX_PATH];
 } hmsg_t;
 
 typedef struct {
     int head, tail; /* hmsg indices, -1 empty */
 } fifo_t;
 
+/* The events pop in (cycle, sequence) order. Those within HCAL_W cycles of the last popped
+   one wait in a calendar of one-cycle buckets (each a FIFO: a cycle's events are pushed in
+   sequence order), found through a bitmap; later ones in a heap. */
+#define HCAL_W 1024
+
+typedef struct {
+    hev_t *v;
+    size_t head, n, cap; /* its events: v[head..n) */
+} hbucket_t;
+
 struct hop {
-    hev_t *ev;
+    hev_t *ev; /* the heap: events at HCAL_W cycles or more past cal_now */
     size_t nev, capev;
     uint64_t seq;
+    hbucket_t cal[HCAL_W];
+    uint64_t calmap[HCAL_W / 64];
+    size_t ncal;
+    uint64_t cal_now; /* the last popped event's cycle: the calendar holds [cal_now, +HCAL_W) */
     hmsg_t *m;
     size_t nm, capm;
     int free_m;
@@ -111,31 +125,47 @@ static void take(net_t *n, int l, uint64_t ser, uint64_t *head)
     n->free[l] = dep + ser;
     n->busy[l] += ser;
     *head = dep + (uint64_t)n->hop;
-    n->hops++;
+}
+
+/* The links on the path from SRC to DST: 0 when SRC == DST. */
+static int path_len(const net_t *n, int src, int dst)
+{
+    if (src == dst)
+        return 0;
+    if (n->kind != NET_TOPO_MESH)
+        return 2;
+    return 2 + abs(dst % n->cols - src % n->cols) + abs(dst / n->cols - src / n->cols);
+}
+
+/* Link K (< path_len) of the path from SRC to DST: inject, then XY, then eject. */
+static int path_link(const net_t *n, int src, int dst, int k, int len)
+{
+    if (k == 0)
+        return src; /* inject */
+    if (k == len - 1)
+        return n->nodes + dst; /* eject */
+    int x = src % n->cols, y = src / n->cols;
+    int dx = dst % n->cols, dy = dst / n->cols;
+    int nx = abs(dx - x);
+    if (k <= nx) { /* along x first, from the source's router */
+        x += (dx > x ? 1 : -1) * (k - 1);
+        return 2 * n->nodes + 4 * (y * n->cols + x) + (dx > x ? DIR_E : DIR_W);
+    }
+    y += (dy > y ? 1 : -1) * (k - 1 - nx); /* then along y, in the destination's column */
+    return 2 * n->nodes + 4 * (y * n->cols + dx) + (dy > y ? DIR_N : DIR_S);
 }
 
 int net_path(const net_t *n, int src, int dst, int *links)
 {
-    int k = 0;
-    if (src == dst)
-        return 0;
-    links[k++] = src; /* inject */
-    if (n->kind == NET_TOPO_MESH) {
-        int x = src % n->cols, y = src / n->cols;
-        int dx = dst % n->cols, dy = dst / n->cols;
-        for (; x != dx; x += dx > x ? 1 : -1)
-            links[k++] = 2 * n->nodes + 4 * (y * n->cols + x) + (dx > x ? DIR_E : DIR_W);
-        for (; y != dy; y += dy > y ? 1 : -1)
-            links[k++] = 2 * n->nodes + 4 * (y * n->cols + x) + (dy > y ? DIR_N : DIR_S);
-    }
-    links[k++] = n->nodes + dst; /* eject */
-    return k;
+    int len = path_len(n, src, dst);
+    for (int k = 0; k < len; k++)
+        links[k] = path_link(n, src, dst, k, len);
+    return len;
 }
 
 uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
 {
-    int links[NET_MAX_PATH];
-    int len = net_path(n, src, dst, links);
+    int len = path_len(n, src, dst);
     if (!len)
         return t;
     uint64_t ser = (flits + (uint64_t)n->bandwidth - 1) / (uint64_t)n->bandwidth;
@@ -143,8 +173,18 @@ uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
         ser = 1;
     uint64_t head = t;
     n->routed++;
-    for (int k = 0; k < len; k++)
-        take(n, links[k], ser, &head);
+    n->hops += (uint64_t)len;
+    take(n, src, ser, &head);       /* inject */
+    if (n->kind == NET_TOPO_MESH) { /* path_link's steps, walked without a division each */
+        int x = src % n->cols, y = src / n->cols, dx = dst % n->cols, dy = dst / n->cols;
+        int l = 2 * n->nodes + 4 * (y * n->cols + x) + (dx > x ? DIR_E : DIR_W);
+        for (int k = abs(dx - x), step = dx > x ? 4 : -4; k > 0; k--, l += step)
+            take(n, l, ser, &head);
+        l = 2 * n->nodes + 4 * (y * n->cols + dx) + (dy > y ? DIR_N : DIR_S);
+        for (int k = abs(dy - y), step = (dy > y ? 4 : -4) * n->cols; k > 0; k--, l += step)
+            take(n, l, ser, &head);
+    }
+    take(n, n->nodes + dst, ser, &head); /* eject */
     return head + ser;
 }
 
@@ -206,15 +246,19 @@ void net_summary(const net_t *n, uint64_t end, net_summary_t *o)
  * empty buffer for a message larger than it). The credits come back HOP cycles after its
  * tail left that buffer. Events are (cycle, sequence) ordered, so runs are deterministic. */
 
-static void hev_push(hop_t *h, uint64_t t, int kind, int a, int b)
+static bool hev_less(const hev_t *x, const hev_t *y)
+{
+    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+}
+
+static void heap_push(hop_t *h, hev_t e)
 {
     if (h->nev == h->capev)
         util_grow((void **)&h->ev, &h->capev, h->nev + 1, sizeof *h->ev);
-    hev_t e = {t, h->seq++, kind, a, b};
     size_t i = h->nev++;
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (h->ev[p].t < e.t || (h->ev[p].t == e.t && h->ev[p].seq < e.seq))
+        if (hev_less(&h->ev[p], &e))
             break;
         h->ev[i] = h->ev[p];
         i = p;
@@ -222,7 +266,7 @@ static void hev_push(hop_t *h, uint64_t t, int kind, int a, int b)
     h->ev[i] = e;
 }
 
-static hev_t hev_pop(hop_t *h)
+static hev_t heap_pop(hop_t *h)
 {
     hev_t top = h->ev[0], last = h->ev[--h->nev];
     size_t i = 0;
@@ -230,10 +274,9 @@ static hev_t hev_pop(hop_t *h)
         size_t c = 2 * i + 1;
         if (c >= h->nev)
             break;
-        if (c + 1 < h->nev && (h->ev[c + 1].t < h->ev[c].t ||
-                               (h->ev[c + 1].t == h->ev[c].t && h->ev[c + 1].seq < h->ev[c].seq)))
+        if (c + 1 < h->nev && hev_less(&h->ev[c + 1], &h->ev[c]))
             c++;
-        if (last.t < h->ev[c].t || (last.t == h->ev[c].t && last.seq < h->ev[c].seq))
+        if (hev_less(&last, &h->ev[c]))
             break;
         h->ev[i] = h->ev[c];
         i = c;
@@ -241,6 +284,68 @@ static hev_t hev_pop(hop_t *h)
     if (h->nev)
         h->ev[i] = last;
     return top;
+}
+
+static void hev_push(hop_t *h, uint64_t t, int kind, int a, int b)
+{
+    hev_t e = {t, h->seq++, kind, a, b};
+    if (t < h->cal_now || t - h->cal_now >= HCAL_W) {
+        heap_push(h, e);
+        return;
+    }
+    size_t k = (size_t)(t & (HCAL_W - 1));
+    hbucket_t *q = &h->cal[k];
+    if (q->n == q->cap)
+        util_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v);
+    q->v[q->n++] = e;
+    h->calmap[k / 64] |= (uint64_t)1 << (k % 64);
+    h->ncal++;
+}
+
+/* The calendar's first non-empty bucket from cal_now's, in cycle order; -1: empty. */
+static int cal_first(const hop_t *h)
+{
+    if (!h->ncal)
+        return -1;
+    int start = (int)(h->cal_now & (HCAL_W - 1)), w = start / 64;
+    uint64_t m = h->calmap[w] & (~(uint64_t)0 << (start % 64));
+    for (int k = 0; k <= HCAL_W / 64; k++) {
+        if (m)
+            return w * 64 + __builtin_ctzll(m);
+        w = (w + 1) % (HCAL_W / 64);
+        m = h->calmap[w];
+    }
+    return -1;
+}
+
+/* The least pending event in (cycle, sequence): its bucket (>= 0), or -1 for the heap's
+   top, or -2 when none is pending. */
+static int hev_first(const hop_t *h)
+{
+    int k = cal_first(h);
+    if (k < 0)
+        return h->nev ? -1 : -2;
+    const hbucket_t *q = &h->cal[k];
+    return h->nev && hev_less(&h->ev[0], &q->v[q->head]) ? -1 : k;
+}
+
+static hev_t hev_pop(hop_t *h, int k)
+{
+    hev_t e;
+    if (k < 0) {
+        e = heap_pop(h);
+    } else {
+        hbucket_t *q = &h->cal[k];
+        e = q->v[q->head++];
+        if (q->head == q->n) {
+            q->head = q->n = 0;
+            h->calmap[k / 64] &= ~((uint64_t)1 << (k % 64));
+        }
+        h->ncal--;
+    }
+    if (e.t > h->cal_now)
+        h->cal_now = e.t;
+    return e;
 }
 
 static fifo_t *hop_fifo(net_t *n, int buf)
@@ -299,6 +404,8 @@ static void hop_free(net_t *n)
     free(h->fifo);
     free(h->m);
     free(h->ev);
+    for (int k = 0; k < HCAL_W; k++)
+        free(h->cal[k].v);
     free(h);
 }
 
@@ -307,8 +414,7 @@ static void try_at(hop_t *h, int m, uint64_t t);
 int net_hop_inject(net_t *n, int id, int src, int dst, int vc, int flits, uint64_t t)
 {
     hop_t *h = n->hop_state;
-    int path[NET_MAX_PATH];
-    int len = net_path(n, src, dst, path);
+    int len = path_len(n, src, dst);
     if (!len)
         return -1;
     int m;
@@ -324,6 +430,8 @@ int net_hop_inject(net_t *n, int id, int src, int dst, int vc, int flits, uint64
     hmsg_t *x = &h->m[m];
     x->id = id;
     x->len = len;
+    x->src = src;
+    x->dst = dst;
     x->k = 0;
     x->flits = flits < 1 ? 1 : flits;
     x->take = x->flits < n->buffer ? x->flits : n->buffer;
@@ -332,7 +440,6 @@ int net_hop_inject(net_t *n, int id, int src, int dst, int vc, int flits, uint64
     x->ready = t;
     x->buf = -1 - (src * n->nvcs + vc);
     x->waiting = false;
-    memcpy(x->path, path, sizeof(int) * (size_t)len);
     fifo_t *f = hop_fifo(n, x->buf);
     bool first = f->head < 0;
     fifo_put(h, f, m);
@@ -345,7 +452,10 @@ int net_hop_inject(net_t *n, int id, int src, int dst, int vc, int flits, uint64
 uint64_t net_hop_next(const net_t *n)
 {
     const hop_t *h = n->hop_state;
-    return h && h->nev ? h->ev[0].t : UINT64_MAX;
+    if (!h)
+        return UINT64_MAX;
+    int k = hev_first(h);
+    return k == -2 ? UINT64_MAX : k < 0 ? h->ev[0].t : h->cal[k].v[h->cal[k].head].t;
 }
 
 /* Message M tries (again) at cycle T: its earlier TRY events are stale. */
@@ -379,7 +489,7 @@ static void hop_try(net_t *n, int m, uint64_t t)
 {
     hop_t *h = n->hop_state;
     hmsg_t *x = &h->m[m];
-    int l = x->path[x->k];
+    int l = path_link(n, x->src, x->dst, x->k, x->len);
     wait_put(h, (size_t)l * (size_t)n->nvcs + (size_t)x->vc, m);
     arb_at(n, l, t);
 }
@@ -463,8 +573,11 @@ static void hop_arb(net_t *n, int l, uint64_t t, net_deliver_fn deliver, void *c
 void net_hop_run(net_t *n, uint64_t t, net_deliver_fn deliver, void *ctx)
 {
     hop_t *h = n->hop_state;
-    while (h->nev && h->ev[0].t <= t) {
-        hev_t e = hev_pop(h);
+    for (;;) {
+        int k = hev_first(h);
+        if (k == -2 || (k < 0 ? h->ev[0].t : h->cal[k].v[h->cal[k].head].t) > t)
+            break;
+        hev_t e = hev_pop(h, k);
         if (e.kind == HEV_TRY) {
             if ((unsigned)e.b == h->m[e.a].tok)
                 hop_try(n, e.a, e.t);

@@ -60,8 +60,10 @@ typedef struct {
     int kind; /* EV_ISSUE (a thread's core event) or EV_ARRIVE (a message) */
     int id;
     uint64_t since;
-    bool memo;    /* a message a stall row held while its line's record had version ver */
-    uint64_t ver; /* (retry skips it while the version holds: try_msg would stall again) */
+    bool memo;      /* a message a stall row held while its line's record had version ver */
+    bool ordered;   /* a message's network is ordered */
+    uint64_t ver;   /* (retry skips it while the version holds: try_msg would stall again) */
+    int chan, line; /* a message's channel and line (its msg_t's: retry reads every item's) */
 } item_t;
 
 typedef struct {
@@ -197,6 +199,9 @@ typedef struct sim {
     sim_pred_t *pred;   /* the protocol's predictors (--predict on), or NULL */
     bool *row_apply;    /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
+    /* retry's spare stall list: it swaps with the instance's */
+    item_t *retry_items;
+    size_t retry_cap;
     int *msg_bytes; /* per message type */
     inst_t *inst;
     thread_t *th;
@@ -765,15 +770,30 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
 
 /* ---- running one row ---- */
 
+/* Item IT stalls (again) at instance IN: a message's memo is the stall row's (memo_ok). */
+static void stall_put(sim_t *s, inst_t *in, const item_t *it)
+{
+    if ((size_t)in->nstall == in->capstall)
+        util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
+    item_t *d = &in->stall[in->nstall++];
+    *d = *it;
+    d->memo = it->kind == EV_ARRIVE && s->memo_ok;
+    d->ver = s->memo_ver;
+    s->memo_ok = false;
+    if (it->kind == EV_ARRIVE)
+        s->chan_blocked[it->chan]++;
+}
+
 static void stall_add(sim_t *s, int i, int kind, int id)
 {
-    inst_t *in = &s->inst[i];
-    util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
-    in->stall[in->nstall++] =
-        (item_t){kind, id, s->now, kind == EV_ARRIVE && s->memo_ok, s->memo_ver};
-    s->memo_ok = false;
-    if (kind == EV_ARRIVE)
-        s->chan_blocked[s->msgs[id].chan]++;
+    item_t it = {.kind = kind, .id = id, .since = s->now, .chan = -1, .line = -1};
+    if (kind == EV_ARRIVE) {
+        const msg_t *g = &s->msgs[id];
+        it.chan = g->chan;
+        it.line = g->rec[1];
+        it.ordered = s->p->nets[g->net].ordered;
+    }
+    stall_put(s, &s->inst[i], &it);
 }
 
 static void want_retry(sim_t *s, int i, uint64_t t)
@@ -2022,49 +2042,49 @@ static int retry(sim_t *s, int i)
     inst_t *in = &s->inst[i];
     in->retry_set = false;
     int n = in->nstall;
-    item_t *items = xmalloc(sizeof *items * (size_t)(n + 1));
-    memcpy(items, in->stall, sizeof *items * (size_t)n);
+    /* The stalled items go to the spare list; the instance's list, empty, takes back those
+       that stall again. */
+    item_t *items = in->stall;
+    size_t cap = in->capstall;
+    in->stall = s->retry_items;
+    in->capstall = s->retry_cap;
     in->nstall = 0;
     for (int k = 0; k < n; k++)
         if (items[k].kind == EV_ARRIVE)
-            s->chan_blocked[s->msgs[items[k].id].chan]--;
+            s->chan_blocked[items[k].chan]--;
     int rc = 0;
     uint64_t fired = s->fired;
     for (int k = 0; k < n && !rc; k++) {
-        item_t it = items[k];
+        const item_t *it = &items[k]; /* items is apart from in->stall until the end */
         int f;
-        if (it.kind == EV_ARRIVE) {
-            msg_t *g = &s->msgs[it.id];
-            if (s->p->nets[g->net].ordered && s->chan_blocked[g->chan]) {
-                stall_add(s, i, EV_ARRIVE, it.id); /* behind an earlier message of its channel */
-                in->stall[in->nstall - 1].since = it.since;
+        if (it->kind == EV_ARRIVE) {
+            if (it->ordered && s->chan_blocked[it->chan]) {
+                stall_put(s, in, it); /* behind an earlier message of its channel */
                 continue;
             }
-            if (it.memo && in->rver[in->index[g->rec[1]]] == it.ver) {
+            if (it->memo && in->rver[in->index[it->line]] == it->ver) {
                 /* Its line's record is as when a stall row held it: that row holds it
                    again, and trying has no effect (memo_safe). */
                 s->memo_ok = true;
-                s->memo_ver = it.ver;
-                stall_add(s, i, EV_ARRIVE, it.id);
-                in->stall[in->nstall - 1].since = it.since;
+                s->memo_ver = it->ver;
+                stall_put(s, in, it);
                 continue;
             }
-            f = try_msg(s, it.id);
+            f = try_msg(s, it->id);
             if (f > 0)
-                s->r->stall_msg_cycles += s->now - it.since;
+                s->r->stall_msg_cycles += s->now - it->since;
         } else {
-            f = try_core(s, it.id);
+            f = try_core(s, it->id);
             if (f > 0)
-                s->r->stall_cycles += s->now - it.since;
+                s->r->stall_cycles += s->now - it->since;
         }
         if (f < 0)
             rc = -1;
-        else if (f == 0) {
-            stall_add(s, i, it.kind, it.id);
-            in->stall[in->nstall - 1].since = it.since;
-        }
+        else if (f == 0)
+            stall_put(s, in, it);
     }
-    free(items);
+    s->retry_items = items;
+    s->retry_cap = cap;
     /* A row fired in this pass may have unblocked an item tried before it; with a
        clock, guards change with time alone: try again next cycle. */
     if (!rc && in->nstall && (s->p->clock || s->fired != fired))
@@ -2874,6 +2894,7 @@ static void sim_free(sim_t *s)
         free(s->inst[i].stall);
         free(s->inst[i].held);
     }
+    free(s->retry_items);
     free(s->inst);
     for (int c = 0; s->ctrl_insts && c < p->nctrls; c++)
         free(s->ctrl_insts[c]);

@@ -162,3 +162,21 @@ if [ -f litmus/workloads/kernels/sssp-tq.litmus ]; then
             --workload kernels/sssp-tq --machine hlrc-apu --cus 128 --param TBS=1 $pa
     done
 fi
+
+# Per-hop flow control (docs/sim.md "Routed network"): fermi's crossbar with 8-flit VC
+# buffers and credits, on the tc-kernels figure's bfs run (seed 004 §8; kernels/bfs, 16 CUs
+# x 4 TBs, R-MAT 256 x 4, tcw at lifetime 3200), and the same run with the buffers unbounded
+# (links reserved when a message is sent).
+if [ -f litmus/workloads/kernels/bfs.litmus ]; then
+    FM=$(mktemp)
+    sed 's/^topology crossbar hop 1 buffer 8 /topology crossbar hop 1 buffer 0 /' \
+        protocols/machines/fermi.machine >"$FM"
+    for mach in fermi "$FM"; do
+        net="8-flit buffers, credits"
+        [ "$mach" = "$FM" ] && net="unbounded buffers"
+        rate3 "bfs (tc-kernels) on tcw, fermi 16 CUs x 4 TBs, $net" --protocol tcw \
+            --workload kernels/bfs --machine "$mach" --param CUS=16 --param TBS=4 \
+            --param SCALE=8 --param DEG=4 --param lifetime=3200
+    done
+    rm -f "$FM"
+fi

@@ -9,6 +9,7 @@
  * the head. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../checker/sim/net.h"
@@ -190,6 +191,91 @@ Test(net, credits_come_back_hop_cycles_later)
     n = net_new(NET_TOPO_CROSSBAR, 3, 0, 0, 3, 1, 1, 0);
     cr_assert_eq(net_route(n, 0, 2, 2, 0), 8);
     cr_assert_eq(net_route(n, 0, 2, 2, 0), 10);
+    net_free(n);
+}
+
+Test(net, far_events_keep_their_order)
+{
+    /* credits_come_back_hop_cycles_later with hop H = 3000, past the 1024 cycles of the
+       network's event calendar (later events wait in its heap): A takes eject 2 at H, its
+       tail at 2H + 2; inject 0's far buffer credits back at H + 2 + H, eject 2's at
+       2H + 2 + H. B takes inject 0 at 2H + 2 and eject 2 at 3H + 2, its tail at 4H + 4. */
+    net_t *n = net_new(NET_TOPO_CROSSBAR, 3, 0, 0, 3000, 1, 1, 2);
+    deliveries_t d = {""};
+    int a = net_hop_inject(n, 1, 0, 2, 0, 2, 0);
+    cr_assert_geq(net_hop_inject(n, 2, 0, 2, 0, 2, 0), 0);
+    cr_assert_eq(net_hop_next(n), 0);
+    net_hop_run(n, 2999, deliver, &d);
+    cr_assert_str_eq(d.log, "");
+    cr_assert_eq(net_hop_next(n), 3000);
+    net_hop_run(n, 3000, deliver, &d);
+    cr_assert_str_eq(d.log, "1@6002 ");
+    cr_assert_eq(net_hop_next(n), 6002);
+    net_hop_release(n, a, 6002);
+    net_hop_run(n, 6002, deliver, &d);
+    cr_assert_eq(net_hop_next(n), 9002);
+    net_hop_run(n, 100000, deliver, &d);
+    cr_assert_str_eq(d.log, "1@6002 2@12004 ");
+    cr_assert_eq(net_hop_next(n), UINT64_MAX);
+    net_free(n);
+}
+
+/* Every path of an 8x16 mesh (seed 001's size) is a connected walk: its injection link,
+   router steps along x and then along y, each from the router the last one reached, and
+   the destination's ejection link. Links are numbered inject (node), eject (nodes + node),
+   then 4 per router (east, west, north, south). */
+Test(net, mesh_paths_are_xy_walks)
+{
+    enum { C = 8, R = 16, N = C * R };
+    net_t *n = net_new(NET_TOPO_MESH, 0, C, R, 1, 1, 1, 0);
+    int links[NET_MAX_PATH];
+    for (int src = 0; src < N; src++)
+        for (int dst = 0; dst < N; dst++) {
+            int len = net_path(n, src, dst, links);
+            int sx = src % C, sy = src / C, dx = dst % C, dy = dst / C;
+            if (src == dst) {
+                cr_assert_eq(len, 0);
+                continue;
+            }
+            cr_assert_eq(len, 2 + abs(dx - sx) + abs(dy - sy), "%d -> %d", src, dst);
+            cr_assert_eq(links[0], src);
+            cr_assert_eq(links[len - 1], N + dst);
+            int x = sx, y = sy, along_y = 0;
+            for (int k = 1; k < len - 1; k++) {
+                int r = (links[k] - 2 * N) / 4, dir = (links[k] - 2 * N) % 4;
+                cr_assert_eq(r, y * C + x, "%d -> %d, link %d", src, dst, k);
+                if (dir >= 2)
+                    along_y = 1;
+                else
+                    cr_assert_eq(along_y, 0, "%d -> %d: x after y", src, dst);
+                x += dir == 0 ? 1 : dir == 1 ? -1 : 0;
+                y += dir == 2 ? 1 : dir == 3 ? -1 : 0;
+            }
+            cr_assert(x == dx && y == dy, "%d -> %d ends at (%d,%d)", src, dst, x, y);
+        }
+    net_free(n);
+}
+
+/* net_route times the links of net_path: every pair of an 8x16 mesh routed in turn (3 flits
+   at cycle src, hop 2) against the model of docs/sim.md worked out here link by link. */
+Test(net, route_reserves_the_path_links)
+{
+    enum { C = 8, R = 16, N = C * R };
+    net_t *n = net_new(NET_TOPO_MESH, 0, C, R, 2, 1, 1, 0);
+    static uint64_t link_free[6 * N];
+    int links[NET_MAX_PATH];
+    for (int src = 0; src < N; src++)
+        for (int dst = 0; dst < N; dst++) {
+            int len = net_path(n, src, dst, links);
+            uint64_t head = (uint64_t)src;
+            for (int k = 0; k < len; k++) {
+                uint64_t dep = head > link_free[links[k]] ? head : link_free[links[k]];
+                link_free[links[k]] = dep + 3;
+                head = dep + 2;
+            }
+            uint64_t want = len ? head + 3 : (uint64_t)src;
+            cr_assert_eq(net_route(n, src, dst, 3, (uint64_t)src), want, "%d -> %d", src, dst);
+        }
     net_free(n);
 }
 
