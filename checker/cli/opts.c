@@ -174,6 +174,11 @@ const cli_opt_t cli_opts[] = {
     FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CHECK),
          "no symmetry reduction: every state of each orbit is stored (the full graph's "
          "counts, as export --murphi's model has them)"),
+    FLAG("symmetry", 0, CLI_OPT_SYM, C(CLASSIFY) | C(REGRESS),
+         "symmetry reduction in every search (check --symmetry; the default), where the "
+         "analysis proves it sound: the same outcome sets and verdicts, fewer states"),
+    FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CLASSIFY) | C(REGRESS),
+         "no symmetry reduction: the full graph's state counts"),
     FLAG("liveness", 0, 'L', C(CHECK),
          "also check that every reachable state can still reach the end of the test by the "
          "system's own steps (AG EF done): else 'livelock' with a lasso, a path and a cycle "

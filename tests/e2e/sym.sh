@@ -35,8 +35,8 @@ pin() {
 pin workloads/SPM_G 123 143 61 71 --protocol gpu-wt
 pin workloads/SPM_G 242 439 122 222 --protocol gpu-wt --no-por
 pin workloads/SPM_G 132 207 67 106 --protocol mesi
-pin workloads/SPM_G 101 121 53 65 --protocol rcc
-pin workloads/SPM_G 184 329 93 167 --protocol rcc --no-por
+pin workloads/SPM_G 183 281 93 143 --protocol denovo
+pin workloads/SPM_G 218 367 110 186 --protocol denovo --no-por
 # Two identical fetch-and-adds, two idle CUs: two classes.
 pin core/RMW-add2 22 29 12 17 --protocol mesi --cus 4
 # Idle CUs with warm lines: only they are interchangeable.
@@ -59,6 +59,12 @@ jsym '"classes":"CUs {0,1} {2,3}"' --protocol mesi --cus 4 litmus/core/RMW-add2.
     grep -q '"states":12,"transitions":17,' && ok || ko "default RMW-add2 --cus 4: not 12/17"
 jsym '"why":"--liveness' --liveness --protocol gpu-wt litmus/workloads/SPM_G.litmus
 jsym 'no two compute units are interchangeable' --symmetry --protocol gpu-wt litmus/core/MP.litmus
+# rcc's L2 enters IV on a WRITE without setting r1src, kept in IV and reset to node 0
+# (L1[0]) elsewhere: permuting CU 0 would not commute with the reset (sym_reset_exposed).
+jsym 'a row of L2 (line 214) enters a state that keeps r1src without setting it' \
+    --protocol rcc litmus/workloads/SPM_G.litmus
+# ... but where CU 0 stays put (CoRR2's readers on CUs 2 and 3), it applies.
+jsym '"classes":"CUs {2,3}"' --protocol rcc litmus/core/CoRR2.litmus
 jsym '"why":"--liveness' --symmetry --liveness --protocol gpu-wt litmus/workloads/SPM_G.litmus
 jsym '"classes":"CUs {0,1}"' --symmetry --threads 2 --protocol gpu-wt litmus/workloads/SPM_G.litmus
 # With --threads the counts are one thread's with symmetry (tests/e2e/threads.sh).
