@@ -154,6 +154,7 @@ static int classify_test(const classify_opts_t *c, const char *file, classify_mo
     memset(&eo, 0, sizeof eo);
     eo.max_states = c->max_states;
     eo.por = c->por;
+    eo.symmetry = c->symmetry;
     eo.on_outcome = on_outcome;
     eo.on_outcome_ctx = &dep;
     explore_result_t r;
@@ -210,6 +211,7 @@ static int separating_trace(const classify_opts_t *c, classify_model_t *m, cat_m
     memset(&eo, 0, sizeof eo);
     eo.max_states = c->max_states;
     eo.por = c->por;
+    eo.symmetry = c->symmetry;
     eo.allowed = mr.racy ? NULL : &mr.allowed;
     explore_result_t r;
     if (explore_run(s, lay.nkeys, &eo, &r, &d)) {

@@ -44,6 +44,7 @@ typedef struct {
     uint64_t max_states; /* per exploration; 0: none */
     int unroll;
     bool por;
+    bool symmetry; /* explore_opts_t.symmetry: the same outcome sets, fewer states */
     const lattice_t *lat;
     cat_model_t *const *models; /* the lattice's models, in its order */
     char *const *files;         /* the tests */

@@ -80,6 +80,9 @@ static void usage(FILE *f)
           "livelock (--liveness: a state from which the test can never finish),\n"
           "starvation (--liveness: a thread waits forever on a fair cycle);\n"
           "skipped: the test uses an instruction the protocol has no core map for.\n"
+          "reductions: the partial-order and symmetry reductions are on by default where the\n"
+          "analysis proves them sound (--no-por, --no-symmetry: off); --json's \"reductions\"\n"
+          "says which applied and why not.\n"
           "exit: 0 all ok, 1 a check failed, 2 bad input, 3 a limit stopped the search\n",
           f);
 }
@@ -333,7 +336,7 @@ static void reductions_json(strbuf_t *b, const explore_result_t *r, const proto_
     /* symmetry: the classes of interchangeable CUs, or why none */
     sb_printf(b, ",{\"name\":\"symmetry\",\"applied\":%s,\"%s\":", r->symmetry ? "true" : "false",
               r->symmetry ? "classes" : "why");
-    sb_json_str(b, r->sym_note[0] ? r->sym_note : "not asked for (--symmetry)");
+    sb_json_str(b, r->sym_note[0] ? r->sym_note : "not asked for (--no-symmetry)");
     /* field_destinations: the stubborn sets' bound on destinations carried in message
        fields (docs/por.md, "Destinations carried in message fields") */
     sb_puts(b, "},{\"name\":\"field_destinations\",\"applied\":");
@@ -1171,8 +1174,9 @@ int cmd_check(int argc, char **argv)
     c.unroll = 2;
     c.jobs = 1;
     c.eo.por = CLI_POR_DEFAULT;
-    /* --symmetry is asked for (docs/por.md, "Symmetry") */
-    c.eo.symmetry = false;
+    /* symmetry is on unless --no-symmetry; it applies where sys_set_symmetry proves it
+       sound, and not with --liveness (docs/por.md, "Symmetry") */
+    c.eo.symmetry = true;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     c.cfg.chan_capacity = 8;

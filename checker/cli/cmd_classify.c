@@ -103,6 +103,8 @@ static int parse_args(int argc, char **argv, classify_args_t *a, classify_opts_t
         case 'R': a->row = true; break;
         case CLI_OPT_POR:
         case CLI_OPT_NO_POR: cli_por_opt(ch, &o->por); break;
+        case CLI_OPT_SYM: o->symmetry = true; break;
+        case CLI_OPT_NO_SYM: o->symmetry = false; break;
         case 'h': cli_usage(stdout, CLI_CMD_CLASSIFY, USAGE, USAGE_TAIL); return -1;
         }
     }
@@ -348,7 +350,8 @@ static int run_and_print(const classify_args_t *a, classify_opts_t *o, const lat
 int cmd_classify(int argc, char **argv)
 {
     classify_args_t a = {0};
-    classify_opts_t o = {.cfg.chan_capacity = 8, .unroll = 2, .por = CLI_POR_DEFAULT};
+    classify_opts_t o = {
+        .cfg.chan_capacity = 8, .unroll = 2, .por = CLI_POR_DEFAULT, .symmetry = true};
     int rc = parse_args(argc, argv, &a, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;

@@ -145,6 +145,8 @@ static int parse_args(int argc, char **argv, regress_cli_t *a, regress_opts_t *o
         case 'L': o->liveness = true; break;
         case CLI_OPT_POR:
         case CLI_OPT_NO_POR: cli_por_opt(ch, &o->por); break;
+        case CLI_OPT_SYM: o->symmetry = true; break;
+        case CLI_OPT_NO_SYM: o->symmetry = false; break;
         case 'h': cli_usage(stdout, CLI_CMD_REGRESS, USAGE, USAGE_TAIL); return -1;
         }
     }
@@ -273,6 +275,7 @@ int cmd_regress(int argc, char **argv)
                         .unroll = 2,
                         .max_states = 2000000,
                         .por = CLI_POR_DEFAULT,
+                        .symmetry = true,
                         .on_pair = on_pair,
                         .progress = on_progress,
                         .bad_file = on_bad_file,

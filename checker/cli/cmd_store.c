@@ -117,8 +117,10 @@ int cli_rebuild(store_t *db, int64_t id, const char *argv0, cli_rebuilt_t *b, di
         sys_set_dead(b->sys, sys_por_active(por, NULL));
         sys_por_free(por);
     }
-    if (b->sym) /* states are rebuilt canonical, as the run stored them */
-        sys_set_symmetry(b->sys, true, NULL);
+    /* states are rebuilt canonical, as the run stored them; a run that asked for symmetry
+       where the analysis refused it stored real states (b->sym false then) */
+    if (b->sym)
+        b->sym = sys_set_symmetry(b->sys, true, NULL);
     return 0;
 fail:
     cli_rebuilt_free(b);

@@ -167,11 +167,18 @@ const cli_opt_t cli_opts[] = {
     FLAG("no-por", 0, CLI_OPT_NO_POR, C(CHECK) | C(CLASSIFY) | C(REGRESS),
          "no partial-order reduction: the full graph's counts"),
     FLAG("symmetry", 0, CLI_OPT_SYM, C(CHECK),
-         "symmetry reduction (docs/por.md, \"Symmetry\"), where the analysis proves it sound: "
-         "store one state per orbit under permutations of interchangeable compute units; "
-         "every outcome's orbit is reported, traces stay real executions; --threads N and "
-         "--mpi give the serial counts (not with --liveness)"),
-    FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CHECK), "no symmetry reduction (the default)"),
+         "symmetry reduction (docs/por.md, \"Symmetry\"; the default), where the analysis "
+         "proves it sound: store one state per orbit under permutations of interchangeable "
+         "compute units; every outcome's orbit is reported, traces stay real executions; "
+         "--threads N and --mpi give the serial counts (not with --liveness)"),
+    FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CHECK),
+         "no symmetry reduction: every state of each orbit is stored (the full graph's "
+         "counts, as export --murphi's model has them)"),
+    FLAG("symmetry", 0, CLI_OPT_SYM, C(CLASSIFY) | C(REGRESS),
+         "symmetry reduction in every search (check --symmetry; the default), where the "
+         "analysis proves it sound: the same outcome sets and verdicts, fewer states"),
+    FLAG("no-symmetry", 0, CLI_OPT_NO_SYM, C(CLASSIFY) | C(REGRESS),
+         "no symmetry reduction: the full graph's state counts"),
     FLAG("liveness", 0, 'L', C(CHECK),
          "also check that every reachable state can still reach the end of the test by the "
          "system's own steps (AG EF done): else 'livelock' with a lasso, a path and a cycle "

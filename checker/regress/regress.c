@@ -21,6 +21,7 @@ static void run_one(const proto_t *p, const prog_t *prog, const regress_opts_t *
     memset(&eo, 0, sizeof eo);
     eo.max_states = o->max_states;
     eo.por = o->por;
+    eo.symmetry = o->symmetry;
     eo.allowed = mr->racy ? NULL : &mr->allowed;
     eo.liveness = o->liveness;
     eo.fairness = o->liveness ? 1 : 0;

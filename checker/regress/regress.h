@@ -42,6 +42,7 @@ typedef struct {
     int unroll;
     uint64_t max_states; /* per exploration */
     bool por, liveness;  /* liveness: weak fairness, as check --liveness */
+    bool symmetry;       /* explore_opts_t.symmetry (not applied with liveness) */
     char *const *files;
     int nfiles;
     /* Test DONE of TOTAL starts (FILE). May be NULL. */

@@ -230,6 +230,7 @@ static void run_row(const char *self, row_t *r, const char *proto_path, const ch
     argv[a++] = "--no-db";
     argv[a++] = "--json";
     argv[a++] = "--no-por"; /* reports give the full graph's verdicts and counts */
+    argv[a++] = "--no-symmetry";
     argv[a++] = "-j";
     argv[a++] = (char *)jobs;
     argv[a++] = "--max-states";
@@ -385,9 +386,13 @@ static void draw_first_trace(const char *self, const char *outdir, row_t *rows, 
         else
             snprintf(env + strlen(env), sizeof env - strlen(env), "%s%s", *env ? "," : "", t);
     }
-    char *ca[] = {
-        (char *)self,        "check",    "--db",       db,         "--init",      init, "--env",
-        *env ? env : "none", "--no-por", "--protocol", proto_path, (char *)tpath, NULL};
+    char *ca[] = {(char *)self,  "check",
+                  "--db",        db,
+                  "--init",      init,
+                  "--env",       *env ? env : "none",
+                  "--no-por",    "--no-symmetry",
+                  "--protocol",  proto_path,
+                  (char *)tpath, NULL};
     char *da[] = {(char *)self, "draw", "--db", db, "--trace", "1", "-o", svg, NULL};
     int s1 = run_capture(ca, &out);
     free(out);

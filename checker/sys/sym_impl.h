@@ -140,6 +140,57 @@ static bool sym_proto_bad(const sys_t *s, char *why, size_t n)
     return false;
 }
 
+/* Does ROW of controller PC set line variable V? */
+static bool sym_row_sets(const proto_row_t *row, int v)
+{
+    for (int k = 0; k < row->nactions; k++)
+        if (row->actions[k].kind == PROTO_A_ASSIGN && row->actions[k].line_var &&
+            row->actions[k].var == v)
+            return true;
+    return false;
+}
+
+/* A line variable with a 'live' clause is reset to its initial value outside its live
+ * states. A node or tid one starts at 0: the first instance, thread 0. When an element
+ * moves that instance or thread (CLS: CU classes), the reset value is not mapped with
+ * the rest of the state, so a row that brings the line into a live state without
+ * setting the variable exposes a value that differs between a state and its image:
+ * s -> t but not g(s) -> g(t), and a recorded path need not be a real execution
+ * (rcc's WRITE in I enters IV, where r1src is kept, and leaves it 0). WHY names it. */
+static bool sym_reset_exposed(const sys_t *s, const int *cls, char *why, size_t n)
+{
+    int cu0 = s->ninst ? s->inst[0].cu : -1, tcu0 = s->prog->nthreads ? s->prog->threads[0].cu : -1;
+    bool node0 = cu0 >= 0 && cls[cu0] >= 0, tid0 = tcu0 >= 0 && cls[tcu0] >= 0;
+    for (int c = 0; c < s->p->nctrls; c++) {
+        const proto_ctrl_t *pc = &s->p->ctrls[c];
+        for (int v = 0; v < pc->nlinevars; v++) {
+            const proto_var_t *var = &pc->linevars[v];
+            proto_type_kind_t k = var->type.kind;
+            if (var->live == ~(uint64_t)0 ||
+                !((k == PROTO_T_NODE && node0) || (k == PROTO_T_TID && tid0)))
+                continue;
+            for (int r = 0; r < pc->nrows; r++) {
+                const proto_row_t *row = &pc->rows[r];
+                bool enters = row->next >= 0 && (var->live >> row->next & 1) &&
+                              (row->states & ~var->live) && !sym_row_sets(row, v);
+                for (int a = 0; a < row->nactions && !enters; a++)
+                    enters = row->actions[a].kind == PROTO_A_FORALL &&
+                             (row->actions[a].from & ~var->live) &&
+                             (var->live >> row->actions[a].to & 1);
+                if (enters) {
+                    snprintf(why, n,
+                             "a row of %s (line %d) enters a state that keeps %s without "
+                             "setting it: its reset value names one compute unit's %s",
+                             pc->name, row->line, var->name,
+                             k == PROTO_T_NODE ? "instance" : "thread");
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 static bool sym_same_instr(const prog_instr_t *a, const prog_instr_t *b)
 {
     return a->op == b->op && a->ord == b->ord && a->scope == b->scope && a->rmw == b->rmw &&
@@ -411,6 +462,8 @@ static void sym_analyse(sys_t *s, struct sys_sym *y)
         for (int cnt = 0; c < s->ncus; c++)
             if (cls[c] == k)
                 order *= ++cnt;
+    if (sym_reset_exposed(s, cls, y->why, sizeof y->why))
+        return;
     if (order > SYM_MAX_ORDER) {
         snprintf(y->why, sizeof y->why,
                  "the group of %s has %.0f elements (at most %d are enumerated)", y->desc, order,

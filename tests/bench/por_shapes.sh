@@ -1,11 +1,12 @@
 #!/bin/sh
 # The reductions on the hard shapes, per protocol (docs/por.md, "Reporting"): each
 # shipped correct protocol on IRIW+acqs, WRC+rel+acqs, ISA2+rel+acqs, W+RWC and SB+sc
-# under `--init warm --env all`, states without and with the reductions (--no-por,
-# --por), as a markdown table, with the states the --por run expanded with a proper
-# stubborn set (por_reduced), the reductions that applied and, for those that did
-# not, why. A run stopped by the bound (POR_BOUND, default 3000000 states, and
-# --max-memory POR_MEMORY, default 3G) shows its count with '>'.
+# under `--init warm --env all`, states without and with the reductions (--no-por
+# --no-symmetry, and the default: --por, with symmetry where it applies), as a
+# markdown table, with the states the --por run expanded with a proper stubborn set
+# (por_reduced), the reductions that applied and, for those that did not, why. A run
+# stopped by the bound (POR_BOUND, default 3000000 states, and --max-memory POR_MEMORY,
+# default 3G) shows its count with '>'.
 # Usage: sh tests/bench/por_shapes.sh [./cohcheck]   (POR_SHAPES_PROTOCOLS: fewer)
 BIN=${1:-./cohcheck}
 BOUND=${POR_BOUND:-3000000}
@@ -18,7 +19,7 @@ for p in $PROTOS; do
     for t in $TESTS; do
         opts="--protocol $p --init warm --env all --no-db --json --max-states $BOUND --max-memory $MEM"
         # shellcheck disable=SC2086
-        a=$(nice -n 10 "$BIN" check $opts --no-por "litmus/core/$t.litmus" 2>/dev/null)
+        a=$(nice -n 10 "$BIN" check $opts --no-por --no-symmetry "litmus/core/$t.litmus" 2>/dev/null)
         # shellcheck disable=SC2086
         b=$(nice -n 10 "$BIN" check $opts --por "litmus/core/$t.litmus" 2>/dev/null)
         printf '%s\n%s\n' "$a" "$b" | awk -v p="$p" -v t="$t" '

@@ -25,10 +25,10 @@ grep -v '^#' "$TAB" | while read -r p t cus opts; do
         i=$((i + 1))
         if [ -n "$TIME" ]; then
             # shellcheck disable=SC2086
-            out=$("$TIME" -f "TIME %e %M" "$BIN" check --no-db --json --no-por --protocol "$p" $args "$t" 2>&1)
+            out=$("$TIME" -f "TIME %e %M" "$BIN" check --no-db --json --no-por --no-symmetry --protocol "$p" $args "$t" 2>&1)
         else
             # shellcheck disable=SC2086
-            out=$("$BIN" check --no-db --json --no-por --protocol "$p" $args "$t" 2>&1)
+            out=$("$BIN" check --no-db --json --no-por --no-symmetry --protocol "$p" $args "$t" 2>&1)
         fi
         states=$(field "$out" states)
         trans=$(field "$out" transitions)

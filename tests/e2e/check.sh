@@ -17,7 +17,9 @@ while read -r proto test opts verdict states trans; do
     opts=$(printf "%s" "$opts" | tr "_" " ")
     for order in --bfs --dfs; do
         # shellcheck disable=SC2086
-        # --no-por: the pinned counts are those of the full graph (tests/e2e/por.sh checks --por).
+        # --no-por: the pinned counts are those without the partial-order reduction
+        # (tests/e2e/por.sh checks --por), with the symmetry reduction where it applies, as
+        # by default (tests/e2e/sym.sh pins both sides).
         out=$("$BIN" check --no-db --json --no-por $order --protocol "$proto" $opts "litmus/core/$test.litmus" 2>&1)
         rc=$?
         v=$(field verdict "$out")

@@ -568,7 +568,7 @@ CP=$D/counters2.proto
 printf 'GPU one\n{ x = 0; }\n P0 ;\n ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/one.litmus"
 printf 'GPU two\n{ x = 0; }\n P0 | P1 ;\n ld r1 x | ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/two.litmus"
 printf 'GPU onecu\n{ x = 0; }\n P0@wg0:cu0 | P1@wg1:cu0 ;\n ld r1 x | ld r1 x ;\nexists (0:r1 = 0)\n' >"$T/onecu.litmus"
-check_count "nthreads bound, 2 threads" ": ok (10 states, 11 transitions" --protocol $CP "$T/two.litmus"
+check_count "nthreads bound, 2 threads" ": ok (7 states, 8 transitions" --protocol $CP "$T/two.litmus"
 check_count "nthreads bound, 1 thread" ": invariant (1 states, 1 transitions" --protocol $CP "$T/one.litmus"
 check_count "nthreads bound, 1 CU" ": invariant (3 states, 3 transitions" --protocol $CP "$T/onecu.litmus"
 expect_rc 0 "sim nthreads bound, 2 threads" "$BIN" sim --protocol $CP --workload "$T/two.litmus"

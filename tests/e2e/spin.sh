@@ -11,7 +11,7 @@ if ! command -v spin >/dev/null 2>&1; then
     echo "spin.sh: spin is not installed (Debian: apt-get install spin): skipped"
     exit 0
 fi
-"$BIN" check --no-db --no-por --json --protocol gpu-wt --init warm --env all litmus/core/SB+sc.litmus \
+"$BIN" check --no-db --no-por --no-symmetry --json --protocol gpu-wt --init warm --env all litmus/core/SB+sc.litmus \
     >"$T/coh.json"
 nc=$(grep -o '"states":[0-9]*' "$T/coh.json" | cut -d: -f2)
 tc=$(grep -o '"transitions":[0-9]*' "$T/coh.json" | cut -d: -f2)
