@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Decide a bounded survivor on the (setting, test) pairs it was bounded on.
+
+Usage: python3 tests/mutation/pairs.py [--bin ./cohcheck] [--mutants build/por_mutants]
+           [--bound N] [--memory SIZE] PROTOCOL MUTANT SETTING:TEST...
+
+`cohcheck mutate` classes a mutant "undetermined (bounded)" when its search grows past
+--max-states on a test the original completes. This writes mutant MUTANT of PROTOCOL's
+resolved table (build/por_mutants numbers them as mutate does), checks the original and
+the mutant with `check --por --json --max-states N` on each pair (SETTING: base, warm,
+all, warm+all or warm+cusK, as mutate's settings; TEST: a name in litmus/core or
+litmus/mutation) and prints one line a pair: the verdicts, states and whether the
+mutant's outcomes equal the original's. Exit 0 when the mutant completes every pair
+with exactly the original's outcomes (with the other pairs, where mutate saw the same
+outcomes, the mutant is then equivalent on the suite at this bound), 1 when it is
+refuted or reaches other outcomes on some pair (a kill or a survivor), 3 when some
+search still stops at the bound, 2 on bad input."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SUITES = ("litmus/core", "litmus/mutation")
+RANK = (0, 3, 1, 2)  # exit codes, least to most severe
+
+
+def setting_opts(s):
+    opts = []
+    for part in s.split("+"):
+        if part == "base" or part == "cold":
+            continue
+        if part == "warm":
+            opts += ["--init", "warm"]
+        elif part == "all":
+            opts += ["--env", "all"]
+        elif part.startswith("cus") and part[3:].isdigit():
+            opts += ["--cus", part[3:]]
+        else:
+            raise ValueError("unknown setting part '%s'" % part)
+    return opts
+
+
+def find_test(name):
+    for d in SUITES:
+        p = os.path.join(ROOT, d, name + ".litmus")
+        if os.path.exists(p):
+            return p
+    raise ValueError("no test '%s' in %s" % (name, " or ".join(SUITES)))
+
+
+def check(binary, proto, opts, test, bound, memory):
+    r = subprocess.run([binary, "check", "--protocol", proto, "--por", "--no-db", "--json",
+                        "--max-states", str(bound), "--max-memory", memory] + opts + [test],
+                       capture_output=True, text=True)
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        return {"verdict": "error: " + (r.stderr.strip().splitlines() or ["?"])[-1],
+                "states": 0, "outcomes": set()}
+    d["outcomes"] = set(json.dumps(o, sort_keys=True) for o in d.get("outcomes", []))
+    return d
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "cohcheck"))
+    ap.add_argument("--mutants", default=os.path.join(ROOT, "build", "por_mutants"))
+    ap.add_argument("--bound", type=int, default=30000000)
+    ap.add_argument("--memory", default="8G")
+    ap.add_argument("protocol")
+    ap.add_argument("mutant", type=int)
+    ap.add_argument("pairs", nargs="+", metavar="SETTING:TEST")
+    a = ap.parse_args()
+    try:
+        pairs = [(p.split(":", 1)[0], setting_opts(p.split(":", 1)[0]),
+                  find_test(p.split(":", 1)[1])) for p in a.pairs]
+    except (ValueError, IndexError) as e:
+        print("pairs.py: %s" % e, file=sys.stderr)
+        return 2
+    proto = os.path.join(ROOT, "protocols", a.protocol + ".proto")
+    if not os.path.exists(proto):
+        print("pairs.py: no protocol %s" % proto, file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([a.mutants, proto, tmp], capture_output=True, text=True)
+        mfile = os.path.join(tmp, "%04d.proto" % a.mutant)
+        if r.returncode != 0 or not os.path.exists(mfile):
+            print("pairs.py: %s wrote no mutant %d of %s" % (a.mutants, a.mutant, a.protocol),
+                  file=sys.stderr)
+            return 2
+        worst = 0
+        for s, opts, test in pairs:
+            o = check(a.bin, a.protocol, opts, test, a.bound, a.memory)
+            m = check(a.bin, mfile, opts, test, a.bound, a.memory)
+            name = os.path.basename(test)[:-len(".litmus")]
+            if o["verdict"] != "ok":
+                res, code = "original %s: not usable" % o["verdict"], 2
+            elif m["verdict"] == "incomplete":
+                res, code = "bounded", 3
+            elif m["verdict"] != "ok":
+                res, code = "killed (%s)" % m["verdict"], 1
+            elif m["outcomes"] == o["outcomes"]:
+                res, code = "same outcomes", 0
+            else:
+                res, code = "other outcomes (%d more, %d fewer)" % (
+                    len(m["outcomes"] - o["outcomes"]), len(o["outcomes"] - m["outcomes"])), 1
+            print("%s %s (%s): original %s %d states, mutant %s %d states: %s" % (
+                a.protocol, name, s, o["verdict"], o.get("states", 0), m["verdict"],
+                m.get("states", 0), res), flush=True)
+            worst = max(worst, code, key=RANK.index)
+        return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())
