@@ -3,6 +3,8 @@
 
 Usage: python3 tests/mutation/pairs.py [--bin ./cohcheck] [--mutants build/por_mutants]
            [--bound N] [--memory SIZE] PROTOCOL MUTANT SETTING:TEST...
+       python3 tests/mutation/pairs.py --scan N0 --settings LIST [--cache FILE] [--bound N]
+           PROTOCOL MUTANT
 
 `cohcheck mutate` classes a mutant "undetermined (bounded)" when its search grows past
 --max-states on a test the original completes. This writes mutant MUTANT of PROTOCOL's
@@ -14,7 +16,15 @@ mutant's outcomes equal the original's. Exit 0 when the mutant completes every p
 with exactly the original's outcomes (with the other pairs, where mutate saw the same
 outcomes, the mutant is then equivalent on the suite at this bound), 1 when it is
 refuted or reaches other outcomes on some pair (a kill or a survivor), 3 when some
-search still stops at the bound, 2 on bad input."""
+search still stops at the bound, 2 on bad input.
+
+With --scan N0 and no pairs, it first finds them: every test of litmus/core and
+litmus/mutation in every setting of LIST (comma-separated, e.g. base,warm,all), the
+original and the mutant at N0 states (the original's results kept in --cache FILE, one
+JSON line a run, so a second mutant of the same protocol reuses them); the pairs where
+the original completes and the mutant does not are then run at --bound, as above. A pair
+the mutant already decides at N0 is reported and counts: the first refutation ends the
+scan (killed), other outcomes make it a survivor."""
 import argparse
 import json
 import os
@@ -65,6 +75,53 @@ def check(binary, proto, opts, test, bound, memory):
     return d
 
 
+def scan(a, mfile):
+    """The pairs where the original completes at a.scan states and the mutant does not;
+    the worst exit code of the pairs the mutant decides there."""
+    tests = []
+    for d in SUITES:
+        tests += sorted(os.path.join(ROOT, d, f) for f in os.listdir(os.path.join(ROOT, d))
+                        if f.endswith(".litmus"))
+    cache = {}
+    if a.cache and os.path.exists(a.cache):
+        for line in open(a.cache):
+            d = json.loads(line)
+            cache[(d["protocol"], d["setting"], d["test"], d["bound"])] = d
+    out, worst = [], 0
+    for st in a.settings.split(","):
+        opts = setting_opts(st)
+        for test in tests:
+            name = os.path.basename(test)[:-len(".litmus")]
+            key = (a.protocol, st, name, a.scan)
+            if key not in cache:
+                o = check(a.bin, a.protocol, opts, test, a.scan, a.memory)
+                cache[key] = {"protocol": a.protocol, "setting": st, "test": name,
+                              "bound": a.scan, "verdict": o["verdict"],
+                              "states": o.get("states", 0), "outcomes": sorted(o["outcomes"])}
+                if a.cache:
+                    with open(a.cache, "a") as f:
+                        f.write(json.dumps(cache[key]) + "\n")
+            o = cache[key]
+            if o["verdict"] != "ok":
+                continue
+            m = check(a.bin, mfile, opts, test, a.scan, a.memory)
+            if m["verdict"] == "incomplete":
+                out.append((st, opts, test))
+            elif m["verdict"] != "ok":
+                print("%s %s (%s): at %d states the mutant is refuted (%s): killed" % (
+                    a.protocol, name, st, a.scan, m["verdict"]), flush=True)
+                return [], 1
+            elif m["outcomes"] != set(o["outcomes"]):
+                print("%s %s (%s): at %d states the mutant reaches other outcomes" % (
+                    a.protocol, name, st, a.scan), flush=True)
+                worst = 1
+    print("%s #%d: bounded at %d states on %d pairs: %s" % (
+        a.protocol, a.mutant, a.scan, len(out),
+        " ".join("%s:%s" % (st, os.path.basename(t)[:-len(".litmus")]) for st, _, t in out)),
+        flush=True)
+    return out, worst
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "cohcheck"))
@@ -73,11 +130,19 @@ def main():
     ap.add_argument("--memory", default="8G")
     ap.add_argument("protocol")
     ap.add_argument("mutant", type=int)
-    ap.add_argument("pairs", nargs="+", metavar="SETTING:TEST")
+    ap.add_argument("--scan", type=int, default=0)
+    ap.add_argument("--settings", default="")
+    ap.add_argument("--cache", default="")
+    ap.add_argument("pairs", nargs="*", metavar="SETTING:TEST")
     a = ap.parse_args()
+    if not a.pairs and not (a.scan and a.settings):
+        print("pairs.py: give SETTING:TEST pairs, or --scan N0 --settings LIST", file=sys.stderr)
+        return 2
     try:
         pairs = [(p.split(":", 1)[0], setting_opts(p.split(":", 1)[0]),
                   find_test(p.split(":", 1)[1])) for p in a.pairs]
+        for st in a.settings.split(",") if a.settings else []:
+            setting_opts(st)
     except (ValueError, IndexError) as e:
         print("pairs.py: %s" % e, file=sys.stderr)
         return 2
@@ -93,6 +158,8 @@ def main():
                   file=sys.stderr)
             return 2
         worst = 0
+        if not pairs:
+            pairs, worst = scan(a, mfile)
         for s, opts, test in pairs:
             o = check(a.bin, a.protocol, opts, test, a.bound, a.memory)
             m = check(a.bin, mfile, opts, test, a.bound, a.memory)
