@@ -3209,6 +3209,8 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         if (handle(s, &e))
             break;
     }
+    if (out->status == SIM_LIMIT || out->status == SIM_DEADLOCK)
+        describe_stuck(s, out->stuck, sizeof out->stuck); /* what waits when it stopped */
     if (out->status == SIM_DONE) {
         int stalled = 0, inflight = 0;
         describe_stuck(s, out->stuck, sizeof out->stuck);

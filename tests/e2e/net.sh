@@ -120,6 +120,17 @@ has "denovo-b sssp-warps fermi-links" "  channel wb L1[0] -> L2[0] holds 1 messa
 has "denovo-b sssp-warps fermi-links" "  channel wb L1[1] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 592"
 has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[0] holds 8 messages, 8 of 8 flits: RECALL line 635, RECALL line 614, RECALL line 629, RECALL line 610, RECALL line 612, RECALL line 625, RECALL line 618, RECALL line 609"
 has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[1] holds 2 messages, 6 of 8 flits: RECALL line 589, GRANT line 621"
+# At seed 2 the same cycle closes at cycle 117,745 while other threads spin on lines their
+# L1 holds registered, so rows keep firing: --max-cycles stops it (exit 3), and the report
+# lists what waits then (the 1,000,000 cycles are the limit, not the deadlock's cycle).
+expect_rc 3 "denovo-b sssp fermi-links seed 2" "$BIN" sim --protocol denovo-b $S \
+    --machine "$T/fermi-links.machine" --max-cycles 1000000 --seed 2
+has "denovo-b sssp fermi-links seed 2" "  channel wb L1[0] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 577"
+has "denovo-b sssp fermi-links seed 2" "  channel wb L1[1] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 581"
+has "denovo-b sssp fermi-links seed 2" "  channel resp L2[0] -> L1[0] holds 2 messages, 6 of 8 flits: RECALL line 706, DATA line 119"
+has "denovo-b sssp fermi-links seed 2" "  channel resp L2[0] -> L1[1] holds 2 messages, 6 of 8 flits: RECALL line 585, DATA line 569"
+has "denovo-b sssp fermi-links seed 2" "  thread 34: waits for a reply to core event aload on line 577 (L1[1] in IRL)"
+has "denovo-b sssp fermi-links seed 2" "  thread 5: waits for a reply to core event aload on line 581 (L1[0] in IRL)"
 # The same runs on fermi's crossbar (receivers take every message out of the network, a
 # stalled one into the controller's queue): correct, also with 1-flit buffers.
 sed 's/^topology crossbar hop 1 buffer 8 /topology crossbar hop 1 buffer 1 /' \
