@@ -106,6 +106,7 @@ typedef struct {
     int nh;        /* per-hop flow control: its handle in the network until its receiver
                       takes it out of its input buffer; -1 none */
     uint64_t sent; /* the cycle it was sent */
+    uint64_t seq;  /* messages sent before it */
 } msg_t;
 
 typedef struct {
@@ -210,6 +211,7 @@ typedef struct sim {
     /* network */
     msg_t *msgs;
     int nmsg, capmsg, freemsg;
+    uint64_t nsent;    /* messages sent so far */
     int *chan_n;       /* per channel: messages sent, not yet consumed */
     int *chan_flits;   /* per channel: their flits */
     int *msg_flits;    /* per message type: flits */
@@ -741,6 +743,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
     g->banked = false;
     g->nh = -1;
     g->sent = t;
+    g->seq = s->nsent++;
     s->chan_n[g->chan]++;
     s->chan_flits[g->chan] += s->msg_flits[rec[0]];
     int type = rec[0];
@@ -853,10 +856,10 @@ static void inst_name(const sim_t *s, int i, char *buf, size_t n)
              s->inst[i].cu >= 0 ? s->inst[i].cu : 0);
 }
 
-/* One line per bounded channel (a network's capacity, the machine's net buffer) holding
- * messages its receiver has not consumed, into OUT from K: what fills it, oldest first
- * ("channel resp L2[0] -> L1[0] holds 3 messages, 7 of 8 flits: RECALL line 581, ...").
- * Returns the new K. */
+/* One line per full bounded channel (at its network's capacity, or with no room in the
+ * machine's net buffer for its network's largest message: a channel that can hold back a
+ * send), into OUT from K: what fills it, in the order sent ("channel resp L2[0] -> L1[0]
+ * holds 3 messages, 7 of 8 flits: RECALL line 581, ..."). Returns the new K. */
 static size_t describe_channels(sim_t *s, char *out, size_t n, size_t k)
 {
     if (!s->nmsg)
@@ -868,14 +871,19 @@ static size_t describe_channels(sim_t *s, char *out, size_t n, size_t k)
     for (int c = 0; c < s->nchan && k + 1 < n; c++) {
         int net = c / (s->ninst * s->ninst), src = c / s->ninst % s->ninst, dst = c % s->ninst;
         int cap = s->p->nets[net].capacity;
-        if (!s->chan_n[c] || (!cap && !s->m->buffer))
+        int big = 0; /* the network's largest message, in flits */
+        for (int g = 0; g < s->p->nmsgs; g++)
+            if (s->p->msgs[g].net == net && s->msg_flits[g] > big)
+                big = s->msg_flits[g];
+        if (!s->chan_n[c] || !((cap && s->chan_n[c] >= cap) ||
+                               (s->m->buffer && s->chan_flits[c] + big > s->m->buffer)))
             continue;
-        int nid = 0; /* the oldest 8, by send cycle */
+        int nid = 0; /* the first 8 sent */
         for (int id = 0; id < s->nmsg; id++) {
             if (freed[id] || s->msgs[id].chan != c)
                 continue;
             int j = nid < 8 ? nid++ : 8;
-            while (j > 0 && s->msgs[ids[j - 1]].sent > s->msgs[id].sent) {
+            while (j > 0 && s->msgs[ids[j - 1]].seq > s->msgs[id].seq) {
                 if (j < 8)
                     ids[j] = ids[j - 1];
                 j--;

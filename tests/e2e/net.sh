@@ -118,9 +118,9 @@ expect_rc 1 "denovo-b sssp-warps fermi-links" "$BIN" sim --protocol denovo-b $W 
 has "denovo-b sssp-warps fermi-links" "cohcheck: sim: denovo-b SSSP-warps: deadlock at cycle 339241: 0 of 64 threads finished, 17 events stalled, 17 messages in flight"
 has "denovo-b sssp-warps fermi-links" "  channel wb L1[0] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 627"
 has "denovo-b sssp-warps fermi-links" "  channel wb L1[1] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 592"
-has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[0] holds 8 messages, 8 of 8 flits: RECALL line 635, RECALL line 614, RECALL line 629, RECALL line 610, RECALL line 612, RECALL line 625, RECALL line 618, RECALL line 609"
+has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[0] holds 8 messages, 8 of 8 flits: RECALL line 614, RECALL line 635, RECALL line 612, RECALL line 610, RECALL line 629, RECALL line 625, RECALL line 618, RECALL line 609"
 has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[1] holds 2 messages, 6 of 8 flits: RECALL line 589, GRANT line 621"
-# At seed 2 the same cycle closes at cycle 117,745 while other threads spin on lines their
+# At seed 2 the same cycle closes by cycle 117,914 while other threads spin on lines their
 # L1 holds registered, so rows keep firing: --max-cycles stops it (exit 3), and the report
 # lists what waits then (the 1,000,000 cycles are the limit, not the deadlock's cycle).
 expect_rc 3 "denovo-b sssp fermi-links seed 2" "$BIN" sim --protocol denovo-b $S \
