@@ -169,6 +169,19 @@ sed '/^network wb /d' $F/denovo-b-cap1.proto >"$T/resp1.proto"
 xcheck "denovo-b wb capacity 1 recall-cycle" "ok 289405 837277" "$T/wb1.proto"
 xcheck "denovo-b resp capacity 1 recall-cycle" "ok 30589 82333" "$T/resp1.proto"
 xcheck "denovo-b recall-cycle" "ok 297393 867517" denovo-b
+# Forwards on a network of their own (denovo-b-fwdnet) would break the cycle but break the
+# tables: a RECALL that overtakes its GRANT is dropped as stale (a protocol deadlock, 28
+# states); denovo-b keeps them in order on resp and is ok (27 states).
+xcheck2() {
+    got=$("$BIN" check --no-db --json --protocol "$3" $F/recall-overtakes.litmus 2>&1 |
+        sed -n 's/.*"states":\([0-9]*\),"transitions":\([0-9]*\),.*"verdict":"\([a-z]*\)".*/\3 \1 \2/p')
+    if [ "$got" = "$2" ]; then ok; else bad "$1: got '$got', want '$2'"; fi
+}
+xcheck2 "denovo-b-fwdnet recall-overtakes" "deadlock 28 35" $F/denovo-b-fwdnet.proto
+xcheck2 "denovo-b recall-overtakes" "ok 27 35" denovo-b
+if "$BIN" check --no-db --json --protocol $F/denovo-b-fwdnet.proto $F/recall-overtakes.litmus |
+    grep -qF '"L1[0] receives RECALL from L2 for x","L1[0] receives GRANT from L2 for x | L1[0].x: DI -> R, L1[0].pending: 1 -> 0","P0 fence.rel.agent: frel | P0 finished"]'; then
+    ok; else bad "denovo-b-fwdnet recall-overtakes: trace"; fi
 
 # Bad input: one FILE:LINE:COL line, exit 2.
 bad_machine() {
