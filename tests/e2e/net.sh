@@ -182,6 +182,27 @@ xcheck2 "denovo-b recall-overtakes" "ok 27 35" denovo-b
 if "$BIN" check --no-db --json --protocol $F/denovo-b-fwdnet.proto $F/recall-overtakes.litmus |
     grep -qF '"L1[0] receives RECALL from L2 for x","L1[0] receives GRANT from L2 for x | L1[0].x: DI -> R, L1[0].pending: 1 -> 0","P0 fence.rel.agent: frel | P0 finished"]'; then
     ok; else bad "denovo-b-fwdnet recall-overtakes: trace"; fi
+# denovo-b-vn: forwards and write-back acknowledgements on a fourth network, write-backs as
+# requests, every message taken sending only on a later network. With every network at one
+# message per channel (denovo-b-vn-cap1) both tests are ok, and so is a write-back racing a
+# forward (CoRR, MP+rel+acq+guard, RMW-add2 with --env evict,writeback); on fermi-links both
+# kernels that deadlocked run correct.
+xcheck "denovo-b-vn-cap1 recall-cycle" "ok 1581 4019" $F/denovo-b-vn-cap1.proto
+xcheck "denovo-b-vn recall-cycle" "ok 166469 575259" $F/denovo-b-vn.proto
+xcheck2 "denovo-b-vn-cap1 recall-overtakes" "ok 27 35" $F/denovo-b-vn-cap1.proto
+for pt in "denovo-b-vn CoRR ok 172 290" "denovo-b-vn MP+rel+acq+guard ok 4413 12910" \
+    "denovo-b-vn RMW-add2 ok 218 493" "denovo-b-vn-cap1 CoRR ok 166 278" \
+    "denovo-b-vn-cap1 MP+rel+acq+guard ok 2819 7806" "denovo-b-vn-cap1 RMW-add2 ok 214 483"; do
+    set -- $pt
+    got=$("$BIN" check --no-db --json --env evict,writeback --protocol $F/$1.proto \
+        litmus/core/$2.litmus 2>&1 |
+        sed -n 's/.*"states":\([0-9]*\),"transitions":\([0-9]*\),.*"verdict":"\([a-z]*\)".*/\3 \1 \2/p')
+    if [ "$got" = "$3 $4 $5" ]; then ok; else bad "$1 $2 evict,writeback: got '$got', want '$3 $4 $5'"; fi
+done
+run1 "denovo-b-vn sssp fermi-links" 500433,correct --protocol $F/denovo-b-vn.proto $S \
+    --machine "$T/fermi-links.machine"
+run1 "denovo-b-vn sssp-warps fermi-links" 564362,correct --protocol $F/denovo-b-vn.proto $W \
+    --machine "$T/fermi-links.machine"
 
 # Bad input: one FILE:LINE:COL line, exit 2.
 bad_machine() {
