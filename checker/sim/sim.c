@@ -106,6 +106,7 @@ typedef struct {
     int nh;        /* per-hop flow control: its handle in the network until its receiver
                       takes it out of its input buffer; -1 none */
     uint64_t sent; /* the cycle it was sent */
+    uint64_t seq;  /* messages sent before it */
 } msg_t;
 
 typedef struct {
@@ -210,6 +211,7 @@ typedef struct sim {
     /* network */
     msg_t *msgs;
     int nmsg, capmsg, freemsg;
+    uint64_t nsent;    /* messages sent so far */
     int *chan_n;       /* per channel: messages sent, not yet consumed */
     int *chan_flits;   /* per channel: their flits */
     int *msg_flits;    /* per message type: flits */
@@ -741,6 +743,7 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
     g->banked = false;
     g->nh = -1;
     g->sent = t;
+    g->seq = s->nsent++;
     s->chan_n[g->chan]++;
     s->chan_flits[g->chan] += s->msg_flits[rec[0]];
     int type = rec[0];
@@ -837,30 +840,125 @@ static const char *line_state(sim_t *s, int i, int line)
     return st >= 0 && st < c->nstates ? c->state_names[st] : "?";
 }
 
-/* What every instance holds stalled at the end of a run, one line each ("L1[0]: core
- * event store (thread 0) on line 1 in IV since cycle 12; message DATA from L2[0] ..."),
- * then one line per thread waiting for a reply, into OUT (empty when none). */
+/* The core event thread T's stalled access waits in, and its line (-1: none). */
+static void issue_ev_line(sim_t *s, int t, int *ev, int *line)
+{
+    const thread_t *th = &s->th[t];
+    const prog_instr_t *ins = &s->prog->threads[t].instr[th->ipc];
+    *ev = s->maps[s->map_base[t] + th->ipc]->events[th->step];
+    *line = s->p->events[*ev].line ? s->loc_line[th_loc(s, t, ins)] : -1;
+}
+
+/* "L1[0]" / "L2[0]": instance I's name. */
+static void inst_name(const sim_t *s, int i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s[%d]", s->p->ctrls[s->inst[i].ctrl].name,
+             s->inst[i].cu >= 0 ? s->inst[i].cu : 0);
+}
+
+/* One line per full bounded channel (at its network's capacity, or with no room in the
+ * machine's net buffer for its network's largest message: a channel that can hold back a
+ * send), into OUT from K: what fills it, in the order sent ("channel resp L2[0] -> L1[0]
+ * holds 3 messages, 7 of 8 flits: RECALL line 581, ..."). Returns the new K. */
+static size_t describe_channels(sim_t *s, char *out, size_t n, size_t k)
+{
+    if (!s->nmsg)
+        return k;
+    bool *freed = xcalloc((size_t)s->nmsg, sizeof *freed);
+    for (int f = s->freemsg; f >= 0; f = s->msgs[f].next_free)
+        freed[f] = true;
+    int ids[8];
+    for (int c = 0; c < s->nchan && k + 1 < n; c++) {
+        int net = c / (s->ninst * s->ninst), src = c / s->ninst % s->ninst, dst = c % s->ninst;
+        int cap = s->p->nets[net].capacity;
+        int big = 0; /* the network's largest message, in flits */
+        for (int g = 0; g < s->p->nmsgs; g++)
+            if (s->p->msgs[g].net == net && s->msg_flits[g] > big)
+                big = s->msg_flits[g];
+        if (!s->chan_n[c] || !((cap && s->chan_n[c] >= cap) ||
+                               (s->m->buffer && s->chan_flits[c] + big > s->m->buffer)))
+            continue;
+        int nid = 0; /* the first 8 sent */
+        for (int id = 0; id < s->nmsg; id++) {
+            if (freed[id] || s->msgs[id].chan != c)
+                continue;
+            int j = nid < 8 ? nid++ : 8;
+            while (j > 0 && s->msgs[ids[j - 1]].seq > s->msgs[id].seq) {
+                if (j < 8)
+                    ids[j] = ids[j - 1];
+                j--;
+            }
+            if (j < 8)
+                ids[j] = id;
+        }
+        char a[32], b[32];
+        inst_name(s, src, a, sizeof a);
+        inst_name(s, dst, b, sizeof b);
+        k += (size_t)snprintf(out + k, n - k, "channel %s %s -> %s holds %d message%s",
+                              s->p->nets[net].name, a, b, s->chan_n[c],
+                              s->chan_n[c] == 1 ? "" : "s");
+        if (cap && k + 1 < n)
+            k += (size_t)snprintf(out + k, n - k, " of %d", cap);
+        if (s->m->buffer && k + 1 < n)
+            k += (size_t)snprintf(out + k, n - k, ", %d of %d flits", s->chan_flits[c],
+                                  s->m->buffer);
+        for (int j = 0; j < nid && k + 1 < n; j++)
+            k += (size_t)snprintf(out + k, n - k, "%s %s line %d", j ? "," : ":",
+                                  s->p->events[s->msgs[ids[j]].rec[0]].name,
+                                  (int)s->msgs[ids[j]].rec[1]);
+        if (s->chan_n[c] > nid && k + 1 < n)
+            k += (size_t)snprintf(out + k, n - k, ", ...");
+        if (k + 1 < n)
+            k += (size_t)snprintf(out + k, n - k, "\n");
+    }
+    free(freed);
+    return k < n ? k : n - 1;
+}
+
+/* What every bounded channel holds (describe_channels), what every instance holds
+ * stalled at the end of a run, one line each ("L1[0]: core event store (thread 0) on
+ * line 1 in IV since cycle 12; message DATA from L2[0] ..."), then one line per thread
+ * waiting for a reply, into OUT (empty when none). */
 static void describe_stuck(sim_t *s, char *out, size_t n)
 {
     size_t k = 0;
     out[0] = 0;
+    k = describe_channels(s, out, n, k);
     for (int i = 0; i < s->ninst && k + 1 < n; i++) {
         const inst_t *in = &s->inst[i];
         if (!in->nstall)
             continue;
         k += (size_t)snprintf(out + k, n - k, "%s[%d]:", s->p->ctrls[in->ctrl].name,
                               in->cu >= 0 ? in->cu : 0);
-        for (int j = 0; j < in->nstall && k + 1 < n; j++) {
+        for (int j = 0, first = 1; j < in->nstall && k + 1 < n; j++, first = 0) {
             const item_t *it = &in->stall[j];
             int ev, line;
-            char who[64];
+            uint64_t since = it->since;
+            char who[96];
             if (it->kind == EV_ISSUE) {
-                const thread_t *th = &s->th[it->id];
-                const prog_instr_t *ins = &s->prog->threads[it->id].instr[th->ipc];
-                ev = s->maps[s->map_base[it->id] + th->ipc]->events[th->step];
-                line = s->p->events[ev].line ? s->loc_line[th_loc(s, it->id, ins)] : -1;
-                snprintf(who, sizeof who, "core event %s (thread %d)", s->p->events[ev].name,
-                         it->id);
+                /* Consecutive core events of one event on one line: one entry. */
+                issue_ev_line(s, it->id, &ev, &line);
+                int m = 1, e2, l2;
+                while (j + m < in->nstall && in->stall[j + m].kind == EV_ISSUE &&
+                       (issue_ev_line(s, in->stall[j + m].id, &e2, &l2), e2 == ev && l2 == line))
+                    m++;
+                if (m == 1)
+                    snprintf(who, sizeof who, "core event %s (thread %d)", s->p->events[ev].name,
+                             it->id);
+                else {
+                    int w = snprintf(who, sizeof who,
+                                     "core event %s (%d threads:", s->p->events[ev].name, m);
+                    for (int q = 0; q < m; q++) {
+                        if (in->stall[j + q].since < since)
+                            since = in->stall[j + q].since;
+                        if (q < 3 && w > 0 && (size_t)w < sizeof who)
+                            w += snprintf(who + w, sizeof who - (size_t)w, "%s %d", q ? "," : "",
+                                          in->stall[j + q].id);
+                    }
+                    if (w > 0 && (size_t)w < sizeof who)
+                        snprintf(who + w, sizeof who - (size_t)w, "%s)", m > 3 ? ", ..." : "");
+                    j += m - 1;
+                }
             } else {
                 const msg_t *g = &s->msgs[it->id];
                 ev = g->rec[0];
@@ -870,8 +968,8 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
                          s->inst[g->src].cu >= 0 ? s->inst[g->src].cu : 0);
             }
             k += (size_t)snprintf(out + k, n - k, "%s %s on line %d in %s since cycle %llu",
-                                  j ? ";" : "", who, line, line_state(s, i, line),
-                                  (unsigned long long)it->since);
+                                  first ? "" : ";", who, line, line_state(s, i, line),
+                                  (unsigned long long)since);
         }
         if (k + 1 < n)
             k += (size_t)snprintf(out + k, n - k, "\n");
@@ -3119,6 +3217,8 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         if (handle(s, &e))
             break;
     }
+    if (out->status == SIM_LIMIT || out->status == SIM_DEADLOCK)
+        describe_stuck(s, out->stuck, sizeof out->stuck); /* what waits when it stopped */
     if (out->status == SIM_DONE) {
         int stalled = 0, inflight = 0;
         describe_stuck(s, out->stuck, sizeof out->stuck);

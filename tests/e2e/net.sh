@@ -84,6 +84,126 @@ for p in gpu-wt rcc gpu-wt-unordered mesi; do
     done
 done
 
+# A message-dependent deadlock of the link model's end-to-end window (docs/sim.md,
+# "Findings": denovo-b on fermi's links). fermi-links is fermi.machine on the link model it
+# had before its crossbar: 163-cycle links, 'net ... buffer 8' (8 flits per sender, receiver
+# and network that the receiver has not consumed, messages its stall rows hold included).
+F=tests/e2e/data/net
+sed '/^topology /d; s/^net latency 161 \(.*\)$/net latency 163 \1 buffer 8/; s/^machine fermi /machine fermi-links /' \
+    protocols/machines/fermi.machine >"$T/fermi-links.machine"
+grep -q '^net latency 163 .* buffer 8$' "$T/fermi-links.machine" && ok ||
+    bad "fermi.machine has no 'net latency 161' line to turn into the link model"
+S="--workload kernels/sssp --param SCALE=6 --param DEG=4 --param CUS=2 --param TBS=32 --param BACKOFF=16"
+W="--workload kernels/sssp-warps --param SCALE=6 --param DEG=4 --param CUS=2 --param WGSIZE=32 --param BACKOFF=16"
+# has NAME PATTERN: the last run's stderr has the line.
+has() {
+    if grep -qxF -- "$2" "$T/err"; then ok; else bad "$1: no line '$2': $(head -c 600 "$T/err")"; fi
+}
+# The cycle: each L1's resp channel is headed by a RECALL whose row (R: send RDATA) waits for
+# room in the L1's wb channel (5 of 8 flits used; RDATA takes 5); that channel's RDATA waits
+# at the L2 (RB: send GRANT to the requester, the other L1) for room in the other L1's resp
+# channel (7 or 6 of 8 used), which the first RECALL and the messages behind it hold.
+expect_rc 1 "denovo-b sssp fermi-links" "$BIN" sim --protocol denovo-b $S \
+    --machine "$T/fermi-links.machine" --max-cycles 20000000
+has "denovo-b sssp fermi-links" "cohcheck: sim: denovo-b SSSP: deadlock at cycle 114121: 0 of 64 threads finished, 64 events stalled, 18 messages in flight"
+has "denovo-b sssp fermi-links" "  channel wb L1[0] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 585"
+has "denovo-b sssp fermi-links" "  channel wb L1[1] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 706"
+has "denovo-b sssp fermi-links" "  channel resp L2[0] -> L1[0] holds 3 messages, 7 of 8 flits: RECALL line 581, DATA line 214, RECALL line 579"
+has "denovo-b sssp fermi-links" "  channel resp L2[0] -> L1[1] holds 2 messages, 6 of 8 flits: RECALL line 577, DATA line 291"
+if grep -qF 'stalled at L1[1]: core event atomic (25 threads: 63, 46, 39, ...) on line 706 in IRA since cycle 112715; message RECALL from L2[0] on line 577 in R since cycle 113555' "$T/err" &&
+    grep -qF 'message RDATA from L1[1] on line 706 in RB since cycle 112832' "$T/err"; then
+    ok; else bad "denovo-b sssp fermi-links: stalled work: $(head -c 600 "$T/err")"; fi
+expect_rc 1 "denovo-b sssp-warps fermi-links" "$BIN" sim --protocol denovo-b $W \
+    --machine "$T/fermi-links.machine"
+has "denovo-b sssp-warps fermi-links" "cohcheck: sim: denovo-b SSSP-warps: deadlock at cycle 339241: 0 of 64 threads finished, 17 events stalled, 17 messages in flight"
+has "denovo-b sssp-warps fermi-links" "  channel wb L1[0] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 627"
+has "denovo-b sssp-warps fermi-links" "  channel wb L1[1] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 592"
+has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[0] holds 8 messages, 8 of 8 flits: RECALL line 614, RECALL line 635, RECALL line 612, RECALL line 610, RECALL line 629, RECALL line 625, RECALL line 618, RECALL line 609"
+has "denovo-b sssp-warps fermi-links" "  channel resp L2[0] -> L1[1] holds 2 messages, 6 of 8 flits: RECALL line 589, GRANT line 621"
+# At seed 2 the same cycle closes by cycle 117,914 while other threads spin on lines their
+# L1 holds registered, so rows keep firing: --max-cycles stops it (exit 3), and the report
+# lists what waits then (the 1,000,000 cycles are the limit, not the deadlock's cycle).
+expect_rc 3 "denovo-b sssp fermi-links seed 2" "$BIN" sim --protocol denovo-b $S \
+    --machine "$T/fermi-links.machine" --max-cycles 1000000 --seed 2
+has "denovo-b sssp fermi-links seed 2" "  channel wb L1[0] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 577"
+has "denovo-b sssp fermi-links seed 2" "  channel wb L1[1] -> L2[0] holds 1 message, 5 of 8 flits: RDATA line 581"
+has "denovo-b sssp fermi-links seed 2" "  channel resp L2[0] -> L1[0] holds 2 messages, 6 of 8 flits: RECALL line 706, DATA line 119"
+has "denovo-b sssp fermi-links seed 2" "  channel resp L2[0] -> L1[1] holds 2 messages, 6 of 8 flits: RECALL line 585, DATA line 569"
+has "denovo-b sssp fermi-links seed 2" "  thread 34: waits for a reply to core event aload on line 577 (L1[1] in IRL)"
+has "denovo-b sssp fermi-links seed 2" "  thread 5: waits for a reply to core event aload on line 581 (L1[0] in IRL)"
+# The same runs on fermi's crossbar (receivers take every message out of the network, a
+# stalled one into the controller's queue): correct, also with 1-flit buffers.
+sed 's/^topology crossbar hop 1 buffer 8 /topology crossbar hop 1 buffer 1 /' \
+    protocols/machines/fermi.machine >"$T/fermi-b1.machine"
+grep -q '^topology crossbar hop 1 buffer 1 ' "$T/fermi-b1.machine" && ok ||
+    bad "fermi.machine has no 'topology crossbar hop 1 buffer 8' line"
+# run1 NAME WANT ARGS...: the run's CSV cycles,status are WANT.
+run1() {
+    name=$1
+    want=$2
+    shift 2
+    got=$("$BIN" sim --csv "$@" 2>"$T/err" | tail -1 | cut -d, -f6,11)
+    if [ "$got" = "$want" ]; then ok; else bad "$name: got '$got', want '$want'"; fi
+}
+run1 "denovo-b sssp fermi" 291217,correct --protocol denovo-b $S --machine fermi
+run1 "denovo-b sssp-warps fermi" 359862,correct --protocol denovo-b $W --machine fermi
+run1 "denovo-b sssp fermi buffer 1" 291281,correct --protocol denovo-b $S --machine "$T/fermi-b1.machine"
+run1 "denovo-b sssp-warps fermi buffer 1" 358419,correct --protocol denovo-b $W \
+    --machine "$T/fermi-b1.machine"
+# The explorer reaches the same cycle when wb and resp hold one message per channel
+# (denovo-b-cap1), on two CUs of one thread each: 4 stores each (two lines registered, then
+# the other CU's two lines); the trace ends with both L1s' wb channels holding an RDATA
+# and both resp channels a RECALL. Bounding one of the two networks, or neither, is ok.
+# xcheck NAME WANT PROTO: check's verdict, states and transitions are WANT.
+xcheck() {
+    got=$("$BIN" check --no-db --json --protocol "$3" $F/recall-cycle.litmus 2>&1 |
+        sed -n 's/.*"states":\([0-9]*\),"transitions":\([0-9]*\),.*"verdict":"\([a-z]*\)".*/\3 \1 \2/p')
+    if [ "$got" = "$2" ]; then ok; else bad "$1: got '$got', want '$2'"; fi
+}
+xcheck "denovo-b-cap1 recall-cycle" "deadlock 20065 54725" $F/denovo-b-cap1.proto
+if "$BIN" check --no-db --json --protocol $F/denovo-b-cap1.proto $F/recall-cycle.litmus |
+    grep -qF '"L2 receives REG from L1[1] for z | L2.z: R -> RB, L2.z.rq: 0 -> 1","L1[1] receives GRANT from L2 for y | L1[1].y: DI -> R, L1[1].pending: 4 -> 3","L2 receives REG from L1[0] for y | L2.y: R -> RB","L1[1] receives RECALL from L2 for y | L1[1].y: R -> I","L2 receives REG from L1[1] for w | L2.w: V -> R, L2.w.owner: 0 -> 1","L1[1] receives GRANT from L2 for w | L1[1].w: DI -> R, L1[1].pending: 3 -> 2","L2 receives REG from L1[0] for w | L2.w: R -> RB"]'; then
+    ok; else bad "denovo-b-cap1 recall-cycle: trace"; fi
+sed '/^network resp /d' $F/denovo-b-cap1.proto >"$T/wb1.proto"
+sed '/^network wb /d' $F/denovo-b-cap1.proto >"$T/resp1.proto"
+xcheck "denovo-b wb capacity 1 recall-cycle" "ok 289405 837277" "$T/wb1.proto"
+xcheck "denovo-b resp capacity 1 recall-cycle" "ok 30589 82333" "$T/resp1.proto"
+xcheck "denovo-b recall-cycle" "ok 297393 867517" denovo-b
+# Forwards on a network of their own (denovo-b-fwdnet) would break the cycle but break the
+# tables: a RECALL that overtakes its GRANT is dropped as stale (a protocol deadlock, 28
+# states); denovo-b keeps them in order on resp and is ok (27 states).
+xcheck2() {
+    got=$("$BIN" check --no-db --json --protocol "$3" $F/recall-overtakes.litmus 2>&1 |
+        sed -n 's/.*"states":\([0-9]*\),"transitions":\([0-9]*\),.*"verdict":"\([a-z]*\)".*/\3 \1 \2/p')
+    if [ "$got" = "$2" ]; then ok; else bad "$1: got '$got', want '$2'"; fi
+}
+xcheck2 "denovo-b-fwdnet recall-overtakes" "deadlock 28 35" $F/denovo-b-fwdnet.proto
+xcheck2 "denovo-b recall-overtakes" "ok 27 35" denovo-b
+if "$BIN" check --no-db --json --protocol $F/denovo-b-fwdnet.proto $F/recall-overtakes.litmus |
+    grep -qF '"L1[0] receives RECALL from L2 for x","L1[0] receives GRANT from L2 for x | L1[0].x: DI -> R, L1[0].pending: 1 -> 0","P0 fence.rel.agent: frel | P0 finished"]'; then
+    ok; else bad "denovo-b-fwdnet recall-overtakes: trace"; fi
+# denovo-b-vn: forwards and write-back acknowledgements on a fourth network, write-backs as
+# requests, every message taken sending only on a later network. With every network at one
+# message per channel (denovo-b-vn-cap1) both tests are ok, and so is a write-back racing a
+# forward (CoRR, MP+rel+acq+guard, RMW-add2 with --env evict,writeback); on fermi-links both
+# kernels that deadlocked run correct.
+xcheck "denovo-b-vn-cap1 recall-cycle" "ok 1581 4019" $F/denovo-b-vn-cap1.proto
+xcheck "denovo-b-vn recall-cycle" "ok 166469 575259" $F/denovo-b-vn.proto
+xcheck2 "denovo-b-vn-cap1 recall-overtakes" "ok 27 35" $F/denovo-b-vn-cap1.proto
+for pt in "denovo-b-vn CoRR ok 172 290" "denovo-b-vn MP+rel+acq+guard ok 4413 12910" \
+    "denovo-b-vn RMW-add2 ok 218 493" "denovo-b-vn-cap1 CoRR ok 166 278" \
+    "denovo-b-vn-cap1 MP+rel+acq+guard ok 2819 7806" "denovo-b-vn-cap1 RMW-add2 ok 214 483"; do
+    set -- $pt
+    got=$("$BIN" check --no-db --json --env evict,writeback --protocol $F/$1.proto \
+        litmus/core/$2.litmus 2>&1 |
+        sed -n 's/.*"states":\([0-9]*\),"transitions":\([0-9]*\),.*"verdict":"\([a-z]*\)".*/\3 \1 \2/p')
+    if [ "$got" = "$3 $4 $5" ]; then ok; else bad "$1 $2 evict,writeback: got '$got', want '$3 $4 $5'"; fi
+done
+run1 "denovo-b-vn sssp fermi-links" 500433,correct --protocol $F/denovo-b-vn.proto $S \
+    --machine "$T/fermi-links.machine"
+run1 "denovo-b-vn sssp-warps fermi-links" 564362,correct --protocol $F/denovo-b-vn.proto $W \
+    --machine "$T/fermi-links.machine"
+
 # Bad input: one FILE:LINE:COL line, exit 2.
 bad_machine() {
     printf 'machine t\n%s\n' "$1" >"$T/bad.machine"
