@@ -19,6 +19,7 @@ in reports/mutation/ (gzip), so: report.py --previous reports/mutation.md report
 import gzip
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,6 +56,44 @@ def previous_of(path):
     return rows, secs, [(p, int(n)) for p, n in times]
 
 
+ENTRY = re.compile(r"^- \*\*#(\d+)\*\* \S+ `[^`]*` \S+ \S+: `(.*)` -> `(.*)`  \n"
+                   r"  .*\n  \*\*([^*]+)\*\*: (.*)$", re.M)
+
+
+def reclassify(notes, p, row, sec):
+    """An earlier report's row and section of protocol P with survivors.tab applied again:
+    an entry whose survivors.tab class or argument changed since (for the same rows) gets
+    the new ones, and the row's argued count and last rate follow. The classes mutate gave
+    (killed, equivalent, ...) are the earlier report's: no data, no new class."""
+    def note(mo):  # the entry's survivors.tab note, where it is for the same rows
+        n = notes.get((p, int(mo.group(1))))
+        return n if n and (n[0], n[1] or "(row removed)") == (mo.group(2), mo.group(3)) else None
+
+    def sub(mo):
+        n = note(mo)
+        if not n:
+            return mo.group(0)
+        return mo.group(0)[:mo.start(4) - mo.start(0)] + "%s**: %s" % (n[2], n[3])
+    sec = ENTRY.sub(sub, sec)
+    ents = list(ENTRY.finditer(sec))
+    argued = sum(1 for mo in ents if note(mo) and unkillable(note(mo)[2:]))
+    cells = row.split(" | ")
+    if len(cells) != 14:
+        return row, sec
+    # the section lists every survivor under mutate's class, so the row's survived and
+    # equivalent cells are rebuilt from it (the same whether or not the row was)
+    raw = sum(1 for mo in ents if mo.group(0).split(" ", 2)[2].startswith("survived "))
+    bigger = sum(1 for mo in ents if mo.group(0).split(" ", 2)[2].startswith("survived ")
+                 and note(mo) and note(mo)[2] == LARGER)
+    eq = int(cells[9]) + int(cells[11]) - raw + bigger
+    n, inv, k = int(cells[5]), int(cells[6]), int(cells[7]) + int(cells[8])
+    d = n - eq - inv
+    cells[9], cells[11], cells[12] = str(eq), str(raw - bigger), str(argued)
+    cells[13] = "%d/%d (%s)" % (k, d, rate(k, d)) + ("; %s" % rate(k, d - argued) if argued
+                                                     else "") + " |"
+    return " | ".join(cells), sec
+
+
 def rate(k, d):
     return "%.1f %%" % (100.0 * k / d) if d else "-"
 
@@ -81,8 +120,15 @@ def classification(notes, p, m):
     return n[2], n[3]
 
 
+# A bounded survivor that tests/mutation/pairs.py runs to completion, at a larger bound, on
+# every pair it was bounded on, with the original's outcomes: what mutate would class
+# equivalent at that bound. It is counted as equivalent (out of the rate), not argued.
+LARGER = "equivalent (larger bound)"
+
+
 def unkillable(c):
-    return c is not None and not c[0].startswith(("hole", "undetermined", "unclassified"))
+    return c is not None and c[0] != LARGER and not c[0].startswith(
+        ("hole", "undetermined", "unclassified"))
 
 
 def describe(m, c):
@@ -121,9 +167,11 @@ def main():
         s, ms = load(os.path.join(out_dir, p + ".core.json"))
         sg, mg = load(os.path.join(out_dir, p + ".gen.json"))
         if not s and p in prow:  # no data: the earlier report's row and section
-            rows.append(prow[p])
-            if p in psec:
-                detail.append(psec[p])
+            row, sec = prow[p], psec.get(p)
+            if sec:
+                row, sec = reclassify(notes, p, row, sec)
+                detail.append(sec)
+            rows.append(row)
             continue
         if not s:
             missing.append(p)
@@ -140,6 +188,11 @@ def main():
                       key=lambda m: m["mutant"])
         cls = {m["mutant"]: classification(notes, p, m) for m in rest}
         argued = sum(1 for m in rest if unkillable(cls[m["mutant"]]))
+        bigger = sum(1 for m in rest if m["class"] == "survived" and cls[m["mutant"]] and
+                     cls[m["mutant"]][0] == LARGER)
+        c["survived"] -= bigger
+        c["equivalent"] += bigger
+        d -= bigger
         rows.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s |" % (
             p, s["model"], f[1], f[2], s["usable_tests"], n, c["invalid"], c["killed"],
             c["killed-stronger"], c["equivalent"], c["not-covered"], c["survived"], argued,
@@ -155,7 +208,10 @@ def main():
                " classes. The kill rate is (killed + killed-stronger) / (mutants - equivalent -"
                " invalid): not-covered mutants count against it. After the semicolon, the same"
                " rate leaving out the mutants argued unkillable below (restriction, redundant,"
-               " model-invisible, equivalent by argument, unreachable).\n")
+               " model-invisible, equivalent by argument, unreachable). A survivor that"
+               " tests/mutation/pairs.py ran to completion at a larger bound on every pair it was"
+               " bounded on, with exactly the original's outcomes (`%s` below), is counted"
+               " equivalent, as mutate would class it at that bound.\n" % LARGER)
     out.append("| protocol | model | max-states | stronger | usable tests | mutants | invalid"
                " | killed | killed-stronger | equivalent | not-covered | survived"
                " | argued unkillable | kill rate |")
