@@ -85,6 +85,7 @@ report: cohcheck
 test-mutate: cohcheck
 	sh tests/e2e/gen.sh ./cohcheck
 	sh tests/e2e/mutate.sh ./cohcheck
+	sh tests/e2e/pairs.sh ./cohcheck
 	sh tests/e2e/regress.sh ./cohcheck
 	sh tests/e2e/junit.sh ./cohcheck
 
