@@ -108,6 +108,35 @@ typedef struct {
     uint64_t sent; /* the cycle it was sent */
 } msg_t;
 
+/* A local instruction compiled for thread_advance's fast loop, its operand kinds resolved
+ * into the opcode: registers ra, rb, literals ia, ib. LOP_SLOW: run as written (a memory
+ * instruction, a join, div, rem, an operand form not listed). */
+enum {
+    LOP_SLOW,
+    LOP_NOP,
+    LOP_MOV_R,
+    LOP_MOV_I,
+    LOP_ADD_RR,
+    LOP_ADD_RI,
+    LOP_SUB_RR,
+    LOP_SUB_RI,
+    LOP_MUL_RR,
+    LOP_MUL_RI,
+    LOP_B,
+    LOP_BEQ_R,
+    LOP_BEQ_I,
+    LOP_BNE_R,
+    LOP_BNE_I,
+    LOP_BLT_R,
+    LOP_BLT_I,
+    LOP_BGE_R,
+    LOP_BGE_I,
+};
+typedef struct {
+    int op, reg, ra, rb, target;
+    int64_t ia, ib;
+} lop_t;
+
 typedef struct {
     int pc, step, status;
     int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
@@ -115,10 +144,11 @@ typedef struct {
     sim_slot_t regs[PROG_MAX_REGS];
     int cu, inst;
     uint64_t op_start;
-    bool op_clean;  /* no stall and no wait so far: an L1 hit */
-    bool mshr_wait; /* its core event waits on a line with a request outstanding */
-    int warp;       /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
-    int leader;     /* a coalesced load: the lane whose access serves it; -1: none */
+    bool op_clean;   /* no stall and no wait so far: an L1 hit */
+    bool mshr_wait;  /* its core event waits on a line with a request outstanding */
+    int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
+    const lop_t *lc; /* its instructions compiled (lop_t), ninstr of them */
+    int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
 } thread_t;
 
 /* A warp: lanes first..first+n-1 (threads of one `simt` template, work-group and CU),
@@ -263,6 +293,7 @@ typedef struct sim {
     int nwarps;
     cusched_t *sched;     /* per CU */
     sim_slot_t *save_cv;  /* fire's copy of the controller variables */
+    lop_t *lcode;         /* every thread's lop_t, thread after thread */
     uint32_t stamp;       /* the coalescer's current warp instruction */
     uint32_t *loc_stamp;  /* per location: the instruction that last accessed it */
     int *loc_lane;        /* per location: the lane whose access it was */
@@ -1607,23 +1638,40 @@ static inline bool div_zero(sim_t *s, int t, const prog_instr_t *in)
     return (in->op == PROG_OP_DIV || in->op == PROG_OP_REM) && div_zero_slow(s, t, in);
 }
 
-/* Run local (non-memory) instruction IN on registers R; *PC moves on. */
-static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
+/* Run local (non-memory) instruction IN on registers R; *PC moves on. As prog_alu and
+ * prog_branch_taken compute it (64-bit operands, the result wrapped at 32 bits), inline. */
+static inline void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
 {
 #define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
+#define SET(v) (r[in->reg] = (sim_slot_t)(int32_t)(v))
     switch (in->op) {
-    case PROG_OP_MOV: r[in->reg] = (sim_slot_t)(int32_t)OPV(in->a); break;
-    case PROG_OP_ADD:
-    case PROG_OP_SUB:
-    case PROG_OP_MUL:
+    case PROG_OP_MOV: SET(OPV(in->a)); break;
+    case PROG_OP_ADD: SET((uint64_t)OPV(in->a) + (uint64_t)OPV(in->b)); break;
+    case PROG_OP_SUB: SET((uint64_t)OPV(in->a) - (uint64_t)OPV(in->b)); break;
+    case PROG_OP_MUL: SET((uint64_t)OPV(in->a) * (uint64_t)OPV(in->b)); break;
     case PROG_OP_DIV:
-    case PROG_OP_REM: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
-    case PROG_OP_B:
+    case PROG_OP_REM: SET(prog_alu(in, OPV(in->a), OPV(in->b))); break;
+    case PROG_OP_B: *pc = in->target; return;
     case PROG_OP_BEQ:
+        if ((int64_t)r[in->reg] == OPV(in->a)) {
+            *pc = in->target;
+            return;
+        }
+        break;
     case PROG_OP_BNE:
+        if ((int64_t)r[in->reg] != OPV(in->a)) {
+            *pc = in->target;
+            return;
+        }
+        break;
     case PROG_OP_BLT:
-    case PROG_OP_BGE: /* prog_is_branch's set */
-        if (prog_branch_taken(in, r[in->reg], OPV(in->a))) {
+        if ((int64_t)r[in->reg] < OPV(in->a)) {
+            *pc = in->target;
+            return;
+        }
+        break;
+    case PROG_OP_BGE:
+        if ((int64_t)r[in->reg] >= OPV(in->a)) {
             *pc = in->target;
             return;
         }
@@ -1631,6 +1679,7 @@ static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
     default: break;
     }
     (*pc)++;
+#undef SET
 #undef OPV
 }
 
@@ -1721,14 +1770,73 @@ static void join_setup(sim_t *s)
 }
 
 /* Run thread T's local instructions from cycle AT up to its next memory operation, a
- * join or its end. */
+ * join or its end. The compiled forms (lop_t) run in the loop; the rest as written. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
     const prog_thread_t *pt = &s->prog->threads[t];
+    const prog_instr_t *code = pt->instr;
+    const lop_t *lc = th->lc;
     sim_slot_t *r = th->regs;
+    uint64_t alu = (uint64_t)s->m->alu, nlocal = 0; /* local instructions run */
+    int pc = th->pc, n = pt->ninstr;
+#define R(k) ((int64_t)r[k])
+#define SET(v) (r[o->reg] = (sim_slot_t)(int32_t)(v))
+#define JUMP(c) pc = (c) ? o->target : pc + 1
     for (int steps = 0;; steps++) {
-        if (th->pc >= pt->ninstr) {
+        if (pc < n && lc[pc].op != LOP_SLOW && steps <= MAX_LOCAL) {
+            const lop_t *o = &lc[pc];
+            nlocal++;
+            switch (o->op) {
+            case LOP_NOP: pc++; continue; /* a label: no cycle */
+            case LOP_MOV_R:
+                SET(R(o->ra));
+                pc++;
+                break;
+            case LOP_MOV_I:
+                SET(o->ia);
+                pc++;
+                break;
+            case LOP_ADD_RR:
+                SET((uint64_t)R(o->ra) + (uint64_t)R(o->rb));
+                pc++;
+                break;
+            case LOP_ADD_RI:
+                SET((uint64_t)R(o->ra) + (uint64_t)o->ib);
+                pc++;
+                break;
+            case LOP_SUB_RR:
+                SET((uint64_t)R(o->ra) - (uint64_t)R(o->rb));
+                pc++;
+                break;
+            case LOP_SUB_RI:
+                SET((uint64_t)R(o->ra) - (uint64_t)o->ib);
+                pc++;
+                break;
+            case LOP_MUL_RR:
+                SET((uint64_t)R(o->ra) * (uint64_t)R(o->rb));
+                pc++;
+                break;
+            case LOP_MUL_RI:
+                SET((uint64_t)R(o->ra) * (uint64_t)o->ib);
+                pc++;
+                break;
+            case LOP_B: pc = o->target; break;
+            case LOP_BEQ_R: JUMP(R(o->reg) == R(o->ra)); break;
+            case LOP_BEQ_I: JUMP(R(o->reg) == o->ia); break;
+            case LOP_BNE_R: JUMP(R(o->reg) != R(o->ra)); break;
+            case LOP_BNE_I: JUMP(R(o->reg) != o->ia); break;
+            case LOP_BLT_R: JUMP(R(o->reg) < R(o->ra)); break;
+            case LOP_BLT_I: JUMP(R(o->reg) < o->ia); break;
+            case LOP_BGE_R: JUMP(R(o->reg) >= R(o->ra)); break;
+            default: JUMP(R(o->reg) >= o->ia); break; /* LOP_BGE_I */
+            }
+            at += alu;
+            continue;
+        }
+        th->pc = pc;
+        if (pc >= n) {
+            s->r->warp_instrs += nlocal;
             th->status = TH_DONE;
             s->ndone++;
             if (at > s->last_done)
@@ -1736,21 +1844,22 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             join_done(s, t, at);
             return;
         }
-        const prog_instr_t *in = &pt->instr[th->pc];
+        const prog_instr_t *in = &code[pc];
         if (in->op == PROG_OP_JOIN) {
-            s->r->warp_instrs++;
+            s->r->warp_instrs += nlocal + 1;
             join_arrive(s, t, at);
             return;
         }
-        if (is_mem(in) && in->indexed && th_loc(s, t, in) < 0) {
-            index_error(s, t, in);
-            th->status = TH_DONE;
-            s->ndone++;
-            return;
-        }
         if (is_mem(in)) {
+            s->r->warp_instrs += nlocal;
+            if (in->indexed && th_loc(s, t, in) < 0) {
+                index_error(s, t, in);
+                th->status = TH_DONE;
+                s->ndone++;
+                return;
+            }
             s->r->warp_instrs++;
-            th->ipc = th->pc;
+            th->ipc = pc;
             th->status = TH_RUN;
             th->step = 0;
             th->op_start = at + (uint64_t)s->m->issue;
@@ -1759,22 +1868,27 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             return;
         }
         if (steps > MAX_LOCAL) {
+            s->r->warp_instrs += nlocal;
             s->r->status = SIM_PROTOCOL;
             snprintf(s->r->msg, sizeof s->r->msg, "thread P%d loops without memory operations", t);
             th->status = TH_DONE;
             s->ndone++;
             return;
         }
-        s->r->warp_instrs++;
+        nlocal++;
         if (div_zero(s, t, in)) {
+            s->r->warp_instrs += nlocal;
             th->status = TH_DONE;
             s->ndone++;
             return;
         }
-        exec_local(r, &th->pc, in);
+        exec_local(r, &pc, in);
         if (in->op != PROG_OP_NOP)
-            at += (uint64_t)s->m->alu;
+            at += alu;
     }
+#undef JUMP
+#undef SET
+#undef R
 }
 
 /* ---- warps (docs/sim.md "Warps") ---- */
@@ -2549,6 +2663,47 @@ static void net_setup(sim_t *s)
     }
 }
 
+/* Local instruction IN of a thread of NINSTR instructions, compiled (lop_t). */
+static lop_t lop_compile(const prog_instr_t *in, int ninstr)
+{
+    lop_t o = {.op = LOP_SLOW,
+               .reg = in->reg,
+               .ra = (int)in->a.v,
+               .rb = (int)in->b.v,
+               .target = in->target,
+               .ia = in->a.v,
+               .ib = in->b.v};
+    bool ar = in->a.is_reg, br = in->b.is_reg;
+    bool no_regs = in->op == PROG_OP_NOP || in->op == PROG_OP_B; /* read no register */
+    bool regs_ok = no_regs || (in->reg >= 0 && in->reg < PROG_MAX_REGS &&
+                               (!ar || (in->a.v >= 0 && in->a.v < PROG_MAX_REGS)) &&
+                               (!br || (in->b.v >= 0 && in->b.v < PROG_MAX_REGS)));
+    bool branch = in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE ||
+                  in->op == PROG_OP_BLT || in->op == PROG_OP_BGE;
+    if (!regs_ok || (branch && (in->target < 0 || in->target > ninstr)))
+        return o;
+    if (in->op == PROG_OP_ADD && !ar && br) { /* commutes: the literal second */
+        o.ra = (int)in->b.v;
+        o.ib = in->a.v;
+        ar = true;
+        br = false;
+    }
+    switch (in->op) {
+    case PROG_OP_NOP: o.op = LOP_NOP; break;
+    case PROG_OP_MOV: o.op = ar ? LOP_MOV_R : LOP_MOV_I; break;
+    case PROG_OP_ADD: o.op = !ar ? LOP_SLOW : br ? LOP_ADD_RR : LOP_ADD_RI; break;
+    case PROG_OP_SUB: o.op = !ar ? LOP_SLOW : br ? LOP_SUB_RR : LOP_SUB_RI; break;
+    case PROG_OP_MUL: o.op = !ar ? LOP_SLOW : br ? LOP_MUL_RR : LOP_MUL_RI; break;
+    case PROG_OP_B: o.op = LOP_B; break;
+    case PROG_OP_BEQ: o.op = ar ? LOP_BEQ_R : LOP_BEQ_I; break;
+    case PROG_OP_BNE: o.op = ar ? LOP_BNE_R : LOP_BNE_I; break;
+    case PROG_OP_BLT: o.op = ar ? LOP_BLT_R : LOP_BLT_I; break;
+    case PROG_OP_BGE: o.op = ar ? LOP_BGE_R : LOP_BGE_I; break;
+    default: break;
+    }
+    return o;
+}
+
 static int build(sim_t *s, diag_t *err)
 {
     const proto_t *p = s->p;
@@ -2817,6 +2972,13 @@ static int build(sim_t *s, diag_t *err)
         total += prog->threads[t].ninstr;
     }
     s->maps = xcalloc((size_t)total + 1, sizeof *s->maps);
+    s->lcode = xcalloc((size_t)total + 1, sizeof *s->lcode);
+    for (int t = 0; t < prog->nthreads; t++) {
+        s->th[t].lc = s->lcode + s->map_base[t];
+        for (int k = 0; k < prog->threads[t].ninstr; k++)
+            s->lcode[s->map_base[t] + k] =
+                lop_compile(&prog->threads[t].instr[k], prog->threads[t].ninstr);
+    }
     for (int t = 0; t < prog->nthreads; t++) {
         s->th[t].cu = prog->threads[t].cu;
         s->th[t].inst = -1;
@@ -2957,6 +3119,7 @@ static void sim_free(sim_t *s)
     free(s->msg_foff);
     free(s->msg_bytes);
     free(s->th);
+    free(s->lcode);
     free(s->maps);
     free(s->map_base);
     for (int k = 0; k < s->nmsg; k++)
