@@ -109,8 +109,9 @@ typedef struct {
 } msg_t;
 
 /* A local instruction compiled for thread_advance's fast loop, its operand kinds resolved
- * into the opcode: registers ra, rb, literals ia, ib. LOP_SLOW: run as written (a memory
- * instruction, a join, div, rem, an operand form not listed). */
+ * into the opcode (_R: registers ra, rb; _I: ra and the literal imm; a branch's _I: the
+ * literal imm). LOP_SLOW: run as written (a memory instruction, a join, div, rem, an
+ * operand form not listed, the end). */
 enum {
     LOP_SLOW,
     LOP_NOP,
@@ -133,8 +134,9 @@ enum {
     LOP_BGE_I,
 };
 typedef struct {
-    int op, reg, ra, rb, target;
-    int64_t ia, ib;
+    uint8_t op, reg, ra, rb; /* registers: below PROG_MAX_REGS */
+    int32_t target;          /* a branch's: 0..ninstr */
+    int64_t imm;             /* the literal operand */
 } lop_t;
 
 typedef struct {
@@ -147,7 +149,7 @@ typedef struct {
     bool op_clean;   /* no stall and no wait so far: an L1 hit */
     bool mshr_wait;  /* its core event waits on a line with a request outstanding */
     int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
-    const lop_t *lc; /* its instructions compiled (lop_t), ninstr of them */
+    const lop_t *lc; /* its instructions compiled (lop_t), ninstr + 1 (LOP_SLOW at the end) */
     int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
 } thread_t;
 
@@ -1770,73 +1772,76 @@ static void join_setup(sim_t *s)
 }
 
 /* Run thread T's local instructions from cycle AT up to its next memory operation, a
- * join or its end. The compiled forms (lop_t) run in the loop; the rest as written. */
+ * join or its end. The compiled forms (lop_t) run in the inner loop; the rest as
+ * written. Every pass of the outer loop but the last runs one local instruction, so
+ * STEPS counts those run. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
     const prog_thread_t *pt = &s->prog->threads[t];
-    const prog_instr_t *code = pt->instr;
     const lop_t *lc = th->lc;
     sim_slot_t *r = th->regs;
-    uint64_t alu = (uint64_t)s->m->alu, nlocal = 0; /* local instructions run */
-    int pc = th->pc, n = pt->ninstr;
+    uint64_t alu = (uint64_t)s->m->alu;
+    int pc = th->pc, n = pt->ninstr, steps = 0;
 #define R(k) ((int64_t)r[k])
 #define SET(v) (r[o->reg] = (sim_slot_t)(int32_t)(v))
-#define JUMP(c) pc = (c) ? o->target : pc + 1
-    for (int steps = 0;; steps++) {
-        if (pc < n && lc[pc].op != LOP_SLOW && steps <= MAX_LOCAL) {
-            const lop_t *o = &lc[pc];
-            nlocal++;
-            switch (o->op) {
-            case LOP_NOP: pc++; continue; /* a label: no cycle */
-            case LOP_MOV_R:
-                SET(R(o->ra));
-                pc++;
-                break;
-            case LOP_MOV_I:
-                SET(o->ia);
-                pc++;
-                break;
-            case LOP_ADD_RR:
-                SET((uint64_t)R(o->ra) + (uint64_t)R(o->rb));
-                pc++;
-                break;
-            case LOP_ADD_RI:
-                SET((uint64_t)R(o->ra) + (uint64_t)o->ib);
-                pc++;
-                break;
-            case LOP_SUB_RR:
-                SET((uint64_t)R(o->ra) - (uint64_t)R(o->rb));
-                pc++;
-                break;
-            case LOP_SUB_RI:
-                SET((uint64_t)R(o->ra) - (uint64_t)o->ib);
-                pc++;
-                break;
-            case LOP_MUL_RR:
-                SET((uint64_t)R(o->ra) * (uint64_t)R(o->rb));
-                pc++;
-                break;
-            case LOP_MUL_RI:
-                SET((uint64_t)R(o->ra) * (uint64_t)o->ib);
-                pc++;
-                break;
-            case LOP_B: pc = o->target; break;
-            case LOP_BEQ_R: JUMP(R(o->reg) == R(o->ra)); break;
-            case LOP_BEQ_I: JUMP(R(o->reg) == o->ia); break;
-            case LOP_BNE_R: JUMP(R(o->reg) != R(o->ra)); break;
-            case LOP_BNE_I: JUMP(R(o->reg) != o->ia); break;
-            case LOP_BLT_R: JUMP(R(o->reg) < R(o->ra)); break;
-            case LOP_BLT_I: JUMP(R(o->reg) < o->ia); break;
-            case LOP_BGE_R: JUMP(R(o->reg) >= R(o->ra)); break;
-            default: JUMP(R(o->reg) >= o->ia); break; /* LOP_BGE_I */
+#define JUMP(c) o = (c) ? lc + o->target : o + 1
+    for (;;) {
+        if (pc >= 0 && pc <= n) {
+            const lop_t *o = lc + pc;
+            while (o->op != LOP_SLOW && steps <= MAX_LOCAL) {
+                steps++;
+                switch (o->op) {
+                case LOP_NOP: o++; continue; /* a label: no cycle */
+                case LOP_MOV_R:
+                    SET(R(o->ra));
+                    o++;
+                    break;
+                case LOP_MOV_I:
+                    SET(o->imm);
+                    o++;
+                    break;
+                case LOP_ADD_RR:
+                    SET((uint64_t)R(o->ra) + (uint64_t)R(o->rb));
+                    o++;
+                    break;
+                case LOP_ADD_RI:
+                    SET((uint64_t)R(o->ra) + (uint64_t)o->imm);
+                    o++;
+                    break;
+                case LOP_SUB_RR:
+                    SET((uint64_t)R(o->ra) - (uint64_t)R(o->rb));
+                    o++;
+                    break;
+                case LOP_SUB_RI:
+                    SET((uint64_t)R(o->ra) - (uint64_t)o->imm);
+                    o++;
+                    break;
+                case LOP_MUL_RR:
+                    SET((uint64_t)R(o->ra) * (uint64_t)R(o->rb));
+                    o++;
+                    break;
+                case LOP_MUL_RI:
+                    SET((uint64_t)R(o->ra) * (uint64_t)o->imm);
+                    o++;
+                    break;
+                case LOP_B: o = lc + o->target; break;
+                case LOP_BEQ_R: JUMP(R(o->reg) == R(o->rb)); break;
+                case LOP_BEQ_I: JUMP(R(o->reg) == o->imm); break;
+                case LOP_BNE_R: JUMP(R(o->reg) != R(o->rb)); break;
+                case LOP_BNE_I: JUMP(R(o->reg) != o->imm); break;
+                case LOP_BLT_R: JUMP(R(o->reg) < R(o->rb)); break;
+                case LOP_BLT_I: JUMP(R(o->reg) < o->imm); break;
+                case LOP_BGE_R: JUMP(R(o->reg) >= R(o->rb)); break;
+                default: JUMP(R(o->reg) >= o->imm); break; /* LOP_BGE_I */
+                }
+                at += alu;
             }
-            at += alu;
-            continue;
+            pc = (int)(o - lc);
         }
         th->pc = pc;
         if (pc >= n) {
-            s->r->warp_instrs += nlocal;
+            s->r->warp_instrs += (uint64_t)steps;
             th->status = TH_DONE;
             s->ndone++;
             if (at > s->last_done)
@@ -1844,14 +1849,14 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             join_done(s, t, at);
             return;
         }
-        const prog_instr_t *in = &code[pc];
+        const prog_instr_t *in = &pt->instr[pc];
         if (in->op == PROG_OP_JOIN) {
-            s->r->warp_instrs += nlocal + 1;
+            s->r->warp_instrs += (uint64_t)steps + 1;
             join_arrive(s, t, at);
             return;
         }
         if (is_mem(in)) {
-            s->r->warp_instrs += nlocal;
+            s->r->warp_instrs += (uint64_t)steps;
             if (in->indexed && th_loc(s, t, in) < 0) {
                 index_error(s, t, in);
                 th->status = TH_DONE;
@@ -1868,16 +1873,16 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             return;
         }
         if (steps > MAX_LOCAL) {
-            s->r->warp_instrs += nlocal;
+            s->r->warp_instrs += (uint64_t)steps;
             s->r->status = SIM_PROTOCOL;
             snprintf(s->r->msg, sizeof s->r->msg, "thread P%d loops without memory operations", t);
             th->status = TH_DONE;
             s->ndone++;
             return;
         }
-        nlocal++;
+        steps++;
         if (div_zero(s, t, in)) {
-            s->r->warp_instrs += nlocal;
+            s->r->warp_instrs += (uint64_t)steps;
             th->status = TH_DONE;
             s->ndone++;
             return;
@@ -2666,13 +2671,7 @@ static void net_setup(sim_t *s)
 /* Local instruction IN of a thread of NINSTR instructions, compiled (lop_t). */
 static lop_t lop_compile(const prog_instr_t *in, int ninstr)
 {
-    lop_t o = {.op = LOP_SLOW,
-               .reg = in->reg,
-               .ra = (int)in->a.v,
-               .rb = (int)in->b.v,
-               .target = in->target,
-               .ia = in->a.v,
-               .ib = in->b.v};
+    lop_t o = {.op = LOP_SLOW};
     bool ar = in->a.is_reg, br = in->b.is_reg;
     bool no_regs = in->op == PROG_OP_NOP || in->op == PROG_OP_B; /* read no register */
     bool regs_ok = no_regs || (in->reg >= 0 && in->reg < PROG_MAX_REGS &&
@@ -2682,23 +2681,33 @@ static lop_t lop_compile(const prog_instr_t *in, int ninstr)
                   in->op == PROG_OP_BLT || in->op == PROG_OP_BGE;
     if (!regs_ok || (branch && (in->target < 0 || in->target > ninstr)))
         return o;
-    if (in->op == PROG_OP_ADD && !ar && br) { /* commutes: the literal second */
-        o.ra = (int)in->b.v;
-        o.ib = in->a.v;
-        ar = true;
-        br = false;
+    prog_operand_t a = in->a, b = in->b;
+    if (in->op == PROG_OP_ADD || in->op == PROG_OP_MUL) { /* commute: a register first */
+        if (!ar && br) {
+            a = in->b;
+            b = in->a;
+        }
+    } else if (in->op == PROG_OP_MOV || branch) {
+        b = a; /* the one operand: _R's ra, _I's imm */
     }
+    if (!no_regs)
+        o.reg = (uint8_t)in->reg;
+    o.ra = a.is_reg ? (uint8_t)a.v : 0;
+    o.rb = b.is_reg ? (uint8_t)b.v : 0;
+    o.imm = b.is_reg ? 0 : b.v;
+    o.target = branch ? in->target : 0;
+    bool rr = a.is_reg && b.is_reg, ri = a.is_reg && !b.is_reg;
     switch (in->op) {
     case PROG_OP_NOP: o.op = LOP_NOP; break;
-    case PROG_OP_MOV: o.op = ar ? LOP_MOV_R : LOP_MOV_I; break;
-    case PROG_OP_ADD: o.op = !ar ? LOP_SLOW : br ? LOP_ADD_RR : LOP_ADD_RI; break;
-    case PROG_OP_SUB: o.op = !ar ? LOP_SLOW : br ? LOP_SUB_RR : LOP_SUB_RI; break;
-    case PROG_OP_MUL: o.op = !ar ? LOP_SLOW : br ? LOP_MUL_RR : LOP_MUL_RI; break;
+    case PROG_OP_MOV: o.op = a.is_reg ? LOP_MOV_R : LOP_MOV_I; break;
+    case PROG_OP_ADD: o.op = rr ? LOP_ADD_RR : ri ? LOP_ADD_RI : LOP_SLOW; break;
+    case PROG_OP_SUB: o.op = rr ? LOP_SUB_RR : ri ? LOP_SUB_RI : LOP_SLOW; break;
+    case PROG_OP_MUL: o.op = rr ? LOP_MUL_RR : ri ? LOP_MUL_RI : LOP_SLOW; break;
     case PROG_OP_B: o.op = LOP_B; break;
-    case PROG_OP_BEQ: o.op = ar ? LOP_BEQ_R : LOP_BEQ_I; break;
-    case PROG_OP_BNE: o.op = ar ? LOP_BNE_R : LOP_BNE_I; break;
-    case PROG_OP_BLT: o.op = ar ? LOP_BLT_R : LOP_BLT_I; break;
-    case PROG_OP_BGE: o.op = ar ? LOP_BGE_R : LOP_BGE_I; break;
+    case PROG_OP_BEQ: o.op = a.is_reg ? LOP_BEQ_R : LOP_BEQ_I; break;
+    case PROG_OP_BNE: o.op = a.is_reg ? LOP_BNE_R : LOP_BNE_I; break;
+    case PROG_OP_BLT: o.op = a.is_reg ? LOP_BLT_R : LOP_BLT_I; break;
+    case PROG_OP_BGE: o.op = a.is_reg ? LOP_BGE_R : LOP_BGE_I; break;
     default: break;
     }
     return o;
@@ -2972,12 +2981,12 @@ static int build(sim_t *s, diag_t *err)
         total += prog->threads[t].ninstr;
     }
     s->maps = xcalloc((size_t)total + 1, sizeof *s->maps);
-    s->lcode = xcalloc((size_t)total + 1, sizeof *s->lcode);
+    s->lcode = xcalloc((size_t)total + (size_t)prog->nthreads + 1, sizeof *s->lcode);
     for (int t = 0; t < prog->nthreads; t++) {
-        s->th[t].lc = s->lcode + s->map_base[t];
+        lop_t *lc = s->lcode + s->map_base[t] + t; /* LOP_SLOW (0) at lc[ninstr] */
+        s->th[t].lc = lc;
         for (int k = 0; k < prog->threads[t].ninstr; k++)
-            s->lcode[s->map_base[t] + k] =
-                lop_compile(&prog->threads[t].instr[k], prog->threads[t].ninstr);
+            lc[k] = lop_compile(&prog->threads[t].instr[k], prog->threads[t].ninstr);
     }
     for (int t = 0; t < prog->nthreads; t++) {
         s->th[t].cu = prog->threads[t].cu;
