@@ -1300,10 +1300,8 @@ static int try_internal(sim_t *s, int i, int line, int ev)
 
 /* Fire the internal events the machine gives no latency (lease expiry, ...) that are
  * enabled on LINE of instance I, before an event is handled there. */
-static int lazy_internal(sim_t *s, int i, int line)
+static int lazy_run(sim_t *s, int i, int line)
 {
-    if (line < 0)
-        return 0;
     for (int n = 0; n < MAX_LAZY; n++) {
         int fired = 0;
         for (const int *e = s->lazy_ev[s->inst[i].ctrl]; *e >= 0 && !fired; e++) {
@@ -1316,6 +1314,13 @@ static int lazy_internal(sim_t *s, int i, int line)
     }
     s->lazy_cap = true;
     return 0;
+}
+
+/* lazy_run where LINE is a line and the controller has lazy events (without a call when
+ * it has none: most controllers). */
+static inline int lazy_internal(sim_t *s, int i, int line)
+{
+    return line < 0 || s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_run(s, i, line);
 }
 
 /* E reads something other than the line's record, the message, the instance's identity
@@ -1370,7 +1375,7 @@ static bool guard_reads_cvar(const proto_expr_t *g)
  * on another line, brings `pending` to 0): try the lazy events on LINE, and, when
  * ROW wrote a controller variable some lazy event's guard reads, on every line of I
  * that has a record. */
-static int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
+static int lazy_after_run(sim_t *s, int i, int line, const proto_row_t *row)
 {
     inst_t *in = &s->inst[i];
     if (lazy_internal(s, i, line) < 0)
@@ -1384,6 +1389,12 @@ static int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
         if (lazy_internal(s, i, in->rline[k]) < 0)
             return -1;
     return 0;
+}
+
+/* lazy_after_run where the controller has lazy events (without a call when it has none). */
+static inline int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
+{
+    return s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_after_run(s, i, line, row);
 }
 
 /* Free a way in LINE's set of instance I through the protocol's eviction rows:
