@@ -203,6 +203,8 @@ typedef struct sim {
     bool *has_dead;        /* per controller: a line variable reset_dead may reset */
     int *dead_off;         /* per controller * 64 + state: its dead variables in dead_list, */
     int *dead_list;        /* in declaration order, -1 ended */
+    bool *dead_idem;       /* per controller * 64 + state: resetting its dead variables again
+                              changes nothing (each a constant or the line's initial values) */
     bool **dead_const;     /* per controller, per line var: its initial value is dead_val's */
     sim_slot_t **dead_val; /* (a constant expression, evaluated once at build) */
     uint8_t *row_fl;       /* per controller * maxrows + row: ROWF_* (what fire saves) */
@@ -1220,12 +1222,16 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
     if (x->lrec) {
         int after = x->lrec[0];
         bool fa = false;
-        reset_dead(s, x->inst, x->line, x->lrec);
         for (int k = 0; k < s->nundo; k++)
             if (s->undo[k].slot == x->lrec) {
                 before = s->undo[k].old;
                 fa = true;
             }
+        /* Every commit resets the record's dead variables: a row that wrote no line
+           variable and left the state as it was finds them reset already. */
+        if (fl & ROWF_LV || fa || before != after || after < 0 || after >= 64 ||
+            !s->dead_idem[in->ctrl * 64 + after])
+            reset_dead(s, x->inst, x->line, x->lrec);
         if (before != after) {
             moved(s, x->inst, x->line, before, after);
             if (per_cu && after == init && (x->msg || fa))
@@ -2522,6 +2528,7 @@ static void build_fast(sim_t *s)
         ndl += 64 * ((size_t)p->ctrls[c].nlinevars + 1);
     s->dead_off = xcalloc((size_t)p->nctrls * 64 + 1, sizeof(int));
     s->dead_list = xmalloc((ndl + 1) * sizeof(int));
+    s->dead_idem = xcalloc((size_t)p->nctrls * 64 + 1, sizeof(bool));
     int nd = 0;
     for (int c = 0; c < p->nctrls; c++)
         for (int st = 0; st < 64; st++) {
@@ -2533,6 +2540,10 @@ static void build_fast(sim_t *s)
                     s->dead_list[nd++] = v;
             }
             s->dead_list[nd++] = -1;
+            s->dead_idem[c * 64 + st] = true;
+            for (const int *vp = s->dead_list + s->dead_off[c * 64 + st]; *vp >= 0; vp++)
+                if (!s->dead_const[c][*vp] && !p->ctrls[c].linevars[*vp].init_initial)
+                    s->dead_idem[c * 64 + st] = false;
         }
     /* find_row's candidates: per controller, event and state (64: no line record). */
     size_t ncand = 0, nkey = (size_t)p->nctrls * (size_t)p->nevents * 65;
@@ -3093,6 +3104,7 @@ static void sim_free(sim_t *s)
     free(s->has_dead);
     free(s->dead_off);
     free(s->dead_list);
+    free(s->dead_idem);
     for (int c = 0; s->dead_const && c < p->nctrls; c++) {
         free(s->dead_const[c]);
         free(s->dead_val[c]);
