@@ -1791,7 +1791,9 @@ static void join_setup(sim_t *s)
 /* Run thread T's local instructions from cycle AT up to its next memory operation, a
  * join or its end. The compiled forms (lop_t) run in the inner loop; the rest as
  * written. Every pass of the outer loop but the last runs one local instruction, so
- * STEPS counts those run. */
+ * STEPS counts those run. The inner loop tests MAX_LOCAL at branches only: between two
+ * branches it runs at most N instructions, so it stops at a branch once STEPS passes
+ * MAX_LOCAL - N - 1 and the outer loop takes the rest one at a time. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
@@ -1799,17 +1801,27 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
     const lop_t *lc = th->lc;
     sim_slot_t *r = th->regs;
     uint64_t alu = (uint64_t)s->m->alu;
-    int pc = th->pc, n = pt->ninstr, steps = 0;
+    int pc = th->pc, n = pt->ninstr, steps = 0, lim = MAX_LOCAL - n - 1;
 #define R(k) ((int64_t)r[k])
 #define SET(v) (r[o->reg] = (sim_slot_t)(int32_t)(v))
-#define JUMP(c) o = (c) ? lc + o->target : o + 1
+#define JUMP(c)                           \
+    do {                                  \
+        o = (c) ? lc + o->target : o + 1; \
+        if (steps > lim)                  \
+            goto out;                     \
+    } while (0)
     for (;;) {
-        if (pc >= 0 && pc <= n) {
+        if (pc >= 0 && pc <= n && steps <= lim) {
             const lop_t *o = lc + pc;
-            while (o->op != LOP_SLOW && steps <= MAX_LOCAL) {
+            int from = steps, nops = 0; /* nops: labels (no cycle) */
+            for (;;) {
                 steps++;
                 switch (o->op) {
-                case LOP_NOP: o++; continue; /* a label: no cycle */
+                case LOP_SLOW: steps--; goto out;
+                case LOP_NOP:
+                    nops++;
+                    o++;
+                    break;
                 case LOP_MOV_R:
                     SET(R(o->ra));
                     o++;
@@ -1842,7 +1854,7 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
                     SET((uint64_t)R(o->ra) * (uint64_t)o->imm);
                     o++;
                     break;
-                case LOP_B: o = lc + o->target; break;
+                case LOP_B: JUMP(1); break;
                 case LOP_BEQ_R: JUMP(R(o->reg) == R(o->rb)); break;
                 case LOP_BEQ_I: JUMP(R(o->reg) == o->imm); break;
                 case LOP_BNE_R: JUMP(R(o->reg) != R(o->rb)); break;
@@ -1850,10 +1862,12 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
                 case LOP_BLT_R: JUMP(R(o->reg) < R(o->rb)); break;
                 case LOP_BLT_I: JUMP(R(o->reg) < o->imm); break;
                 case LOP_BGE_R: JUMP(R(o->reg) >= R(o->rb)); break;
-                default: JUMP(R(o->reg) >= o->imm); break; /* LOP_BGE_I */
+                case LOP_BGE_I: JUMP(R(o->reg) >= o->imm); break;
+                default: __builtin_unreachable(); /* lop_compile writes no other */
                 }
-                at += alu;
             }
+        out:
+            at += (uint64_t)(steps - from - nops) * alu;
             pc = (int)(o - lc);
         }
         th->pc = pc;
