@@ -233,9 +233,6 @@ typedef struct sim {
     sim_pred_t *pred;   /* the protocol's predictors (--predict on), or NULL */
     bool *row_apply;    /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
-    /* retry's spare stall list: it swaps with the instance's */
-    item_t *retry_items;
-    size_t retry_cap;
     int *msg_bytes; /* per message type */
     inst_t *inst;
     thread_t *th;
@@ -806,12 +803,13 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
 /* ---- running one row ---- */
 
 /* Item IT stalls (again) at instance IN: a message's memo is the stall row's (memo_ok). */
-static void stall_put(sim_t *s, inst_t *in, const item_t *it)
+static inline void stall_put(sim_t *s, inst_t *in, const item_t *it)
 {
     if ((size_t)in->nstall == in->capstall)
         util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
     item_t *d = &in->stall[in->nstall++];
-    *d = *it;
+    if (d != it) /* retry puts an item back in place */
+        *d = *it;
     d->memo = it->kind == EV_ARRIVE && s->memo_ok;
     d->ver = s->memo_ver;
     s->memo_ok = false;
@@ -2192,12 +2190,10 @@ static int retry(sim_t *s, int i)
     inst_t *in = &s->inst[i];
     in->retry_set = false;
     int n = in->nstall;
-    /* The stalled items go to the spare list; the instance's list, empty, takes back those
-       that stall again. */
+    /* The stalled items are tried in order; those that stall again move down the list in
+       place (stall_put writes at nstall, never past the item being tried; want_retry reads
+       nstall while rows fire). Only handle adds to a list, never while this runs. */
     item_t *items = in->stall;
-    size_t cap = in->capstall;
-    in->stall = s->retry_items;
-    in->capstall = s->retry_cap;
     in->nstall = 0;
     for (int k = 0; k < n; k++)
         if (items[k].kind == EV_ARRIVE)
@@ -2205,7 +2201,7 @@ static int retry(sim_t *s, int i)
     int rc = 0;
     uint64_t fired = s->fired;
     for (int k = 0; k < n && !rc; k++) {
-        const item_t *it = &items[k]; /* items is apart from in->stall until the end */
+        const item_t *it = &items[k]; /* stall_put moves it down, or leaves it */
         int f;
         if (it->kind == EV_ARRIVE) {
             if (it->ordered && s->chan_blocked[it->chan]) {
@@ -2233,8 +2229,6 @@ static int retry(sim_t *s, int i)
         else if (f == 0)
             stall_put(s, in, it);
     }
-    s->retry_items = items;
-    s->retry_cap = cap;
     /* A row fired in this pass may have unblocked an item tried before it; with a
        clock, guards change with time alone: try again next cycle. */
     if (!rc && in->nstall && (s->p->clock || s->fired != fired))
@@ -3101,7 +3095,6 @@ static void sim_free(sim_t *s)
         free(s->inst[i].stall);
         free(s->inst[i].held);
     }
-    free(s->retry_items);
     free(s->inst);
     for (int c = 0; s->ctrl_insts && c < p->nctrls; c++)
         free(s->ctrl_insts[c]);
