@@ -455,15 +455,11 @@ static bool is_transient(const sim_t *s, int ctrl, int st)
 
 static void var_init(sim_t *s, int i, int line, sim_slot_t *r, int v);
 
-/* Instance I's record of LINE, created in the initial state when CREATE. */
-static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
+/* Instance I's new record of LINE, in the initial state. */
+static sim_slot_t *line_new(sim_t *s, int i, int line)
 {
     inst_t *in = &s->inst[i];
-    int32_t k = in->index[line];
-    if (k >= 0)
-        return in->recs + (size_t)k * in->lw;
-    if (!create)
-        return NULL;
+    int32_t k;
     if (in->nrec == in->caprec) {
         size_t ow = in->caprec ? (size_t)in->caprec / 64 + 1 : 0; /* live words so far */
         in->caprec = in->caprec ? in->caprec * 2 : 16;
@@ -493,6 +489,17 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     for (int v = 0; v < c->nlinevars; v++)
         var_init(s, i, line, r, v);
     return r;
+}
+
+/* Instance I's record of LINE, created in the initial state when CREATE (an existing
+ * one without a call). */
+static inline sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
+{
+    const inst_t *in = &s->inst[i];
+    int32_t k = in->index[line];
+    if (k >= 0)
+        return in->recs + (size_t)k * in->lw;
+    return create ? line_new(s, i, line) : NULL;
 }
 
 /* Line variable V of instance I's record R of LINE takes its initial value. */
