@@ -109,6 +109,37 @@ typedef struct {
     uint64_t seq;  /* messages sent before it */
 } msg_t;
 
+/* A local instruction compiled for thread_advance's fast loop, its operand kinds resolved
+ * into the opcode (_R: registers ra, rb; _I: ra and the literal imm; a branch's _I: the
+ * literal imm). LOP_SLOW: run as written (a memory instruction, a join, div, rem, an
+ * operand form not listed, the end). */
+enum {
+    LOP_SLOW,
+    LOP_NOP,
+    LOP_MOV_R,
+    LOP_MOV_I,
+    LOP_ADD_RR,
+    LOP_ADD_RI,
+    LOP_SUB_RR,
+    LOP_SUB_RI,
+    LOP_MUL_RR,
+    LOP_MUL_RI,
+    LOP_B,
+    LOP_BEQ_R,
+    LOP_BEQ_I,
+    LOP_BNE_R,
+    LOP_BNE_I,
+    LOP_BLT_R,
+    LOP_BLT_I,
+    LOP_BGE_R,
+    LOP_BGE_I,
+};
+typedef struct {
+    uint8_t op, reg, ra, rb; /* registers: below PROG_MAX_REGS */
+    int32_t target;          /* a branch's: 0..ninstr */
+    int64_t imm;             /* the literal operand */
+} lop_t;
+
 typedef struct {
     int pc, step, status;
     int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
@@ -116,10 +147,11 @@ typedef struct {
     sim_slot_t regs[PROG_MAX_REGS];
     int cu, inst;
     uint64_t op_start;
-    bool op_clean;  /* no stall and no wait so far: an L1 hit */
-    bool mshr_wait; /* its core event waits on a line with a request outstanding */
-    int warp;       /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
-    int leader;     /* a coalesced load: the lane whose access serves it; -1: none */
+    bool op_clean;   /* no stall and no wait so far: an L1 hit */
+    bool mshr_wait;  /* its core event waits on a line with a request outstanding */
+    int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
+    const lop_t *lc; /* its instructions compiled (lop_t), ninstr + 1 (LOP_SLOW at the end) */
+    int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
 } thread_t;
 
 /* A warp: lanes first..first+n-1 (threads of one `simt` template, work-group and CU),
@@ -172,6 +204,8 @@ typedef struct sim {
     bool *has_dead;        /* per controller: a line variable reset_dead may reset */
     int *dead_off;         /* per controller * 64 + state: its dead variables in dead_list, */
     int *dead_list;        /* in declaration order, -1 ended */
+    bool *dead_idem;       /* per controller * 64 + state: resetting its dead variables again
+                              changes nothing (each a constant or the line's initial values) */
     bool **dead_const;     /* per controller, per line var: its initial value is dead_val's */
     sim_slot_t **dead_val; /* (a constant expression, evaluated once at build) */
     uint8_t *row_fl;       /* per controller * maxrows + row: ROWF_* (what fire saves) */
@@ -200,9 +234,6 @@ typedef struct sim {
     sim_pred_t *pred;   /* the protocol's predictors (--predict on), or NULL */
     bool *row_apply;    /* per controller * maxrows + row: the row computes apply() */
     int maxrows;
-    /* retry's spare stall list: it swaps with the instance's */
-    item_t *retry_items;
-    size_t retry_cap;
     int *msg_bytes; /* per message type */
     inst_t *inst;
     thread_t *th;
@@ -265,6 +296,7 @@ typedef struct sim {
     int nwarps;
     cusched_t *sched;     /* per CU */
     sim_slot_t *save_cv;  /* fire's copy of the controller variables */
+    lop_t *lcode;         /* every thread's lop_t, thread after thread */
     uint32_t stamp;       /* the coalescer's current warp instruction */
     uint32_t *loc_stamp;  /* per location: the instruction that last accessed it */
     int *loc_lane;        /* per location: the lane whose access it was */
@@ -425,15 +457,11 @@ static bool is_transient(const sim_t *s, int ctrl, int st)
 
 static void var_init(sim_t *s, int i, int line, sim_slot_t *r, int v);
 
-/* Instance I's record of LINE, created in the initial state when CREATE. */
-static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
+/* Instance I's new record of LINE, in the initial state. */
+static sim_slot_t *line_new(sim_t *s, int i, int line)
 {
     inst_t *in = &s->inst[i];
-    int32_t k = in->index[line];
-    if (k >= 0)
-        return in->recs + (size_t)k * in->lw;
-    if (!create)
-        return NULL;
+    int32_t k;
     if (in->nrec == in->caprec) {
         size_t ow = in->caprec ? (size_t)in->caprec / 64 + 1 : 0; /* live words so far */
         in->caprec = in->caprec ? in->caprec * 2 : 16;
@@ -463,6 +491,17 @@ static sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
     for (int v = 0; v < c->nlinevars; v++)
         var_init(s, i, line, r, v);
     return r;
+}
+
+/* Instance I's record of LINE, created in the initial state when CREATE (an existing
+ * one without a call). */
+static inline sim_slot_t *line_rec(sim_t *s, int i, int line, bool create)
+{
+    const inst_t *in = &s->inst[i];
+    int32_t k = in->index[line];
+    if (k >= 0)
+        return in->recs + (size_t)k * in->lw;
+    return create ? line_new(s, i, line) : NULL;
 }
 
 /* Line variable V of instance I's record R of LINE takes its initial value. */
@@ -774,12 +813,13 @@ static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec,
 /* ---- running one row ---- */
 
 /* Item IT stalls (again) at instance IN: a message's memo is the stall row's (memo_ok). */
-static void stall_put(sim_t *s, inst_t *in, const item_t *it)
+static inline void stall_put(sim_t *s, inst_t *in, const item_t *it)
 {
     if ((size_t)in->nstall == in->capstall)
         util_grow((void **)&in->stall, &in->capstall, (size_t)in->nstall + 1, sizeof *in->stall);
     item_t *d = &in->stall[in->nstall++];
-    *d = *it;
+    if (d != it) /* retry puts an item back in place */
+        *d = *it;
     d->memo = it->kind == EV_ARRIVE && s->memo_ok;
     d->ver = s->memo_ver;
     s->memo_ok = false;
@@ -1285,12 +1325,16 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
     if (x->lrec) {
         int after = x->lrec[0];
         bool fa = false;
-        reset_dead(s, x->inst, x->line, x->lrec);
         for (int k = 0; k < s->nundo; k++)
             if (s->undo[k].slot == x->lrec) {
                 before = s->undo[k].old;
                 fa = true;
             }
+        /* Every commit resets the record's dead variables: a row that wrote no line
+           variable and left the state as it was finds them reset already. */
+        if (fl & ROWF_LV || fa || before != after || after < 0 || after >= 64 ||
+            !s->dead_idem[in->ctrl * 64 + after])
+            reset_dead(s, x->inst, x->line, x->lrec);
         if (before != after) {
             moved(s, x->inst, x->line, before, after);
             if (per_cu && after == init && (x->msg || fa))
@@ -1365,10 +1409,8 @@ static int try_internal(sim_t *s, int i, int line, int ev)
 
 /* Fire the internal events the machine gives no latency (lease expiry, ...) that are
  * enabled on LINE of instance I, before an event is handled there. */
-static int lazy_internal(sim_t *s, int i, int line)
+static int lazy_run(sim_t *s, int i, int line)
 {
-    if (line < 0)
-        return 0;
     for (int n = 0; n < MAX_LAZY; n++) {
         int fired = 0;
         for (const int *e = s->lazy_ev[s->inst[i].ctrl]; *e >= 0 && !fired; e++) {
@@ -1381,6 +1423,13 @@ static int lazy_internal(sim_t *s, int i, int line)
     }
     s->lazy_cap = true;
     return 0;
+}
+
+/* lazy_run where LINE is a line and the controller has lazy events (without a call when
+ * it has none: most controllers). */
+static inline int lazy_internal(sim_t *s, int i, int line)
+{
+    return line < 0 || s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_run(s, i, line);
 }
 
 /* E reads something other than the line's record, the message, the instance's identity
@@ -1435,7 +1484,7 @@ static bool guard_reads_cvar(const proto_expr_t *g)
  * on another line, brings `pending` to 0): try the lazy events on LINE, and, when
  * ROW wrote a controller variable some lazy event's guard reads, on every line of I
  * that has a record. */
-static int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
+static int lazy_after_run(sim_t *s, int i, int line, const proto_row_t *row)
 {
     inst_t *in = &s->inst[i];
     if (lazy_internal(s, i, line) < 0)
@@ -1449,6 +1498,12 @@ static int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
         if (lazy_internal(s, i, in->rline[k]) < 0)
             return -1;
     return 0;
+}
+
+/* lazy_after_run where the controller has lazy events (without a call when it has none). */
+static inline int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
+{
+    return s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_after_run(s, i, line, row);
 }
 
 /* Free a way in LINE's set of instance I through the protocol's eviction rows:
@@ -1705,23 +1760,40 @@ static inline bool div_zero(sim_t *s, int t, const prog_instr_t *in)
     return (in->op == PROG_OP_DIV || in->op == PROG_OP_REM) && div_zero_slow(s, t, in);
 }
 
-/* Run local (non-memory) instruction IN on registers R; *PC moves on. */
-static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
+/* Run local (non-memory) instruction IN on registers R; *PC moves on. As prog_alu and
+ * prog_branch_taken compute it (64-bit operands, the result wrapped at 32 bits), inline. */
+static inline void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
 {
 #define OPV(o) ((o).is_reg ? (int64_t)r[(o).v] : (int64_t)(o).v)
+#define SET(v) (r[in->reg] = (sim_slot_t)(int32_t)(v))
     switch (in->op) {
-    case PROG_OP_MOV: r[in->reg] = (sim_slot_t)(int32_t)OPV(in->a); break;
-    case PROG_OP_ADD:
-    case PROG_OP_SUB:
-    case PROG_OP_MUL:
+    case PROG_OP_MOV: SET(OPV(in->a)); break;
+    case PROG_OP_ADD: SET((uint64_t)OPV(in->a) + (uint64_t)OPV(in->b)); break;
+    case PROG_OP_SUB: SET((uint64_t)OPV(in->a) - (uint64_t)OPV(in->b)); break;
+    case PROG_OP_MUL: SET((uint64_t)OPV(in->a) * (uint64_t)OPV(in->b)); break;
     case PROG_OP_DIV:
-    case PROG_OP_REM: r[in->reg] = (sim_slot_t)(int32_t)prog_alu(in, OPV(in->a), OPV(in->b)); break;
-    case PROG_OP_B:
+    case PROG_OP_REM: SET(prog_alu(in, OPV(in->a), OPV(in->b))); break;
+    case PROG_OP_B: *pc = in->target; return;
     case PROG_OP_BEQ:
+        if ((int64_t)r[in->reg] == OPV(in->a)) {
+            *pc = in->target;
+            return;
+        }
+        break;
     case PROG_OP_BNE:
+        if ((int64_t)r[in->reg] != OPV(in->a)) {
+            *pc = in->target;
+            return;
+        }
+        break;
     case PROG_OP_BLT:
-    case PROG_OP_BGE: /* prog_is_branch's set */
-        if (prog_branch_taken(in, r[in->reg], OPV(in->a))) {
+        if ((int64_t)r[in->reg] < OPV(in->a)) {
+            *pc = in->target;
+            return;
+        }
+        break;
+    case PROG_OP_BGE:
+        if ((int64_t)r[in->reg] >= OPV(in->a)) {
             *pc = in->target;
             return;
         }
@@ -1729,6 +1801,7 @@ static void exec_local(sim_slot_t *r, int *pc, const prog_instr_t *in)
     default: break;
     }
     (*pc)++;
+#undef SET
 #undef OPV
 }
 
@@ -1819,14 +1892,90 @@ static void join_setup(sim_t *s)
 }
 
 /* Run thread T's local instructions from cycle AT up to its next memory operation, a
- * join or its end. */
+ * join or its end. The compiled forms (lop_t) run in the inner loop; the rest as
+ * written. Every pass of the outer loop but the last runs one local instruction, so
+ * STEPS counts those run. The inner loop tests MAX_LOCAL at branches only: between two
+ * branches it runs at most N instructions, so it stops at a branch once STEPS passes
+ * MAX_LOCAL - N - 1 and the outer loop takes the rest one at a time. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
     const prog_thread_t *pt = &s->prog->threads[t];
+    const lop_t *lc = th->lc;
     sim_slot_t *r = th->regs;
-    for (int steps = 0;; steps++) {
-        if (th->pc >= pt->ninstr) {
+    uint64_t alu = (uint64_t)s->m->alu;
+    int pc = th->pc, n = pt->ninstr, steps = 0, lim = MAX_LOCAL - n - 1;
+#define R(k) ((int64_t)r[k])
+#define SET(v) (r[o->reg] = (sim_slot_t)(int32_t)(v))
+#define JUMP(c)                           \
+    do {                                  \
+        o = (c) ? lc + o->target : o + 1; \
+        if (steps > lim)                  \
+            goto out;                     \
+    } while (0)
+    for (;;) {
+        if (pc >= 0 && pc <= n && steps <= lim) {
+            const lop_t *o = lc + pc;
+            int from = steps, nops = 0; /* nops: labels (no cycle) */
+            for (;;) {
+                steps++;
+                switch (o->op) {
+                case LOP_SLOW: steps--; goto out;
+                case LOP_NOP:
+                    nops++;
+                    o++;
+                    break;
+                case LOP_MOV_R:
+                    SET(R(o->ra));
+                    o++;
+                    break;
+                case LOP_MOV_I:
+                    SET(o->imm);
+                    o++;
+                    break;
+                case LOP_ADD_RR:
+                    SET((uint64_t)R(o->ra) + (uint64_t)R(o->rb));
+                    o++;
+                    break;
+                case LOP_ADD_RI:
+                    SET((uint64_t)R(o->ra) + (uint64_t)o->imm);
+                    o++;
+                    break;
+                case LOP_SUB_RR:
+                    SET((uint64_t)R(o->ra) - (uint64_t)R(o->rb));
+                    o++;
+                    break;
+                case LOP_SUB_RI:
+                    SET((uint64_t)R(o->ra) - (uint64_t)o->imm);
+                    o++;
+                    break;
+                case LOP_MUL_RR:
+                    SET((uint64_t)R(o->ra) * (uint64_t)R(o->rb));
+                    o++;
+                    break;
+                case LOP_MUL_RI:
+                    SET((uint64_t)R(o->ra) * (uint64_t)o->imm);
+                    o++;
+                    break;
+                case LOP_B: JUMP(1); break;
+                case LOP_BEQ_R: JUMP(R(o->reg) == R(o->rb)); break;
+                case LOP_BEQ_I: JUMP(R(o->reg) == o->imm); break;
+                case LOP_BNE_R: JUMP(R(o->reg) != R(o->rb)); break;
+                case LOP_BNE_I: JUMP(R(o->reg) != o->imm); break;
+                case LOP_BLT_R: JUMP(R(o->reg) < R(o->rb)); break;
+                case LOP_BLT_I: JUMP(R(o->reg) < o->imm); break;
+                case LOP_BGE_R: JUMP(R(o->reg) >= R(o->rb)); break;
+                case LOP_BGE_I: JUMP(R(o->reg) >= o->imm); break;
+                default: __builtin_unreachable(); /* lop_compile writes no other */
+                }
+            }
+        out:
+            at += (uint64_t)(steps - from - nops) * alu;
+            pc = (int)(o - lc);
+        }
+        th->pc = pc;
+        if (pc >= n) {
+            s->r->warp_instrs += (uint64_t)steps;
             th->status = TH_DONE;
             s->ndone++;
             if (at > s->last_done)
@@ -1834,21 +1983,22 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             join_done(s, t, at);
             return;
         }
-        const prog_instr_t *in = &pt->instr[th->pc];
+        const prog_instr_t *in = &pt->instr[pc];
         if (in->op == PROG_OP_JOIN) {
-            s->r->warp_instrs++;
+            s->r->warp_instrs += (uint64_t)steps + 1;
             join_arrive(s, t, at);
             return;
         }
-        if (is_mem(in) && in->indexed && th_loc(s, t, in) < 0) {
-            index_error(s, t, in);
-            th->status = TH_DONE;
-            s->ndone++;
-            return;
-        }
         if (is_mem(in)) {
+            s->r->warp_instrs += (uint64_t)steps;
+            if (in->indexed && th_loc(s, t, in) < 0) {
+                index_error(s, t, in);
+                th->status = TH_DONE;
+                s->ndone++;
+                return;
+            }
             s->r->warp_instrs++;
-            th->ipc = th->pc;
+            th->ipc = pc;
             th->status = TH_RUN;
             th->step = 0;
             th->op_start = at + (uint64_t)s->m->issue;
@@ -1857,22 +2007,27 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             return;
         }
         if (steps > MAX_LOCAL) {
+            s->r->warp_instrs += (uint64_t)steps;
             s->r->status = SIM_PROTOCOL;
             snprintf(s->r->msg, sizeof s->r->msg, "thread P%d loops without memory operations", t);
             th->status = TH_DONE;
             s->ndone++;
             return;
         }
-        s->r->warp_instrs++;
+        steps++;
         if (div_zero(s, t, in)) {
+            s->r->warp_instrs += (uint64_t)steps;
             th->status = TH_DONE;
             s->ndone++;
             return;
         }
-        exec_local(r, &th->pc, in);
+        exec_local(r, &pc, in);
         if (in->op != PROG_OP_NOP)
-            at += (uint64_t)s->m->alu;
+            at += alu;
     }
+#undef JUMP
+#undef SET
+#undef R
 }
 
 /* ---- warps (docs/sim.md "Warps") ---- */
@@ -2140,12 +2295,10 @@ static int retry(sim_t *s, int i)
     inst_t *in = &s->inst[i];
     in->retry_set = false;
     int n = in->nstall;
-    /* The stalled items go to the spare list; the instance's list, empty, takes back those
-       that stall again. */
+    /* The stalled items are tried in order; those that stall again move down the list in
+       place (stall_put writes at nstall, never past the item being tried; want_retry reads
+       nstall while rows fire). Only handle adds to a list, never while this runs. */
     item_t *items = in->stall;
-    size_t cap = in->capstall;
-    in->stall = s->retry_items;
-    in->capstall = s->retry_cap;
     in->nstall = 0;
     for (int k = 0; k < n; k++)
         if (items[k].kind == EV_ARRIVE)
@@ -2153,7 +2306,7 @@ static int retry(sim_t *s, int i)
     int rc = 0;
     uint64_t fired = s->fired;
     for (int k = 0; k < n && !rc; k++) {
-        const item_t *it = &items[k]; /* items is apart from in->stall until the end */
+        const item_t *it = &items[k]; /* stall_put moves it down, or leaves it */
         int f;
         if (it->kind == EV_ARRIVE) {
             if (it->ordered && s->chan_blocked[it->chan]) {
@@ -2181,8 +2334,6 @@ static int retry(sim_t *s, int i)
         else if (f == 0)
             stall_put(s, in, it);
     }
-    s->retry_items = items;
-    s->retry_cap = cap;
     /* A row fired in this pass may have unblocked an item tried before it; with a
        clock, guards change with time alone: try again next cycle. */
     if (!rc && in->nstall && (s->p->clock || s->fired != fired))
@@ -2490,6 +2641,7 @@ static void build_fast(sim_t *s)
         ndl += 64 * ((size_t)p->ctrls[c].nlinevars + 1);
     s->dead_off = xcalloc((size_t)p->nctrls * 64 + 1, sizeof(int));
     s->dead_list = xmalloc((ndl + 1) * sizeof(int));
+    s->dead_idem = xcalloc((size_t)p->nctrls * 64 + 1, sizeof(bool));
     int nd = 0;
     for (int c = 0; c < p->nctrls; c++)
         for (int st = 0; st < 64; st++) {
@@ -2501,6 +2653,10 @@ static void build_fast(sim_t *s)
                     s->dead_list[nd++] = v;
             }
             s->dead_list[nd++] = -1;
+            s->dead_idem[c * 64 + st] = true;
+            for (const int *vp = s->dead_list + s->dead_off[c * 64 + st]; *vp >= 0; vp++)
+                if (!s->dead_const[c][*vp] && !p->ctrls[c].linevars[*vp].init_initial)
+                    s->dead_idem[c * 64 + st] = false;
         }
     /* find_row's candidates: per controller, event and state (64: no line record). */
     size_t ncand = 0, nkey = (size_t)p->nctrls * (size_t)p->nevents * 65;
@@ -2645,6 +2801,51 @@ static void net_setup(sim_t *s)
         else
             s->inst_node[i] = cu >= 0 ? cu : s->ncus;
     }
+}
+
+/* Local instruction IN of a thread of NINSTR instructions, compiled (lop_t). */
+static lop_t lop_compile(const prog_instr_t *in, int ninstr)
+{
+    lop_t o = {.op = LOP_SLOW};
+    bool ar = in->a.is_reg, br = in->b.is_reg;
+    bool no_regs = in->op == PROG_OP_NOP || in->op == PROG_OP_B; /* read no register */
+    bool regs_ok = no_regs || (in->reg >= 0 && in->reg < PROG_MAX_REGS &&
+                               (!ar || (in->a.v >= 0 && in->a.v < PROG_MAX_REGS)) &&
+                               (!br || (in->b.v >= 0 && in->b.v < PROG_MAX_REGS)));
+    bool branch = in->op == PROG_OP_B || in->op == PROG_OP_BEQ || in->op == PROG_OP_BNE ||
+                  in->op == PROG_OP_BLT || in->op == PROG_OP_BGE;
+    if (!regs_ok || (branch && (in->target < 0 || in->target > ninstr)))
+        return o;
+    prog_operand_t a = in->a, b = in->b;
+    if (in->op == PROG_OP_ADD || in->op == PROG_OP_MUL) { /* commute: a register first */
+        if (!ar && br) {
+            a = in->b;
+            b = in->a;
+        }
+    } else if (in->op == PROG_OP_MOV || branch) {
+        b = a; /* the one operand: _R's ra, _I's imm */
+    }
+    if (!no_regs)
+        o.reg = (uint8_t)in->reg;
+    o.ra = a.is_reg ? (uint8_t)a.v : 0;
+    o.rb = b.is_reg ? (uint8_t)b.v : 0;
+    o.imm = b.is_reg ? 0 : b.v;
+    o.target = branch ? in->target : 0;
+    bool rr = a.is_reg && b.is_reg, ri = a.is_reg && !b.is_reg;
+    switch (in->op) {
+    case PROG_OP_NOP: o.op = LOP_NOP; break;
+    case PROG_OP_MOV: o.op = a.is_reg ? LOP_MOV_R : LOP_MOV_I; break;
+    case PROG_OP_ADD: o.op = rr ? LOP_ADD_RR : ri ? LOP_ADD_RI : LOP_SLOW; break;
+    case PROG_OP_SUB: o.op = rr ? LOP_SUB_RR : ri ? LOP_SUB_RI : LOP_SLOW; break;
+    case PROG_OP_MUL: o.op = rr ? LOP_MUL_RR : ri ? LOP_MUL_RI : LOP_SLOW; break;
+    case PROG_OP_B: o.op = LOP_B; break;
+    case PROG_OP_BEQ: o.op = a.is_reg ? LOP_BEQ_R : LOP_BEQ_I; break;
+    case PROG_OP_BNE: o.op = a.is_reg ? LOP_BNE_R : LOP_BNE_I; break;
+    case PROG_OP_BLT: o.op = a.is_reg ? LOP_BLT_R : LOP_BLT_I; break;
+    case PROG_OP_BGE: o.op = a.is_reg ? LOP_BGE_R : LOP_BGE_I; break;
+    default: break;
+    }
+    return o;
 }
 
 static int build(sim_t *s, diag_t *err)
@@ -2915,6 +3116,13 @@ static int build(sim_t *s, diag_t *err)
         total += prog->threads[t].ninstr;
     }
     s->maps = xcalloc((size_t)total + 1, sizeof *s->maps);
+    s->lcode = xcalloc((size_t)total + (size_t)prog->nthreads + 1, sizeof *s->lcode);
+    for (int t = 0; t < prog->nthreads; t++) {
+        lop_t *lc = s->lcode + s->map_base[t] + t; /* LOP_SLOW (0) at lc[ninstr] */
+        s->th[t].lc = lc;
+        for (int k = 0; k < prog->threads[t].ninstr; k++)
+            lc[k] = lop_compile(&prog->threads[t].instr[k], prog->threads[t].ninstr);
+    }
     for (int t = 0; t < prog->nthreads; t++) {
         s->th[t].cu = prog->threads[t].cu;
         s->th[t].inst = -1;
@@ -2992,7 +3200,6 @@ static void sim_free(sim_t *s)
         free(s->inst[i].stall);
         free(s->inst[i].held);
     }
-    free(s->retry_items);
     free(s->inst);
     for (int c = 0; s->ctrl_insts && c < p->nctrls; c++)
         free(s->ctrl_insts[c]);
@@ -3009,6 +3216,7 @@ static void sim_free(sim_t *s)
     free(s->has_dead);
     free(s->dead_off);
     free(s->dead_list);
+    free(s->dead_idem);
     for (int c = 0; s->dead_const && c < p->nctrls; c++) {
         free(s->dead_const[c]);
         free(s->dead_val[c]);
@@ -3055,6 +3263,7 @@ static void sim_free(sim_t *s)
     free(s->msg_foff);
     free(s->msg_bytes);
     free(s->th);
+    free(s->lcode);
     free(s->maps);
     free(s->map_base);
     for (int k = 0; k < s->nmsg; k++)

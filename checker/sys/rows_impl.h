@@ -136,6 +136,29 @@ static int ROWS(set_bit)(ROWS(ctx_t) * x, proto_type_kind_t kind, ROWS_VAL v, in
     return 0;
 }
 
+/* ROWS(eval) with its leaves (a constant, a line or controller variable, a message
+ * field) read without a call: the values and errors are eval's. */
+static inline int ROWS(eval_q)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
+{
+    const rows_layout_t *L = x->L;
+    switch (e->kind) {
+    case PROTO_E_INT: *v = e->index; return 0;
+    case PROTO_E_LINEVAR:
+        if (!x->lrec)
+            break;
+        *v = x->lrec[L->lv_off[L->inst_ctrl[x->inst]][e->index]];
+        return 0;
+    case PROTO_E_CTRLVAR: *v = x->cvars[L->cv_off[L->inst_ctrl[x->inst]][e->index]]; return 0;
+    case PROTO_E_MSGF:
+        if (!x->msg)
+            break;
+        *v = x->msg[2 + L->msg_foff[x->msg[0]][e->index]];
+        return 0;
+    default: break;
+    }
+    return ROWS(eval)(x, e, v);
+}
+
 /* The data value E names (a data variable or field, or merge(...) computed
  * into BUF, which holds maxlocs slots); NULL with an error when it has none. */
 static const ROWS_SLOT *ROWS(data_of)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_SLOT *buf)
@@ -159,13 +182,13 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
     switch (e->kind) {
     case PROTO_E_NONE: *v = 0; return 0;
     case PROTO_E_IN:
-        if (ROWS(eval)(x, e->a, &a) || ROWS(eval)(x, e->b, &b) ||
+        if (ROWS(eval_q)(x, e->a, &a) || ROWS(eval_q)(x, e->b, &b) ||
             ROWS(set_bit)(x, e->b->type.kind, a, &bit))
             return -1;
         *v = bit >= 0 && ((ROWS_UVAL)b >> bit & 1);
         return 0;
     case PROTO_E_SETOP:
-        if (ROWS(eval)(x, e->a, &a) || ROWS(eval)(x, e->b, &b) ||
+        if (ROWS(eval_q)(x, e->a, &a) || ROWS(eval_q)(x, e->b, &b) ||
             ROWS(set_bit)(x, e->type.kind, b, &bit))
             return -1;
         if (bit < 0)
@@ -175,7 +198,7 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
                           : (ROWS_VAL)((ROWS_UVAL)a & ~((ROWS_UVAL)1 << bit));
         return 0;
     case PROTO_E_SIZE:
-        if (ROWS(eval)(x, e->a, &a))
+        if (ROWS(eval_q)(x, e->a, &a))
             return -1;
         *v = ROWS(popcount)(a);
         return 0;
@@ -205,17 +228,17 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
     case PROTO_E_SELF: *v = x->inst; return 0;
     case PROTO_E_LINE: *v = x->line; return 0;
     case PROTO_E_NOT:
-        if (ROWS(eval)(x, e->a, &a))
+        if (ROWS(eval_q)(x, e->a, &a))
             return -1;
         *v = !a;
         return 0;
     case PROTO_E_NEG:
-        if (ROWS(eval)(x, e->a, &a))
+        if (ROWS(eval_q)(x, e->a, &a))
             return -1;
         *v = -a;
         return 0;
     case PROTO_E_BIN:
-        if (ROWS(eval)(x, e->a, &a))
+        if (ROWS(eval_q)(x, e->a, &a))
             return -1;
         if (e->op == '&' && !a) {
             *v = 0;
@@ -225,7 +248,7 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
             *v = 1;
             return 0;
         }
-        if (ROWS(eval)(x, e->b, &b))
+        if (ROWS(eval_q)(x, e->b, &b))
             return -1;
         switch (e->op) {
         case '+': *v = a + b; break;
@@ -243,7 +266,7 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
         return 0;
     case PROTO_E_MAX:
     case PROTO_E_MIN:
-        if (ROWS(eval)(x, e->a, &a) || ROWS(eval)(x, e->b, &b))
+        if (ROWS(eval_q)(x, e->a, &a) || ROWS(eval_q)(x, e->b, &b))
             return -1;
         *v = (e->kind == PROTO_E_MAX) == (a > b) ? a : b;
         return 0;
@@ -262,7 +285,7 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
         return 0;
     }
     case PROTO_E_APPLY:
-        if (ROWS(eval)(x, e->a, &a) || ROWS(eval)(x, e->b, &b) || ROWS(eval)(x, e->c, &c) ||
+        if (ROWS(eval_q)(x, e->a, &a) || ROWS(eval_q)(x, e->b, &b) || ROWS(eval)(x, e->c, &c) ||
             ROWS(eval)(x, e->d, &d))
             return -1;
         *v = ROWS(apply_rmw)(a, b, c, d);
@@ -321,7 +344,7 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
             memcpy(dst, src, sizeof(ROWS_SLOT) * (size_t)L->maxlocs);
         } else {
             ROWS_VAL v;
-            if (ROWS(eval)(x, fe, &v) ||
+            if (ROWS(eval_q)(x, fe, &v) ||
                 ROWS(check_range)(x, &m->fields[f].type, v, m->fields[f].name))
                 return -1;
             *dst = (ROWS_SLOT)v;
@@ -432,7 +455,7 @@ static int ROWS(do_assign)(ROWS(ctx_t) * x, const proto_action_t *a)
         return 0;
     }
     ROWS_VAL v;
-    if (ROWS(eval)(x, a->value, &v) || ROWS(check_range)(x, &var->type, v, var->name))
+    if (ROWS(eval_q)(x, a->value, &v) || ROWS(check_range)(x, &var->type, v, var->name))
         return -1;
     *p = (ROWS_SLOT)v;
     return 0;

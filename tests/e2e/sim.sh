@@ -90,6 +90,16 @@ for c in 2 15; do
     expect_rc 0 "hlrc-probe SPM_G --cus $c" "$BIN" sim --protocol hlrc-probe --workload SPM_G --cus $c
 done
 
+# Local instructions between two memory operations: at most 100,001, counted the same way
+# by the compiled loop and the instructions run as written. local198's P1 runs 99,596
+# before its store; local199's would run 100,099: the run stops at the 100,002nd.
+pin "local loops under the limit" 99598,15,8,168 --protocol gpu-wt --workload $D/local198.litmus
+expect_rc 1 "local loops over the limit" "$BIN" sim --json --protocol gpu-wt \
+    --workload $D/local199.litmus
+if grep -q '"message":"thread P1 loops without memory operations"' "$T/out" &&
+    grep -q '"warp_instructions":100002,' "$T/out"; then
+    ok; else bad "local loop limit: $(cut -c1-300 "$T/out")"; fi
+
 # Limits: exit 3, never "correct".
 expect_rc 3 "--max-events" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus --max-events 10
 expect_rc 3 "--max-cycles" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus --max-cycles 100
