@@ -121,8 +121,9 @@ def classification(notes, p, m):
 
 
 # A bounded survivor that tests/mutation/pairs.py runs to completion, at a larger bound, on
-# every pair it was bounded on, with the original's outcomes: what mutate would class
-# equivalent at that bound. It is counted as equivalent (out of the rate), not argued.
+# every pair it was bounded on, with the original's outcomes (the usable pairs: those the
+# original completes within the campaign's bound). Counted equivalent (out of the rate),
+# not argued.
 LARGER = "equivalent (larger bound)"
 
 
@@ -210,8 +211,9 @@ def main():
                " rate leaving out the mutants argued unkillable below (restriction, redundant,"
                " model-invisible, equivalent by argument, unreachable). A survivor that"
                " tests/mutation/pairs.py ran to completion at a larger bound on every pair it was"
-               " bounded on, with exactly the original's outcomes (`%s` below), is counted"
-               " equivalent, as mutate would class it at that bound.\n" % LARGER)
+               " bounded on, with exactly the original's outcomes (`%s` below; the usable"
+               " pairs stay those the original completes within the campaign's bound), is"
+               " counted equivalent.\n" % LARGER)
     out.append("| protocol | model | max-states | stronger | usable tests | mutants | invalid"
                " | killed | killed-stronger | equivalent | not-covered | survived"
                " | argued unkillable | kill rate |")
