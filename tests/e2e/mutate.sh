@@ -222,6 +222,36 @@ SURVIVORS="$T/surv.tab" python3 tests/mutation/report.py "$T/e" >"$T/r2.md" 2>/d
 if grep -q "unclassified\*\*: survivors.tab's entry #115 is for another row" "$T/r2.md"; then ok; else
     bad "report.py applied a stale classification"
 fi
+# reports/mutation.md regenerates from what the repository holds: the stored campaigns'
+# merged JSON (reports/mutation/P.core.json.gz) and, for the protocols with none there,
+# the committed report's own rows and sections (--previous); with no data at all too.
+mkdir -p "$T/nodata"
+for d in reports/mutation "$T/nodata"; do
+    if python3 tests/mutation/report.py --previous reports/mutation.md "$d" >"$T/regen.md" &&
+        cmp -s "$T/regen.md" reports/mutation.md; then ok; else
+        bad "report.py --previous reports/mutation.md $d differs from reports/mutation.md"
+    fi
+done
+# A stored protocol's data decides its row: with another count the row changes.
+mkdir -p "$T/alt"
+for f in reports/mutation/*.core.json.gz; do
+    [ -e "$f" ] || continue
+    b=$(basename "$f" .gz)
+    gzip -dc "$f" | python3 -c '
+import json, sys
+ls = [json.loads(l) for l in sys.stdin]
+m = next(m for m in ls[:-1] if m["class"] == "killed")
+m["class"] = "survived"
+for l in ls:
+    print(json.dumps(l, separators=(",", ":")))' >"$T/alt/$b"
+    p=${b%.core.json}
+    python3 tests/mutation/report.py --previous reports/mutation.md "$T/alt" >"$T/alt.md"
+    if ! grep -q "^| $p |" "$T/alt.md" ||
+        [ "$(grep "^| $p |" "$T/alt.md")" != "$(grep "^| $p |" reports/mutation.md)" ]; then ok; else
+        bad "report.py --previous: $p's stored data not used"
+    fi
+    rm -f "$T/alt/$b"
+done
 # A broken protocol: tests it already fails cannot kill anything.
 "$BIN" mutate --json --stronger none --protocol nol1-nowait "$C/SB.litmus" "$C/CoRR.litmus" >"$T/nw.json" 2>/dev/null
 if tail -n 1 "$T/nw.json" | grep -q '"tests":2,"usable_tests":1,'; then ok; else bad "nol1-nowait usable tests: $(tail -n 1 "$T/nw.json")"; fi

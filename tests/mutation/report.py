@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """reports/mutation.md from the JSON of tests/mutation/run.sh.
 
-Usage: python3 tests/mutation/report.py OUT > reports/mutation.md
+Usage: python3 tests/mutation/report.py [--previous REPORT] OUT > NEW.md
 ($SURVIVORS: another classification table, for tests)
-OUT: P.core.json per protocol (`cohcheck mutate --json` on litmus/core, with run.sh's
+OUT: P.core.json (or P.core.json.gz) per protocol (`cohcheck mutate --json` on litmus/core, with run.sh's
 stages merged in), and P.gen.json where the survivors also ran on litmus/gen (then the
 classes on core plus gen are reported). tests/mutation/survivors.tab gives the
 classification and argument of each mutant that is not killed, keyed by protocol and
@@ -11,7 +11,12 @@ mutant number and checked against the row it was written for: an entry whose ori
 and mutated rows differ from the mutant's (the table changed since) is not applied.
 Kill rate: (killed + killed-stronger) / (mutants - equivalent - invalid), so not-covered
 mutants count against it; the last column also leaves out the mutants argued
-unkillable (a class other than hole or undetermined)."""
+unkillable (a class other than hole or undetermined).
+--previous REPORT: a protocol with no data in OUT keeps its kill-rate row, its "### P"
+section and its time exactly as REPORT (an earlier reports/mutation.md) has them; with no
+data at all the output is REPORT's tables again. The committed campaigns' merged JSON is
+in reports/mutation/ (gzip), so: report.py --previous reports/mutation.md reports/mutation"""
+import gzip
 import json
 import os
 import sys
@@ -21,10 +26,33 @@ CLASSES = ("killed", "killed-stronger", "survived", "equivalent", "invalid", "no
 
 
 def load(path):
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        with gzip.open(path + ".gz", "rt") as f:
+            lines = [json.loads(l) for l in f]
+    elif not os.path.exists(path) or os.path.getsize(path) == 0:
         return None, {}
-    lines = [json.loads(l) for l in open(path)]
+    else:
+        lines = [json.loads(l) for l in open(path)]
+    if not lines:
+        return None, {}
     return lines[-1], {m["mutant"]: m for m in lines[:-1]}
+
+
+def previous_of(path):
+    """An earlier report's kill-rate rows, "### P" sections and times, by protocol."""
+    rows, secs, times = {}, {}, []
+    if not path:
+        return rows, secs, times
+    text = open(path).read()
+    for l in text.split("\n"):
+        if l.startswith("| ") and not l.startswith(("| protocol ", "|---")):
+            rows[l.split(" | ")[0][2:]] = l
+        if l.startswith("Times (wall seconds"):
+            times = [t.rsplit(" ", 2)[:2] for t in l.split(": ", 1)[1].rstrip(".").split("; ")]
+    parts = text.split("\n### ")
+    for part in parts[1:]:  # each as main() writes it: an entry, a blank line, a blank line
+        secs[part.split("\n", 1)[0]] = "### " + part.rstrip("\n") + "\n\n\n"
+    return rows, secs, [(p, int(n)) for p, n in times]
 
 
 def rate(k, d):
@@ -74,7 +102,15 @@ def describe(m, c):
 
 
 def main():
-    out_dir = sys.argv[1]
+    args = sys.argv[1:]
+    prev = None
+    if len(args) == 3 and args[0] == "--previous":
+        prev, args = args[1], args[2:]
+    if len(args) != 1:
+        sys.stderr.write("usage: report.py [--previous REPORT] OUT\n")
+        sys.exit(2)
+    out_dir = args[0]
+    prow, psec, ptimes = previous_of(prev)
     notes = notes_of()
     order = [l.split() for l in open(os.path.join(HERE, "protocols.tab"))
              if l.strip() and not l.startswith("#")]
@@ -84,6 +120,11 @@ def main():
         p = f[0]
         s, ms = load(os.path.join(out_dir, p + ".core.json"))
         sg, mg = load(os.path.join(out_dir, p + ".gen.json"))
+        if not s and p in prow:  # no data: the earlier report's row and section
+            rows.append(prow[p])
+            if p in psec:
+                detail.append(psec[p])
+            continue
         if not s:
             missing.append(p)
             continue
@@ -105,9 +146,8 @@ def main():
             "%d/%d (%s)" % (k, d, rate(k, d)) + ("; %s" % rate(k, d - argued) if argued else
                                                  "")))
         if rest:
-            detail.append("### %s\n" % p)
-            detail.extend(describe(m, cls[m["mutant"]]) for m in rest)
-            detail.append("")
+            detail.append("\n".join(["### %s\n" % p] + [describe(m, cls[m["mutant"]])
+                                                          for m in rest] + [""]) + "\n")
     out.append("## Kill rates\n")
     out.append("Per protocol: its target model, the bound and stronger settings of the campaign"
                " (tests/mutation/protocols.tab; the stages run on top of them, such as `-E all`,"
@@ -128,11 +168,14 @@ def main():
                    " not comparable) are in `reports/mutation.md` at commit c099468.\n"
                    % ", ".join(missing))
     times = os.path.join(out_dir, "times")
+    tot = dict(ptimes)  # the earlier report's, replaced by this data's
     if os.path.exists(times):
-        tot = {}  # a protocol's runs of run.sh (the core stage, then later stages), summed
+        new = {}  # a protocol's runs of run.sh (the core stage, then later stages), summed
         for t in (l.split() for l in open(times)):
             if len(t) == 5:
-                tot[t[0]] = tot.get(t[0], 0) + int(t[3]) + int(t[4])
+                new[t[0]] = new.get(t[0], 0) + int(t[3]) + int(t[4])
+        tot.update(new)
+    if tot:
         out.append("Times (wall seconds of run.sh's stages, summed per protocol, under nice on"
                    " the shared 2-core machine, several times the idle figures): " +
                    "; ".join("%s %d s" % (p, n) for p, n in tot.items()) + ".\n")
@@ -140,8 +183,7 @@ def main():
     out.append("Every survivor and not-covered mutant, with the row it changes, how its reachable"
                " outcomes compare with the original's over the (setting, test) pairs (more,"
                " fewer, search bounded), and its classification.\n")
-    out.extend(detail)
-    sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.write("\n".join(out) + "\n" + "".join(detail))
 
 
 main()
