@@ -107,6 +107,20 @@ one '"mutant":236,"file":"protocols/tcw.proto","line":128,"controller":"L1","ope
     tcw --por --stronger none --only 236 $M/ld+st+st+diffcu.litmus
 grep -q '"class":"killed","killed_by":"ld+st+st+diffcu","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
     bad "tcw #236: $(head -n 1 "$T/one.json")"
+# rcc's L2 IV/GETS stall (one reader slot per missing line) removed (#524): two CUs load a
+# line an L2 eviction left in I; the second GETS meets IV unhandled. Only L2 evictions
+# (inside warm+all) take the line there: under warm alone the row is never chosen.
+one '"original":"IV | GETS | | stall |","row":"","class":"killed-stronger","killed_by":"ld+ld+diffcu","verdict":"unexpected","setting":"warm+all"}' \
+    rcc --por --stronger warm+all --only 524 $M/ld+ld+diffcu.litmus
+one '"original":"IV | GETS | | stall |","row":"","class":"not-covered",' \
+    rcc --por --stronger warm --only 524 $M/ld+ld+diffcu.litmus
+# rcc's tick without its one-tick-per-hit limit (#419): with ticks alone (the `tick`
+# setting of protocols.tab) a RENEW meets a line in VI, the cell Fig. 5 leaves empty; at
+# 50000 states the mutant's search is still bounded.
+one '"original":"- | tick | !ticked         | now := now + 1; ticked := true |","row":"- | tick | | now := now + 1; ticked := true |","class":"killed-stronger","killed_by":"3T+ld+st+ld+samewg","verdict":"unexpected","setting":"tick"}' \
+    rcc --por --max-states 200000 --stronger tick --only 419 $M/3T+ld+st+ld+samewg.litmus
+one '"row":"- | tick | | now := now + 1; ticked := true |","class":"survived","killed_by":null,"gained":0,"lost":0,"bounded":1,' \
+    rcc --por --max-states 50000 --stronger tick --only 419 $M/3T+ld+st+ld+samewg.litmus
 # A hang is a kill with --liveness: a release fence that stalls when nothing is pending
 # (#89) never finishes the spinning reader's runs; without --liveness it looks equivalent.
 one '"mutant":89,"file":"protocols/gpu-wt.proto","line":127,"controller":"L1","operator":"negate-comparison","original":"- | frel | pending > 0 | stall |","row":"- | frel | pending <= 0 | stall |","class":"equivalent"' \
