@@ -9,7 +9,7 @@ Usage: python3 tests/mutation/pairs.py [--bin ./cohcheck] [--mutants build/por_m
 `cohcheck mutate` classes a mutant "undetermined (bounded)" when its search grows past
 --max-states on a test the original completes. This writes mutant MUTANT of PROTOCOL's
 resolved table (build/por_mutants numbers them as mutate does), checks the original and
-the mutant with `check --por --json --max-states N` on each pair (SETTING: base, warm,
+the mutant with `check --por --no-symmetry --json --max-states N` (mutate's graph) on each pair (SETTING: base, warm,
 all, warm+all or warm+cusK, as mutate's settings; TEST: a name in litmus/core or
 litmus/mutation) and prints one line a pair: the verdicts, states and whether the
 mutant's outcomes equal the original's. Exit 0 when the mutant completes every pair
@@ -63,7 +63,9 @@ def find_test(name):
 
 
 def check(binary, proto, opts, test, bound, memory):
-    r = subprocess.run([binary, "check", "--protocol", proto, "--por", "--no-db", "--json",
+    # mutate's graph: the partial-order reduction, no symmetry reduction
+    r = subprocess.run([binary, "check", "--protocol", proto, "--por", "--no-symmetry",
+                        "--no-db", "--json",
                         "--max-states", str(bound), "--max-memory", memory] + opts + [test],
                        capture_output=True, text=True)
     try:
