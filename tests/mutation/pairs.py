@@ -9,8 +9,9 @@ Usage: python3 tests/mutation/pairs.py [--bin ./cohcheck] [--mutants build/por_m
 `cohcheck mutate` classes a mutant "undetermined (bounded)" when its search grows past
 --max-states on a test the original completes. This writes mutant MUTANT of PROTOCOL's
 resolved table (build/por_mutants numbers them as mutate does), checks the original and
-the mutant with `check --por --no-symmetry --json --max-states N` (mutate's graph) on each pair (SETTING: base, warm,
-all, warm+all or warm+cusK, as mutate's settings; TEST: a name in litmus/core or
+the mutant with `check --por --no-symmetry --json --max-states N` (mutate's graph) on
+each pair (SETTING as mutate's: base, or 'warm', 'cold', 'cusK' and environment actions
+joined by '+', e.g. warm+all, warm+cus4, tick; TEST: a name in litmus/core or
 litmus/mutation) and prints one line a pair: the verdicts, states and whether the
 mutant's outcomes equal the original's. Exit 0 when the mutant completes every pair
 with exactly the original's outcomes (with the other pairs, where mutate saw the same
@@ -39,19 +40,19 @@ RANK = (0, 3, 1, 2)  # exit codes, least to most severe
 
 
 def setting_opts(s):
-    opts = []
+    opts, env = [], []
     for part in s.split("+"):
         if part == "base" or part == "cold":
             continue
         if part == "warm":
             opts += ["--init", "warm"]
-        elif part == "all":
-            opts += ["--env", "all"]
         elif part.startswith("cus") and part[3:].isdigit():
             opts += ["--cus", part[3:]]
+        elif part and all(c.isalnum() or c == "_" for c in part):
+            env.append(part)  # an environment action (check rejects an unknown one)
         else:
-            raise ValueError("unknown setting part '%s'" % part)
-    return opts
+            raise ValueError("bad setting part '%s'" % part)
+    return opts + (["--env", ",".join(env)] if env else [])
 
 
 def find_test(name):
