@@ -2,7 +2,7 @@
 """Decide a bounded survivor on the (setting, test) pairs it was bounded on.
 
 Usage: python3 tests/mutation/pairs.py [--bin ./cohcheck] [--mutants build/por_mutants]
-           [--bound N] [--memory SIZE] PROTOCOL MUTANT SETTING:TEST...
+           [--bound N] [--memory SIZE] [--cache FILE] PROTOCOL MUTANT SETTING:TEST...
        python3 tests/mutation/pairs.py --scan N0 --settings LIST [--cache FILE] [--bound N]
            PROTOCOL MUTANT
 
@@ -21,9 +21,9 @@ search still stops at the bound, 2 on bad input.
 
 With --scan N0 and no pairs, it first finds them: every test of litmus/core and
 litmus/mutation in every setting of LIST (comma-separated, e.g. base,warm,all), the
-original and the mutant at N0 states (the original's results kept in --cache FILE, one
-JSON line a run, so a second mutant of the same protocol reuses them); the pairs where
-the original completes and the mutant does not are then run at --bound, as above. A pair
+original and the mutant at N0 states (the original's runs, at any bound and in either
+mode, are kept in --cache FILE, one JSON line a run, so a second mutant of the same
+protocol reuses them); the pairs where the original completes and the mutant does not are then run at --bound, as above. A pair
 the mutant already decides at N0 is reported and counts: the first refutation ends the
 scan (killed), other outcomes make it a survivor."""
 import argparse
@@ -78,6 +78,30 @@ def check(binary, proto, opts, test, bound, memory):
     return d
 
 
+def original(a, st, opts, test, bound):
+    """The original's run on a pair, from --cache FILE when it holds it (one JSON line a
+    run, keyed by protocol, setting, test and bound), else run and added there."""
+    if a.cache_runs is None:
+        a.cache_runs = {}
+        if a.cache and os.path.exists(a.cache):
+            for line in open(a.cache):
+                d = json.loads(line)
+                a.cache_runs[(d["protocol"], d["setting"], d["test"], d["bound"])] = d
+    name = os.path.basename(test)[:-len(".litmus")]
+    key = (a.protocol, st, name, bound)
+    if key not in a.cache_runs:
+        o = check(a.bin, a.protocol, opts, test, bound, a.memory)
+        a.cache_runs[key] = {"protocol": a.protocol, "setting": st, "test": name,
+                             "bound": bound, "verdict": o["verdict"],
+                             "states": o.get("states", 0), "outcomes": sorted(o["outcomes"])}
+        if a.cache:
+            with open(a.cache, "a") as f:
+                f.write(json.dumps(a.cache_runs[key]) + "\n")
+    d = dict(a.cache_runs[key])
+    d["outcomes"] = set(d["outcomes"])
+    return d
+
+
 def scan(a, mfile):
     """The pairs where the original completes at a.scan states and the mutant does not;
     the worst exit code of the pairs the mutant decides there."""
@@ -85,26 +109,12 @@ def scan(a, mfile):
     for d in SUITES:
         tests += sorted(os.path.join(ROOT, d, f) for f in os.listdir(os.path.join(ROOT, d))
                         if f.endswith(".litmus"))
-    cache = {}
-    if a.cache and os.path.exists(a.cache):
-        for line in open(a.cache):
-            d = json.loads(line)
-            cache[(d["protocol"], d["setting"], d["test"], d["bound"])] = d
     out, worst = [], 0
     for st in a.settings.split(","):
         opts = setting_opts(st)
         for test in tests:
             name = os.path.basename(test)[:-len(".litmus")]
-            key = (a.protocol, st, name, a.scan)
-            if key not in cache:
-                o = check(a.bin, a.protocol, opts, test, a.scan, a.memory)
-                cache[key] = {"protocol": a.protocol, "setting": st, "test": name,
-                              "bound": a.scan, "verdict": o["verdict"],
-                              "states": o.get("states", 0), "outcomes": sorted(o["outcomes"])}
-                if a.cache:
-                    with open(a.cache, "a") as f:
-                        f.write(json.dumps(cache[key]) + "\n")
-            o = cache[key]
+            o = original(a, st, opts, test, a.scan)
             if o["verdict"] != "ok":
                 continue
             m = check(a.bin, mfile, opts, test, a.scan, a.memory)
@@ -114,7 +124,7 @@ def scan(a, mfile):
                 print("%s %s (%s): at %d states the mutant is refuted (%s): killed" % (
                     a.protocol, name, st, a.scan, m["verdict"]), flush=True)
                 return [], 1
-            elif m["outcomes"] != set(o["outcomes"]):
+            elif m["outcomes"] != o["outcomes"]:
                 print("%s %s (%s): at %d states the mutant reaches other outcomes" % (
                     a.protocol, name, st, a.scan), flush=True)
                 worst = 1
@@ -138,6 +148,7 @@ def main():
     ap.add_argument("--cache", default="")
     ap.add_argument("pairs", nargs="*", metavar="SETTING:TEST")
     a = ap.parse_args()
+    a.cache_runs = None
     if not a.pairs and not (a.scan and a.settings):
         print("pairs.py: give SETTING:TEST pairs, or --scan N0 --settings LIST", file=sys.stderr)
         return 2
@@ -164,7 +175,7 @@ def main():
         if not pairs:
             pairs, worst = scan(a, mfile)
         for s, opts, test in pairs:
-            o = check(a.bin, a.protocol, opts, test, a.bound, a.memory)
+            o = original(a, s, opts, test, a.bound)
             m = check(a.bin, mfile, opts, test, a.bound, a.memory)
             name = os.path.basename(test)[:-len(".litmus")]
             if o["verdict"] != "ok":
