@@ -23,9 +23,10 @@ With --scan N0 and no pairs, it first finds them: every test of litmus/core and
 litmus/mutation in every setting of LIST (comma-separated, e.g. base,warm,all), the
 original and the mutant at N0 states (the original's runs, at any bound and in either
 mode, are kept in --cache FILE, one JSON line a run, so a second mutant of the same
-protocol reuses them); the pairs where the original completes and the mutant does not are then run at --bound, as above. A pair
-the mutant already decides at N0 is reported and counts: the first refutation ends the
-scan (killed), other outcomes make it a survivor."""
+protocol reuses them); the pairs where the original completes and the mutant does not
+are then run at --bound, as above. A pair the mutant already decides at N0 is reported
+and counts: the first refutation ends the scan (killed), other outcomes make it a
+survivor."""
 import argparse
 import json
 import os
