@@ -147,18 +147,25 @@ Test(sym, canonical_form_is_one_per_orbit)
     proto_free(p);
 }
 
-Test(sym, different_threads_are_refused)
+/* The analysis refuses symmetry on PROTO running TEST, with a reason containing WHY. */
+static void check_refused(const char *proto, const char *test, const char *why_part)
 {
     proto_t *p;
     prog_t *g;
-    sys_t *s = load("protocols/gpu-wt.proto", "litmus/core/MP.litmus", 0, &p, &g);
+    sys_t *s = load(proto, test, 0, &p, &g);
     const char *why = NULL;
-    cr_assert(!sys_set_symmetry(s, true, &why));
-    cr_assert(strstr(why, "no two compute units are interchangeable"), "%s", why);
+    cr_assert(!sys_set_symmetry(s, true, &why), "%s on %s", proto, test);
+    cr_assert(strstr(why, why_part), "%s", why);
     cr_assert_eq(sys_sym_order(s), 0);
     sys_free(s);
     prog_free(g);
     proto_free(p);
+}
+
+Test(sym, different_threads_are_refused)
+{
+    check_refused("protocols/gpu-wt.proto", "litmus/core/MP.litmus",
+                  "no two compute units are interchangeable");
 }
 
 /* The canonical successors of a state, as a sorted list of hashes. */
@@ -232,16 +239,12 @@ Test(sym, elements_commute_with_steps)
  * CU 0 fixed (CoRR2's readers on CUs 2 and 3) it applies. */
 Test(sym, exposed_reset_value_is_refused)
 {
+    check_refused("protocols/rcc.proto", "litmus/core/CAS-lock+fences.litmus",
+                  "enters a state that keeps r1src without setting it");
     proto_t *p;
     prog_t *g;
-    sys_t *s = load("protocols/rcc.proto", "litmus/core/CAS-lock+fences.litmus", 0, &p, &g);
     const char *why = NULL;
-    cr_assert(!sys_set_symmetry(s, true, &why));
-    cr_assert(strstr(why, "enters a state that keeps r1src without setting it"), "%s", why);
-    sys_free(s);
-    prog_free(g);
-    proto_free(p);
-    s = load("protocols/rcc.proto", "litmus/core/CoRR2.litmus", 0, &p, &g);
+    sys_t *s = load("protocols/rcc.proto", "litmus/core/CoRR2.litmus", 0, &p, &g);
     cr_assert(sys_set_symmetry(s, true, &why), "%s", why);
     cr_assert_str_eq(why, "CUs {2,3}");
     sys_free(s);
