@@ -133,6 +133,7 @@ enum {
     LOP_BLT_I,
     LOP_BGE_R,
     LOP_BGE_I,
+    LOP_DOWN, /* a BEQ_I heading the loop 'L: beq r K x ; sub r r 1 ; b L' (lop_fuse) */
 };
 typedef struct {
     uint8_t op, reg, ra, rb; /* registers: below PROG_MAX_REGS */
@@ -1897,6 +1898,16 @@ static void join_setup(sim_t *s)
  * STEPS counts those run. The inner loop tests MAX_LOCAL at branches only: between two
  * branches it runs at most N instructions, so it stops at a branch once STEPS passes
  * MAX_LOCAL - N - 1 and the outer loop takes the rest one at a time. */
+/* Mark the count-down loops of LC (N instructions): 'L: beq r K x ; sub r r 1 ; b L'. */
+static void lop_fuse(lop_t *lc, int n)
+{
+    for (int k = 0; k + 2 < n; k++)
+        if (lc[k].op == LOP_BEQ_I && lc[k + 1].op == LOP_SUB_RI && lc[k + 1].reg == lc[k].reg &&
+            lc[k + 1].ra == lc[k].reg && lc[k + 1].imm == 1 && lc[k + 2].op == LOP_B &&
+            lc[k + 2].target == k)
+            lc[k].op = LOP_DOWN;
+}
+
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
@@ -1966,6 +1977,21 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
                 case LOP_BLT_I: JUMP(R(o->reg) < o->imm); break;
                 case LOP_BGE_R: JUMP(R(o->reg) >= R(o->rb)); break;
                 case LOP_BGE_I: JUMP(R(o->reg) >= o->imm); break;
+                case LOP_DOWN: {
+                    /* The loop's j = r - K turns at once, 3 instructions each, where r
+                       counts down to K without wrapping and the limit is not reached;
+                       otherwise one BEQ_I. */
+                    int64_t v = R(o->reg), k = o->imm;
+                    if (v > k && v <= INT32_MAX && k >= INT32_MIN && steps <= lim &&
+                        (uint64_t)(v - k) <= (uint64_t)(lim - steps) / 3) {
+                        steps += 3 * (int)(v - k);
+                        SET(k);
+                        o = lc + o->target;
+                        break;
+                    }
+                    JUMP(v == k);
+                    break;
+                }
                 default: __builtin_unreachable(); /* lop_compile writes no other */
                 }
             }
@@ -3122,6 +3148,7 @@ static int build(sim_t *s, diag_t *err)
         s->th[t].lc = lc;
         for (int k = 0; k < prog->threads[t].ninstr; k++)
             lc[k] = lop_compile(&prog->threads[t].instr[k], prog->threads[t].ninstr);
+        lop_fuse(lc, prog->threads[t].ninstr);
     }
     for (int t = 0; t < prog->nthreads; t++) {
         s->th[t].cu = prog->threads[t].cu;
