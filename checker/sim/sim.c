@@ -260,6 +260,7 @@ typedef struct sim {
     int **periodic_ev;  /* per controller: controller-level internal events the machine times */
     int nchan;
     uint64_t *bank_free;
+    int *line_bank; /* per line: its L2 bank (line modulo the banks) */
     int home_ctrl, home_var;
     /* events: a calendar of CAL_W one-cycle buckets for those within CAL_W cycles of
        now (bucket t % CAL_W holds only cycle t's), a heap for the rest */
@@ -398,7 +399,7 @@ static int cal_first(const sim_t *s)
 }
 
 /* The event least in (t, key) of the calendar and the heap (some event is queued). */
-static event_t pop(sim_t *s)
+static inline __attribute__((always_inline)) event_t pop(sim_t *s)
 {
     int k = s->ncal ? cal_first(s) : -1;
     if (k < 0)
@@ -443,7 +444,8 @@ static int op_class(const prog_instr_t *in)
 
 static void lat_add(lats_t *l, uint64_t v)
 {
-    util_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    if (l->n == l->cap)
+        util_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
     l->v[l->n++] = v;
 }
 
@@ -699,10 +701,10 @@ static int msg_new(sim_t *s)
 /* Instance I's node in the topology for a message about LINE: a shared instance's is
    the node of the line's L2 bank where the banks are spread (line modulo banks, as the
    bank contention below). */
-static int node_of(const sim_t *s, int i, int line)
+static inline int node_of(const sim_t *s, int i, int line)
 {
     if (s->bank_node && s->inst[i].cu < 0)
-        return s->bank_node[(line < 0 ? 0 : line) % s->m->l2_banks];
+        return s->bank_node[s->line_bank[line < 0 ? 0 : line]];
     return s->inst_node[i];
 }
 
@@ -1654,7 +1656,7 @@ static int try_msg(sim_t *s, int id)
     if (in->cu < 0 && !g->banked) {
         /* L2 bank contention: one message per bank every 'occupancy' cycles; an
            ordered channel's messages keep their order through the banks. */
-        int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
+        int bank = s->line_bank[line < 0 ? 0 : line];
         uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
@@ -1712,7 +1714,7 @@ static int try_msg(sim_t *s, int id)
     }
     if (in->cu < 0 &&
         s->row_apply[in->ctrl * s->maxrows + (int)(row - s->p->ctrls[in->ctrl].rows)]) {
-        int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
+        int bank = s->line_bank[line < 0 ? 0 : line];
         s->bank_free[bank] += (uint64_t)s->m->l2_atomic; /* the atomic unit */
     }
     int f = fire(s, &x, row);
@@ -3194,6 +3196,9 @@ static int build(sim_t *s, diag_t *err)
     s->chan_last = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->bank_free = xcalloc((size_t)m->l2_banks + 1, sizeof(uint64_t));
+    s->line_bank = xcalloc((size_t)s->nlines + 1, sizeof(int));
+    for (int l = 0; l < s->nlines; l++)
+        s->line_bank[l] = l % m->l2_banks;
     s->freemsg = -1;
     net_setup(s);
     return 0;
@@ -3303,6 +3308,7 @@ static void sim_free(sim_t *s)
     free(s->chan_last);
     free(s->chan_svc);
     free(s->bank_free);
+    free(s->line_bank);
     for (int w = 0; w < s->nwarps; w++)
         free(s->warps[w].q);
     free(s->warps);
