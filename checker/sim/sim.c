@@ -277,7 +277,7 @@ typedef struct sim {
     /* the row being run */
     struct pending_send {
         int net, dst;
-        sim_slot_t rec[256];
+        sim_slot_t *rec; /* mw slots; net_send swaps it with its message's */
     } * ps;
     int nps;
     size_t capps;
@@ -616,8 +616,12 @@ static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
         if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
             return 1;
     }
-    if ((size_t)s->nps == s->capps)
+    if ((size_t)s->nps == s->capps) {
+        size_t old = s->capps;
         util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+        for (size_t k = old; k < s->capps; k++)
+            s->ps[k].rec = xmalloc(sizeof(sim_slot_t) * (size_t)s->mw);
+    }
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
     memcpy(s->ps[s->nps].rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
@@ -771,13 +775,16 @@ static uint64_t link_model(sim_t *s, int src, int dst, int type, uint64_t t)
     return arrive;
 }
 
-/* Put a message on the network at cycle T (its sender's row committed). */
-static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec, uint64_t t)
+/* Put the message in *REC on the network at cycle T (its sender's row committed): the
+   message takes the buffer *REC, which gets the message's free one. */
+static void net_send(sim_t *s, int src, int net, int dst, sim_slot_t **recp, uint64_t t)
 {
     const sim_machine_t *m = s->m;
     int id = msg_new(s);
     msg_t *g = &s->msgs[id];
-    memcpy(g->rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
+    sim_slot_t *rec = *recp;
+    *recp = g->rec;
+    g->rec = rec;
     g->src = src;
     g->dst = dst;
     g->net = net;
@@ -1361,7 +1368,7 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         in->rsrc[in->index[x->line]] = x->msg_src;
     uint64_t out = s->now + (uint64_t)in->latency;
     for (int k = 0; k < s->nps; k++)
-        net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, s->ps[k].rec, out);
+        net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, &s->ps[k].rec, out);
     for (int k = 0; k < s->npd; k++)
         thread_step(s, s->pd[k].tid, s->pd[k].has_val, s->pd[k].val, out);
     if (!s->in_periodic)
@@ -3325,6 +3332,8 @@ static void sim_free(sim_t *s)
     for (int k = 0; s->cal && k < CAL_W; k++)
         free(s->cal[k].v);
     free(s->cal);
+    for (size_t k = 0; k < s->capps; k++)
+        free(s->ps[k].rec);
     free(s->ps);
     free(s->undo);
     for (int k = 0; k < SIM_NOPS; k++)
