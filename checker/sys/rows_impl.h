@@ -40,7 +40,7 @@ static ROWS_SLOT *ROWS(var_ptr)(ROWS(ctx_t) * x, const proto_expr_t *e)
     }
 }
 
-static ROWS_VAL ROWS(req_field)(ROWS(ctx_t) * x, int f)
+static inline ROWS_VAL ROWS(req_field)(ROWS(ctx_t) * x, int f)
 {
     const prog_instr_t *in = x->instr;
     const ROWS_SLOT *regs = x->regs;
