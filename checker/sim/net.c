@@ -18,6 +18,7 @@ enum { DIR_E, DIR_W, DIR_N, DIR_S };
 
 struct net {
     int kind, nodes, cols, rows, hop, bandwidth, nvcs, nlinks, buffer;
+    int *nx, *ny;      /* a mesh's: per node, its column and row */
     uint64_t *free;    /* per link: its next free cycle */
     uint64_t *busy;    /* per link: busy cycles so far */
     uint64_t *vc_free; /* per node x VC: when the input buffer's last head left */
@@ -96,6 +97,14 @@ net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, 
     n->free = xcalloc((size_t)n->nlinks, sizeof *n->free);
     n->busy = xcalloc((size_t)n->nlinks, sizeof *n->busy);
     n->vc_free = xcalloc((size_t)n->nodes * (size_t)n->nvcs, sizeof *n->vc_free);
+    if (kind == NET_TOPO_MESH) {
+        n->nx = xcalloc((size_t)n->nodes, sizeof *n->nx);
+        n->ny = xcalloc((size_t)n->nodes, sizeof *n->ny);
+        for (int k = 0; k < n->nodes; k++) {
+            n->nx[k] = k % cols;
+            n->ny[k] = k / cols;
+        }
+    }
     n->buffer = buffer;
     if (buffer > 0)
         hop_setup(n);
@@ -109,6 +118,8 @@ void net_free(net_t *n)
     free(n->free);
     free(n->busy);
     free(n->vc_free);
+    free(n->nx);
+    free(n->ny);
     hop_free(n);
     free(n);
 }
@@ -165,24 +176,26 @@ int net_path(const net_t *n, int src, int dst, int *links)
 
 uint64_t net_route(net_t *n, int src, int dst, uint64_t flits, uint64_t t)
 {
-    int len = path_len(n, src, dst);
-    if (!len)
+    if (src == dst)
         return t;
     uint64_t ser = (flits + (uint64_t)n->bandwidth - 1) / (uint64_t)n->bandwidth;
     if (ser == 0)
         ser = 1;
     uint64_t head = t;
     n->routed++;
-    n->hops += (uint64_t)len;
     take(n, src, ser, &head);       /* inject */
-    if (n->kind == NET_TOPO_MESH) { /* path_link's steps, walked without a division each */
-        int x = src % n->cols, y = src / n->cols, dx = dst % n->cols, dy = dst / n->cols;
+    if (n->kind == NET_TOPO_MESH) { /* path_link's steps, from the nodes' coordinates */
+        int x = n->nx[src], y = n->ny[src], dx = n->nx[dst], dy = n->ny[dst];
+        int hx = abs(dx - x), hy = abs(dy - y);
+        n->hops += (uint64_t)(2 + hx + hy);
         int l = 2 * n->nodes + 4 * (y * n->cols + x) + (dx > x ? DIR_E : DIR_W);
-        for (int k = abs(dx - x), step = dx > x ? 4 : -4; k > 0; k--, l += step)
+        for (int k = hx, step = dx > x ? 4 : -4; k > 0; k--, l += step)
             take(n, l, ser, &head);
         l = 2 * n->nodes + 4 * (y * n->cols + dx) + (dy > y ? DIR_N : DIR_S);
-        for (int k = abs(dy - y), step = (dy > y ? 4 : -4) * n->cols; k > 0; k--, l += step)
+        for (int k = hy, step = (dy > y ? 4 : -4) * n->cols; k > 0; k--, l += step)
             take(n, l, ser, &head);
+    } else {
+        n->hops += 2;
     }
     take(n, n->nodes + dst, ser, &head); /* eject */
     return head + ser;

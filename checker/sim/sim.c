@@ -133,6 +133,7 @@ enum {
     LOP_BLT_I,
     LOP_BGE_R,
     LOP_BGE_I,
+    LOP_DOWN, /* a BEQ_I heading the loop 'L: beq r K x ; sub r r 1 ; b L' (lop_fuse) */
 };
 typedef struct {
     uint8_t op, reg, ra, rb; /* registers: below PROG_MAX_REGS */
@@ -259,6 +260,7 @@ typedef struct sim {
     int **periodic_ev;  /* per controller: controller-level internal events the machine times */
     int nchan;
     uint64_t *bank_free;
+    int *line_bank; /* per line: its L2 bank (line modulo the banks) */
     int home_ctrl, home_var;
     /* events: a calendar of CAL_W one-cycle buckets for those within CAL_W cycles of
        now (bucket t % CAL_W holds only cycle t's), a heap for the rest */
@@ -275,7 +277,7 @@ typedef struct sim {
     /* the row being run */
     struct pending_send {
         int net, dst;
-        sim_slot_t rec[256];
+        sim_slot_t *rec; /* mw slots; net_send swaps it with its message's */
     } * ps;
     int nps;
     size_t capps;
@@ -397,7 +399,7 @@ static int cal_first(const sim_t *s)
 }
 
 /* The event least in (t, key) of the calendar and the heap (some event is queued). */
-static event_t pop(sim_t *s)
+static inline __attribute__((always_inline)) event_t pop(sim_t *s)
 {
     int k = s->ncal ? cal_first(s) : -1;
     if (k < 0)
@@ -442,7 +444,8 @@ static int op_class(const prog_instr_t *in)
 
 static void lat_add(lats_t *l, uint64_t v)
 {
-    util_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    if (l->n == l->cap)
+        util_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
     l->v[l->n++] = v;
 }
 
@@ -613,8 +616,12 @@ static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
         if (buf && queued && flits + s->msg_flits[rec[0]] > buf)
             return 1;
     }
-    if ((size_t)s->nps == s->capps)
+    if ((size_t)s->nps == s->capps) {
+        size_t old = s->capps;
         util_grow((void **)&s->ps, &s->capps, (size_t)s->nps + 1, sizeof *s->ps);
+        for (size_t k = old; k < s->capps; k++)
+            s->ps[k].rec = xmalloc(sizeof(sim_slot_t) * (size_t)s->mw);
+    }
     s->ps[s->nps].net = net;
     s->ps[s->nps].dst = dst;
     memcpy(s->ps[s->nps].rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
@@ -698,10 +705,10 @@ static int msg_new(sim_t *s)
 /* Instance I's node in the topology for a message about LINE: a shared instance's is
    the node of the line's L2 bank where the banks are spread (line modulo banks, as the
    bank contention below). */
-static int node_of(const sim_t *s, int i, int line)
+static inline int node_of(const sim_t *s, int i, int line)
 {
     if (s->bank_node && s->inst[i].cu < 0)
-        return s->bank_node[(line < 0 ? 0 : line) % s->m->l2_banks];
+        return s->bank_node[s->line_bank[line < 0 ? 0 : line]];
     return s->inst_node[i];
 }
 
@@ -768,13 +775,16 @@ static uint64_t link_model(sim_t *s, int src, int dst, int type, uint64_t t)
     return arrive;
 }
 
-/* Put a message on the network at cycle T (its sender's row committed). */
-static void net_send(sim_t *s, int src, int net, int dst, const sim_slot_t *rec, uint64_t t)
+/* Put the message in *REC on the network at cycle T (its sender's row committed): the
+   message takes the buffer *REC, which gets the message's free one. */
+static void net_send(sim_t *s, int src, int net, int dst, sim_slot_t **recp, uint64_t t)
 {
     const sim_machine_t *m = s->m;
     int id = msg_new(s);
     msg_t *g = &s->msgs[id];
-    memcpy(g->rec, rec, sizeof(sim_slot_t) * (size_t)s->mw);
+    sim_slot_t *rec = *recp;
+    *recp = g->rec;
+    g->rec = rec;
     g->src = src;
     g->dst = dst;
     g->net = net;
@@ -1358,7 +1368,7 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         in->rsrc[in->index[x->line]] = x->msg_src;
     uint64_t out = s->now + (uint64_t)in->latency;
     for (int k = 0; k < s->nps; k++)
-        net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, s->ps[k].rec, out);
+        net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, &s->ps[k].rec, out);
     for (int k = 0; k < s->npd; k++)
         thread_step(s, s->pd[k].tid, s->pd[k].has_val, s->pd[k].val, out);
     if (!s->in_periodic)
@@ -1653,7 +1663,7 @@ static int try_msg(sim_t *s, int id)
     if (in->cu < 0 && !g->banked) {
         /* L2 bank contention: one message per bank every 'occupancy' cycles; an
            ordered channel's messages keep their order through the banks. */
-        int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
+        int bank = s->line_bank[line < 0 ? 0 : line];
         uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
         if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
             start = s->chan_svc[chan] + 1;
@@ -1711,7 +1721,7 @@ static int try_msg(sim_t *s, int id)
     }
     if (in->cu < 0 &&
         s->row_apply[in->ctrl * s->maxrows + (int)(row - s->p->ctrls[in->ctrl].rows)]) {
-        int bank = (line < 0 ? 0 : line) % s->m->l2_banks;
+        int bank = s->line_bank[line < 0 ? 0 : line];
         s->bank_free[bank] += (uint64_t)s->m->l2_atomic; /* the atomic unit */
     }
     int f = fire(s, &x, row);
@@ -1897,6 +1907,16 @@ static void join_setup(sim_t *s)
  * STEPS counts those run. The inner loop tests MAX_LOCAL at branches only: between two
  * branches it runs at most N instructions, so it stops at a branch once STEPS passes
  * MAX_LOCAL - N - 1 and the outer loop takes the rest one at a time. */
+/* Mark the count-down loops of LC (N instructions): 'L: beq r K x ; sub r r 1 ; b L'. */
+static void lop_fuse(lop_t *lc, int n)
+{
+    for (int k = 0; k + 2 < n; k++)
+        if (lc[k].op == LOP_BEQ_I && lc[k + 1].op == LOP_SUB_RI && lc[k + 1].reg == lc[k].reg &&
+            lc[k + 1].ra == lc[k].reg && lc[k + 1].imm == 1 && lc[k + 2].op == LOP_B &&
+            lc[k + 2].target == k)
+            lc[k].op = LOP_DOWN;
+}
+
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
@@ -1966,6 +1986,21 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
                 case LOP_BLT_I: JUMP(R(o->reg) < o->imm); break;
                 case LOP_BGE_R: JUMP(R(o->reg) >= R(o->rb)); break;
                 case LOP_BGE_I: JUMP(R(o->reg) >= o->imm); break;
+                case LOP_DOWN: {
+                    /* The loop's j = r - K turns at once, 3 instructions each, where r
+                       counts down to K without wrapping and the limit is not reached;
+                       otherwise one BEQ_I. */
+                    int64_t v = R(o->reg), k = o->imm;
+                    if (v > k && v <= INT32_MAX && k >= INT32_MIN && steps <= lim &&
+                        (uint64_t)(v - k) <= (uint64_t)(lim - steps) / 3) {
+                        steps += 3 * (int)(v - k);
+                        SET(k);
+                        o = lc + o->target;
+                        break;
+                    }
+                    JUMP(v == k);
+                    break;
+                }
                 default: __builtin_unreachable(); /* lop_compile writes no other */
                 }
             }
@@ -3122,6 +3157,7 @@ static int build(sim_t *s, diag_t *err)
         s->th[t].lc = lc;
         for (int k = 0; k < prog->threads[t].ninstr; k++)
             lc[k] = lop_compile(&prog->threads[t].instr[k], prog->threads[t].ninstr);
+        lop_fuse(lc, prog->threads[t].ninstr);
     }
     for (int t = 0; t < prog->nthreads; t++) {
         s->th[t].cu = prog->threads[t].cu;
@@ -3167,6 +3203,9 @@ static int build(sim_t *s, diag_t *err)
     s->chan_last = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
     s->bank_free = xcalloc((size_t)m->l2_banks + 1, sizeof(uint64_t));
+    s->line_bank = xcalloc((size_t)s->nlines + 1, sizeof(int));
+    for (int l = 0; l < s->nlines; l++)
+        s->line_bank[l] = l % m->l2_banks;
     s->freemsg = -1;
     net_setup(s);
     return 0;
@@ -3276,6 +3315,7 @@ static void sim_free(sim_t *s)
     free(s->chan_last);
     free(s->chan_svc);
     free(s->bank_free);
+    free(s->line_bank);
     for (int w = 0; w < s->nwarps; w++)
         free(s->warps[w].q);
     free(s->warps);
@@ -3292,6 +3332,8 @@ static void sim_free(sim_t *s)
     for (int k = 0; s->cal && k < CAL_W; k++)
         free(s->cal[k].v);
     free(s->cal);
+    for (size_t k = 0; k < s->capps; k++)
+        free(s->ps[k].rec);
     free(s->ps);
     free(s->undo);
     for (int k = 0; k < SIM_NOPS; k++)

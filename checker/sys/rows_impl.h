@@ -40,7 +40,7 @@ static ROWS_SLOT *ROWS(var_ptr)(ROWS(ctx_t) * x, const proto_expr_t *e)
     }
 }
 
-static ROWS_VAL ROWS(req_field)(ROWS(ctx_t) * x, int f)
+static inline ROWS_VAL ROWS(req_field)(ROWS(ctx_t) * x, int f)
 {
     const prog_instr_t *in = x->instr;
     const ROWS_SLOT *regs = x->regs;
@@ -75,6 +75,38 @@ static ROWS_SLOT *ROWS(telem_ptr)(ROWS(ctx_t) * x, int v, ROWS_VAL tid)
     return x->cvars + L->cv_off[ci][v] + tid;
 }
 
+/* ROWS(eval) with its leaves (a constant, a line or controller variable, a message
+ * field, self, the line, msg.src, a request field) read without a call: the values and
+ * errors are eval's. */
+static inline int ROWS(eval_q)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
+{
+    const rows_layout_t *L = x->L;
+    switch (e->kind) {
+    case PROTO_E_INT: *v = e->index; return 0;
+    case PROTO_E_LINEVAR:
+        if (!x->lrec)
+            break;
+        *v = x->lrec[L->lv_off[L->inst_ctrl[x->inst]][e->index]];
+        return 0;
+    case PROTO_E_CTRLVAR: *v = x->cvars[L->cv_off[L->inst_ctrl[x->inst]][e->index]]; return 0;
+    case PROTO_E_MSGF:
+        if (!x->msg)
+            break;
+        *v = x->msg[2 + L->msg_foff[x->msg[0]][e->index]];
+        return 0;
+    case PROTO_E_SELF: *v = x->inst; return 0;
+    case PROTO_E_LINE: *v = x->line; return 0;
+    case PROTO_E_MSGSRC: *v = x->msg_src; return 0;
+    case PROTO_E_REQF:
+        if (!x->instr)
+            break;
+        *v = ROWS(req_field)(x, e->index);
+        return 0;
+    default: break;
+    }
+    return ROWS(eval)(x, e, v);
+}
+
 static int ROWS(line_of_loc)(ROWS(ctx_t) * x, ROWS_VAL loc, int *pos)
 {
     if (loc < 0 || loc >= x->L->prog->nlocs)
@@ -86,7 +118,7 @@ static int ROWS(line_of_loc)(ROWS(ctx_t) * x, ROWS_VAL loc, int *pos)
 static int ROWS(eval_index)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
 {
     ROWS_VAL loc;
-    if (ROWS(eval)(x, e->b, &loc))
+    if (ROWS(eval_q)(x, e->b, &loc))
         return -1;
     int pos;
     if (ROWS(line_of_loc)(x, loc, &pos) < 0)
@@ -136,29 +168,6 @@ static int ROWS(set_bit)(ROWS(ctx_t) * x, proto_type_kind_t kind, ROWS_VAL v, in
     return 0;
 }
 
-/* ROWS(eval) with its leaves (a constant, a line or controller variable, a message
- * field) read without a call: the values and errors are eval's. */
-static inline int ROWS(eval_q)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
-{
-    const rows_layout_t *L = x->L;
-    switch (e->kind) {
-    case PROTO_E_INT: *v = e->index; return 0;
-    case PROTO_E_LINEVAR:
-        if (!x->lrec)
-            break;
-        *v = x->lrec[L->lv_off[L->inst_ctrl[x->inst]][e->index]];
-        return 0;
-    case PROTO_E_CTRLVAR: *v = x->cvars[L->cv_off[L->inst_ctrl[x->inst]][e->index]]; return 0;
-    case PROTO_E_MSGF:
-        if (!x->msg)
-            break;
-        *v = x->msg[2 + L->msg_foff[x->msg[0]][e->index]];
-        return 0;
-    default: break;
-    }
-    return ROWS(eval)(x, e, v);
-}
-
 /* The data value E names (a data variable or field, or merge(...) computed
  * into BUF, which holds maxlocs slots); NULL with an error when it has none. */
 static const ROWS_SLOT *ROWS(data_of)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_SLOT *buf)
@@ -167,7 +176,7 @@ static const ROWS_SLOT *ROWS(data_of)(ROWS(ctx_t) * x, const proto_expr_t *e, RO
         return ROWS(var_ptr)(x, e);
     const ROWS_SLOT *a = ROWS(var_ptr)(x, e->a), *b = ROWS(var_ptr)(x, e->b);
     ROWS_VAL m;
-    if (!a || !b || ROWS(eval)(x, e->c, &m))
+    if (!a || !b || ROWS(eval_q)(x, e->c, &m))
         return NULL;
     for (int k = 0; k < x->L->maxlocs; k++)
         buf[k] = (ROWS_UVAL)m >> k & 1 ? b[k] : a[k];
@@ -285,15 +294,15 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
         return 0;
     }
     case PROTO_E_APPLY:
-        if (ROWS(eval_q)(x, e->a, &a) || ROWS(eval_q)(x, e->b, &b) || ROWS(eval)(x, e->c, &c) ||
-            ROWS(eval)(x, e->d, &d))
+        if (ROWS(eval_q)(x, e->a, &a) || ROWS(eval_q)(x, e->b, &b) || ROWS(eval_q)(x, e->c, &c) ||
+            ROWS(eval_q)(x, e->d, &d))
             return -1;
         *v = ROWS(apply_rmw)(a, b, c, d);
         return 0;
     case PROTO_E_CLOCK: *v = x->clock; return 0;
     case PROTO_E_TELEM: {
         ROWS_SLOT *p;
-        if (ROWS(eval)(x, e->b, &a) || !(p = ROWS(telem_ptr)(x, e->a->index, a)))
+        if (ROWS(eval_q)(x, e->b, &a) || !(p = ROWS(telem_ptr)(x, e->a->index, a)))
             return -1;
         *v = *p;
         return 0;
@@ -302,7 +311,8 @@ int ROWS(eval)(ROWS(ctx_t) * x, const proto_expr_t *e, ROWS_VAL *v)
     return ROWS(fail)(x, SYS_ERR_INVARIANT, "unknown expression%s%s", "", "");
 }
 
-static int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, ROWS_VAL v, const char *name)
+static inline int ROWS(check_range)(ROWS(ctx_t) * x, const proto_type_t *ty, ROWS_VAL v,
+                                    const char *name)
 {
     ROWS_VAL lo = -ROWS_VMAX, hi = ROWS_VMAX;
     if (ty->kind == PROTO_T_INT) {
@@ -380,7 +390,7 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
         break;
     case PROTO_DEST_EACH: {
         ROWS_VAL set;
-        if (ROWS(eval)(x, a->dest_node, &set))
+        if (ROWS(eval_q)(x, a->dest_node, &set))
             return -1;
         if (ci) {
             for (; *ci >= 0 && nd < 256; ci++)
@@ -397,7 +407,7 @@ static int ROWS(do_send)(ROWS(ctx_t) * x, const proto_action_t *a)
     }
     case PROTO_DEST_NODE: {
         ROWS_VAL v;
-        if (ROWS(eval)(x, a->dest_node, &v))
+        if (ROWS(eval_q)(x, a->dest_node, &v))
             return -1;
         if (v < 0 || v >= L->ninst)
             return ROWS(fail)(x, SYS_ERR_INVARIANT,
@@ -428,7 +438,7 @@ static int ROWS(do_assign)(ROWS(ctx_t) * x, const proto_action_t *a)
         p = x->lrec + L->lv_off[c][a->var];
     } else if (var->per_thread) {
         ROWS_VAL tid;
-        if (ROWS(eval)(x, a->index, &tid) || !(p = ROWS(telem_ptr)(x, a->var, tid)))
+        if (ROWS(eval_q)(x, a->index, &tid) || !(p = ROWS(telem_ptr)(x, a->var, tid)))
             return -1;
     } else {
         p = x->cvars + L->cv_off[c][a->var];
@@ -436,8 +446,8 @@ static int ROWS(do_assign)(ROWS(ctx_t) * x, const proto_action_t *a)
     if (a->index && !var->per_thread) {
         ROWS_VAL loc, v;
         int pos;
-        if (ROWS(eval)(x, a->index, &loc) || ROWS(line_of_loc)(x, loc, &pos) < 0 ||
-            ROWS(eval)(x, a->value, &v))
+        if (ROWS(eval_q)(x, a->index, &loc) || ROWS(line_of_loc)(x, loc, &pos) < 0 ||
+            ROWS(eval_q)(x, a->value, &v))
             return -1;
         if (v > ROWS_VMAX || v < -ROWS_VMAX)
             return ROWS(fail)(x, SYS_ERR_INVARIANT, "value written to %s out of range%s", var->name,
@@ -478,10 +488,10 @@ int ROWS(run_actions)(ROWS(ctx_t) * x, const proto_row_t *row)
             break;
         }
         case PROTO_A_DONE:
-            if (a->dval && ROWS(eval)(x, a->dval, &v))
+            if (a->dval && ROWS(eval_q)(x, a->dval, &v))
                 return -1;
             if (a->tid) {
-                if (ROWS(eval)(x, a->tid, &tid) || x->ops->done(x, tid, a->dval != NULL, v))
+                if (ROWS(eval_q)(x, a->tid, &tid) || x->ops->done(x, tid, a->dval != NULL, v))
                     return -1;
             } else {
                 x->did_done = true;

@@ -99,6 +99,21 @@ expect_rc 1 "local loops over the limit" "$BIN" sim --json --protocol gpu-wt \
 if grep -q '"message":"thread P1 loops without memory operations"' "$T/out" &&
     grep -q '"warp_instructions":100002,' "$T/out"; then
     ok; else bad "local loop limit: $(cut -c1-300 "$T/out")"; fi
+# Count-down loops ('L: beq r K x ; sub r r 1 ; b L'), which the compiled loop runs in one
+# step where the register reaches K without wrapping and under the limit: the cycles and
+# instructions of running them one by one. down178 counts 33,328 down (99,993 instructions
+# in all), downk from 20,000 and 320 down to 70; down183 (33,333, over the limit) and
+# downneg (from -5: it wraps) stop at the 100,002nd instruction.
+for c in "down178 99990,15 99993" "downk 60549,18 60551" "down183 0,0 100002" \
+    "downneg 0,0 100002"; do
+    set -- $c
+    "$BIN" sim --json --protocol gpu-wt --workload $D/$1.litmus >"$T/out" 2>/dev/null
+    cy=${2%,*}
+    ev=${2#*,}
+    if grep -q "\"cycles\":$cy,\"events\":$ev," "$T/out" &&
+        grep -q "\"warp_instructions\":$3," "$T/out"; then
+        ok; else bad "count-down loop $1: $(cut -c1-300 "$T/out")"; fi
+done
 
 # Limits: exit 3, never "correct".
 expect_rc 3 "--max-events" "$BIN" sim --protocol gpu-wt --workload $D/lock2.litmus --max-events 10
