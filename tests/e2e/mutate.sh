@@ -107,6 +107,15 @@ one '"mutant":236,"file":"protocols/tcw.proto","line":128,"controller":"L1","ope
     tcw --por --stronger none --only 236 $M/ld+st+st+diffcu.litmus
 grep -q '"class":"killed","killed_by":"ld+st+st+diffcu","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
     bad "tcw #236: $(head -n 1 "$T/one.json")"
+# tcw's L2 forgetting a lease (#534: a load of a P line leaves it in I; #638: a write to an S
+# line does): the next writer misses and gets a plain ACK, so its release does not wait for
+# the stale copy the acquire then reads. Added after tcw's campaign (survivors.tab).
+one '"original":"P | GETS | | gts := max(gts, now + lifetime); send DATA(tid=msg.tid, kind=0, val=data[msg.loc], d=data, ts=gts) to msg.src | S","row":"P | GETS | | gts := max(gts, now + lifetime); send DATA(tid=msg.tid, kind=0, val=data[msg.loc], d=data, ts=gts) to msg.src | I","class":"killed","killed_by":"ld+st+MP+rel+acq+diffcu","verdict":"violation","setting":"base"}' \
+    tcw --por --stronger none --only 534 $M/ld+st+MP+rel+acq+diffcu.litmus
+one '"mutant":638,"file":"protocols/tcw.proto","line":221,"controller":"L2","operator":"redirect-next",' \
+    tcw --por --stronger none --only 638 $M/ld+st+MP+rel+acq+diffcu.litmus
+grep -q '"class":"killed","killed_by":"ld+st+MP+rel+acq+diffcu","verdict":"violation","setting":"base"}' "$T/one.json" && ok ||
+    bad "tcw #638: $(head -n 1 "$T/one.json")"
 # rcc's L2 IV/GETS stall (one reader slot per missing line) removed (#524): two CUs load a
 # line an L2 eviction left in I; the second GETS meets IV unhandled. Only L2 evictions
 # (inside warm+all) take the line there: under warm alone the row is never chosen.
