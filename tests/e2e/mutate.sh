@@ -116,6 +116,15 @@ one '"mutant":638,"file":"protocols/tcw.proto","line":221,"controller":"L2","ope
     tcw --por --stronger none --only 638 $M/ld+st+MP+rel+acq+diffcu.litmus
 grep -q '"class":"killed","killed_by":"ld+st+MP+rel+acq+diffcu","verdict":"violation","setting":"base"}' "$T/one.json" && ok ||
     bad "tcw #638: $(head -n 1 "$T/one.json")"
+# tcw's II line (an evicted copy's write in flight) revalidated by the write's reply (#433:
+# DATA-G -> V; #464: ACK -> VM): the old data, without the thread's store, under a live
+# lease; only with L1 evictions (inside all). Added after tcw's campaign (survivors.tab).
+one '"row":"II | DATAG | np == 1 | gwct[msg.tid] := max(gwct[msg.tid], msg.gwct); np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | V","class":"killed-stronger","killed_by":"ld+st+ld+diffcu","verdict":"violation","setting":"all"}' \
+    tcw --por --stronger all --only 433 $M/ld+st+ld+diffcu.litmus
+one '"row":"II | ACK | np == 1 | np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | VM","class":"killed-stronger","killed_by":"ld+st+ld+diffcu","verdict":"violation","setting":"all"}' \
+    tcw --por --stronger all --only 464 $M/ld+st+ld+diffcu.litmus
+one '"row":"II | DATAG | np == 1 | gwct[msg.tid] := max(gwct[msg.tid], msg.gwct); np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | V","class":"equivalent"' \
+    tcw --por --stronger none --only 433 $M/ld+st+ld+diffcu.litmus
 # rcc's L2 IV/GETS stall (one reader slot per missing line) removed (#524): two CUs load a
 # line an L2 eviction left in I; the second GETS meets IV unhandled. Only L2 evictions
 # (inside warm+all) take the line there: under warm alone the row is never chosen.
