@@ -125,6 +125,13 @@ one '"row":"II | ACK | np == 1 | np := np - 1; wpend[msg.tid] := wpend[msg.tid] 
     tcw --por --stronger all --only 464 $M/ld+st+ld+diffcu.litmus
 one '"row":"II | DATAG | np == 1 | gwct[msg.tid] := max(gwct[msg.tid], msg.gwct); np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | V","class":"equivalent"' \
     tcw --por --stronger none --only 433 $M/ld+st+ld+diffcu.litmus
+# tcw's IV store without done (#253): offered again in II, it writes its value twice, and
+# another CU's store between the two is overwritten after it was read; tcw's atomic reply
+# without its GWCT update (#394): the RMW's release does not wait for the reader's lease.
+one '"class":"killed","killed_by":"ld+st.samecu+ld+st","verdict":"violation","setting":"base"}' \
+    tcw --por --stronger none --only 253 $M/ld+st.samecu+ld+st.litmus
+one '"row":"II | DATAG | msg.kind == 2 && np == 1 | np := np - 1; done(msg.tid, msg.val) | I","class":"killed","killed_by":"MP+rmw+rel+acq+ld","verdict":"violation","setting":"base"}' \
+    tcw --por --stronger none --only 394 $M/MP+rmw+rel+acq+ld.litmus
 # rcc's L2 IV/GETS stall (one reader slot per missing line) removed (#524): two CUs load a
 # line an L2 eviction left in I; the second GETS meets IV unhandled. Only L2 evictions
 # (inside warm+all) take the line there: under warm alone the row is never chosen.
