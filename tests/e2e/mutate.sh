@@ -107,6 +107,31 @@ one '"mutant":236,"file":"protocols/tcw.proto","line":128,"controller":"L1","ope
     tcw --por --stronger none --only 236 $M/ld+st+st+diffcu.litmus
 grep -q '"class":"killed","killed_by":"ld+st+st+diffcu","verdict":"unexpected","setting":"base"}' "$T/one.json" && ok ||
     bad "tcw #236: $(head -n 1 "$T/one.json")"
+# tcw's L2 forgetting a lease (#534: a load of a P line leaves it in I; #638: a write to an S
+# line does): the next writer misses and gets a plain ACK, so its release does not wait for
+# the stale copy the acquire then reads. Added after tcw's campaign (survivors.tab).
+one '"original":"P | GETS | | gts := max(gts, now + lifetime); send DATA(tid=msg.tid, kind=0, val=data[msg.loc], d=data, ts=gts) to msg.src | S","row":"P | GETS | | gts := max(gts, now + lifetime); send DATA(tid=msg.tid, kind=0, val=data[msg.loc], d=data, ts=gts) to msg.src | I","class":"killed","killed_by":"ld+st+MP+rel+acq+diffcu","verdict":"violation","setting":"base"}' \
+    tcw --por --stronger none --only 534 $M/ld+st+MP+rel+acq+diffcu.litmus
+one '"mutant":638,"file":"protocols/tcw.proto","line":221,"controller":"L2","operator":"redirect-next",' \
+    tcw --por --stronger none --only 638 $M/ld+st+MP+rel+acq+diffcu.litmus
+grep -q '"class":"killed","killed_by":"ld+st+MP+rel+acq+diffcu","verdict":"violation","setting":"base"}' "$T/one.json" && ok ||
+    bad "tcw #638: $(head -n 1 "$T/one.json")"
+# tcw's II line (an evicted copy's write in flight) revalidated by the write's reply (#433:
+# DATA-G -> V; #464: ACK -> VM): the old data, without the thread's store, under a live
+# lease; only with L1 evictions (inside all). Added after tcw's campaign (survivors.tab).
+one '"row":"II | DATAG | np == 1 | gwct[msg.tid] := max(gwct[msg.tid], msg.gwct); np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | V","class":"killed-stronger","killed_by":"ld+st+ld+diffcu","verdict":"violation","setting":"all"}' \
+    tcw --por --stronger all --only 433 $M/ld+st+ld+diffcu.litmus
+one '"row":"II | ACK | np == 1 | np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | VM","class":"killed-stronger","killed_by":"ld+st+ld+diffcu","verdict":"violation","setting":"all"}' \
+    tcw --por --stronger all --only 464 $M/ld+st+ld+diffcu.litmus
+one '"row":"II | DATAG | np == 1 | gwct[msg.tid] := max(gwct[msg.tid], msg.gwct); np := np - 1; wpend[msg.tid] := wpend[msg.tid] - 1 | V","class":"equivalent"' \
+    tcw --por --stronger none --only 433 $M/ld+st+ld+diffcu.litmus
+# tcw's IV store without done (#253): offered again in II, it writes its value twice, and
+# another CU's store between the two is overwritten after it was read; tcw's atomic reply
+# without its GWCT update (#394): the RMW's release does not wait for the reader's lease.
+one '"class":"killed","killed_by":"ld+st.samecu+ld+st","verdict":"violation","setting":"base"}' \
+    tcw --por --stronger none --only 253 $M/ld+st.samecu+ld+st.litmus
+one '"row":"II | DATAG | msg.kind == 2 && np == 1 | np := np - 1; done(msg.tid, msg.val) | I","class":"killed","killed_by":"MP+rmw+rel+acq+ld","verdict":"violation","setting":"base"}' \
+    tcw --por --stronger none --only 394 $M/MP+rmw+rel+acq+ld.litmus
 # rcc's L2 IV/GETS stall (one reader slot per missing line) removed (#524): two CUs load a
 # line an L2 eviction left in I; the second GETS meets IV unhandled. Only L2 evictions
 # (inside warm+all) take the line there: under warm alone the row is never chosen.

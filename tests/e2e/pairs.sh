@@ -38,5 +38,18 @@ grep -q '^| tcs-inorder | rcsc | 5000 | warm | 147 | 639 | 9 | 285 | 105 | 220 |
 grep -q '^  \*\*equivalent (larger bound)\*\*: ' "$T/r1.md" && ok || bad "report.py: no larger-bound entry"
 python3 tests/mutation/report.py --previous "$T/r1.md" "$T/none" >"$T/r2.md"
 cmp -s "$T/r2.md" reports/mutation.md && ok || bad "report.py: not back to reports/mutation.md"
+# a carried survivor refuted after the campaign (tcs-inorder #74 counted killed at a larger
+# bound) moves from survived to killed-stronger, and back again
+sed 's/^\(tcs-inorder	74	[^	]*	[^	]*	\)[^	]*	/\1killed (larger bound)	/' \
+    tests/mutation/survivors.tab >"$T/surv2.tab"
+SURVIVORS="$T/surv2.tab" python3 tests/mutation/report.py --previous reports/mutation.md "$T/none" \
+    >"$T/r3.md" || bad "report.py --previous (killed)"
+grep -q '^| tcs-inorder | rcsc | 5000 | warm | 147 | 639 | 9 | 285 | 106 | 219 | 12 | 8 | 1 | 391/411 (95.1 %); 95.4 % |$' \
+    "$T/r3.md" && ok || bad "report.py: tcs-inorder's row with #74 killed: $(grep '^| tcs-inorder' "$T/r3.md")"
+grep -q '^  \*\*killed (larger bound)\*\*: ' "$T/r3.md" && ok || bad "report.py: no larger-bound kill"
+SURVIVORS="$T/surv2.tab" python3 tests/mutation/report.py --previous "$T/r3.md" "$T/none" >"$T/r4.md"
+cmp -s "$T/r3.md" "$T/r4.md" && ok || bad "report.py: a killed entry not idempotent"
+python3 tests/mutation/report.py --previous "$T/r3.md" "$T/none" >"$T/r5.md"
+cmp -s "$T/r5.md" reports/mutation.md && ok || bad "report.py: not back from the killed entry"
 echo "pairs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

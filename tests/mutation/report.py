@@ -74,7 +74,7 @@ def reclassify(notes, p, row, sec):
         if not n:
             return mo.group(0)
         return mo.group(0)[:mo.start(4) - mo.start(0)] + "%s**: %s" % (n[2], n[3])
-    sec = ENTRY.sub(sub, sec)
+    old, sec = sec, ENTRY.sub(sub, sec)
     ents = list(ENTRY.finditer(sec))
     argued = sum(1 for mo in ents if note(mo) and unkillable(note(mo)[2:]))
     cells = row.split(" | ")
@@ -82,13 +82,19 @@ def reclassify(notes, p, row, sec):
         return row, sec
     # the section lists every survivor under mutate's class, so the row's survived and
     # equivalent cells are rebuilt from it (the same whether or not the row was)
-    raw = sum(1 for mo in ents if mo.group(0).split(" ", 2)[2].startswith("survived "))
-    bigger = sum(1 for mo in ents if mo.group(0).split(" ", 2)[2].startswith("survived ")
-                 and note(mo) and note(mo)[2] == LARGER)
-    eq = int(cells[9]) + int(cells[11]) - raw + bigger
-    n, inv, k = int(cells[5]), int(cells[6]), int(cells[7]) + int(cells[8])
+    surv = [mo for mo in ents if mo.group(0).split(" ", 2)[2].startswith("survived ")]
+    raw = len(surv)
+    bigger = sum(1 for mo in surv if note(mo) and note(mo)[2] == LARGER)
+    kills = sum(1 for mo in surv if note(mo) and note(mo)[2] == KILLED)
+    # the killed-stronger cell counted the earlier report's `killed (larger bound)` entries
+    was = sum(1 for mo in ENTRY.finditer(old) if mo.group(0).split(" ", 2)[2].startswith(
+        "survived ") and mo.group(4) == KILLED)
+    ks = int(cells[8]) - was + kills
+    eq = int(cells[9]) + int(cells[8]) + int(cells[11]) - raw - ks + bigger + kills
+    n, inv, k = int(cells[5]), int(cells[6]), int(cells[7]) + ks
     d = n - eq - inv
-    cells[9], cells[11], cells[12] = str(eq), str(raw - bigger), str(argued)
+    cells[8], cells[9], cells[11] = str(ks), str(eq), str(raw - bigger - kills)
+    cells[12] = str(argued)
     cells[13] = "%d/%d (%s)" % (k, d, rate(k, d)) + ("; %s" % rate(k, d - argued) if argued
                                                      else "") + " |"
     return " | ".join(cells), sec
@@ -125,10 +131,14 @@ def classification(notes, p, m):
 # original completes within the campaign's bound). Counted equivalent (out of the rate),
 # not argued.
 LARGER = "equivalent (larger bound)"
+# A bounded survivor that pairs.py (or a check of a test it names) refutes after the
+# campaign, at a larger bound or on a pair the campaign's bound cut short: counted
+# killed-stronger (the campaign's data is not stored for every protocol to re-run it).
+KILLED = "killed (larger bound)"
 
 
 def unkillable(c):
-    return c is not None and c[0] != LARGER and not c[0].startswith(
+    return c is not None and c[0] not in (LARGER, KILLED) and not c[0].startswith(
         ("hole", "undetermined", "unclassified"))
 
 
@@ -191,8 +201,12 @@ def main():
         argued = sum(1 for m in rest if unkillable(cls[m["mutant"]]))
         bigger = sum(1 for m in rest if m["class"] == "survived" and cls[m["mutant"]] and
                      cls[m["mutant"]][0] == LARGER)
-        c["survived"] -= bigger
+        kills = sum(1 for m in rest if m["class"] == "survived" and cls[m["mutant"]] and
+                    cls[m["mutant"]][0] == KILLED)
+        c["survived"] -= bigger + kills
         c["equivalent"] += bigger
+        c["killed-stronger"] += kills
+        k += kills
         d -= bigger
         rows.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s |" % (
             p, s["model"], f[1], f[2], s["usable_tests"], n, c["invalid"], c["killed"],
@@ -213,7 +227,9 @@ def main():
                " tests/mutation/pairs.py ran to completion at a larger bound on every pair it was"
                " bounded on, with exactly the original's outcomes (`%s` below; the usable"
                " pairs stay those the original completes within the campaign's bound), is"
-               " counted equivalent.\n" % LARGER)
+               " counted equivalent; one that pairs.py (or a check it names) refuted after the"
+               " campaign, at a larger bound or on a pair the campaign's bound cut short (`%s`"
+               " below), is counted killed-stronger.\n" % (LARGER, KILLED))
     out.append("| protocol | model | max-states | stronger | usable tests | mutants | invalid"
                " | killed | killed-stronger | equivalent | not-covered | survived"
                " | argued unkillable | kill rate |")
