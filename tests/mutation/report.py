@@ -90,7 +90,9 @@ def reclassify(notes, p, row, sec):
     was = sum(1 for mo in ENTRY.finditer(old) if mo.group(0).split(" ", 2)[2].startswith(
         "survived ") and mo.group(4) == KILLED)
     ks = int(cells[8]) - was + kills
-    eq = int(cells[9]) + int(cells[8]) + int(cells[11]) - raw - ks + bigger + kills
+    # the earlier equivalent cell less its larger-bound entries (the section's survivors
+    # that were neither counted survived nor killed there), plus today's
+    eq = int(cells[9]) - (raw - int(cells[11]) - was) + bigger
     n, inv, k = int(cells[5]), int(cells[6]), int(cells[7]) + ks
     d = n - eq - inv
     cells[8], cells[9], cells[11] = str(ks), str(eq), str(raw - bigger - kills)
