@@ -51,5 +51,22 @@ reclass 78 "equivalent (larger bound)" \
 # #74 refuted after the campaign: from survived to killed-stronger
 reclass 74 "killed (larger bound)" \
     "| tcs-inorder | rcsc | 5000 | warm | 147 | 639 | 9 | 285 | 106 | 219 | 12 | 8 | 1 | 391/411 (95.1 %); 95.4 % |"
+# A mutant a stored campaign found equivalent that pairs.py then refuted on a pair the
+# campaign's bound cut short (rcc-l2fix #529, `killed (larger bound)`) counts killed-stronger
+# and is listed; without its entry it is equivalent again and not listed.
+python3 tests/mutation/report.py --previous reports/mutation.md reports/mutation >"$T/k1.md"
+awk '/^### /{s = $2} s == "rcc-l2fix"' "$T/k1.md" >"$T/k1.sec"
+grep -q '^- \*\*#529\*\* equivalent `protocols/rcc.proto' "$T/k1.sec" &&
+    grep -qF '  **killed (larger bound)**: The re-run found it equivalent' "$T/k1.sec" && ok ||
+    bad "report.py: rcc-l2fix #529 not listed as killed (larger bound)"
+grep -v "^rcc-l2fix	529	" tests/mutation/survivors.tab >"$T/surv.tab"
+SURVIVORS="$T/surv.tab" python3 tests/mutation/report.py --previous reports/mutation.md \
+    reports/mutation >"$T/k2.md"
+r1=$(grep '^| rcc-l2fix ' "$T/k1.md" | cut -d'|' -f9-11)
+r2=$(grep '^| rcc-l2fix ' "$T/k2.md" | cut -d'|' -f9-11)
+[ "$(echo "$r1" | tr -d '|' | awk '{print $1, $2 - 1, $3 + 1}')" = \
+    "$(echo "$r2" | tr -d '|' | awk '{print $1, $2, $3}')" ] &&
+    ! awk '/^### /{s = $2} s == "rcc-l2fix"' "$T/k2.md" | grep -q '^- \*\*#529\*\* ' && ok ||
+    bad "report.py: rcc-l2fix without #529's entry: killed $r1 -> $r2"
 echo "pairs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

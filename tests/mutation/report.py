@@ -136,6 +136,8 @@ LARGER = "equivalent (larger bound)"
 # A bounded survivor that pairs.py (or a check of a test it names) refutes after the
 # campaign, at a larger bound or on a pair the campaign's bound cut short: counted
 # killed-stronger (the campaign's data is not stored for every protocol to re-run it).
+# Also a mutant the campaign found equivalent (every pair the original completes within
+# the bound gave the original's outcomes) that such a check refutes on a pair past it.
 KILLED = "killed (larger bound)"
 
 
@@ -197,7 +199,11 @@ def main():
         n = s["mutants"]
         d = n - c["equivalent"] - c["invalid"]
         k = c["killed"] + c["killed-stronger"]
-        rest = sorted((m for m in ms.values() if m["class"] in ("survived", "not-covered")),
+        # survivors, not-covered mutants, and the mutants the campaign found equivalent
+        # that a check after it refuted past the bound (a KILLED entry)
+        rest = sorted((m for m in ms.values() if m["class"] in ("survived", "not-covered") or
+                       (m["class"] == "equivalent" and
+                        (classification(notes, p, m) or ("",))[0] == KILLED)),
                       key=lambda m: m["mutant"])
         cls = {m["mutant"]: classification(notes, p, m) for m in rest}
         argued = sum(1 for m in rest if unkillable(cls[m["mutant"]]))
@@ -205,11 +211,12 @@ def main():
                      cls[m["mutant"]][0] == LARGER)
         kills = sum(1 for m in rest if m["class"] == "survived" and cls[m["mutant"]] and
                     cls[m["mutant"]][0] == KILLED)
+        eqkills = sum(1 for m in rest if m["class"] == "equivalent")
         c["survived"] -= bigger + kills
-        c["equivalent"] += bigger
-        c["killed-stronger"] += kills
-        k += kills
-        d -= bigger
+        c["equivalent"] += bigger - eqkills
+        c["killed-stronger"] += kills + eqkills
+        k += kills + eqkills
+        d += eqkills - bigger
         rows.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s |" % (
             p, s["model"], f[1], f[2], s["usable_tests"], n, c["invalid"], c["killed"],
             c["killed-stronger"], c["equivalent"], c["not-covered"], c["survived"], argued,
