@@ -155,6 +155,8 @@ static int classify_test(const classify_opts_t *c, const char *file, classify_mo
     eo.max_states = c->max_states;
     eo.por = c->por;
     eo.symmetry = c->symmetry;
+    eo.liveness = c->liveness;
+    eo.fairness = c->liveness ? 1 : 0;
     eo.on_outcome = on_outcome;
     eo.on_outcome_ctx = &dep;
     explore_result_t r;

@@ -45,6 +45,9 @@ typedef struct {
     int unroll;
     bool por;
     bool symmetry; /* explore_opts_t.symmetry: the same outcome sets, fewer states */
+    /* explore_opts_t.liveness with weak fairness (the full graph): a livelock or a
+     * starvation is a protocol error, failing every model as a deadlock does */
+    bool liveness;
     const lattice_t *lat;
     cat_model_t *const *models; /* the lattice's models, in its order */
     char *const *files;         /* the tests */

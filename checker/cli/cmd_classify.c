@@ -27,10 +27,11 @@ static const char USAGE[] =
 static const char USAGE_TAIL[] =
     "\n"
     "A test the protocol cannot run (no core map for an instruction) is skipped. A\n"
-    "deadlock, an invariant failure or an unexpected event fails every model.\n"
+    "deadlock, an invariant failure or an unexpected event fails every model; with\n"
+    "--liveness a livelock or a starving thread too.\n"
     "exit: 0 done and every model decided, 1 a protocol error (deadlock, invariant,\n"
-    "unexpected) or every model failed, 2 bad input, 3 some model undecided because\n"
-    "a search was incomplete\n";
+    "unexpected, livelock, starvation) or every model failed, 2 bad input, 3 some\n"
+    "model undecided because a search was incomplete\n";
 
 static void json_list(strbuf_t *b, const char *key, const lattice_t *l, const bool *in)
 {
@@ -105,6 +106,7 @@ static int parse_args(int argc, char **argv, classify_args_t *a, classify_opts_t
         case CLI_OPT_NO_POR: cli_por_opt(ch, &o->por); break;
         case CLI_OPT_SYM: o->symmetry = true; break;
         case CLI_OPT_NO_SYM: o->symmetry = false; break;
+        case CLI_O_LIVENESS: o->liveness = true; break;
         case 'h': cli_usage(stdout, CLI_CMD_CLASSIFY, USAGE, USAGE_TAIL); return -1;
         }
     }

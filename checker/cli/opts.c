@@ -195,6 +195,10 @@ const cli_opt_t cli_opts[] = {
     FLAG("liveness", 0, 'L', C(REGRESS),
          "also check liveness (check --liveness, weak fairness): a livelock or starvation is "
          "a verdict that got worse"),
+    FLAG("liveness", 0, CLI_O_LIVENESS, C(CLASSIFY),
+         "also check liveness on every test (check --liveness, weak fairness; the full graph): "
+         "a livelock or a starving thread fails every model, as a deadlock does, with its lasso "
+         "as the separating trace"),
     FLAG("liveness", 0, 'L', C(EXPORT),
          "add a Rumur liveness property (AG EF): a terminal state stays reachable (check "
          "--liveness; every rule, environment events included, counts as progress in Rumur)"),

@@ -120,5 +120,20 @@ grep -v '^#' tests/e2e/data/lattice-core.tab | awk '{$1=$1; print}' >"$T/want.ta
 # Only the tests the table lists (tests added to litmus/core later are not pinned here).
 awk 'NR == FNR { w[$1] = 1; next } ($1 in w)' "$T/want.tab" "$T/core.tab" >"$T/got.tab"
 if [ "$(wc -l <"$T/want.tab")" -eq 153 ] && diff "$T/want.tab" "$T/got.tab" >"$T/diff"; then ok; else bad "litmus/core under the new models: $(cat "$T/diff")"; fi
+# --liveness: RCC's read-only spin (no tick) livelocks, a protocol error that fails every
+# model with the lasso as separating trace; without it the same tests pass sc.
+expect_rc 1 "classify --liveness rcc spin" "$BIN" classify --protocol rcc --liveness --json \
+    $C/MP+rlx+spin.litmus $C/MP.litmus
+python3 - "$T/out" <<'PY' && ok || bad "classify --liveness: $(head -c 300 "$T/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["passes"] == [] and "sc" in d["fails"] and d["protocol_errors"] == 1, d
+s = d["separating"]
+assert s and all(x["verdict"] == "livelock" and x["test"] == "MP+rlx+spin" for x in s), s
+assert any(t.startswith("---- cycle:") for t in s[0]["trace"]), s[0]["trace"]
+PY
+expect_rc 0 "classify rcc spin without --liveness" "$BIN" classify --protocol rcc --json \
+    $C/MP+rlx+spin.litmus $C/MP.litmus
+grep -q '"strongest":\["sc"\]' "$T/out" && ok || bad "classify rcc: $(head -c 300 "$T/out")"
 echo "classify: $pass passed, $fail failed"
 [ $fail -eq 0 ]
