@@ -18,9 +18,11 @@ enum { DIR_E, DIR_W, DIR_N, DIR_S };
 
 struct net {
     int kind, nodes, cols, rows, hop, bandwidth, nvcs, nlinks, buffer;
-    int *nx, *ny;      /* a mesh's: per node, its column and row */
-    uint64_t *free;    /* per link: its next free cycle */
-    uint64_t *busy;    /* per link: busy cycles so far */
+    int *nx, *ny; /* a mesh's: per node, its column and row */
+    struct link {
+        uint64_t free; /* its next free cycle */
+        uint64_t busy; /* its busy cycles so far (with free: one cache line a link) */
+    } * lk;            /* per link */
     uint64_t *vc_free; /* per node x VC: when the input buffer's last head left */
     uint64_t routed, hops, hol_messages, hol_cycles;
     struct hop *hop_state; /* with a bounded buffer: per-hop flow control */
@@ -94,8 +96,7 @@ net_t *net_new(int kind, int nodes, int cols, int rows, int hop, int bandwidth, 
     n->bandwidth = bandwidth < 1 ? 1 : bandwidth;
     n->nvcs = nvcs < 1 ? 1 : nvcs;
     n->nlinks = 2 * n->nodes + (kind == NET_TOPO_MESH ? 4 * n->nodes : 0);
-    n->free = xcalloc((size_t)n->nlinks, sizeof *n->free);
-    n->busy = xcalloc((size_t)n->nlinks, sizeof *n->busy);
+    n->lk = xcalloc((size_t)n->nlinks, sizeof *n->lk);
     n->vc_free = xcalloc((size_t)n->nodes * (size_t)n->nvcs, sizeof *n->vc_free);
     if (kind == NET_TOPO_MESH) {
         n->nx = xcalloc((size_t)n->nodes, sizeof *n->nx);
@@ -115,8 +116,7 @@ void net_free(net_t *n)
 {
     if (!n)
         return;
-    free(n->free);
-    free(n->busy);
+    free(n->lk);
     free(n->vc_free);
     free(n->nx);
     free(n->ny);
@@ -132,9 +132,9 @@ int net_nodes(const net_t *n)
 /* Take link L for a head arriving at *HEAD, SER cycles of flits. */
 static void take(net_t *n, int l, uint64_t ser, uint64_t *head)
 {
-    uint64_t dep = *head > n->free[l] ? *head : n->free[l];
-    n->free[l] = dep + ser;
-    n->busy[l] += ser;
+    uint64_t dep = *head > n->lk[l].free ? *head : n->lk[l].free;
+    n->lk[l].free = dep + ser;
+    n->lk[l].busy += ser;
     *head = dep + (uint64_t)n->hop;
 }
 
@@ -232,9 +232,9 @@ void net_summary(const net_t *n, uint64_t end, net_summary_t *o)
     *o = (net_summary_t){0};
     double sum = 0;
     for (int l = 0; l < n->nlinks; l++) {
-        if (!n->busy[l])
+        if (!n->lk[l].busy)
             continue;
-        double u = end ? (double)n->busy[l] / (double)end : 0;
+        double u = end ? (double)n->lk[l].busy / (double)end : 0;
         o->links++;
         sum += u;
         if (o->links == 1 || u > o->util_max) {
@@ -488,8 +488,8 @@ static void wait_put(hop_t *h, size_t b, int m)
 static void arb_at(net_t *n, int l, uint64_t t)
 {
     hop_t *h = n->hop_state;
-    if (n->free[l] > t)
-        t = n->free[l];
+    if (n->lk[l].free > t)
+        t = n->lk[l].free;
     if (h->arb_at[l] <= t)
         return;
     h->arb_at[l] = t;
@@ -528,8 +528,8 @@ static void hop_go(net_t *n, int m, int l, uint64_t t, net_deliver_fn deliver, v
         try_at(h, f->head, t > h->m[f->head].ready ? t : h->m[f->head].ready);
     if (x->buf >= 0)
         hev_push(h, t + x->ser + (uint64_t)n->hop, HEV_CREDIT, x->buf, x->take);
-    n->free[l] = t + x->ser;
-    n->busy[l] += x->ser;
+    n->lk[l].free = t + x->ser;
+    n->lk[l].busy += x->ser;
     n->hops++;
     h->credit[b] -= x->take;
     x->buf = (int)b;
@@ -552,7 +552,7 @@ static void hop_arb(net_t *n, int l, uint64_t t, net_deliver_fn deliver, void *c
     hop_t *h = n->hop_state;
     if (h->arb_at[l] == t)
         h->arb_at[l] = UINT64_MAX;
-    if (n->free[l] > t) {
+    if (n->lk[l].free > t) {
         arb_at(n, l, t);
         return;
     }
@@ -580,7 +580,7 @@ static void hop_arb(net_t *n, int l, uint64_t t, net_deliver_fn deliver, void *c
     h->rr[l] = (go + 1) % n->nvcs;
     hop_go(n, h->wait[b][h->w0[b]], l, t, deliver, ctx);
     if (waiting || h->nwait[b] > h->w0[b])
-        arb_at(n, l, n->free[l]);
+        arb_at(n, l, n->lk[l].free);
 }
 
 void net_hop_run(net_t *n, uint64_t t, net_deliver_fn deliver, void *ctx)
