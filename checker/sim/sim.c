@@ -68,6 +68,7 @@ typedef struct {
 
 typedef struct {
     int ctrl, cu;
+    bool lazy;        /* its controller has lazy internal events (lazy_ev) */
     int lw;           /* slots per line record */
     int32_t *index;   /* per line: its record, -1: none yet (the line is in its initial state) */
     sim_slot_t *recs; /* records, lw slots each */
@@ -103,6 +104,7 @@ typedef struct {
 typedef struct {
     sim_slot_t *rec;
     int src, dst, net, chan;
+    int line;    /* rec[1], its line (read without the record where the record waits) */
     bool banked; /* already waited for its L2 bank */
     int next_free;
     int nh;        /* per-hop flow control: its handle in the network until its receiver
@@ -147,7 +149,6 @@ typedef struct {
     int pc, step, status;
     int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
     bool busy; /* a warp lane: its access (or the one it is coalesced into) is in flight */
-    sim_slot_t regs[PROG_MAX_REGS];
     int cu, inst;
     uint64_t op_start;
     bool op_clean;   /* no stall and no wait so far: an L1 hit */
@@ -155,6 +156,7 @@ typedef struct {
     int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
     const lop_t *lc; /* its instructions compiled (lop_t), ninstr + 1 (LOP_SLOW at the end) */
     int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
+    sim_slot_t regs[PROG_MAX_REGS]; /* last: the fields above share a cache line */
 } thread_t;
 
 /* A warp: lanes first..first+n-1 (threads of one `simt` template, work-group and CU),
@@ -785,6 +787,7 @@ static void net_send(sim_t *s, int src, int net, int dst, sim_slot_t **recp, uin
     g->dst = dst;
     g->net = net;
     g->chan = (net * s->ninst + src) * s->ninst + dst;
+    g->line = (int)rec[1];
     g->banked = false;
     g->nh = -1;
     g->sent = t;
@@ -839,7 +842,7 @@ static void stall_add(sim_t *s, int i, int kind, int id)
     if (kind == EV_ARRIVE) {
         const msg_t *g = &s->msgs[id];
         it.chan = g->chan;
-        it.line = g->rec[1];
+        it.line = g->line;
         it.ordered = s->p->nets[g->net].ordered;
     }
     stall_put(s, &s->inst[i], &it);
@@ -1347,7 +1350,8 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
                 s->r->invalidations++;
         }
         in->rm[in->index[x->line]].lru = s->now;
-        rec_state(in, in->index[x->line], after);
+        if (before != after || fa) /* else the record's state copy holds it already */
+            rec_state(in, in->index[x->line], after);
         /* A state change the invariants do not count leaves their value as it was. */
         bool counted = s->p->ninvs && before != after && (!s->inv_states || s->inv_reads[in->ctrl]);
         if (s->p->ninvs && (counted || !s->inv_states || !s->inv_seen[x->line])) {
@@ -1435,7 +1439,7 @@ static int lazy_run(sim_t *s, int i, int line)
  * it has none: most controllers). */
 static inline int lazy_internal(sim_t *s, int i, int line)
 {
-    return line < 0 || s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_run(s, i, line);
+    return line < 0 || !s->inst[i].lazy ? 0 : lazy_run(s, i, line);
 }
 
 /* E reads something other than the line's record, the message, the instance's identity
@@ -1509,7 +1513,7 @@ static int lazy_after_run(sim_t *s, int i, int line, const proto_row_t *row)
 /* lazy_after_run where the controller has lazy events (without a call when it has none). */
 static inline int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
 {
-    return s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_after_run(s, i, line, row);
+    return !s->inst[i].lazy ? 0 : lazy_after_run(s, i, line, row);
 }
 
 /* Free a way in LINE's set of instance I through the protocol's eviction rows:
@@ -1653,7 +1657,7 @@ static int try_msg(sim_t *s, int id)
     msg_t *g = &s->msgs[id];
     int i = g->dst;
     inst_t *in = &s->inst[i];
-    int line = g->rec[1];
+    int line = g->line;
     int chan = g->chan, src = g->src, net = g->net;
     s->memo_ok = false;
     if (in->cu < 0 && !g->banked) {
@@ -3080,6 +3084,8 @@ static int build(sim_t *s, diag_t *err)
         }
         s->lazy_ev[c][nl] = s->timed_ev[c][nt] = -1;
     }
+    for (int i = 0; i < s->ninst; i++)
+        s->inst[i].lazy = s->lazy_ev[s->inst[i].ctrl][0] >= 0;
     /* Instances: variables, capacity, latency. */
     for (int i = 0; i < s->ninst; i++) {
         inst_t *in = &s->inst[i];
