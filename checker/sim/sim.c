@@ -68,17 +68,20 @@ typedef struct {
 
 typedef struct {
     int ctrl, cu;
+    bool lazy;        /* its controller has lazy internal events (lazy_ev) */
     int lw;           /* slots per line record */
     int32_t *index;   /* per line: its record, -1: none yet (the line is in its initial state) */
     sim_slot_t *recs; /* records, lw slots each */
-    uint64_t *lru;    /* per record: last use */
-    int32_t *rline;   /* per record: its line */
-    int32_t *rsrc;    /* per record: the sender of the last message a row took on it, -1 */
-    uint8_t *ratom;   /* per record: an atomic completed on it since its last eviction */
-    uint8_t *rst;     /* per record: its state (a copy of slot 0, which forall scans) */
-    uint64_t *rver;   /* per record: rows committed on it (its version) */
-    uint64_t *live;   /* per record, a bit: its state is not the initial one */
-    int init;         /* the controller's initial state */
+    struct recm {     /* per record (what a row updates, in one cache line): */
+        uint64_t lru; /* last use */
+        uint64_t ver; /* rows committed on it (its version) */
+        int32_t line; /* its line */
+        int32_t src;  /* the sender of the last message a row took on it, -1 */
+        uint8_t atom; /* an atomic completed on it since its last eviction */
+    } * rm;
+    uint8_t *rst;   /* per record: its state (a copy of slot 0, which forall scans) */
+    uint64_t *live; /* per record, a bit: its state is not the initial one */
+    int init;       /* the controller's initial state */
     int nrec, caprec;
     sim_slot_t *cvars;
     /* capacity */
@@ -101,6 +104,7 @@ typedef struct {
 typedef struct {
     sim_slot_t *rec;
     int src, dst, net, chan;
+    int line;    /* rec[1], its line (read without the record where the record waits) */
     bool banked; /* already waited for its L2 bank */
     int next_free;
     int nh;        /* per-hop flow control: its handle in the network until its receiver
@@ -145,7 +149,6 @@ typedef struct {
     int pc, step, status;
     int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
     bool busy; /* a warp lane: its access (or the one it is coalesced into) is in flight */
-    sim_slot_t regs[PROG_MAX_REGS];
     int cu, inst;
     uint64_t op_start;
     bool op_clean;   /* no stall and no wait so far: an L1 hit */
@@ -153,6 +156,7 @@ typedef struct {
     int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
     const lop_t *lc; /* its instructions compiled (lop_t), ninstr + 1 (LOP_SLOW at the end) */
     int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
+    sim_slot_t regs[PROG_MAX_REGS]; /* last: the fields above share a cache line */
 } thread_t;
 
 /* A warp: lanes first..first+n-1 (threads of one `simt` template, work-group and CU),
@@ -244,20 +248,22 @@ typedef struct sim {
     msg_t *msgs;
     int nmsg, capmsg, freemsg;
     uint64_t nsent;    /* messages sent so far */
-    int *chan_n;       /* per channel: messages sent, not yet consumed */
-    int *chan_flits;   /* per channel: their flits */
+    struct chan {      /* per channel (a message's counts in one cache line): */
+        int n;         /* messages sent, not yet consumed */
+        int flits;     /* their flits */
+        int blocked;   /* its messages on stall lists */
+        uint64_t last; /* when its last message arrives */
+        uint64_t svc;  /* when its last message was served at a bank */
+    } * chan;
     int *msg_flits;    /* per message type: flits */
-    int *chan_blocked; /* per channel: its messages on stall lists */
-    uint64_t *chan_last;
-    uint64_t *chan_svc; /* per channel: when its last message was served at a bank */
-    uint64_t fired;     /* rows fired so far */
-    bool *stall_memo;   /* per controller * nevents + message: a stall row's outcome depends
-                           on the line's record and the message only (memo_safe) */
-    bool lazy_cap;      /* lazy_internal stopped at MAX_LAZY with an event still firing */
-    bool memo_ok;       /* try_msg's last 0 came from a stall row with stall_memo set, */
-    uint64_t memo_ver;  /* the line's record at this version */
-    bool in_periodic;   /* running a periodic controller-level event */
-    int **periodic_ev;  /* per controller: controller-level internal events the machine times */
+    uint64_t fired;    /* rows fired so far */
+    bool *stall_memo;  /* per controller * nevents + message: a stall row's outcome depends
+                          on the line's record and the message only (memo_safe) */
+    bool lazy_cap;     /* lazy_internal stopped at MAX_LAZY with an event still firing */
+    bool memo_ok;      /* try_msg's last 0 came from a stall row with stall_memo set, */
+    uint64_t memo_ver; /* the line's record at this version */
+    bool in_periodic;  /* running a periodic controller-level event */
+    int **periodic_ev; /* per controller: controller-level internal events the machine times */
     int nchan;
     uint64_t *bank_free;
     int *line_bank; /* per line: its L2 bank (line modulo the banks) */
@@ -469,23 +475,15 @@ static sim_slot_t *line_new(sim_t *s, int i, int line)
         size_t ow = in->caprec ? (size_t)in->caprec / 64 + 1 : 0; /* live words so far */
         in->caprec = in->caprec ? in->caprec * 2 : 16;
         in->recs = xrealloc(in->recs, (size_t)in->caprec * in->lw * sizeof(sim_slot_t));
-        in->lru = xrealloc(in->lru, (size_t)in->caprec * sizeof(uint64_t));
-        in->rline = xrealloc(in->rline, (size_t)in->caprec * sizeof(int32_t));
-        in->rsrc = xrealloc(in->rsrc, (size_t)in->caprec * sizeof(int32_t));
-        in->ratom = xrealloc(in->ratom, (size_t)in->caprec);
+        in->rm = xrealloc(in->rm, (size_t)in->caprec * sizeof *in->rm);
         in->rst = xrealloc(in->rst, (size_t)in->caprec);
-        in->rver = xrealloc(in->rver, (size_t)in->caprec * sizeof(uint64_t));
         size_t words = (size_t)in->caprec / 64 + 1;
         in->live = xrealloc(in->live, words * sizeof(uint64_t));
         memset(in->live + ow, 0, (words - ow) * sizeof(uint64_t));
     }
     k = in->nrec++;
     in->index[line] = k;
-    in->lru[k] = 0;
-    in->rline[k] = line;
-    in->rsrc[k] = -1;
-    in->ratom[k] = 0;
-    in->rver[k] = 0;
+    in->rm[k] = (struct recm){.line = line, .src = -1};
     sim_slot_t *r = in->recs + (size_t)k * in->lw;
     memset(r, 0, (size_t)in->lw * sizeof(sim_slot_t));
     const proto_ctrl_t *c = &s->p->ctrls[in->ctrl];
@@ -603,7 +601,7 @@ static int cb_send(sim_ctx_t *x, int net, int dst, const sim_slot_t *rec)
     int bound = s->p->nets[net].capacity, buf = s->m->buffer;
     int c = (net * s->ninst + x->inst) * s->ninst + dst;
     if (bound || buf) {
-        int queued = s->chan_n[c], flits = s->chan_flits[c];
+        int queued = s->chan[c].n, flits = s->chan[c].flits;
         for (int k = 0; k < s->nps; k++)
             if (s->ps[k].net == net && s->ps[k].dst == dst) {
                 queued++;
@@ -717,15 +715,15 @@ static inline int node_of(const sim_t *s, int i, int line)
 static void msg_arrive(sim_t *s, int id, uint64_t arrive, uint64_t t)
 {
     msg_t *g = &s->msgs[id];
-    if (s->p->nets[g->net].ordered && arrive <= s->chan_last[g->chan])
-        arrive = s->chan_last[g->chan] + 1; /* point-to-point order */
+    if (s->p->nets[g->net].ordered && arrive <= s->chan[g->chan].last)
+        arrive = s->chan[g->chan].last + 1; /* point-to-point order */
     if (!(s->inst[g->src].cu >= 0 && s->inst[g->src].cu == s->inst[g->dst].cu)) {
         s->net_msgs++;
         s->net_lat_sum += arrive - t;
         if (arrive - t > s->net_lat_max)
             s->net_lat_max = arrive - t;
     }
-    s->chan_last[g->chan] = arrive;
+    s->chan[g->chan].last = arrive;
     push(s, arrive, EV_ARRIVE, id, 0, 0);
 }
 
@@ -789,12 +787,13 @@ static void net_send(sim_t *s, int src, int net, int dst, sim_slot_t **recp, uin
     g->dst = dst;
     g->net = net;
     g->chan = (net * s->ninst + src) * s->ninst + dst;
+    g->line = (int)rec[1];
     g->banked = false;
     g->nh = -1;
     g->sent = t;
     g->seq = s->nsent++;
-    s->chan_n[g->chan]++;
-    s->chan_flits[g->chan] += s->msg_flits[rec[0]];
+    s->chan[g->chan].n++;
+    s->chan[g->chan].flits += s->msg_flits[rec[0]];
     int type = rec[0];
     s->r->messages[type]++;
     s->r->traffic[type] += (uint64_t)s->msg_bytes[type];
@@ -834,7 +833,7 @@ static inline void stall_put(sim_t *s, inst_t *in, const item_t *it)
     d->ver = s->memo_ver;
     s->memo_ok = false;
     if (it->kind == EV_ARRIVE)
-        s->chan_blocked[it->chan]++;
+        s->chan[it->chan].blocked++;
 }
 
 static void stall_add(sim_t *s, int i, int kind, int id)
@@ -843,7 +842,7 @@ static void stall_add(sim_t *s, int i, int kind, int id)
     if (kind == EV_ARRIVE) {
         const msg_t *g = &s->msgs[id];
         it.chan = g->chan;
-        it.line = g->rec[1];
+        it.line = g->line;
         it.ordered = s->p->nets[g->net].ordered;
     }
     stall_put(s, &s->inst[i], &it);
@@ -925,8 +924,8 @@ static size_t describe_channels(sim_t *s, char *out, size_t n, size_t k)
         for (int g = 0; g < s->p->nmsgs; g++)
             if (s->p->msgs[g].net == net && s->msg_flits[g] > big)
                 big = s->msg_flits[g];
-        if (!s->chan_n[c] || !((cap && s->chan_n[c] >= cap) ||
-                               (s->m->buffer && s->chan_flits[c] + big > s->m->buffer)))
+        if (!s->chan[c].n || !((cap && s->chan[c].n >= cap) ||
+                               (s->m->buffer && s->chan[c].flits + big > s->m->buffer)))
             continue;
         int nid = 0; /* the first 8 sent */
         for (int id = 0; id < s->nmsg; id++) {
@@ -945,18 +944,18 @@ static size_t describe_channels(sim_t *s, char *out, size_t n, size_t k)
         inst_name(s, src, a, sizeof a);
         inst_name(s, dst, b, sizeof b);
         k += (size_t)snprintf(out + k, n - k, "channel %s %s -> %s holds %d message%s",
-                              s->p->nets[net].name, a, b, s->chan_n[c],
-                              s->chan_n[c] == 1 ? "" : "s");
+                              s->p->nets[net].name, a, b, s->chan[c].n,
+                              s->chan[c].n == 1 ? "" : "s");
         if (cap && k + 1 < n)
             k += (size_t)snprintf(out + k, n - k, " of %d", cap);
         if (s->m->buffer && k + 1 < n)
-            k += (size_t)snprintf(out + k, n - k, ", %d of %d flits", s->chan_flits[c],
+            k += (size_t)snprintf(out + k, n - k, ", %d of %d flits", s->chan[c].flits,
                                   s->m->buffer);
         for (int j = 0; j < nid && k + 1 < n; j++)
             k += (size_t)snprintf(out + k, n - k, "%s %s line %d", j ? "," : ":",
                                   s->p->events[s->msgs[ids[j]].rec[0]].name,
                                   (int)s->msgs[ids[j]].rec[1]);
-        if (s->chan_n[c] > nid && k + 1 < n)
+        if (s->chan[c].n > nid && k + 1 < n)
             k += (size_t)snprintf(out + k, n - k, ", ...");
         if (k + 1 < n)
             k += (size_t)snprintf(out + k, n - k, "\n");
@@ -1055,7 +1054,7 @@ static void sync_served(sim_t *s, int t, const prog_instr_t *in)
     inst_t *l1 = &s->inst[th->inst];
     int line = s->loc_line[th_loc(s, t, in)];
     int32_t k = l1->index[line];
-    int src = k >= 0 ? l1->rsrc[k] : -1;
+    int src = k >= 0 ? l1->rm[k].src : -1;
     if (th->op_clean)
         s->r->sync_l1++;
     else if (src >= 0 && src != th->inst && s->inst[src].cu >= 0)
@@ -1063,7 +1062,7 @@ static void sync_served(sim_t *s, int t, const prog_instr_t *in)
     else
         s->r->sync_l2++;
     if (k >= 0)
-        l1->ratom[k] = 1;
+        l1->rm[k].atom = 1;
 }
 
 /* Thread T's current core event completed at cycle AT (with VAL for its register). */
@@ -1303,9 +1302,9 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
     }
     /* Commit: predictions, residency, statistics, sends, dones. */
     if (x->lrec)
-        in->rver[in->index[x->line]]++;
+        in->rm[in->index[x->line]].ver++;
     for (int k = 0; k < s->nundo; k++)
-        in->rver[(s->undo[k].slot - in->recs) / in->lw]++;
+        in->rm[(s->undo[k].slot - in->recs) / in->lw].ver++;
     for (int k = 0; k < nprules; k++)
         sim_pred_apply(s->pred, prules[k], x->inst, x->line);
     int init = s->p->ctrls[in->ctrl].init_state;
@@ -1313,14 +1312,14 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
     if (s->st_cnt) { /* the state counts first: the checks below read them */
         for (int k = 0; k < s->nundo; k++)
             if (s->undo[k].slot != x->lrec)
-                st_move(s, x->inst, in->rline[(s->undo[k].slot - in->recs) / in->lw],
+                st_move(s, x->inst, in->rm[(s->undo[k].slot - in->recs) / in->lw].line,
                         (int)s->undo[k].old, (int)s->undo[k].to);
         if (x->lrec)
             st_move(s, x->inst, x->line, before, (int)x->lrec[0]);
     }
     for (int k = 0; k < s->nundo; k++) {
         sim_slot_t *r = s->undo[k].slot;
-        int line = in->rline[(r - in->recs) / in->lw];
+        int line = in->rm[(r - in->recs) / in->lw].line;
         if (line == x->line && x->lrec)
             continue; /* the row's own line: counted below */
         moved(s, x->inst, line, s->undo[k].old, r[0]);
@@ -1350,8 +1349,9 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
             if (per_cu && after == init && (x->msg || fa))
                 s->r->invalidations++;
         }
-        in->lru[in->index[x->line]] = s->now;
-        rec_state(in, in->index[x->line], after);
+        in->rm[in->index[x->line]].lru = s->now;
+        if (before != after || fa) /* else the record's state copy holds it already */
+            rec_state(in, in->index[x->line], after);
         /* A state change the invariants do not count leaves their value as it was. */
         bool counted = s->p->ninvs && before != after && (!s->inv_states || s->inv_reads[in->ctrl]);
         if (s->p->ninvs && (counted || !s->inv_states || !s->inv_seen[x->line])) {
@@ -1365,7 +1365,7 @@ static int fire(sim_t *s, sim_ctx_t *x, const proto_row_t *row)
         }
     }
     if (x->lrec && x->msg && per_cu) /* where the line's last message came from (Table 6) */
-        in->rsrc[in->index[x->line]] = x->msg_src;
+        in->rm[in->index[x->line]].src = x->msg_src;
     uint64_t out = s->now + (uint64_t)in->latency;
     for (int k = 0; k < s->nps; k++)
         net_send(s, x->inst, s->ps[k].net, s->ps[k].dst, &s->ps[k].rec, out);
@@ -1439,7 +1439,7 @@ static int lazy_run(sim_t *s, int i, int line)
  * it has none: most controllers). */
 static inline int lazy_internal(sim_t *s, int i, int line)
 {
-    return line < 0 || s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_run(s, i, line);
+    return line < 0 || !s->inst[i].lazy ? 0 : lazy_run(s, i, line);
 }
 
 /* E reads something other than the line's record, the message, the instance's identity
@@ -1505,7 +1505,7 @@ static int lazy_after_run(sim_t *s, int i, int line, const proto_row_t *row)
     for (int k = 0; k < row->nactions && !cv; k++)
         cv = row->actions[k].kind == PROTO_A_ASSIGN && !row->actions[k].line_var;
     for (int k = 0; cv && k < in->nrec; k++)
-        if (lazy_internal(s, i, in->rline[k]) < 0)
+        if (lazy_internal(s, i, in->rm[k].line) < 0)
             return -1;
     return 0;
 }
@@ -1513,7 +1513,7 @@ static int lazy_after_run(sim_t *s, int i, int line, const proto_row_t *row)
 /* lazy_after_run where the controller has lazy events (without a call when it has none). */
 static inline int lazy_after(sim_t *s, int i, int line, const proto_row_t *row)
 {
-    return s->lazy_ev[s->inst[i].ctrl][0] < 0 ? 0 : lazy_after_run(s, i, line, row);
+    return !s->inst[i].lazy ? 0 : lazy_after_run(s, i, line, row);
 }
 
 /* Free a way in LINE's set of instance I through the protocol's eviction rows:
@@ -1531,7 +1531,7 @@ static int make_room(sim_t *s, int i, int line)
             if (!r || in->evict_ev < 0 ||
                 !(s->ev_states[in->ctrl * s->p->nevents + in->evict_ev] >> r[0] & 1))
                 continue;
-            uint64_t u = in->lru[in->index[sl[k]]];
+            uint64_t u = in->rm[in->index[sl[k]]].lru;
             if (u < bl) {
                 bl = u;
                 best = sl[k];
@@ -1553,8 +1553,8 @@ static int make_room(sim_t *s, int i, int line)
         if (f <= 0)
             return f;
         s->r->evictions++;
-        if (in->cu >= 0 && in->ratom[in->index[best]]) {
-            in->ratom[in->index[best]] = 0;
+        if (in->cu >= 0 && in->rm[in->index[best]].atom) {
+            in->rm[in->index[best]].atom = 0;
             s->r->sync_evicts++;
         }
         if (in->cu < 0) /* a shared controller: the evicted line leaves its set */
@@ -1657,7 +1657,7 @@ static int try_msg(sim_t *s, int id)
     msg_t *g = &s->msgs[id];
     int i = g->dst;
     inst_t *in = &s->inst[i];
-    int line = g->rec[1];
+    int line = g->line;
     int chan = g->chan, src = g->src, net = g->net;
     s->memo_ok = false;
     if (in->cu < 0 && !g->banked) {
@@ -1665,13 +1665,13 @@ static int try_msg(sim_t *s, int id)
            ordered channel's messages keep their order through the banks. */
         int bank = s->line_bank[line < 0 ? 0 : line];
         uint64_t start = s->now > s->bank_free[bank] ? s->now : s->bank_free[bank];
-        if (s->p->nets[net].ordered && start <= s->chan_svc[chan] && s->chan_svc[chan])
-            start = s->chan_svc[chan] + 1;
+        if (s->p->nets[net].ordered && start <= s->chan[chan].svc && s->chan[chan].svc)
+            start = s->chan[chan].svc + 1;
         if (s->net) { /* its VC's input buffer: not before the head ahead of it left */
             start = net_vc_accept(s->net, node_of(s, i, line), net, start);
             net_take(s, g, start);
         }
-        s->chan_svc[chan] = start;
+        s->chan[chan].svc = start;
         s->bank_free[bank] = start + (uint64_t)s->m->l2_occupancy;
         g->banked = true;
         if (start > s->now) {
@@ -1715,7 +1715,7 @@ static int try_msg(sim_t *s, int id)
     if (row->kind == PROTO_ROW_STALL) {
         if (r && !s->lazy_cap && s->stall_memo[in->ctrl * s->p->nevents + g->rec[0]]) {
             s->memo_ok = true;
-            s->memo_ver = in->rver[in->index[line]];
+            s->memo_ver = in->rm[in->index[line]].ver;
         }
         return 0;
     }
@@ -1730,8 +1730,8 @@ static int try_msg(sim_t *s, int id)
     if (lazy_after(s, i, line, row))
         return -1;
     g = &s->msgs[id]; /* the row's sends may have moved the pool */
-    s->chan_n[chan]--;
-    s->chan_flits[chan] -= s->msg_flits[s->msgs[id].rec[0]];
+    s->chan[chan].n--;
+    s->chan[chan].flits -= s->msg_flits[s->msgs[id].rec[0]];
     if (s->p->nets[net].capacity || s->m->buffer)
         want_retry(s, src, s->now + 1); /* room in a bounded channel */
     g->next_free = s->freemsg;
@@ -2337,18 +2337,18 @@ static int retry(sim_t *s, int i)
     in->nstall = 0;
     for (int k = 0; k < n; k++)
         if (items[k].kind == EV_ARRIVE)
-            s->chan_blocked[items[k].chan]--;
+            s->chan[items[k].chan].blocked--;
     int rc = 0;
     uint64_t fired = s->fired;
     for (int k = 0; k < n && !rc; k++) {
         const item_t *it = &items[k]; /* stall_put moves it down, or leaves it */
         int f;
         if (it->kind == EV_ARRIVE) {
-            if (it->ordered && s->chan_blocked[it->chan]) {
+            if (it->ordered && s->chan[it->chan].blocked) {
                 stall_put(s, in, it); /* behind an earlier message of its channel */
                 continue;
             }
-            if (it->memo && in->rver[in->index[it->line]] == it->ver) {
+            if (it->memo && in->rm[in->index[it->line]].ver == it->ver) {
                 /* Its line's record is as when a stall row held it: that row holds it
                    again, and trying has no effect (memo_safe). */
                 s->memo_ok = true;
@@ -2392,9 +2392,9 @@ static int handle(sim_t *s, const event_t *e)
     case EV_ARRIVE: {
         msg_t *g = &s->msgs[e->a];
         if (g->nh >= 0 &&
-            (s->inst[g->dst].cu >= 0 || (s->p->nets[g->net].ordered && s->chan_blocked[g->chan])))
+            (s->inst[g->dst].cu >= 0 || (s->p->nets[g->net].ordered && s->chan[g->chan].blocked)))
             net_take(s, g, s->now); /* a CU's input buffer, or a blocked channel's, takes it */
-        if (s->p->nets[g->net].ordered && s->chan_blocked[g->chan]) {
+        if (s->p->nets[g->net].ordered && s->chan[g->chan].blocked) {
             stall_add(s, g->dst, EV_ARRIVE, e->a);
             return 0;
         }
@@ -3084,6 +3084,8 @@ static int build(sim_t *s, diag_t *err)
         }
         s->lazy_ev[c][nl] = s->timed_ev[c][nt] = -1;
     }
+    for (int i = 0; i < s->ninst; i++)
+        s->inst[i].lazy = s->lazy_ev[s->inst[i].ctrl][0] >= 0;
     /* Instances: variables, capacity, latency. */
     for (int i = 0; i < s->ninst; i++) {
         inst_t *in = &s->inst[i];
@@ -3197,11 +3199,7 @@ static int build(sim_t *s, diag_t *err)
     build_warps(s);
     join_setup(s);
     s->nchan = p->nnets * s->ninst * s->ninst;
-    s->chan_n = xcalloc((size_t)s->nchan + 1, sizeof(int));
-    s->chan_flits = xcalloc((size_t)s->nchan + 1, sizeof(int));
-    s->chan_blocked = xcalloc((size_t)s->nchan + 1, sizeof(int));
-    s->chan_last = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
-    s->chan_svc = xcalloc((size_t)s->nchan + 1, sizeof(uint64_t));
+    s->chan = xcalloc((size_t)s->nchan + 1, sizeof *s->chan);
     s->bank_free = xcalloc((size_t)m->l2_banks + 1, sizeof(uint64_t));
     s->line_bank = xcalloc((size_t)s->nlines + 1, sizeof(int));
     for (int l = 0; l < s->nlines; l++)
@@ -3226,12 +3224,8 @@ static void sim_free(sim_t *s)
     for (int i = 0; s->inst && i < s->ninst; i++) {
         free(s->inst[i].index);
         free(s->inst[i].recs);
-        free(s->inst[i].lru);
-        free(s->inst[i].rline);
-        free(s->inst[i].rsrc);
-        free(s->inst[i].ratom);
+        free(s->inst[i].rm);
         free(s->inst[i].rst);
-        free(s->inst[i].rver);
         free(s->inst[i].live);
         free(s->inst[i].cvars);
         free(s->inst[i].set_n);
@@ -3308,12 +3302,8 @@ static void sim_free(sim_t *s)
     for (int k = 0; k < s->nmsg; k++)
         free(s->msgs[k].rec);
     free(s->msgs);
-    free(s->chan_n);
-    free(s->chan_flits);
+    free(s->chan);
     free(s->msg_flits);
-    free(s->chan_blocked);
-    free(s->chan_last);
-    free(s->chan_svc);
     free(s->bank_free);
     free(s->line_bank);
     for (int w = 0; w < s->nwarps; w++)
@@ -3476,7 +3466,7 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
         for (int i = 0; i < s->ninst; i++)
             stalled += s->inst[i].nstall;
         for (int c = 0; c < s->nchan; c++)
-            inflight += s->chan_n[c];
+            inflight += s->chan[c].n;
         if (s->ndone < s->nthreads || stalled || inflight) {
             int joined = 0; /* threads waiting at a launch or bar.sync */
             for (int t = 0; t < s->nthreads; t++)
