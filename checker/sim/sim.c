@@ -1901,12 +1901,6 @@ static void join_setup(sim_t *s)
     }
 }
 
-/* Run thread T's local instructions from cycle AT up to its next memory operation, a
- * join or its end. The compiled forms (lop_t) run in the inner loop; the rest as
- * written. Every pass of the outer loop but the last runs one local instruction, so
- * STEPS counts those run. The inner loop tests MAX_LOCAL at branches only: between two
- * branches it runs at most N instructions, so it stops at a branch once STEPS passes
- * MAX_LOCAL - N - 1 and the outer loop takes the rest one at a time. */
 /* Mark the count-down loops of LC (N instructions): 'L: beq r K x ; sub r r 1 ; b L'. */
 static void lop_fuse(lop_t *lc, int n)
 {
@@ -1917,6 +1911,12 @@ static void lop_fuse(lop_t *lc, int n)
             lc[k].op = LOP_DOWN;
 }
 
+/* Run thread T's local instructions from cycle AT up to its next memory operation, a
+ * join or its end. The compiled forms (lop_t) run in the inner loop; the rest as
+ * written. Every pass of the outer loop but the last runs one local instruction, so
+ * STEPS counts those run. The inner loop tests MAX_LOCAL at branches only: between two
+ * branches it runs at most N instructions, so it stops at a branch once STEPS passes
+ * MAX_LOCAL - N - 1 and the outer loop takes the rest one at a time. */
 static void thread_advance(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];

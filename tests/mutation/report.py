@@ -201,11 +201,11 @@ def main():
         k = c["killed"] + c["killed-stronger"]
         # survivors, not-covered mutants, and the mutants the campaign found equivalent
         # that a check after it refuted past the bound (a KILLED entry)
+        cls = {m["mutant"]: classification(notes, p, m) for m in ms.values()
+               if m["class"] in ("survived", "not-covered", "equivalent")}
         rest = sorted((m for m in ms.values() if m["class"] in ("survived", "not-covered") or
-                       (m["class"] == "equivalent" and
-                        (classification(notes, p, m) or ("",))[0] == KILLED)),
+                       (m["class"] == "equivalent" and (cls[m["mutant"]] or ("",))[0] == KILLED)),
                       key=lambda m: m["mutant"])
-        cls = {m["mutant"]: classification(notes, p, m) for m in rest}
         argued = sum(1 for m in rest if unkillable(cls[m["mutant"]]))
         bigger = sum(1 for m in rest if m["class"] == "survived" and cls[m["mutant"]] and
                      cls[m["mutant"]][0] == LARGER)
