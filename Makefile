@@ -251,6 +251,16 @@ test-sim: cohcheck
 test-sim-san:
 	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
 	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sim.sh ./build-san/cohcheck
+# The per-CU store buffer (docs/sim.md "Store buffer"): pinned runs, kernels' final checks,
+# broken variants, bad input.
+test: test-sbuf
+test-san: test-sbuf-san
+.PHONY: test-sbuf test-sbuf-san
+test-sbuf: cohcheck
+	sh tests/e2e/sbuf.sh ./cohcheck
+test-sbuf-san:
+	$(MAKE) BUILD=build-san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" cohcheck-san
+	ASAN_OPTIONS=detect_leaks=1 sh tests/e2e/sbuf.sh ./build-san/cohcheck
 # The DRAM model (docs/sim.md "DRAM"): pinned runs that reach memory, JSON, bad input.
 test: test-dram
 test-san: test-dram-san

@@ -142,6 +142,25 @@ static void json_network(strbuf_t *b, const sim_result_t *r)
               (unsigned long long)r->net.full_cycles);
 }
 
+/* ,"store_buffer":{...}: the per-CU store buffers' counts (docs/sim.md "Metrics"); absent
+   on a machine without one. */
+static void json_sbuf(strbuf_t *b, const sim_result_t *r)
+{
+    const sim_sbuf_stats_t *d = &r->sbuf;
+    if (!d->entries)
+        return;
+    sb_printf(b,
+              ",\"store_buffer\":{\"entries\":%d,\"coalesce\":%s,\"buffered\":%llu,"
+              "\"coalesced\":%llu,\"forwarded\":%llu,\"drained\":%llu,\"fences\":%llu,"
+              "\"full_waits\":%llu,\"full_cycles\":%llu,\"drain_waits\":%llu,"
+              "\"drain_cycles\":%llu}",
+              d->entries, d->coalesce ? "true" : "false", (unsigned long long)d->buffered,
+              (unsigned long long)d->coalesced, (unsigned long long)d->forwarded,
+              (unsigned long long)d->drained, (unsigned long long)d->fences,
+              (unsigned long long)d->full_waits, (unsigned long long)d->full_cycles,
+              (unsigned long long)d->drain_waits, (unsigned long long)d->drain_cycles);
+}
+
 /* ,"predictors":[{param, controller, scope, start, reads, mean, min, max, updates}]: the
    predictors that ran (--predict on); absent when none did. */
 static void json_preds(strbuf_t *b, const sim_result_t *r)
@@ -218,6 +237,7 @@ static void json_out(const sim_result_t *r, const proto_t *p, const prog_t *w, c
     json_dram(&b, &r->dram);
     json_network(&b, r);
     sb_puts(&b, "}");
+    json_sbuf(&b, r);
     json_preds(&b, r);
     sb_puts(&b, "}\n");
     fputs(b.s, stdout);
@@ -422,6 +442,17 @@ static void text_out(const sim_result_t *r, const char *proto, const char *wl, c
                dr->bandwidth, dr->peak_bandwidth, dr->occupancy_mean,
                (unsigned long long)dr->occupancy_max, dr->latency_mean,
                (unsigned long long)dr->latency_max);
+    }
+    if (r->sbuf.entries) {
+        const sim_sbuf_stats_t *d = &r->sbuf;
+        printf("  store buffer: %d entries%s, %llu buffered, %llu coalesced, %llu forwarded, "
+               "%llu drained, %llu fences, %llu full waits (%llu cycles), %llu drain waits "
+               "(%llu cycles)\n",
+               d->entries, d->coalesce ? " coalescing" : "", (unsigned long long)d->buffered,
+               (unsigned long long)d->coalesced, (unsigned long long)d->forwarded,
+               (unsigned long long)d->drained, (unsigned long long)d->fences,
+               (unsigned long long)d->full_waits, (unsigned long long)d->full_cycles,
+               (unsigned long long)d->drain_waits, (unsigned long long)d->drain_cycles);
     }
     for (int k = 0; k < r->npreds; k++) {
         const sim_pred_stats_t *d = &r->preds[k];

@@ -269,6 +269,40 @@ static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
     return 0;
 }
 
+/* 'sbuf N [coalesce 0|1]' (docs/sim.md "Store buffer"); the directive is at column DC. */
+static int parse_sbuf(mp_t *m, int dc, sim_machine_t *o, bool *seen)
+{
+    char w[64];
+    int wc;
+    bool q;
+    if (*seen) {
+        diag_set(m->err, m->file, m->line, dc, "a second 'sbuf' line");
+        return -1;
+    }
+    *seen = true;
+    int r = word(m, w, sizeof w, &wc, &q);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        diag_set(m->err, m->file, m->line, wc, "'sbuf' needs its entries per CU");
+        return -1;
+    }
+    if (number(m, w, wc, &o->sbuf))
+        return -1;
+    if (o->sbuf > 4096) {
+        diag_set(m->err, m->file, m->line, wc, "sbuf: entries must be 0..4096");
+        return -1;
+    }
+    kv_t kv[] = {{"coalesce", &o->sbuf_coalesce, NULL, 0}};
+    if (pairs(m, "sbuf", kv, 1))
+        return -1;
+    if (o->sbuf_coalesce > 1) {
+        diag_set(m->err, m->file, m->line, dc, "sbuf: coalesce 0 or 1");
+        return -1;
+    }
+    return 0;
+}
+
 int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine_t *o, diag_t *err)
 {
     memset(o, 0, sizeof *o);
@@ -296,6 +330,8 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
     mp_t m = {file, src, len, 0, 1, 1, err, 0};
     bool named = false;
     int dram_line = 0, dram_col = 0; /* the first 'event NAME dram' */
+    int sb_line = 0, sb_col = 0;     /* the 'sbuf' line */
+    bool sb_seen = false;
     while (m.pos < m.len) {
         char dir[64];
         int dc;
@@ -396,6 +432,11 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
             } else if (!strcmp(dir, "dram")) {
                 if (parse_dram(&m, dc, o))
                     return -1;
+            } else if (!strcmp(dir, "sbuf")) {
+                if (parse_sbuf(&m, dc, o, &sb_seen))
+                    return -1;
+                sb_line = m.line;
+                sb_col = dc;
             } else if (!strcmp(dir, "local")) {
                 kv_t kv[] = {{"latency", &o->local_latency, NULL, 0}};
                 if (pairs(&m, dir, kv, 1))
@@ -461,6 +502,10 @@ int sim_machine_parse(const char *file, const char *src, size_t len, sim_machine
     }
     if (dram_line && !o->has_dram) {
         diag_set(err, file, dram_line, dram_col, "'event ... dram' needs a 'dram' line");
+        return -1;
+    }
+    if (o->sbuf && o->naive_sc) { /* seed 003: SC allows no store buffer */
+        diag_set(err, file, sb_line, sb_col, "sbuf: a store buffer with 'core naive 1' (SC)");
         return -1;
     }
     if (o->l2_banks < 1 || o->flit_bytes < 1 || o->bandwidth < 1) {

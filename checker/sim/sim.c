@@ -40,7 +40,9 @@ typedef SIM_ROWS(ops_t) sim_ops_t;
 #define SIM_NARROW_CUS 31 /* the CUs a rows32_ nodeset holds */
 
 enum { EV_ISSUE, EV_ARRIVE, EV_RETRY, EV_TIMED, EV_SCHED, EV_DRAM, EV_DRAMDONE, EV_NET };
-enum { TH_RUN, TH_WAIT, TH_DONE, TH_JOIN }; /* TH_JOIN: waiting at a join (launch, bar.sync) */
+/* TH_JOIN: waiting at a join (launch, bar.sync); TH_SBUF: waiting on its CU's store buffer */
+enum { TH_RUN, TH_WAIT, TH_DONE, TH_JOIN, TH_SBUF };
+#define SB_SCOPES 5 /* prog_scope_t's values */
 #define SET_SLACK                                                                   \
     4 /* lines a set may hold beyond its ways (allocations no core event asked for) \
        */
@@ -156,6 +158,12 @@ typedef struct {
     int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
     const lop_t *lc; /* its instructions compiled (lop_t), ninstr + 1 (LOP_SLOW at the end) */
     int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
+    /* its CU's store buffer (docs/sim.md "Store buffer"): */
+    bool sbg;         /* its current access has passed the buffer (sb_gate) */
+    uint8_t sbw;      /* what it waits for (TH_SBUF): 1 an entry, 2 a drain, 3 a drain to end */
+    int8_t sbs;       /* a drain's release scope (a fence of its hidden thread), -1: none */
+    uint64_t sbt;     /* a drain's ticket: the stores buffered before it must complete */
+    uint64_t sbsince; /* when it began to wait */
     sim_slot_t regs[PROG_MAX_REGS]; /* last: the fields above share a cache line */
 } thread_t;
 
@@ -177,6 +185,9 @@ typedef struct {
     uint64_t regs;  /* the registers they use (bit r: register r) */
     bool blocked;   /* waits for them to complete (not with the scheduler) */
     int local;      /* local instructions since the last memory instruction */
+    bool sb_ok;     /* its lanes' ends passed their CU's store buffer drain */
+    uint64_t sbt;   /* the drain's ticket while it waits; sbsince: since when */
+    uint64_t sbsince;
 } warp_t;
 
 /* A CU's warp scheduler: warps ready to issue (from cycle at[k]); issue slots used. */
@@ -194,6 +205,31 @@ typedef struct {
     uint64_t *v;
     size_t n, cap;
 } lats_t;
+
+/* A CU's store buffer (docs/sim.md "Store buffer"): a FIFO of plain stores that its hidden
+ * thread tid (placed on the CU, after the workload's threads) issues to the L1 one at a
+ * time, in order; the hidden thread also issues the release fences that waiting releases
+ * need. Stores are numbered as they enter: a drain waits for a ticket, the number of the
+ * last store buffered when it began, and (a release) for a fence issued after it. */
+typedef struct {
+    int tid;
+    int cap, head, n; /* the ring: entries head .. head + n - 1 (mod cap) */
+    int *loc;
+    sim_slot_t *val;
+    uint64_t *seq;
+    uint64_t seq_in;   /* stores buffered so far: the last one's number */
+    uint64_t seq_done; /* the last store completed at the L1 */
+    bool busy;         /* its thread has a store or a fence in flight */
+    int fly_loc;       /* the store in flight: its location (-1: none), value and number */
+    sim_slot_t fly_val;
+    uint64_t fly_seq;
+    int fly_scope;              /* the fence in flight: the scope it covers (-1: none) */
+    uint64_t fly_cover;         /* and the stores it covers (seq_done when it was issued) */
+    uint64_t fenced[SB_SCOPES]; /* per scope: the stores a completed fence covered */
+    int *wait;                  /* waiting threads (t) and warps (-1 - w), in arrival order */
+    int nwait;
+    size_t capwait;
+} sbuf_t;
 
 typedef struct sim {
     const proto_t *p;
@@ -316,6 +352,12 @@ typedef struct sim {
     bool has_join;
     int *th_wg, nwg, *wg_size, *wg_wait, *wg_done;
     int grid_wait, grid_done;
+    /* store buffers (a machine's sbuf): per CU, or NULL; the program with their hidden
+       threads appended (nall threads: nthreads of the workload, then one per CU) */
+    sbuf_t *sb;
+    prog_t *xprog;
+    int nall;
+    int sb_fscope[SB_SCOPES]; /* per release scope: the scope of the fence covering it */
 } sim_t;
 
 /* ---- small helpers ---- */
@@ -670,7 +712,7 @@ static void cb_forall(sim_ctx_t *x, uint64_t from, int to)
 static int cb_done(sim_ctx_t *x, int64_t tid, bool has_val, int64_t val)
 {
     sim_t *s = x->user;
-    if (tid < 0 || tid >= s->nthreads || s->th[tid].status != TH_WAIT)
+    if (tid < 0 || tid >= s->nall || s->th[tid].status != TH_WAIT)
         return SIM_ROWS(fail)(x, SYS_ERR_UNEXPECTED,
                               "done for a thread with no request in flight%s%s", "", "");
     if (s->npd >= 64)
@@ -877,6 +919,7 @@ static void eval_error(sim_t *s)
 
 static void thread_advance(sim_t *s, int t, uint64_t at);
 static void lane_complete(sim_t *s, int t, uint64_t at);
+static void sb_done(sim_t *s, int t, uint64_t at);
 
 /* The state name of LINE at instance I ("-": no line). */
 static const char *line_state(sim_t *s, int i, int line)
@@ -1076,6 +1119,10 @@ static void thread_step(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
     th->status = TH_RUN;
     if (++th->step < m->nevents) {
         push(s, at, EV_ISSUE, t, 0, 0);
+        return;
+    }
+    if (t >= s->nthreads) { /* a store buffer's hidden thread */
+        sb_done(s, t, at);
         return;
     }
     int cls = op_class(in);
@@ -1901,6 +1948,18 @@ static void join_setup(sim_t *s)
     }
 }
 
+/* Thread T (a one-lane core) finished at cycle AT. */
+static void thread_finish(sim_t *s, int t, uint64_t at)
+{
+    s->th[t].status = TH_DONE;
+    s->ndone++;
+    if (at > s->last_done)
+        s->last_done = at;
+    join_done(s, t, at);
+}
+
+static bool sb_end_wait(sim_t *s, int t, int w, uint64_t at);
+
 /* Mark the count-down loops of LC (N instructions): 'L: beq r K x ; sub r r 1 ; b L'. */
 static void lop_fuse(lop_t *lc, int n)
 {
@@ -2011,11 +2070,8 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
         th->pc = pc;
         if (pc >= n) {
             s->r->warp_instrs += (uint64_t)steps;
-            th->status = TH_DONE;
-            s->ndone++;
-            if (at > s->last_done)
-                s->last_done = at;
-            join_done(s, t, at);
+            if (!sb_end_wait(s, t, -1, at))
+                thread_finish(s, t, at);
             return;
         }
         const prog_instr_t *in = &pt->instr[pc];
@@ -2035,6 +2091,7 @@ static void thread_advance(sim_t *s, int t, uint64_t at)
             s->r->warp_instrs++;
             th->ipc = pc;
             th->status = TH_RUN;
+            th->sbg = false;
             th->step = 0;
             th->op_start = at + (uint64_t)s->m->issue;
             th->op_clean = true;
@@ -2090,6 +2147,7 @@ static void lane_issue(sim_t *s, int t, uint64_t at)
 {
     thread_t *th = &s->th[t];
     th->status = TH_RUN;
+    th->sbg = false;
     th->step = 0;
     th->op_start = at;
     th->op_clean = true;
@@ -2181,6 +2239,18 @@ static int warp_exec(sim_t *s, int w)
     warp_t *wp = &s->warps[w];
     int pc = -1;
     const prog_instr_t *in0 = NULL; /* the instruction at pc (of the first lane there) */
+    bool sb_ok = wp->sb_ok;
+    wp->sb_ok = false;
+    if (s->sb && !sb_ok)
+        for (int t = wp->first; t < wp->first + wp->n; t++) {
+            thread_t *th = &s->th[t];
+            if (th->status != TH_DONE && !th->busy && th->pc >= s->prog->threads[t].ninstr) {
+                /* a lane ends: not before its CU's buffer drained */
+                if (sb_end_wait(s, -1, w, s->now))
+                    return 0;
+                break;
+            }
+        }
     for (int t = wp->first; t < wp->first + wp->n; t++) {
         thread_t *th = &s->th[t];
         if (th->status == TH_DONE || (th->busy && th->pc >= s->prog->threads[t].ninstr))
@@ -2323,6 +2393,300 @@ static int sched_run(sim_t *s, int cu)
     return 0;
 }
 
+/* ---- store buffers (docs/sim.md "Store buffer") ---- */
+
+/* A fence of scope F covers scope SC: the same, or a wider one of wg < agent < system. */
+static bool sb_covers(int f, int sc)
+{
+    return f == sc ||
+           (f <= PROG_SCOPE_SYSTEM && sc >= PROG_SCOPE_WG && sc <= f && f >= PROG_SCOPE_WG);
+}
+
+/* The scope whose release IN is (a fence of its CU's hidden thread first), or -1. */
+static int sb_release(const prog_instr_t *in)
+{
+    return in->ord == PROG_ORD_REL || in->ord == PROG_ORD_ACQREL || in->ord == PROG_ORD_SC
+               ? (int)in->scope
+               : -1;
+}
+
+/* B has completed the stores up to TICKET and, for a release of scope SC, a fence after. */
+static bool sb_ok(const sbuf_t *b, uint64_t ticket, int sc)
+{
+    return b->seq_done >= ticket && (sc < 0 || b->fenced[sc] >= ticket);
+}
+
+static void sb_wait_add(sbuf_t *b, int id)
+{
+    if ((size_t)b->nwait == b->capwait)
+        util_grow((void **)&b->wait, &b->capwait, (size_t)b->nwait + 1, sizeof(int));
+    b->wait[b->nwait++] = id;
+}
+
+/* The youngest value B holds for LOC (an entry, else the store in flight): true with *V. */
+static bool sb_find(const sbuf_t *b, int loc, sim_slot_t *v)
+{
+    for (int k = b->n - 1; k >= 0; k--) {
+        int e = (b->head + k) % b->cap;
+        if (b->loc[e] == loc) {
+            *v = b->val[e];
+            return true;
+        }
+    }
+    if (b->fly_loc == loc) {
+        *v = b->fly_val;
+        return true;
+    }
+    return false;
+}
+
+/* Plain store LOC := V enters CU's buffer (which has room, or an entry of LOC with
+   coalescing on). */
+static void sb_put(sim_t *s, int cu, int loc, sim_slot_t v)
+{
+    sbuf_t *b = &s->sb[cu];
+    if (s->m->sbuf_coalesce)
+        for (int k = 0; k < b->n; k++) {
+            int e = (b->head + k) % b->cap;
+            if (b->loc[e] == loc) {
+                b->val[e] = v;
+                s->r->sbuf.coalesced++;
+                return;
+            }
+        }
+    int e = (b->head + b->n++) % b->cap;
+    b->loc[e] = loc;
+    b->val[e] = v;
+    b->seq[e] = ++b->seq_in;
+    s->r->sbuf.buffered++;
+}
+
+/* B has an entry LOC's plain store may take (room, or its entry to coalesce into). */
+static bool sb_room(const sim_t *s, const sbuf_t *b, int loc)
+{
+    if (b->n < b->cap)
+        return true;
+    for (int k = 0; s->m->sbuf_coalesce && k < b->n; k++)
+        if (b->loc[(b->head + k) % b->cap] == loc)
+            return true;
+    return false;
+}
+
+/* Thread T's access (all its core events) completes at cycle AT without the protocol:
+   a store that took an entry, a load its buffer served (VAL when HAS_VAL). */
+static void sb_complete(sim_t *s, int t, bool has_val, int64_t val, uint64_t at)
+{
+    thread_t *th = &s->th[t];
+    th->step = s->maps[s->map_base[t] + th->ipc]->nevents - 1;
+    thread_step(s, t, has_val, val, at);
+}
+
+/* The value of thread T's store IN. */
+static sim_slot_t sb_value(const sim_t *s, int t, const prog_instr_t *in)
+{
+    return in->a.is_reg ? s->th[t].regs[in->a.v] : (sim_slot_t)(int32_t)in->a.v;
+}
+
+/* CU's hidden thread, when idle, issues at cycle AT the fence a waiting release needs (its
+   stores completed, no fence of its scope since), else the oldest store, else nothing. */
+static void sb_kick(sim_t *s, int cu, uint64_t at)
+{
+    sbuf_t *b = &s->sb[cu];
+    if (b->busy)
+        return;
+    thread_t *th = &s->th[b->tid];
+    prog_instr_t *code = s->xprog->threads[b->tid].instr;
+    int k = -1;
+    for (int j = 0; j < b->nwait && k < 0; j++) {
+        int t = b->wait[j];
+        if (t >= 0 && s->th[t].sbw == 2 && s->th[t].sbs >= 0 && b->seq_done >= s->th[t].sbt &&
+            b->fenced[s->th[t].sbs] < s->th[t].sbt)
+            k = 1 + s->th[t].sbs;
+    }
+    if (k > 0) {
+        b->fly_scope = s->sb_fscope[k - 1];
+        b->fly_cover = b->seq_done;
+        s->r->sbuf.fences++;
+    } else if (b->n) {
+        k = 0;
+        int e = b->head;
+        b->fly_loc = b->loc[e];
+        b->fly_val = b->val[e];
+        b->fly_seq = b->seq[e];
+        b->head = (b->head + 1) % b->cap;
+        b->n--;
+        code[0].loc = b->fly_loc;
+        code[0].a.v = b->fly_val;
+        s->r->sbuf.drained++;
+    } else {
+        return;
+    }
+    b->busy = true;
+    th->ipc = k;
+    th->step = 0;
+    th->status = TH_RUN;
+    th->op_start = at;
+    th->op_clean = true;
+    push(s, at, EV_ISSUE, b->tid, 0, 0);
+    if (k)
+        return;
+    /* An entry is free: the stores waiting for one take it, in order. */
+    for (int j = 0; j < b->nwait && b->n < b->cap;) {
+        int t = b->wait[j];
+        if (t < 0 || s->th[t].sbw != 1) {
+            j++;
+            continue;
+        }
+        memmove(b->wait + j, b->wait + j + 1, sizeof(int) * (size_t)(b->nwait - j - 1));
+        b->nwait--;
+        thread_t *wt = &s->th[t];
+        const prog_instr_t *in = &s->prog->threads[t].instr[wt->ipc];
+        s->r->sbuf.full_cycles += at - wt->sbsince;
+        wt->sbw = 0;
+        sb_put(s, cu, th_loc(s, t, in), sb_value(s, t, in));
+        sb_complete(s, t, false, 0, at + (uint64_t)s->m->l1_latency);
+        j = 0; /* completing may have added a waiter: look again from the start */
+    }
+}
+
+/* The waiters of CU's buffer whose drain holds at cycle AT go on. */
+static void sb_wake(sim_t *s, int cu, uint64_t at)
+{
+    sbuf_t *b = &s->sb[cu];
+    for (int j = 0; j < b->nwait;) {
+        int id = b->wait[j];
+        bool ok;
+        if (id < 0)
+            ok = sb_ok(b, s->warps[-1 - id].sbt, -1);
+        else
+            ok = s->th[id].sbw != 1 &&
+                 sb_ok(b, s->th[id].sbt, s->th[id].sbw == 2 ? s->th[id].sbs : -1);
+        if (!ok) {
+            j++;
+            continue;
+        }
+        memmove(b->wait + j, b->wait + j + 1, sizeof(int) * (size_t)(b->nwait - j - 1));
+        b->nwait--;
+        if (id < 0) {
+            warp_t *wp = &s->warps[-1 - id];
+            s->r->sbuf.drain_cycles += at - wp->sbsince;
+            wp->sb_ok = true;
+            warp_ready(s, -1 - id, at);
+        } else if (s->th[id].sbw == 2) {
+            thread_t *th = &s->th[id];
+            s->r->sbuf.drain_cycles += at - th->sbsince;
+            th->sbw = 0;
+            th->status = TH_RUN;
+            push(s, at, EV_ISSUE, id, 0, 0); /* sbg holds: it goes to the protocol */
+        } else {
+            thread_t *th = &s->th[id];
+            uint64_t go = at > th->sbsince ? at : th->sbsince;
+            s->r->sbuf.drain_cycles += go - th->sbsince;
+            th->sbw = 0;
+            thread_finish(s, id, go);
+        }
+        j = 0; /* a finish may have changed the list: look again from the start */
+    }
+}
+
+/* Hidden thread T completed its store or fence at cycle AT. */
+static void sb_done(sim_t *s, int t, uint64_t at)
+{
+    int cu = s->th[t].cu;
+    sbuf_t *b = &s->sb[cu];
+    s->th[t].status = TH_DONE; /* idle */
+    b->busy = false;
+    if (b->fly_loc >= 0) {
+        b->seq_done = b->fly_seq;
+        b->fly_loc = -1;
+    } else {
+        for (int sc = 0; sc < SB_SCOPES; sc++)
+            if (sb_covers(b->fly_scope, sc) && b->fenced[sc] < b->fly_cover)
+                b->fenced[sc] = b->fly_cover;
+        b->fly_scope = -1;
+    }
+    sb_wake(s, cu, at);
+    sb_kick(s, cu, at + (uint64_t)s->m->issue);
+}
+
+/* Thread T (W < 0) or warp W's lanes end at cycle AT: true when they wait for the stores
+   buffered in their CU so far to complete (then sb_wake finishes them). */
+static bool sb_end_wait(sim_t *s, int t, int w, uint64_t at)
+{
+    if (!s->sb)
+        return false;
+    int cu = w >= 0 ? s->warps[w].cu : s->th[t].cu;
+    sbuf_t *b = &s->sb[cu];
+    if (sb_ok(b, b->seq_in, -1))
+        return false;
+    s->r->sbuf.drain_waits++;
+    if (w >= 0) {
+        s->warps[w].sbt = b->seq_in;
+        s->warps[w].sbsince = at;
+        sb_wait_add(b, -1 - w);
+        return true;
+    }
+    thread_t *th = &s->th[t];
+    th->status = TH_SBUF;
+    th->sbw = 3;
+    th->sbt = b->seq_in;
+    th->sbsince = at;
+    sb_wait_add(b, t);
+    return true;
+}
+
+/* Thread T's access meets its CU's buffer at cycle now, before its first core event: 1 it
+   goes on to the protocol; 0 taken here (a plain store buffered, a plain load forwarded
+   the youngest buffered value of its location) or waiting (a plain store for an entry, any
+   other access but a plain load for the drain: the stores buffered so far completed, and
+   for a release a fence of its scope issued after them). */
+static int sb_gate(sim_t *s, int t)
+{
+    thread_t *th = &s->th[t];
+    int cu = th->cu;
+    sbuf_t *b = &s->sb[cu];
+    const prog_instr_t *in = &s->prog->threads[t].instr[th->ipc];
+    uint64_t l1 = s->now + (uint64_t)s->m->l1_latency;
+    th->sbg = true;
+    if ((in->op == PROG_OP_LD || in->op == PROG_OP_ST) && in->ord == PROG_ORD_PLAIN) {
+        int loc = th_loc(s, t, in);
+        if (in->op == PROG_OP_LD) {
+            sim_slot_t v;
+            if (!sb_find(b, loc, &v))
+                return 1;
+            s->r->sbuf.forwarded++;
+            sb_complete(s, t, true, v, l1);
+            return 0;
+        }
+        if (!sb_room(s, b, loc)) {
+            s->r->sbuf.full_waits++;
+            th->status = TH_SBUF;
+            th->sbw = 1;
+            th->sbsince = s->now;
+            th->op_clean = false;
+            sb_wait_add(b, t);
+            return 0;
+        }
+        sb_put(s, cu, loc, sb_value(s, t, in));
+        sb_kick(s, cu, s->now + (uint64_t)s->m->issue);
+        sb_complete(s, t, false, 0, l1);
+        return 0;
+    }
+    int sc = sb_release(in);
+    if (sb_ok(b, b->seq_in, sc))
+        return 1;
+    s->r->sbuf.drain_waits++;
+    th->status = TH_SBUF;
+    th->sbw = 2;
+    th->sbs = (int8_t)sc;
+    th->sbt = b->seq_in;
+    th->sbsince = s->now;
+    th->op_clean = false;
+    sb_wait_add(b, t);
+    sb_kick(s, cu, s->now + (uint64_t)s->m->issue);
+    return 0;
+}
+
 /* ---- events ---- */
 
 static int retry(sim_t *s, int i)
@@ -2380,6 +2744,8 @@ static int handle(sim_t *s, const event_t *e)
 {
     switch (e->kind) {
     case EV_ISSUE: {
+        if (s->sb && e->a < s->nthreads && !s->th[e->a].sbg && !sb_gate(s, e->a))
+            return s->r->status == SIM_DONE ? 0 : -1;
         int f = try_core(s, e->a);
         if (f == 0) {
             s->th[e->a].op_clean = false;
@@ -2883,6 +3249,97 @@ static lop_t lop_compile(const prog_instr_t *in, int ninstr)
     return o;
 }
 
+/* The program with one hidden thread per CU appended (the store buffers' drains): each
+ * has a store (instruction 0; sb_kick sets its location and value) and, at 1 + S, the
+ * release fence for releases of scope S (sb_build sets them). */
+static void sb_prog(sim_t *s, int ncus)
+{
+    const prog_t *p = s->prog;
+    prog_t *x = xmalloc(sizeof *x);
+    *x = *p;
+    x->nthreads = p->nthreads + ncus;
+    x->threads = xcalloc((size_t)x->nthreads, sizeof *x->threads);
+    memcpy(x->threads, p->threads, sizeof *x->threads * (size_t)p->nthreads);
+    for (int c = 0; c < ncus; c++) {
+        prog_thread_t *th = &x->threads[p->nthreads + c];
+        th->wg = -1 - c;
+        th->cu = c;
+        th->ninstr = 1 + SB_SCOPES;
+        th->instr = xcalloc((size_t)th->ninstr, sizeof *th->instr);
+        th->instr[0].op = PROG_OP_ST;
+        for (int k = 1; k < th->ninstr; k++)
+            th->instr[k].op = PROG_OP_FENCE;
+    }
+    s->xprog = x;
+    s->prog = x;
+    s->nall = x->nthreads;
+}
+
+/* The map of a release fence covering releases of scope SC (itself, else a wider one of
+   wg < agent < system), with *SCOPE its scope and *ORD its order; NULL: none. */
+static const proto_map_t *sb_fence_map(const proto_t *p, int sc, int *scope, int *ord)
+{
+    int hi = sc >= PROG_SCOPE_WG && sc <= PROG_SCOPE_SYSTEM ? PROG_SCOPE_SYSTEM : sc;
+    static const int ords[] = {PROG_ORD_REL, PROG_ORD_ACQREL, PROG_ORD_SC};
+    for (int f = sc; f <= hi; f++)
+        for (int k = 0; k < 3; k++) {
+            const proto_map_t *mp = proto_find_map(p, PROG_OP_FENCE, ords[k], f);
+            if (mp) {
+                *scope = f;
+                *ord = ords[k];
+                return mp;
+            }
+        }
+    return NULL;
+}
+
+/* The store buffers: per CU its ring and hidden thread, whose store and fences get
+   their core maps (a release whose scope no release fence covers: an error). */
+static int sb_build(sim_t *s, diag_t *err)
+{
+    const proto_t *p = s->p;
+    const proto_map_t *fmap[SB_SCOPES] = {0};
+    int ford[SB_SCOPES] = {0};
+    for (int t = 0; t < s->nthreads; t++)
+        for (int k = 0; k < s->prog->threads[t].ninstr; k++) {
+            const prog_instr_t *in = &s->prog->threads[t].instr[k];
+            int sc = is_mem(in) ? sb_release(in) : -1;
+            if (sc < 0 || fmap[sc])
+                continue;
+            fmap[sc] = sb_fence_map(p, sc, &s->sb_fscope[sc], &ford[sc]);
+            if (!fmap[sc]) {
+                diag_set(err, s->prog->file, in->line, in->col,
+                         "machine %s: sbuf: protocol %s has no release fence for this %s "
+                         "(its CU's store buffer drains with one)",
+                         s->m->name, p->name, prog_ord_name(in->ord));
+                return -1;
+            }
+        }
+    const proto_map_t *st = proto_find_map(p, PROG_OP_ST, PROG_ORD_PLAIN, PROG_SCOPE_NONE);
+    s->sb = xcalloc((size_t)s->ncus, sizeof *s->sb);
+    for (int c = 0; c < s->ncus; c++) {
+        sbuf_t *b = &s->sb[c];
+        b->tid = s->nthreads + c;
+        b->cap = s->m->sbuf;
+        b->loc = xcalloc((size_t)b->cap, sizeof(int));
+        b->val = xcalloc((size_t)b->cap, sizeof(sim_slot_t));
+        b->seq = xcalloc((size_t)b->cap, sizeof(uint64_t));
+        b->fly_loc = b->fly_scope = -1;
+        s->th[b->tid].status = TH_DONE; /* idle */
+        prog_instr_t *code = s->xprog->threads[b->tid].instr;
+        s->maps[s->map_base[b->tid]] = st;
+        for (int sc = 0; sc < SB_SCOPES; sc++)
+            if (fmap[sc]) {
+                code[1 + sc].ord = (prog_ord_t)ford[sc];
+                code[1 + sc].scope = (prog_scope_t)s->sb_fscope[sc];
+                s->maps[s->map_base[b->tid] + 1 + sc] = fmap[sc];
+            }
+    }
+    s->r->sbuf.entries = s->m->sbuf;
+    s->r->sbuf.coalesce = s->m->sbuf_coalesce;
+    return 0;
+}
+
 static int build(sim_t *s, diag_t *err)
 {
     const proto_t *p = s->p;
@@ -3167,7 +3624,7 @@ static int build(sim_t *s, diag_t *err)
         for (int i = 0; i < s->ninst; i++)
             if (s->inst[i].ctrl == p->core_ctrl && s->inst[i].cu == s->th[t].cu)
                 s->th[t].inst = i;
-        for (int k = 0; k < prog->threads[t].ninstr; k++) {
+        for (int k = 0; t < s->nthreads && k < prog->threads[t].ninstr; k++) {
             const prog_instr_t *in = &prog->threads[t].instr[k];
             if (!is_mem(in))
                 continue;
@@ -3183,9 +3640,11 @@ static int build(sim_t *s, diag_t *err)
             s->maps[s->map_base[t] + k] = mp;
         }
     }
+    if (s->xprog && sb_build(s, err))
+        return -1;
     if (s->cfg.predict && p->npreds) {
         bool *used = xcalloc((size_t)p->nevents + 1, sizeof(bool));
-        for (int k = 0; k < total; k++)
+        for (int k = 0; k < (s->sb ? s->map_base[s->nthreads] : total); k++)
             for (int e = 0; s->maps[k] && e < s->maps[k]->nevents; e++)
                 used[s->maps[k]->events[e]] = true;
         s->pred = sim_pred_new(p, s->ninst, s->inst_ctrl, s->inst_cu, s->nlines, m->l2_banks, used);
@@ -3212,6 +3671,19 @@ static int build(sim_t *s, diag_t *err)
 static void sim_free(sim_t *s)
 {
     const proto_t *p = s->p;
+    for (int c = 0; s->sb && c < s->ncus; c++) {
+        free(s->sb[c].loc);
+        free(s->sb[c].val);
+        free(s->sb[c].seq);
+        free(s->sb[c].wait);
+    }
+    free(s->sb);
+    if (s->xprog) {
+        for (int t = s->nthreads; t < s->xprog->nthreads; t++)
+            free(s->xprog->threads[t].instr);
+        free(s->xprog->threads);
+        free(s->xprog);
+    }
     sim_pred_free(s->pred);
     free(s->th_wg);
     free(s->wg_size);
@@ -3406,7 +3878,9 @@ int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const 
     s->prog = prog;
     s->m = m;
     s->cfg = *cfg;
-    s->nthreads = prog->nthreads;
+    s->nthreads = s->nall = prog->nthreads;
+    if (m->sbuf)
+        sb_prog(s, ncus);
     s->r = out;
     s->rng = cfg->seed;
     out->nmsgs = p->nmsgs;

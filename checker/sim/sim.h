@@ -88,6 +88,10 @@ typedef struct {
     int topo_l2_n;            /* 'l2 N1,N2,...': bank b at topo_l2_nodes[b mod topo_l2_n] */
     int topo_l2_nodes[SIM_MAX_L2_NODES];
     int topo_buffer; /* flits per VC input buffer; 0: unbounded */
+    /* 'sbuf N [coalesce 0|1]' (docs/sim.md "Store buffer"): N plain-store entries per CU
+       drained in FIFO order by a hidden thread of the CU; 0 (no line): none */
+    int sbuf;
+    int sbuf_coalesce; /* 1: a store to a location already buffered overwrites its entry */
 } sim_machine_t;
 
 /* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */
@@ -165,6 +169,21 @@ typedef struct {
     uint64_t full_cycles;   /* and the cycles they waited for room */
 } sim_net_stats_t;
 
+/* The per-CU store buffers (docs/sim.md "Store buffer"; all zero without one). */
+typedef struct {
+    int entries;           /* per CU (the machine's sbuf) */
+    bool coalesce;         /* sbuf ... coalesce 1 */
+    uint64_t buffered;     /* plain stores that took an entry */
+    uint64_t coalesced;    /* plain stores that overwrote an entry of their location */
+    uint64_t forwarded;    /* plain loads served by their CU's buffer */
+    uint64_t drained;      /* stores the buffers issued to the L1 (the hidden threads') */
+    uint64_t fences;       /* release fences the hidden threads issued for a release */
+    uint64_t full_waits;   /* plain stores that found their CU's buffer full */
+    uint64_t full_cycles;  /* and the cycles they waited for an entry */
+    uint64_t drain_waits;  /* ordered accesses and thread ends that waited for a drain */
+    uint64_t drain_cycles; /* and the cycles they waited */
+} sim_sbuf_stats_t;
+
 /* One predictor's run (docs/sim.md "Predictors"). */
 #define SIM_MAX_PREDS 4
 typedef struct {
@@ -215,6 +234,7 @@ typedef struct {
     uint64_t sync_accesses, sync_l1, sync_l2, sync_remote, sync_evicts;
     sim_dram_stats_t dram;
     sim_net_stats_t net;
+    sim_sbuf_stats_t sbuf;
     int npreds; /* predictors that ran (sim_config_t.predict); the first SIM_MAX_PREDS */
     sim_pred_stats_t preds[SIM_MAX_PREDS];
 } sim_result_t;

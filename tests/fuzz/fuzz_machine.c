@@ -7,7 +7,8 @@
  * (checker/sim/net.c): none arrives before its path's hops and serialization allow,
  * messages on one path keep their order, and a VC buffer never lets a message leave
  * before it arrived, its receiver was ready or the message ahead of it left; with a
- * buffer bound (per-hop flow control) every message arrives once, none lost or stuck. */
+ * buffer bound (per-hop flow control) every message arrives once, none lost or stuck.
+ * A store buffer ('sbuf') is in range and never with 'core naive 1'. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -205,6 +206,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (m.nevlat < 0 || m.nevlat > SIM_MAX_EVLAT)
+        abort();
+    /* 'sbuf N [coalesce 0|1]': in range, and never with naive SC (seed 003) */
+    if (m.sbuf < 0 || m.sbuf > 4096 || m.sbuf_coalesce < 0 || m.sbuf_coalesce > 1 ||
+        (m.sbuf && m.naive_sc))
         abort();
     if (m.has_dram)
         run_dram(&m, data, size);

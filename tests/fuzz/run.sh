@@ -18,7 +18,7 @@ mkdir -p $OUT/corpus-litmus $OUT/corpus-cat $OUT/corpus-eval $OUT/corpus-proto $
 cp tests/e2e/data/kernels/*.gr tests/e2e/data/kernels/*.mtx $OUT/corpus-graph/
 cp reports/claims/*.claims $OUT/corpus-claims/
 cp protocols/machines/*.machine tests/e2e/data/sim/*.machine tests/e2e/data/dram/*.machine tests/e2e/data/net/*.machine \
-    $OUT/corpus-machine/
+    tests/e2e/data/sbuf/*.machine $OUT/corpus-machine/
 cp models/lattice $OUT/corpus-lattice/
 find litmus tests/e2e/data tests/fuzz/seeds-litmus -name '*.litmus' -exec cp {} $OUT/corpus-litmus/ \;
 cp $OUT/corpus-litmus/* $OUT/corpus-eval/

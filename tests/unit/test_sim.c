@@ -119,6 +119,31 @@ Test(sim, machine_errors)
     bad_machine("machine m\ncore scheduler fifo\n", 2, 1, "scheduler lrr, gto or oldest");
     bad_machine("machine m\ncore naive 2\n", 2, 1, "naive 0 or 1");
     bad_machine("machine m\ncore warps 4\n", 2, 6, "unknown setting 'warps'");
+    bad_machine("machine m\nsbuf\n", 2, 5, "'sbuf' needs its entries per CU");
+    bad_machine("machine m\nsbuf x\n", 2, 6, "non-negative integer");
+    bad_machine("machine m\nsbuf 4097\n", 2, 6, "sbuf: entries must be 0..4096");
+    bad_machine("machine m\nsbuf 4 coalesce 2\n", 2, 1, "sbuf: coalesce 0 or 1");
+    bad_machine("machine m\nsbuf 4 merge 1\n", 2, 8, "unknown setting 'merge' of 'sbuf'");
+    bad_machine("machine m\nsbuf 4 coalesce\n", 2, 16, "'sbuf coalesce' needs a value");
+    bad_machine("machine m\nsbuf 4\nsbuf 2\n", 3, 1, "a second 'sbuf' line");
+    bad_machine("machine m\nsbuf 4\ncore naive 1\n", 2, 1, "'core naive 1'");
+    bad_machine("machine m\ncore naive 1\n  sbuf 1 coalesce 1\n", 3, 3, "'core naive 1'");
+}
+
+Test(sim, machine_sbuf)
+{
+    sim_machine_t m;
+    diag_t d;
+    cr_assert_eq(sim_machine_parse("m.machine", mach_src, strlen(mach_src), &m, &d), 0);
+    cr_assert_eq(m.sbuf, 0); /* default: none */
+    cr_assert_eq(m.sbuf_coalesce, 0);
+    const char *src = "machine m\nsbuf 8 coalesce 1\ncore naive 0\n";
+    cr_assert_eq(sim_machine_parse("m.machine", src, strlen(src), &m, &d), 0, "%s", d.msg);
+    cr_assert_eq(m.sbuf, 8);
+    cr_assert_eq(m.sbuf_coalesce, 1);
+    src = "machine m\nsbuf 0 # none\ncore naive 1\n";
+    cr_assert_eq(sim_machine_parse("m.machine", src, strlen(src), &m, &d), 0, "%s", d.msg);
+    cr_assert_eq(m.sbuf, 0);
 }
 
 Test(sim, machine_core)
@@ -216,6 +241,47 @@ Test(sim, hand_checked_run)
         cr_assert_eq(r2.events, 6);
         sim_result_free(&r2);
     }
+    sim_result_free(&r);
+    prog_free(t);
+    proto_free(p);
+}
+
+/* hand_checked_run with a 1-entry store buffer (docs/sim.md "Store buffer"): st x 1 issues
+ * at 1 and takes the entry, done at 3 (L1 latency 2); the CU's hidden thread issues it at
+ * 2 (issue 1 after it entered): STORE leaves at 4, its ACK completes it at 36, as the
+ * thread's own store took 1..35 above. ld r0 x issues at 4 and is forwarded the store in
+ * flight (1), done at 6; the thread's end waits for the drain until 36. Without the
+ * buffer's forward the load would have sent a LOAD. */
+Test(sim, store_buffer_hand_checked)
+{
+    proto_t *p;
+    prog_t *t;
+    sim_machine_t m;
+    char msrc[512];
+    snprintf(msrc, sizeof msrc, "%ssbuf 1\n", mach_src);
+    load(nol1_src, "GPU h\n{ x = 0; }\n P0 ;\n st x 1 ;\n ld r0 x ;\nforall (0:r0 = 1 /\\ x = 1)\n",
+         msrc, &p, &t, &m);
+    sim_config_t cfg = {.seed = 1};
+    sim_result_t r;
+    diag_t d;
+    cr_assert_eq(sim_run(p, t, &m, &cfg, &r, &d), 0, "%s", d.msg);
+    cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+    cr_assert(r.correct);
+    cr_assert_eq(r.cycles, 36);
+    cr_assert_eq(r.messages[0], 0); /* LOAD: none, forwarded */
+    cr_assert_eq(r.messages[1], 1); /* STORE, by the hidden thread */
+    cr_assert_eq(r.messages[3], 1); /* ACK */
+    cr_assert_eq(r.lat[SIM_OP_STORE].p50, 2);
+    cr_assert_eq(r.lat[SIM_OP_LOAD].p50, 2);
+    cr_assert_eq(r.lat[SIM_OP_STORE].count, 1); /* the hidden thread's store is not counted */
+    cr_assert_eq(r.loads, 1);
+    cr_assert_eq(r.sbuf.entries, 1);
+    cr_assert_eq(r.sbuf.buffered, 1);
+    cr_assert_eq(r.sbuf.forwarded, 1);
+    cr_assert_eq(r.sbuf.drained, 1);
+    cr_assert_eq(r.sbuf.fences, 0);
+    cr_assert_eq(r.sbuf.drain_waits, 1); /* the end */
+    cr_assert_eq(r.sbuf.drain_cycles, 30);
     sim_result_free(&r);
     prog_free(t);
     proto_free(p);
