@@ -473,7 +473,8 @@ static void report_failure(const sim_result_t *r, const proto_t *p, const prog_t
         cli_error("sim: %s %s: %s", p->name, wl, r->msg);
         for (const char *l = r->stuck; *l;) {
             size_t n = strcspn(l, "\n");
-            bool plain = !strncmp(l, "thread ", 7) || !strncmp(l, "channel ", 8);
+            bool plain = !strncmp(l, "thread ", 7) || !strncmp(l, "channel ", 8) ||
+                         !strncmp(l, "store buffer ", 13);
             fprintf(stderr, "  %s%.*s\n", plain ? "" : "stalled at ", (int)n, l);
             l += n + (l[n] == '\n');
         }

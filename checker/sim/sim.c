@@ -1066,7 +1066,19 @@ static void describe_stuck(sim_t *s, char *out, size_t n)
         if (k + 1 < n)
             k += (size_t)snprintf(out + k, n - k, "\n");
     }
-    for (int t = 0; t < s->nthreads && k + 1 < n; t++) {
+    for (int c = 0; s->sb && c < s->ncus && k + 1 < n; c++) { /* docs/sim.md "Store buffer" */
+        const sbuf_t *b = &s->sb[c];
+        if (b->n || b->busy || b->nwait)
+            k += (size_t)snprintf(out + k, n - k,
+                                  "store buffer of CU %d: %d entries, %s in flight (thread %d), "
+                                  "%d waiting\n",
+                                  c, b->n,
+                                  !b->busy          ? "nothing"
+                                  : b->fly_loc >= 0 ? "a store"
+                                                    : "a fence",
+                                  b->tid, b->nwait);
+    }
+    for (int t = 0; t < s->nall && k + 1 < n; t++) { /* the hidden threads too */
         const thread_t *th = &s->th[t];
         if (th->status != TH_WAIT)
             continue;

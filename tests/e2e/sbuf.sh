@@ -88,6 +88,14 @@ for p in gpu-wt-noinv gpu-hrf-noinv denovo-nofwd; do
     if grep -q "wrong final state" "$T/err"; then ok; else bad "$p lock15: $(cat "$T/err")"; fi
 done
 
+# A store the protocol never acknowledges (nol1-lostack): the hidden thread waits for its
+# reply and the thread's end for the drain: a deadlock (exit 1) whose report names both.
+expect_rc 1 "lost ack with sbuf 2" "$BIN" sim --protocol tests/e2e/data/sim/nol1-lostack.proto \
+    --workload tests/e2e/data/sim/st1.litmus --machine $D/sb2.machine
+if grep -q "^  store buffer of CU 0: 0 entries, a store in flight (thread 1), 1 waiting$" "$T/err" &&
+    grep -q "^  thread 1: waits for a reply to core event store on line 0" "$T/err"; then
+    ok; else bad "lost ack with sbuf 2: $(cat "$T/err")"; fi
+
 # Bad input: one FILE:LINE:COL line, exit 2.
 for f in bad-naive:3:3 bad-coalesce:2:1 bad-num:2:6 bad-twice:3:1; do
     name=${f%%:*}

@@ -425,7 +425,7 @@ Test(sim, periodic_environment_event)
 /* The 128-bit build (sim_run_wide, what sim_run runs above 31 CUs) gives the 32-bit
  * build's results exactly on the same run: cycles, events, traffic, hits, latencies. */
 static void same_at_both_widths(const char *proto, const char *wl, const char *mach, int cus,
-                                int nt, int steal)
+                                int nt, int steal, int sbuf)
 {
     proto_t *p;
     prog_t *t;
@@ -435,6 +435,8 @@ static void same_at_both_widths(const char *proto, const char *wl, const char *m
     cr_assert_eq(proto_load(proto, &p, &d), 0, "%s", d.msg);
     cr_assert_eq(prog_load_params(wl, set, 4, PROG_PARAMS_TIMED, &t, &d), 0, "%s", d.msg);
     cr_assert_eq(sim_machine_load(mach, &m, &d), 0, "%s", d.msg);
+    m.sbuf = sbuf; /* a store buffer (docs/sim.md "Store buffer"), coalescing */
+    m.sbuf_coalesce = sbuf > 0;
     sim_config_t cfg = {.seed = 3, .cus = cus};
     sim_result_t a, b;
     cr_assert_eq(sim_run(p, t, &m, &cfg, &a, &d), 0, "%s", d.msg);
@@ -457,6 +459,9 @@ static void same_at_both_widths(const char *proto, const char *wl, const char *m
     }
     for (int k = 0; k < SIM_NOPS; k++)
         cr_assert_eq(b.lat[k].p99, a.lat[k].p99);
+    cr_assert_eq(memcmp(&a.sbuf, &b.sbuf, sizeof a.sbuf), 0, "%s %s: store buffer", proto, wl);
+    if (sbuf)
+        cr_assert_gt(a.sbuf.buffered, 0, "%s %s: no store buffered", proto, wl);
     sim_result_free(&a);
     sim_result_free(&b);
     prog_free(t);
@@ -466,12 +471,15 @@ static void same_at_both_widths(const char *proto, const char *wl, const char *m
 Test(sim, wide_slots_give_the_same_runs)
 {
     same_at_both_widths("protocols/mesi.proto", "tests/e2e/data/kernels/share.litmus",
-                        "protocols/machines/fermi.machine", 17, 1, 1);
+                        "protocols/machines/fermi.machine", 17, 1, 1, 0);
     const char *tq[] = {"hlrc", "rsp", "denovo-b", "gpu-wt", "mesi"};
     for (int k = 0; k < 5; k++) {
         char path[64];
         snprintf(path, sizeof path, "protocols/%s.proto", tq[k]);
         same_at_both_widths(path, "litmus/workloads/taskqueue.litmus",
-                            "protocols/machines/hlrc-apu.machine", 8, 4, 2);
+                            "protocols/machines/hlrc-apu.machine", 8, 4, 2, 0);
+        /* with a 2-entry store buffer: its hidden threads at both widths */
+        same_at_both_widths(path, "tests/e2e/data/sbuf/fifo.litmus",
+                            "protocols/machines/hlrc-apu.machine", 8, 4, 2, 2);
     }
 }
