@@ -2407,11 +2407,18 @@ static int sched_run(sim_t *s, int cu)
 
 /* ---- store buffers (docs/sim.md "Store buffer") ---- */
 
-/* A fence of scope F covers scope SC: the same, or a wider one of wg < agent < system. */
+/* Scope SC's level among wg < agent < system: rm_agent (remote-scope promotion) releases
+   the thread's own writes at agent scope. */
+static int sb_level(int sc)
+{
+    return sc == PROG_SCOPE_RM_AGENT ? PROG_SCOPE_AGENT : sc;
+}
+
+/* A fence of scope F covers releases of scope SC: the same, or a wider level. */
 static bool sb_covers(int f, int sc)
 {
-    return f == sc ||
-           (f <= PROG_SCOPE_SYSTEM && sc >= PROG_SCOPE_WG && sc <= f && f >= PROG_SCOPE_WG);
+    return f == sc || (sb_level(sc) >= PROG_SCOPE_WG && sb_level(sc) <= sb_level(f) &&
+                       sb_level(f) <= PROG_SCOPE_SYSTEM);
 }
 
 /* The scope whose release IN is (a fence of its CU's hidden thread first), or -1. */
@@ -3287,14 +3294,20 @@ static void sb_prog(sim_t *s, int ncus)
     s->nall = x->nthreads;
 }
 
-/* The map of a release fence covering releases of scope SC (itself, else a wider one of
-   wg < agent < system), with *SCOPE its scope and *ORD its order; NULL: none. */
+/* The map of a release fence covering releases of scope SC (itself, else a wider level of
+   wg < agent < system: sb_covers), with *SCOPE its scope and *ORD its order; NULL: none. */
 static const proto_map_t *sb_fence_map(const proto_t *p, int sc, int *scope, int *ord)
 {
-    int hi = sc >= PROG_SCOPE_WG && sc <= PROG_SCOPE_SYSTEM ? PROG_SCOPE_SYSTEM : sc;
     static const int ords[] = {PROG_ORD_REL, PROG_ORD_ACQREL, PROG_ORD_SC};
-    for (int f = sc; f <= hi; f++)
+    int cand[SB_SCOPES + 1], nc = 0;
+    cand[nc++] = sc;
+    for (int f = sb_level(sc) >= PROG_SCOPE_WG ? sb_level(sc) : PROG_SCOPE_SYSTEM + 1;
+         f <= PROG_SCOPE_SYSTEM; f++)
+        if (f != sc)
+            cand[nc++] = f;
+    for (int j = 0; j < nc; j++)
         for (int k = 0; k < 3; k++) {
+            int f = cand[j];
             const proto_map_t *mp = proto_find_map(p, PROG_OP_FENCE, ords[k], f);
             if (mp) {
                 *scope = f;

@@ -81,6 +81,14 @@ for run in "qr-apu $K/nn.litmus --param N=256" "qr-apu $K/reduction.litmus --par
     done
 done
 
+# rsp with remote-scope promotion (SCOPED=1): its rm_agent releases drain through an
+# agent-scope fence of the hidden thread (rsp maps no rm_agent fence).
+"$BIN" sim --json --protocol rsp --machine "$T/hlrc-apu-sb.machine" --workload kernels/pagerank \
+    --cus 8 --param CUS=8 --param SCALE=6 --param SCOPED=1 --param STEAL=2 >"$T/j" 2>"$T/err"
+if grep -q '"correct":true' "$T/j" &&
+    grep -q '"buffered":[1-9][0-9]*,"coalesced":[0-9]*,"forwarded":[0-9]*,"drained":[0-9]*,"fences":[1-9]' "$T/j"; then
+    ok; else bad "rsp pagerank SCOPED=1 with sbuf 4: $(cat "$T/err") $(grep -o '"store_buffer[^}]*' "$T/j")"; fi
+
 # Broken variants are still refuted with the buffer (lock15 on fermi: a wrong count, exit 1).
 for p in gpu-wt-noinv gpu-hrf-noinv denovo-nofwd; do
     expect_rc 1 "$p lock15 with sbuf 4" "$BIN" sim --protocol $p \
