@@ -151,6 +151,10 @@ typedef struct {
     int pc, step, status;
     int ipc;   /* the pc of its memory instruction in flight (a one-lane core: pc) */
     bool busy; /* a warp lane: its access (or the one it is coalesced into) is in flight */
+    /* its CU's store buffer (docs/sim.md "Store buffer"; with sbt, sbsince below): */
+    bool sbg;    /* its current access has passed the buffer (sb_gate) */
+    uint8_t sbw; /* what it waits for (TH_SBUF): 1 an entry, 2 a drain, 3 a drain to end */
+    int8_t sbs;  /* a drain's release scope (a fence of its hidden thread), -1: none */
     int cu, inst;
     uint64_t op_start;
     bool op_clean;   /* no stall and no wait so far: an L1 hit */
@@ -158,13 +162,9 @@ typedef struct {
     int warp;        /* its warp (docs/sim.md "Warps"); -1: a one-lane core of its own */
     const lop_t *lc; /* its instructions compiled (lop_t), ninstr + 1 (LOP_SLOW at the end) */
     int leader;      /* a coalesced load: the lane whose access serves it; -1: none */
-    /* its CU's store buffer (docs/sim.md "Store buffer"): */
-    bool sbg;         /* its current access has passed the buffer (sb_gate) */
-    uint8_t sbw;      /* what it waits for (TH_SBUF): 1 an entry, 2 a drain, 3 a drain to end */
-    int8_t sbs;       /* a drain's release scope (a fence of its hidden thread), -1: none */
+    sim_slot_t regs[PROG_MAX_REGS]; /* the fields above share a cache line */
     uint64_t sbt;     /* a drain's ticket: the stores buffered before it must complete */
     uint64_t sbsince; /* when it began to wait */
-    sim_slot_t regs[PROG_MAX_REGS]; /* last: the fields above share a cache line */
 } thread_t;
 
 /* A warp: lanes first..first+n-1 (threads of one `simt` template, work-group and CU),
