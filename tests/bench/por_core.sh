@@ -60,8 +60,9 @@ for p in $PROTOS; do
         { n++ }
         $3 == "skipped" { sk++; next }
         $3 == "incomplete" || $3 == "timeout" || $3 == "error" {
-            bad[++nb] = sprintf("| %s | %s | %s | %s | %s | %.1f | %.2f |", p, $1, $3, $4, $5, $6, $7 / 1048576); next }
-        { done++; st += $4; if ($6 > w) { w = $6; wt = $1 } }
+            bad[++nb] = sprintf("| %s | %s | %s | %s | %s | %s | %s |", p, $1, $3, $4, $5,
+                $6 ~ /^[0-9.]+$/ ? $6 : "-", $7 ~ /^[0-9]+$/ ? sprintf("%.2f", $7 / 1048576) : "-"); next }
+        { done++; st += $4; if ($6 ~ /^[0-9.]+$/ && $6 + 0 > w) { w = $6 + 0; wt = $1 } }
         END {
             printf "%s: %d of %d finished, %d skipped (%d states in all; longest %s, %.1f s)\n", p, done, n, sk, st, wt, w
             for (i = 1; i <= nb; i++) print bad[i]
