@@ -281,3 +281,73 @@ const uint8_t *util_delta_get(const uint8_t *in, const uint8_t *end, uint8_t *bu
         }
     return p;
 }
+
+size_t util_runs_put(uint8_t *out, const uint8_t *prev, size_t plen, const uint8_t *cur,
+                     size_t len)
+{
+    size_t o = 0, i = 0, last = 0, both = len < plen ? len : plen;
+#define DIFFERS(k) (cur[k] != ((k) < plen ? prev[k] : 0))
+    while (i < len) {
+        if (i + 8 <= both && !memcmp(cur + i, prev + i, 8)) { /* equal words: most of them */
+            i += 8;
+            continue;
+        }
+        if (!DIFFERS(i)) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1; /* the run: gaps of one or two equal bytes join it */
+        while (j < len && j - i < 255 &&
+               (DIFFERS(j) || (j + 1 < len && j + 1 - i < 255 && DIFFERS(j + 1)) ||
+                (j + 2 < len && j + 2 - i < 255 && DIFFERS(j + 2))))
+            j++;
+        for (; i - last >= 255; last += 255) {
+            if (o + 2 >= len)
+                return 0;
+            out[o++] = 255;
+            out[o++] = 0;
+        }
+        if (o + 2 + (j - i) >= len)
+            return 0;
+        out[o++] = (uint8_t)(i - last);
+        out[o++] = (uint8_t)(j - i);
+        memcpy(out + o, cur + i, j - i);
+        o += j - i;
+        last = i = j;
+    }
+#undef DIFFERS
+    if (o + 2 >= len)
+        return 0;
+    out[o++] = 0;
+    out[o++] = 0;
+    return o;
+}
+
+size_t util_runs_len(const uint8_t *in)
+{
+    const uint8_t *d = in;
+    for (;;) {
+        size_t skip = d[0], n = d[1];
+        d += 2;
+        if (!skip && !n)
+            return (size_t)(d - in);
+        d += n;
+    }
+}
+
+void util_runs_apply(const uint8_t *in, uint8_t *buf, size_t plen, size_t len)
+{
+    if (plen < len)
+        memset(buf + plen, 0, len - plen);
+    size_t i = 0;
+    for (;;) {
+        size_t skip = in[0], n = in[1];
+        in += 2;
+        if (!skip && !n)
+            return;
+        i += skip;
+        memcpy(buf + i, in, n);
+        in += n;
+        i += n;
+    }
+}

@@ -72,4 +72,16 @@ size_t util_delta_put(uint8_t *out, const uint8_t *prev, const uint8_t *cur, siz
  * Returns the end of the delta, or NULL when it runs past END. */
 const uint8_t *util_delta_get(const uint8_t *in, const uint8_t *end, uint8_t *buf, size_t len);
 
+/* Run coding of a byte string against the one before it (check --threads' queued
+ * states): runs (skip, count, then count bytes; (255, 0) skips 255 bytes; (0, 0)
+ * ends) of the bytes of CUR (LEN bytes) that differ from PREV (PLEN bytes, read as
+ * zero past them); gaps of one or two equal bytes join a run. util_runs_put writes
+ * fewer than LEN bytes to OUT and returns how many, or 0 when the runs would not be
+ * shorter than LEN. util_runs_len: the bytes of the runs at IN. util_runs_apply: BUF
+ * holds PREV (PLEN bytes) and has room for LEN; it then holds CUR in its first LEN. */
+size_t util_runs_put(uint8_t *out, const uint8_t *prev, size_t plen, const uint8_t *cur,
+                     size_t len);
+size_t util_runs_len(const uint8_t *in);
+void util_runs_apply(const uint8_t *in, uint8_t *buf, size_t plen, size_t len);
+
 #endif

@@ -65,13 +65,20 @@ static uint64_t par_fp(uint64_t fpmask, const uint8_t *st, size_t len)
     return fp ? fp : 2;
 }
 
-/* A successor that claimed its state: an arena record, the encoding after it. */
+/* A successor that claimed its state: an arena record, its encoding after it,
+ * whole (kf 0) or as the bytes that differ from the record before it in its
+ * block (util_runs_put), the last whole one kf * 8 bytes before it. Records in a
+ * block follow their parents' order, so the one before is mostly a sibling: on
+ * the shipped protocols a few bytes differ (docs/memory.md). */
 typedef struct {
-    uint64_t key, fp;
+    uint64_t key;
     uint32_t len;
     int32_t depth;
     sys_label_t lab;
+    uint16_t kf;
 } rec_t;
+
+#define KF_EVERY 32 /* a whole record at least every KF_EVERY: a decode applies fewer deltas */
 
 typedef struct block {
     struct block *next;
@@ -84,14 +91,94 @@ typedef struct {
     block_t *rb; /* commit's read cursor (NULL: at the end) */
     size_t rpos;
     size_t nblocks; /* BLOCK-sized ones */
+    /* the writer's: the tail block's last whole record and last record (NULL: the
+       next one is whole), and how many followed the whole one */
+    const rec_t *kf, *last;
+    uint32_t since;
 } arena_t;
 
-/* A queued state (a parent of the round). */
+/* A queued state (a parent of the round): P is its encoding, or, with FDELTA in
+ * LEN, the delta record (rec_t) it is decoded from (fent_state). */
 typedef struct {
-    const uint8_t *st;
+    const void *p;
     uint32_t len;
     int32_t depth;
 } fent_t;
+#define FDELTA 0x80000000u
+
+/* A decoder's cursor: the last record it decoded and that record's encoding (in
+ * place or in BUF, maxst bytes). Valid for one round (reset by dcur_reset). */
+typedef struct {
+    const rec_t *rec;
+    const uint8_t *st;
+    uint8_t *buf;
+} dcur_t;
+
+static void dcur_reset(dcur_t *c)
+{
+    c->rec = NULL;
+    c->st = NULL;
+}
+
+static size_t rec_size(const rec_t *r)
+{
+    size_t n = r->kf ? util_runs_len((const uint8_t *)(r + 1)) : r->len;
+    return (sizeof(rec_t) + n + 7) & ~(size_t)7;
+}
+
+static const rec_t *rec_next(const rec_t *r)
+{
+    return (const rec_t *)(const void *)((const uint8_t *)r + rec_size(r));
+}
+
+/* R's encoding: in place for a whole record, else decoded into C's buffer from
+ * the record C last decoded where that lies between R's whole record and R, or
+ * from the whole record. */
+static const uint8_t *rec_state(dcur_t *c, const rec_t *r)
+{
+    if (!r->kf) {
+        c->rec = r;
+        c->st = (const uint8_t *)(r + 1);
+        return c->st;
+    }
+    const rec_t *k = (const rec_t *)(const void *)((const uint8_t *)r - (size_t)r->kf * 8);
+    const rec_t *p = c->rec;
+    if (!p || (uintptr_t)p < (uintptr_t)k || (uintptr_t)p >= (uintptr_t)r) {
+        p = k;
+        c->st = (const uint8_t *)(k + 1);
+    }
+    if (c->st != c->buf)
+        memcpy(c->buf, c->st, p->len);
+    size_t blen = p->len;
+    for (const rec_t *q = rec_next(p);; q = rec_next(q)) {
+        util_runs_apply((const uint8_t *)(q + 1), c->buf, blen, q->len);
+        blen = q->len;
+        if (q == r)
+            break;
+    }
+    c->rec = r;
+    c->st = c->buf;
+    return c->buf;
+}
+
+/* A queued state's entry for record R. */
+static fent_t rec_fent(const rec_t *r)
+{
+    if (r->kf)
+        return (fent_t){r, r->len | FDELTA, r->depth};
+    return (fent_t){r + 1, r->len, r->depth};
+}
+
+static uint32_t fent_len(const fent_t *f)
+{
+    return f->len & ~FDELTA;
+}
+
+/* F's encoding (through cursor C where it is a delta). */
+static const uint8_t *fent_state(const fent_t *f, dcur_t *c)
+{
+    return f->len & FDELTA ? rec_state(c, f->p) : f->p;
+}
 
 /* What a thread found at one parent; the commit re-enacts the serial checks. */
 enum {
@@ -163,6 +250,10 @@ typedef struct {
     sys_label_t *blab;
     uint8_t *bbuf; /* maxst bytes apart */
     size_t nb, bcap;
+    dcur_t dc;       /* decodes the parents in hand */
+    uint8_t *lastst; /* the last record stored, whole (arena_put) */
+    uint32_t lastlen;
+    uint8_t *dbuf; /* a successor's delta, before it is stored */
     /* --por: this thread's analysis (it decodes into scratch) and the kept successors */
     sys_por_t *por;
     bool *bkeep;
@@ -214,6 +305,7 @@ typedef struct par {
     size_t nbig, bigcap;
     uint64_t n, limit;
     bool full;
+    dcur_t dc; /* the commit's decoder */
     _Alignas(64) _Atomic uint64_t next_chunk;
     _Alignas(64) _Atomic uint64_t count, round_new;
     _Atomic uint32_t fail_min;
@@ -393,9 +485,10 @@ static uint32_t ord_of(const par_t *P, uint32_t id)
     return P->big[lo].ord;
 }
 
-/* Number a new state (P->n); -1 when memory ran out. */
+/* Number a new state (P->n), ST its encoding, REC its record (NULL: ST stays
+ * where it is until the round that expands it ends); -1 when memory ran out. */
 static int commit_state(par_t *P, uint32_t parent, uint32_t ord, int depth, const sys_label_t *lab,
-                        uint64_t fp, const uint8_t *st, uint32_t len)
+                        uint64_t fp, const uint8_t *st, uint32_t len, const rec_t *rec)
 {
     if (grow_states(P))
         return -1;
@@ -413,7 +506,7 @@ static int commit_state(par_t *P, uint32_t parent, uint32_t ord, int depth, cons
     if (P->o->on_new)
         P->o->on_new(P->o->on_new_ctx, id, parent == NONE ? -1 : (int64_t)parent, depth, lab, ord,
                      fp, st, len);
-    fent_t f = {st, len, depth};
+    fent_t f = rec ? rec_fent(rec) : (fent_t){st, len, depth};
     if (P->nnext == P->nextcap) {
         size_t old = P->nextcap;
         util_grow((void **)&P->next, &P->nextcap, P->nnext + 1, sizeof *P->next);
@@ -449,6 +542,7 @@ static rec_t *arena_add(par_t *P, worker_t *w, arena_t *ar, size_t len)
         else
             ar->head = b;
         ar->tail = b;
+        ar->kf = ar->last = NULL; /* deltas stay within a block */
     }
     rec_t *r = (rec_t *)(void *)(b->data + b->used);
     b->used += need;
@@ -482,9 +576,39 @@ static const rec_t *arena_peek(arena_t *ar)
     return ar->rb ? (const rec_t *)(const void *)(ar->rb->data + ar->rpos) : NULL;
 }
 
-static size_t rec_size(const rec_t *r)
+/* Store a successor in AR: as its delta from the record before it where that is
+ * smaller and fits in the block, else whole. */
+static rec_t *arena_put(par_t *P, worker_t *w, arena_t *ar, rec_t h, const uint8_t *st)
 {
-    return (sizeof(rec_t) + r->len + 7) & ~(size_t)7;
+    if (ar->last && ar->since < KF_EVERY) {
+        block_t *b = ar->tail;
+        size_t back = (size_t)(b->data + b->used - (const uint8_t *)ar->kf) / 8;
+        size_t d = back <= UINT16_MAX ? util_runs_put(w->dbuf, w->lastst, w->lastlen, st, h.len) : 0;
+        size_t need = (sizeof(rec_t) + d + 7) & ~(size_t)7;
+        if (d && b->cap - b->used >= need) {
+            rec_t *r = (rec_t *)(void *)(b->data + b->used);
+            b->used += need;
+            h.kf = (uint16_t)back;
+            *r = h;
+            memcpy(r + 1, w->dbuf, d);
+            ar->last = r;
+            ar->since++;
+            memcpy(w->lastst, st, h.len);
+            w->lastlen = h.len;
+            return r;
+        }
+    }
+    rec_t *r = arena_add(P, w, ar, h.len);
+    if (!r)
+        return NULL;
+    h.kf = 0;
+    *r = h;
+    memcpy(r + 1, st, h.len);
+    ar->kf = ar->last = r;
+    ar->since = 0;
+    memcpy(w->lastst, st, h.len);
+    w->lastlen = h.len;
+    return r;
 }
 
 static void arena_skip(arena_t *ar, const rec_t *r)
@@ -561,10 +685,10 @@ static void publish(worker_t *w)
 
 /* With symmetry, the outcome stands for its images (explore_terminal_outcomes): a
  * failure is within reach when one of them is forbidden. */
-static void keep_outcome(worker_t *w, uint32_t j, const fent_t *f)
+static void keep_outcome(worker_t *w, uint32_t j, const uint8_t *st, uint32_t len)
 {
     par_t *P = w->P;
-    sys_outcome(w->s, f->st, f->len, w->outv);
+    sys_outcome(w->s, st, len, w->outv);
     size_t k = (size_t)P->nkeys + 1;
     util_grow((void **)&w->outs, &w->outscap, (w->nouts + 1) * k, sizeof *w->outs);
     w->outs[w->nouts * k] = j;
@@ -596,7 +720,7 @@ static void keep_fail(worker_t *w, uint32_t j, const sys_error_t *e)
  * expanded iff it has a number <= J's. Numbers follow keys, and a state's claim is
  * the key that numbered it; states first met in this round have claims above every
  * parent's key, and no other claim changes in a round. Returns how many are kept. */
-static size_t por_choose(worker_t *w, uint32_t j)
+static size_t por_choose(worker_t *w, uint32_t j, const uint8_t *st, uint32_t len)
 {
     par_t *P = w->P;
     if (w->nb > w->bkcap) {
@@ -604,12 +728,11 @@ static size_t por_choose(worker_t *w, uint32_t j)
         w->bkcap = w->nb * 2;
         w->bkeep = xcalloc_lines(w->bkcap, sizeof *w->bkeep);
     }
-    const fent_t *f = &P->front[j];
     uint32_t id = P->a + j;
     uint64_t mine = mkkey(parent_of(P, id), ord_of(P, id));
     size_t keep = w->nb;
     for (int rank = 0;; rank++) {
-        keep = sys_por_select(w->por, f->st, f->len, w->blab, w->nb, rank, w->bkeep);
+        keep = sys_por_select(w->por, st, len, w->blab, w->nb, rank, w->bkeep);
         if (keep == w->nb || !P->proviso)
             break;
         bool closes = false;
@@ -639,20 +762,22 @@ static int expand(worker_t *w, uint32_t j)
     const fent_t *f = &P->front[j];
     if (!w->mid) {
         sys_error_t e;
-        if (sys_check(w->s, f->st, f->len, &e)) {
+        const uint8_t *st = fent_state(f, &w->dc);
+        uint32_t len = fent_len(f);
+        if (sys_check(w->s, st, len, &e)) {
             keep_fail(w, j, &e);
             P->prec[j] = (prec_t){0, 0, 0, P_DONE | P_CHECK};
             return 0;
         }
         if (P->o->max_depth > 0 && f->depth >= P->o->max_depth) {
-            int nb = sys_successors(w->s, f->st, f->len, count_succ, NULL, &e);
+            int nb = sys_successors(w->s, st, len, count_succ, NULL, &e);
             uint8_t fl = P_DONE | P_BOUND;
             if (w->cs.first_bound == NONE)
                 w->cs.first_bound = j;
             w->cs.ncut += nb != 0;
-            if (sys_terminal(w->s, f->st, f->len)) {
+            if (sys_terminal(w->s, st, len)) {
                 fl |= P_TERM;
-                keep_outcome(w, j, f);
+                keep_outcome(w, j, st, len);
             } else if (nb == 0) {
                 lower_fail_min(P, j);
             }
@@ -660,20 +785,20 @@ static int expand(worker_t *w, uint32_t j)
             return 0;
         }
         w->nb = 0;
-        int ns = sys_successors(w->s, f->st, f->len, on_succ, w, &e);
+        int ns = sys_successors(w->s, st, len, on_succ, w, &e);
         w->pflags = P_DONE;
         if (ns < 0) {
             w->pflags |= P_ERR;
             keep_fail(w, j, &e);
-        } else if (sys_terminal(w->s, f->st, f->len)) {
+        } else if (sys_terminal(w->s, st, len)) {
             w->pflags |= P_TERM;
-            keep_outcome(w, j, f);
+            keep_outcome(w, j, st, len);
         } else if (ns == 0) {
             lower_fail_min(P, j);
         }
         w->nkeep = w->nb;
         if (w->por && w->nb > 1)
-            w->nkeep = por_choose(w, j);
+            w->nkeep = por_choose(w, j, st, len);
         w->mid = true;
         w->bi = 0;
     }
@@ -698,14 +823,12 @@ static int expand(worker_t *w, uint32_t j)
         if (loser)
             UTIL_PUSH(w->losers, w->nlosers, w->loserscap, loser);
         uint32_t len = w->blen[w->bi];
-        rec_t *r = arena_add(P, w, ar, len);
-        if (!r) {
+        rec_t h = {key, len, f->depth + 1, w->blab[w->bi], 0};
+        if (!arena_put(P, w, ar, h, w->bbuf + w->bi * P->maxst)) {
             w->pflags |= P_OOM;
             lower_fail_min(P, j);
             break;
         }
-        *r = (rec_t){key, w->bfp[w->bi], len, f->depth + 1, w->blab[w->bi]};
-        memcpy(r + 1, w->bbuf + w->bi * P->maxst, len);
         w->cs.wins++;
     }
     w->mid = false;
@@ -734,8 +857,10 @@ static void run_expand(worker_t *w)
             }
             if (w->pos + 2 < w->end) { /* a later parent's encoding, written a round ago */
                 const fent_t *nf = &P->front[w->pos + 2];
-                for (uint32_t b = 0; b < nf->len; b += 64)
-                    __builtin_prefetch(nf->st + b);
+                const uint8_t *q = nf->p;
+                uint32_t n = nf->len & FDELTA ? 128 : nf->len; /* a delta record: its head */
+                for (uint32_t b = 0; b < n; b += 64)
+                    __builtin_prefetch(q + b);
             }
             if (expand(w, w->pos))
                 return;
@@ -820,7 +945,7 @@ static void run_number(worker_t *w)
                 struct ord_big g = {id, ord};
                 UTIL_PUSH(w->bigs, w->nbigs, w->bigscap, g);
             }
-            P->next[id - P->n] = (fent_t){(const uint8_t *)(r + 1), r->len, r->depth};
+            P->next[id - P->n] = rec_fent(r);
             if (r->depth > w->maxdepth)
                 w->maxdepth = r->depth;
             id++;
@@ -950,7 +1075,7 @@ static void outcome(par_t *P, commit_t *c, const worker_t *w, uint32_t id, const
     const int64_t *o = w->outs + c->oi[w->idx] * k;
     c->oi[w->idx]++;
     if (explore_terminal_outcomes(P->s, P->o, P->r, o + 1, f->depth, c->outv)) {
-        fail_at(P, EXPLORE_VIOLATION, id, f->st, f->len, NULL,
+        fail_at(P, EXPLORE_VIOLATION, id, fent_state(f, &P->dc), fent_len(f), NULL,
                 "reached an outcome the model forbids", c->outv);
         c->done = true;
     }
@@ -1088,7 +1213,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
             break;
         if (pr->flags & P_CHECK) {
             const pfail_t *pf = find_fail(w, j);
-            fail(P, EXPLORE_INVARIANT, id, f->st, f->len, NULL, pf->e.msg);
+            fail(P, EXPLORE_INVARIANT, id, fent_state(f, &P->dc), fent_len(f), NULL, pf->e.msg);
             c->done = true;
             return j + 1;
         }
@@ -1101,7 +1226,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
                 if (c->done)
                     return j + 1;
             } else if (pr->n == 0) {
-                fail(P, EXPLORE_DEADLOCK, id, f->st, f->len, NULL,
+                fail(P, EXPLORE_DEADLOCK, id, fent_state(f, &P->dc), fent_len(f), NULL,
                      "no transition is enabled and not every thread finished");
                 c->done = true;
                 return j + 1;
@@ -1135,8 +1260,9 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
                 P->full = true; /* at successor last + 1 <= ord */
                 break;
             }
-            if (commit_state(P, id, ord, rc->depth, &rc->lab, rc->fp, (const uint8_t *)(rc + 1),
-                             rc->len)) {
+            const uint8_t *st = rec_state(&P->dc, rc);
+            if (commit_state(P, id, ord, rc->depth, &rc->lab, par_fp(P->fpmask, st, rc->len), st,
+                             rc->len, rc)) {
                 atomic_store(&P->oom, 1);
                 r->transitions = before;
                 oom_msg(P);
@@ -1151,7 +1277,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
         if (pr->flags & P_ERR) {
             const pfail_t *pf = find_fail(w, j);
             fail(P, pf->e.kind == SYS_ERR_UNEXPECTED ? EXPLORE_UNEXPECTED : EXPLORE_INVARIANT, id,
-                 f->st, f->len, &pf->e.label, pf->e.msg);
+                 fent_state(f, &P->dc), fent_len(f), &pf->e.label, pf->e.msg);
             c->done = true;
             return j + 1;
         }
@@ -1166,7 +1292,7 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
             if (c->done)
                 return j + 1;
         } else if (pr->n == 0) {
-            fail(P, EXPLORE_DEADLOCK, id, f->st, f->len, NULL,
+            fail(P, EXPLORE_DEADLOCK, id, fent_state(f, &P->dc), fent_len(f), NULL,
                  "no transition is enabled and not every thread finished");
             c->done = true;
             return j + 1;
@@ -1222,6 +1348,11 @@ static int load_initial(par_t *P, diag_t *err)
                 P->r->max_depth = rs->depths[i];
             if (i >= rs->expanded) {
                 fent_t f = {rs->states[i], (uint32_t)rs->lens[i], rs->depths[i]};
+                if (rs->lens[i] >= FDELTA) {
+                    diag_set(err, "", 0, 0, "resume: stored state %llu is too long",
+                             (unsigned long long)i);
+                    return -1;
+                }
                 UTIL_PUSH(P->next, P->nnext, P->nextcap, f);
             }
         }
@@ -1261,15 +1392,13 @@ static int load_initial(par_t *P, diag_t *err)
         atomic_fetch_add(&P->count, fresh);
         if (!fresh)
             continue;
-        rec_t *r = arena_add(P, w, ar, w->blen[i]);
+        rec_t h = {0, w->blen[i], 0, w->blab[i], 0};
+        const rec_t *r = arena_put(P, w, ar, h, w->bbuf + i * P->maxst);
         if (!r || commit_state(P, NONE, (uint32_t)i, 0, &w->blab[i], w->bfp[i],
-                               w->bbuf + i * P->maxst, w->blen[i])) {
+                               w->bbuf + i * P->maxst, w->blen[i], r)) {
             diag_set(err, "", 0, 0, "out of memory storing the initial states");
             return -1;
         }
-        *r = (rec_t){0, w->bfp[i], w->blen[i], 0, w->blab[i]};
-        memcpy(r + 1, w->bbuf + i * P->maxst, w->blen[i]);
-        P->next[P->nnext - 1].st = (const uint8_t *)(r + 1);
     }
     w->nb = 0;
     return 0;
@@ -1295,6 +1424,9 @@ static void par_free(par_t *P)
         free(w->blab);
         free(w->bbuf);
         free(w->outv);
+        free(w->dc.buf);
+        free(w->lastst);
+        free(w->dbuf);
         free(w->bigs);
         free(w->bkeep);
     }
@@ -1308,6 +1440,7 @@ static void par_free(par_t *P)
     free(P->ord);
     free(P->big);
     free(P->front);
+    free(P->dc.buf);
     free(P->next);
     free(P->prec);
     free(P->owner);
@@ -1340,6 +1473,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     P->nkeys = nkeys;
     P->nth = o->threads < MAX_THREADS ? o->threads : MAX_THREADS;
     P->maxst = sys_max_state(s);
+    P->dc.buf = xcalloc(1, P->maxst + 8);
     P->limit = NONE - 1;
     if (o->max_states && o->max_states < P->limit)
         P->limit = o->max_states;
@@ -1365,6 +1499,9 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
         P->w[t].idx = t;
         P->w[t].s = sys_clone(s); /* thread 0 too: its scratch on lines of its own */
         P->w[t].outv = xcalloc((size_t)nkeys + 1, sizeof(prog_val_t));
+        P->w[t].dc.buf = xcalloc(1, P->maxst + 8);
+        P->w[t].lastst = xcalloc(1, P->maxst + 8);
+        P->w[t].dbuf = xcalloc(1, P->maxst + 8);
         if (P->por)
             P->w[t].por = sys_por_new(P->w[t].s);
     }
@@ -1417,9 +1554,11 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             break;
         int prev = P->cur;
         P->cur ^= 1;
+        dcur_reset(&P->dc);
         for (int t = 0; t < P->nth; t++) {
             worker_t *w = &P->w[t];
             arena_clear(P, w, &w->ar[P->cur], 0);
+            dcur_reset(&w->dc); /* its records may be gone */
             w->nouts = w->nfails = w->nlosers = 0;
             w->pos = w->end = 0;
             w->ck = (size_t)-1;
