@@ -282,8 +282,7 @@ const uint8_t *util_delta_get(const uint8_t *in, const uint8_t *end, uint8_t *bu
     return p;
 }
 
-size_t util_runs_put(uint8_t *out, const uint8_t *prev, size_t plen, const uint8_t *cur,
-                     size_t len)
+size_t util_runs_put(uint8_t *out, const uint8_t *prev, size_t plen, const uint8_t *cur, size_t len)
 {
     size_t o = 0, i = 0, last = 0, both = len < plen ? len : plen;
 #define DIFFERS(k) (cur[k] != ((k) < plen ? prev[k] : 0))

@@ -583,7 +583,8 @@ static rec_t *arena_put(par_t *P, worker_t *w, arena_t *ar, rec_t h, const uint8
     if (ar->last && ar->since < KF_EVERY) {
         block_t *b = ar->tail;
         size_t back = (size_t)(b->data + b->used - (const uint8_t *)ar->kf) / 8;
-        size_t d = back <= UINT16_MAX ? util_runs_put(w->dbuf, w->lastst, w->lastlen, st, h.len) : 0;
+        size_t d =
+            back <= UINT16_MAX ? util_runs_put(w->dbuf, w->lastst, w->lastlen, st, h.len) : 0;
         size_t need = (sizeof(rec_t) + d + 7) & ~(size_t)7;
         if (d && b->cap - b->used >= need) {
             rec_t *r = (rec_t *)(void *)(b->data + b->used);

@@ -54,7 +54,7 @@ Test(runs, long_skips_and_long_runs)
     static uint8_t prev[2000], cur[2000];
     for (int i = 0; i < 2000; i++)
         prev[i] = cur[i] = (uint8_t)(i * 7);
-    cur[700] ^= 1;                 /* 700 = 255 + 255 + 190: two skip pairs first */
+    cur[700] ^= 1;                    /* 700 = 255 + 255 + 190: two skip pairs first */
     for (int i = 1000; i < 1600; i++) /* 600 changed bytes: runs of 255, 255, 90 */
         cur[i] ^= 0xff;
     cur[1999] ^= 2;
