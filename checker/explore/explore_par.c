@@ -21,7 +21,8 @@
  * losers): the same numbers, without one thread reading what the others wrote. States, transitions,
  * numbering, outcomes, verdicts and traces equal one thread's; the round's new states are the next
  * round's queue. Threads meet at barriers only: at round ends, and when the
- * table must grow (at 70 % load; the threads rehash it together).
+ * table must grow (at 70 % load, 90 % where a doubling would pass --max-memory; the
+ * threads rehash it together).
  *
  * Invariant: states [0, a) are committed; the round's parents are [a, b); a
  * processed prefix [a, c) of them is complete when a round stops early. */
@@ -282,6 +283,8 @@ typedef struct par {
     int phase;
     slot_t *tab, *old;
     size_t cap, oldcap; /* powers of 2 */
+    unsigned load10;    /* the load, in tenths, at which the table doubles (7; 9 where a
+                           doubling would pass --max-memory: fuller, not stopped) */
     /* the round */
     uint32_t a;
     fent_t *front, *next;
@@ -668,7 +671,8 @@ static void lower_fail_min(par_t *P, uint32_t j)
 }
 
 /* Publish the thread's count of new fingerprints; ask for a bigger table at 70 %
- * load, and stop taking chunks once --max-states is surely reached. */
+ * load (90 % once a doubling would pass --max-memory), and stop taking chunks
+ * once --max-states is surely reached. */
 static void publish(worker_t *w)
 {
     par_t *P = w->P;
@@ -678,7 +682,7 @@ static void publish(worker_t *w)
     uint64_t rn =
         atomic_fetch_add_explicit(&P->round_new, w->fresh, memory_order_relaxed) + w->fresh;
     w->fresh = 0;
-    if (c * 10 > (uint64_t)P->cap * 7)
+    if (c * 10 > (uint64_t)P->cap * P->load10)
         atomic_store_explicit(&P->pause, 1, memory_order_relaxed);
     if (rn >= P->limit_new)
         atomic_store_explicit(&P->halt, H_FULL, memory_order_relaxed);
@@ -1507,6 +1511,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             P->w[t].por = sys_por_new(P->w[t].s);
     }
     P->cap = TAB_MIN;
+    P->load10 = 7;
     P->tab = tab_alloc(P, P->cap);
     pthread_t tid[MAX_THREADS];
     int started = 0;
@@ -1588,11 +1593,18 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
                 break;
             if (o->max_memory &&
                 (uint64_t)atomic_load(&P->held) + P->cap * 2 * sizeof(slot_t) > o->max_memory) {
-                /* the doubled table would pass --max-memory: stop here, as at the limit */
+                /* the doubled table would pass --max-memory: fill this one to 90 %
+                   first (longer probes, the same search), then stop, as at the limit */
+                if (P->load10 < 9 && atomic_load(&P->count) * 10 <= (uint64_t)P->cap * 9) {
+                    P->load10 = 9;
+                    atomic_store(&P->pause, 0);
+                    continue;
+                }
                 atomic_store(&P->halt, H_MEM);
                 atomic_store(&P->pause, 0);
                 break;
             }
+            P->load10 = 7;
             if (grow_table(P)) {
                 /* no room: whatever a thread held unfinished stays unprocessed */
                 atomic_store(&P->halt, H_FULL);

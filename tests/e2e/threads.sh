@@ -162,6 +162,17 @@ b=$(printf '%s' "$out" | num bytes)
     [ -n "$b" ] && [ "$b" -le 41943040 ] && ok ||
     bad "--threads 2 --max-memory 40M: exit $rc, $(printf '%s' "$out" | cut -c1-200)"
 
+# Where a doubling would pass --max-memory the table fills to 90 % first: SB (232,470
+# states, 89 % of 2^18 slots) finishes under 12M with one thread's result, field for field.
+one=$("$BIN" check --no-db --json --no-por --protocol gpu-wt --init warm --env all $L/SB.litmus | norm)
+out=$("$BIN" check --no-db --json --no-por --threads 2 --protocol gpu-wt --init warm --env all \
+    --max-memory 12M $L/SB.litmus)
+rc=$?
+b=$(printf '%s' "$out" | num bytes)
+[ $rc -eq 0 ] && [ "$(printf '%s' "$out" | norm)" = "$one" ] && printf '%s' "$one" |
+    grep -q '"states":232470,' && [ -n "$b" ] && [ "$b" -le 12582912 ] && ok ||
+    bad "--threads 2 --max-memory 12M SB: exit $rc, $(printf '%s' "$out" | cut -c1-200)"
+
 # 6. Symmetry (docs/por.md, "Symmetry"): the threads store canonical states and report
 # one thread's --symmetry run field for field: counts, outcomes (each one's orbit),
 # verdict, racy flag, a realised trace; with --por (the cycle proviso on the quotient)
