@@ -150,15 +150,16 @@ static void json_sbuf(strbuf_t *b, const sim_result_t *r)
     if (!d->entries)
         return;
     sb_printf(b,
-              ",\"store_buffer\":{\"entries\":%d,\"coalesce\":%s,\"buffered\":%llu,"
+              ",\"store_buffer\":{\"entries\":%d,\"coalesce\":%s,\"lazy\":%s,\"buffered\":%llu,"
               "\"coalesced\":%llu,\"forwarded\":%llu,\"drained\":%llu,\"fences\":%llu,"
               "\"full_waits\":%llu,\"full_cycles\":%llu,\"drain_waits\":%llu,"
               "\"drain_cycles\":%llu}",
-              d->entries, d->coalesce ? "true" : "false", (unsigned long long)d->buffered,
-              (unsigned long long)d->coalesced, (unsigned long long)d->forwarded,
-              (unsigned long long)d->drained, (unsigned long long)d->fences,
-              (unsigned long long)d->full_waits, (unsigned long long)d->full_cycles,
-              (unsigned long long)d->drain_waits, (unsigned long long)d->drain_cycles);
+              d->entries, d->coalesce ? "true" : "false", d->lazy ? "true" : "false",
+              (unsigned long long)d->buffered, (unsigned long long)d->coalesced,
+              (unsigned long long)d->forwarded, (unsigned long long)d->drained,
+              (unsigned long long)d->fences, (unsigned long long)d->full_waits,
+              (unsigned long long)d->full_cycles, (unsigned long long)d->drain_waits,
+              (unsigned long long)d->drain_cycles);
 }
 
 /* ,"predictors":[{param, controller, scope, start, reads, mean, min, max, updates}]: the
@@ -445,14 +446,15 @@ static void text_out(const sim_result_t *r, const char *proto, const char *wl, c
     }
     if (r->sbuf.entries) {
         const sim_sbuf_stats_t *d = &r->sbuf;
-        printf("  store buffer: %d entries%s, %llu buffered, %llu coalesced, %llu forwarded, "
+        printf("  store buffer: %d entries%s%s, %llu buffered, %llu coalesced, %llu forwarded, "
                "%llu drained, %llu fences, %llu full waits (%llu cycles), %llu drain waits "
                "(%llu cycles)\n",
-               d->entries, d->coalesce ? " coalescing" : "", (unsigned long long)d->buffered,
-               (unsigned long long)d->coalesced, (unsigned long long)d->forwarded,
-               (unsigned long long)d->drained, (unsigned long long)d->fences,
-               (unsigned long long)d->full_waits, (unsigned long long)d->full_cycles,
-               (unsigned long long)d->drain_waits, (unsigned long long)d->drain_cycles);
+               d->entries, d->coalesce ? " coalescing" : "", d->lazy ? " lazy" : "",
+               (unsigned long long)d->buffered, (unsigned long long)d->coalesced,
+               (unsigned long long)d->forwarded, (unsigned long long)d->drained,
+               (unsigned long long)d->fences, (unsigned long long)d->full_waits,
+               (unsigned long long)d->full_cycles, (unsigned long long)d->drain_waits,
+               (unsigned long long)d->drain_cycles);
     }
     for (int k = 0; k < r->npreds; k++) {
         const sim_pred_stats_t *d = &r->preds[k];

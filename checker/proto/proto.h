@@ -327,6 +327,11 @@ typedef struct {
     proto_ctrl_t *ctrls;
     int core_ctrl; /* the per-cu controller cores talk to */
     int outstanding;
+    /* 'local wg' in the core section: work-group-scoped accesses are performed at the
+       core's L1 (a store done there is seen by every later load of its CU; wg-scoped
+       acquires and releases need nothing beyond it). Only timed mode's store buffer
+       reads it; the explorer ignores it. */
+    bool wg_local;
     int nmaps;
     proto_map_t *maps;
     int ninvs;

@@ -138,6 +138,7 @@ typedef struct {
     int target_section; /* the section that set the target, -1: none */
     int final_section;  /* the section whose 'final' list is being built (pass 2), -1: none */
     bool seen_outstanding;
+    bool seen_local;
     bool seen_init, seen_warm; /* in the current controller */
     /* variants: the files the combined source came from, and the protocol
      * section being read (0: the base of every 'extends'; each further

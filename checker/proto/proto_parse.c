@@ -899,6 +899,7 @@ static int decl_core(proto_parser_t *ps)
         ps->core_tok = proto_tok_index(ps, name);
         ps->core_section = ps->section;
         ps->seen_outstanding = false;
+        ps->seen_local = false;
     }
     ps->last_kind = PROTO_READ_NONE;
     for (;;) {
@@ -931,8 +932,22 @@ static int decl_core(proto_parser_t *ps)
                 return proto_fail(ps, t, "'outstanding' given twice");
             ps->seen_outstanding = true;
             ps->p->outstanding = v;
+        } else if (proto_is(ps, t, "local")) {
+            /* 'local wg': work-group-scoped accesses are performed at this L1 (timed
+               mode's store buffer keeps stores across wg-scoped releases) */
+            proto_next(ps);
+            const lex_tok_t *sc = proto_peek(ps);
+            if (sc->kind != T_ID || !proto_is(ps, sc, "wg"))
+                return proto_expected(ps, "the scope 'wg' (the only scope an L1 performs)");
+            proto_next(ps);
+            if (ps->pass == 2)
+                continue;
+            if (ps->seen_local)
+                return proto_fail(ps, t, "'local' given twice");
+            ps->seen_local = true;
+            ps->p->wg_local = true;
         } else {
-            return proto_expected(ps, "'map', 'unmap', 'outstanding', 'reading' or '}'");
+            return proto_expected(ps, "'map', 'unmap', 'outstanding', 'local', 'reading' or '}'");
         }
     }
     proto_next(ps);

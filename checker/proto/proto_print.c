@@ -198,6 +198,8 @@ char *proto_resolved_text(const proto_t *p)
     if (p->core_ctrl >= 0) {
         sb_printf(&b, "\ncore %s {\n  outstanding %d\n", p->ctrls[p->core_ctrl].name,
                   p->outstanding);
+        if (p->wg_local)
+            sb_puts(&b, "  local wg\n");
         for (int i = 0; i < p->nmaps; i++) {
             sb_puts(&b, "  map ");
             put_pattern(&b, &p->maps[i]);

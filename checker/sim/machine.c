@@ -269,7 +269,8 @@ static int parse_topology(mp_t *m, int dc, sim_machine_t *o)
     return 0;
 }
 
-/* 'sbuf N [coalesce 0|1]' (docs/sim.md "Store buffer"); the directive is at column DC. */
+/* 'sbuf N [coalesce 0|1] [lazy 0|1]' (docs/sim.md "Store buffer"); the directive is at
+   column DC. */
 static int parse_sbuf(mp_t *m, int dc, sim_machine_t *o, bool *seen)
 {
     char w[64];
@@ -293,11 +294,12 @@ static int parse_sbuf(mp_t *m, int dc, sim_machine_t *o, bool *seen)
         diag_set(m->err, m->file, m->line, wc, "sbuf: entries must be 0..4096");
         return -1;
     }
-    kv_t kv[] = {{"coalesce", &o->sbuf_coalesce, NULL, 0}};
-    if (pairs(m, "sbuf", kv, 1))
+    kv_t kv[] = {{"coalesce", &o->sbuf_coalesce, NULL, 0}, {"lazy", &o->sbuf_lazy, NULL, 0}};
+    if (pairs(m, "sbuf", kv, 2))
         return -1;
-    if (o->sbuf_coalesce > 1) {
-        diag_set(m->err, m->file, m->line, dc, "sbuf: coalesce 0 or 1");
+    if (o->sbuf_coalesce > 1 || o->sbuf_lazy > 1) {
+        diag_set(m->err, m->file, m->line, dc,
+                 o->sbuf_coalesce > 1 ? "sbuf: coalesce 0 or 1" : "sbuf: lazy 0 or 1");
         return -1;
     }
     return 0;

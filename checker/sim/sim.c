@@ -358,6 +358,9 @@ typedef struct sim {
     prog_t *xprog;
     int nall;
     int sb_fscope[SB_SCOPES]; /* per release scope: the scope of the fence covering it */
+    /* the protocol performs wg scope at the L1 ('local wg') and no access of the workload
+       is rm_agent (remote-scope promotion makes other CUs' wg releases global) */
+    bool sb_wglocal;
 } sim_t;
 
 /* ---- small helpers ---- */
@@ -2511,8 +2514,8 @@ static sim_slot_t sb_value(const sim_t *s, int t, const prog_instr_t *in)
 static void sb_kick(sim_t *s, int cu, uint64_t at)
 {
     sbuf_t *b = &s->sb[cu];
-    if (b->busy)
-        return;
+    if (b->busy || (s->m->sbuf_lazy && !b->nwait))
+        return; /* lazy: only an access waiting for an entry or the drain drains */
     thread_t *th = &s->th[b->tid];
     prog_instr_t *code = s->xprog->threads[b->tid].instr;
     int k = -1;
@@ -2643,6 +2646,8 @@ static bool sb_end_wait(sim_t *s, int t, int w, uint64_t at)
         s->warps[w].sbt = b->seq_in;
         s->warps[w].sbsince = at;
         sb_wait_add(b, -1 - w);
+        if (s->m->sbuf_lazy)
+            sb_kick(s, cu, at + (uint64_t)s->m->issue);
         return true;
     }
     thread_t *th = &s->th[t];
@@ -2651,6 +2656,8 @@ static bool sb_end_wait(sim_t *s, int t, int w, uint64_t at)
     th->sbt = b->seq_in;
     th->sbsince = at;
     sb_wait_add(b, t);
+    if (s->m->sbuf_lazy)
+        sb_kick(s, cu, at + (uint64_t)s->m->issue);
     return true;
 }
 
@@ -2684,6 +2691,8 @@ static int sb_gate(sim_t *s, int t)
             th->sbsince = s->now;
             th->op_clean = false;
             sb_wait_add(b, t);
+            if (s->m->sbuf_lazy)
+                sb_kick(s, cu, s->now + (uint64_t)s->m->issue);
             return 0;
         }
         sb_put(s, cu, loc, sb_value(s, t, in));
@@ -2692,6 +2701,16 @@ static int sb_gate(sim_t *s, int t)
         return 0;
     }
     int sc = sb_release(in);
+    if (s->sb_wglocal && in->scope == PROG_SCOPE_WG) {
+        /* The protocol performs wg scope at the L1 ('local wg'): the CU's threads see the
+           buffer (plain loads are forwarded) and every store done at the L1, so a
+           wg-scoped access waits only for its own location's stores, and a wg-scoped
+           release for no fence. */
+        sim_slot_t v;
+        if (in->op == PROG_OP_FENCE || !sb_find(b, th_loc(s, t, in), &v))
+            return 1;
+        sc = -1;
+    }
     if (sb_ok(b, b->seq_in, sc))
         return 1;
     s->r->sbuf.drain_waits++;
@@ -3325,9 +3344,12 @@ static int sb_build(sim_t *s, diag_t *err)
     const proto_t *p = s->p;
     const proto_map_t *fmap[SB_SCOPES] = {0};
     int ford[SB_SCOPES] = {0};
+    s->sb_wglocal = p->wg_local;
     for (int t = 0; t < s->nthreads; t++)
         for (int k = 0; k < s->prog->threads[t].ninstr; k++) {
             const prog_instr_t *in = &s->prog->threads[t].instr[k];
+            if (is_mem(in) && in->scope == PROG_SCOPE_RM_AGENT)
+                s->sb_wglocal = false;
             int sc = is_mem(in) ? sb_release(in) : -1;
             if (sc < 0 || fmap[sc])
                 continue;
@@ -3362,6 +3384,7 @@ static int sb_build(sim_t *s, diag_t *err)
     }
     s->r->sbuf.entries = s->m->sbuf;
     s->r->sbuf.coalesce = s->m->sbuf_coalesce;
+    s->r->sbuf.lazy = s->m->sbuf_lazy;
     return 0;
 }
 

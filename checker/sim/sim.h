@@ -92,6 +92,7 @@ typedef struct {
        drained in FIFO order by a hidden thread of the CU; 0 (no line): none */
     int sbuf;
     int sbuf_coalesce; /* 1: a store to a location already buffered overwrites its entry */
+    int sbuf_lazy;     /* 1: entries leave only when an access waits for one or the drain */
 } sim_machine_t;
 
 /* Parse a machine file from memory: 0, or -1 with ERR "FILE:LINE:COL: message". */
@@ -173,6 +174,7 @@ typedef struct {
 typedef struct {
     int entries;           /* per CU (the machine's sbuf) */
     bool coalesce;         /* sbuf ... coalesce 1 */
+    bool lazy;             /* sbuf ... lazy 1 */
     uint64_t buffered;     /* plain stores that took an entry */
     uint64_t coalesced;    /* plain stores that overwrote an entry of their location */
     uint64_t forwarded;    /* plain loads served by their CU's buffer */

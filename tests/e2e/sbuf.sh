@@ -1,10 +1,11 @@
 #!/bin/sh
-# tests/e2e/sbuf.sh - timed mode's per-CU store buffer (a machine's `sbuf N [coalesce 0|1]`,
-# docs/sim.md "Store buffer"): a small run pinned without and with a buffer (cycles, events,
-# messages, bytes and the buffer's counts), the JSON of a run without one unchanged (no
-# store_buffer field), kernels' final checks with the buffer on gpu-wt, gpu-hrf and denovo
-# (each run must buffer stores), broken variants still refuted, and bad input (exit 2, one
-# line).
+# tests/e2e/sbuf.sh - timed mode's per-CU store buffer (a machine's `sbuf N [coalesce 0|1]
+# [lazy 0|1]`, docs/sim.md "Store buffer"): a small run pinned without and with a buffer
+# (cycles, events, messages, bytes and the buffer's counts), the JSON of a run without one
+# unchanged (no store_buffer field), a protocol's `local wg` (wg releases that keep the
+# buffer, the waits that remain, rm_agent workloads that drain), lazy draining, kernels'
+# final checks with the buffer on gpu-wt, gpu-hrf and denovo (each run must buffer
+# stores), broken variants still refuted, and bad input (exit 2, one line).
 # Usage: sh tests/e2e/sbuf.sh ./cohcheck   (from the repo root)
 BIN=${1:-./cohcheck}
 . tests/e2e/lib.sh
@@ -41,14 +42,46 @@ F="--workload $D/fifo.litmus"
 pin "mesi fifo, no buffer" 446,79,28,1252 --protocol mesi $F --machine $D/plain.machine
 pin "mesi fifo, sbuf 2 coalesce 1" 444,85,28,1252 --protocol mesi $F --machine $D/sb2.machine
 pin "mesi fifo, sbuf 2" 446,86,28,1252 --protocol mesi $F --machine $D/sb2n.machine
-sbuf "mesi fifo, sbuf 2 coalesce 1" '"entries":2,"coalesce":true,"buffered":4,"coalesced":1,"forwarded":2,"drained":4,"fences":1,"full_waits":1,"full_cycles":32,"drain_waits":1,"drain_cycles":71' \
+sbuf "mesi fifo, sbuf 2 coalesce 1" '"entries":2,"coalesce":true,"lazy":false,"buffered":4,"coalesced":1,"forwarded":2,"drained":4,"fences":1,"full_waits":1,"full_cycles":32,"drain_waits":1,"drain_cycles":71' \
     --protocol mesi $F --machine $D/sb2.machine
-sbuf "mesi fifo, sbuf 2" '"entries":2,"coalesce":false,"buffered":5,"coalesced":0,"forwarded":1,"drained":5,"fences":1,"full_waits":2,"full_cycles":69,"drain_waits":1,"drain_cycles":36' \
+sbuf "mesi fifo, sbuf 2" '"entries":2,"coalesce":false,"lazy":false,"buffered":5,"coalesced":0,"forwarded":1,"drained":5,"fences":1,"full_waits":2,"full_cycles":69,"drain_waits":1,"drain_cycles":36' \
     --protocol mesi $F --machine $D/sb2n.machine
 pin "gpu-wt fifo, no buffer" 297,56,32,784 --protocol gpu-wt $F --machine $D/plain.machine
 pin "gpu-wt fifo, sbuf 2 coalesce 1" 259,56,26,560 --protocol gpu-wt $F --machine $D/sb2.machine
-sbuf "gpu-wt fifo, sbuf 2 coalesce 1" '"entries":2,"coalesce":true,"buffered":5,"coalesced":0,"forwarded":2,"drained":5,"fences":1,"full_waits":0,"full_cycles":0,"drain_waits":1,"drain_cycles":90' \
+sbuf "gpu-wt fifo, sbuf 2 coalesce 1" '"entries":2,"coalesce":true,"lazy":false,"buffered":5,"coalesced":0,"forwarded":2,"drained":5,"fences":1,"full_waits":0,"full_cycles":0,"drain_waits":1,"drain_cycles":90' \
     --protocol gpu-wt $F --machine $D/sb2.machine
+# 'local wg' (gpu-hrf, rsp: wg scope performed at the L1). wg.litmus: P0 stores a, b,
+# releases f at wg scope and stores a again; P1, in the same work-group, acquires f and
+# loads a and b. On gpu-hrf the wg release neither waits for the drain nor needs a fence
+# (fences 0; the one drain wait is P0's end); denovo, which does not declare it, drains at
+# the release with a fence. With `lazy 1` the entries stay until something waits for them:
+# a's second store coalesces into the entry of its first, across the wg release.
+W="--workload $D/wg.litmus"
+sbuf "gpu-hrf wg, sbuf 2 coalesce 1" '"entries":2,"coalesce":true,"lazy":false,"buffered":3,"coalesced":0,"forwarded":0,"drained":3,"fences":0,"full_waits":0,"full_cycles":0,"drain_waits":1,"drain_cycles":1' \
+    --protocol gpu-hrf $W --machine $D/sb2.machine
+sbuf "denovo wg, sbuf 2 coalesce 1" '"entries":2,"coalesce":true,"lazy":false,"buffered":3,"coalesced":0,"forwarded":0,"drained":3,"fences":1,"full_waits":0,"full_cycles":0,"drain_waits":3,"drain_cycles":43' \
+    --protocol denovo $W --machine $D/sb2.machine
+sbuf "gpu-hrf wg, sbuf 2 coalesce 1 lazy 1" '"entries":2,"coalesce":true,"lazy":true,"buffered":2,"coalesced":1,"forwarded":0,"drained":2,"fences":0,"full_waits":0,"full_cycles":0,"drain_waits":1,"drain_cycles":32' \
+    --protocol gpu-hrf $W --machine $D/sb2l.machine
+for p in gpu-hrf denovo gpu-wt; do
+    for m in sb2 sb2l; do
+        expect_rc 0 "$p wg.litmus on $m" "$BIN" sim --protocol $p $W --machine $D/$m.machine
+    done
+done
+# A wg-scoped RMW of a location with a buffered store waits for that store (wgrmw.litmus:
+# st x 5, then rmw.add x 1 must read 5): correct only with the wait (lazy: it would read 0).
+sbuf "gpu-hrf wgrmw, lazy 1" '"entries":2,"coalesce":true,"lazy":true,"buffered":2,"coalesced":0,"forwarded":0,"drained":2,"fences":0,"full_waits":0,"full_cycles":0,"drain_waits":1,"drain_cycles":4' \
+    --protocol gpu-hrf --workload $D/wgrmw.litmus --machine $D/sb2l.machine
+expect_rc 0 "gpu-hrf wgrmw, lazy 1" "$BIN" sim --protocol gpu-hrf --workload $D/wgrmw.litmus --machine $D/sb2l.machine
+# A workload with rm_agent accesses drains at wg releases as before (rm.litmus on rsp, which
+# declares 'local wg': P1's rm_agent acquire promotes P0's wg release, and P0 then waits for
+# P1, so without the drain and its fence P1 would read a and b as 0 from the L2).
+for m in sb2 sb2l; do
+    expect_rc 0 "rsp rm.litmus on $m" "$BIN" sim --protocol rsp --workload $D/rm.litmus --machine $D/$m.machine
+    "$BIN" sim --json --protocol rsp --workload $D/rm.litmus --machine $D/$m.machine >"$T/j" 2>&1
+    if grep -q '"fences":1,' "$T/j"; then ok; else bad "rsp rm.litmus on $m: $(grep -o '"store_buffer[^}]*' "$T/j")"; fi
+done
+
 # A machine without a buffer: no store_buffer field (the JSON of every earlier run).
 "$BIN" sim --json --protocol mesi $F --machine $D/plain.machine >"$T/j" 2>&1
 if grep -q '"correct":true' "$T/j" && ! grep -q store_buffer "$T/j"; then ok; else
@@ -75,9 +108,33 @@ for run in "qr-apu $K/nn.litmus --param N=256" "qr-apu $K/reduction.litmus --par
         "$BIN" sim --json --protocol $p --machine "$T/$m-sb.machine" --workload "$w" "$@" >"$T/j" 2>"$T/err"
         rc=$?
         if [ "$rc" = 0 ] && grep -q '"correct":true' "$T/j" &&
-            grep -q '"store_buffer":{"entries":4,"coalesce":true,"buffered":[1-9]' "$T/j"; then
+            grep -q '"store_buffer":{"entries":4,"coalesce":true,"lazy":false,"buffered":[1-9]' "$T/j"; then
             ok
         else bad "$p $w with sbuf 4: exit $rc: $(grep -o '"status[^,]*\|"store_buffer[^}]*' "$T/j")"; fi
+    done
+done
+
+# The same with a 16-entry lazy buffer (entries leave only when an access waits for one or
+# for the drain) on a few of them: wg-scoped releases keep gpu-hrf's entries (kmeans
+# forwards buffered values), full buffers wait, and every final check holds.
+for m in qr-apu fermi hlrc-apu; do
+    sed "s/^machine $m /machine $m-sbl /" protocols/machines/$m.machine >"$T/$m-sbl.machine"
+    echo "sbuf 16 coalesce 1 lazy 1" >>"$T/$m-sbl.machine"
+done
+for run in "fermi kernels/hotspot-wg --param CUS=4 --param W=8 --param H=8 --param ITERS=2 --param WGSIZE=8" \
+    "fermi $K/kmeans.litmus --param CUS=4 --param ITERS=2" "qr-apu $K/reduction.litmus --param N=512" \
+    "hlrc-apu kernels/pagerank --cus 8 --param CUS=8 --param SCALE=6"; do
+    set -- $run
+    m=$1
+    w=$2
+    shift 2
+    for p in gpu-wt gpu-hrf denovo; do
+        "$BIN" sim --json --protocol $p --machine "$T/$m-sbl.machine" --workload "$w" "$@" >"$T/j" 2>"$T/err"
+        rc=$?
+        if [ "$rc" = 0 ] && grep -q '"correct":true' "$T/j" &&
+            grep -q '"store_buffer":{"entries":16,"coalesce":true,"lazy":true,"buffered":[1-9]' "$T/j"; then
+            ok
+        else bad "$p $w with sbuf 16 lazy: exit $rc: $(grep -o '"status[^,]*\|"store_buffer[^}]*' "$T/j")"; fi
     done
 done
 
@@ -105,7 +162,7 @@ if grep -q "^  store buffer of CU 0: 0 entries, a store in flight (thread 1), 1 
     ok; else bad "lost ack with sbuf 2: $(cat "$T/err")"; fi
 
 # Bad input: one FILE:LINE:COL line, exit 2.
-for f in bad-naive:3:3 bad-coalesce:2:1 bad-num:2:6 bad-twice:3:1; do
+for f in bad-naive:3:3 bad-coalesce:2:1 bad-num:2:6 bad-twice:3:1 bad-lazy:2:1; do
     name=${f%%:*}
     expect_rc 2 "machine $name" "$BIN" sim --protocol gpu-wt $F --machine $D/$name.machine
     if [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^cohcheck: $D/$name.machine:${f#*:}: " "$T/err"; then

@@ -411,3 +411,35 @@ Test(v2, readings, .init = setup, .fini = teardown)
     load_bad("bad.proto", "protocol bad \"x\"\nreading \"a\": \"b\"\n", "bad.proto", 2, 1,
              "a reading must follow");
 }
+
+/* 'local wg' in the core section (timed mode's store buffer; docs/protocol-language.md):
+   kept by a variant, stated once per section, only for the scope wg. */
+Test(v2, core_local_wg, .init = setup, .fini = teardown)
+{
+    write_file("base.proto", base_src);
+    proto_t *p = load_ok("base.proto", base_src);
+    cr_assert(!p->wg_local);
+    proto_free(p);
+    char *src = strdup(base_src);
+    char *at = strstr(src, "  outstanding 1\n");
+    cr_assert_not_null(at);
+    memcpy(at, "  local wg     \n", 16);
+    memcpy(src + strlen("protocol "), "lw  ", 4); /* "protocol lw   ..." */
+    write_file("lw.proto", src);
+    p = load_ok("lw.proto", src);
+    cr_assert(p->wg_local);
+    proto_free(p);
+    p = load_ok("v.proto", "protocol v extends lw\ncontroller L1 per-cu {\n}\n");
+    cr_assert(p->wg_local); /* a variant keeps its base's */
+    proto_free(p);
+    p = load_ok("v.proto", "protocol v extends base\ncore L1 {\n  local wg\n}\n");
+    cr_assert(p->wg_local); /* or adds it */
+    proto_free(p);
+    load_bad("v.proto", "protocol v extends base\ncore L1 {\n  local agent\n}\n", "v.proto", 3, 9,
+             "expected the scope 'wg'");
+    load_bad("v.proto", "protocol v extends base\ncore L1 {\n  local\n}\n", "v.proto", 4, 1,
+             "expected the scope 'wg'");
+    load_bad("v.proto", "protocol v extends base\ncore L1 {\n  local wg\n  local wg\n}\n",
+             "v.proto", 4, 3, "'local' given twice");
+    free(src);
+}

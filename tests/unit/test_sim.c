@@ -123,6 +123,7 @@ Test(sim, machine_errors)
     bad_machine("machine m\nsbuf x\n", 2, 6, "non-negative integer");
     bad_machine("machine m\nsbuf 4097\n", 2, 6, "sbuf: entries must be 0..4096");
     bad_machine("machine m\nsbuf 4 coalesce 2\n", 2, 1, "sbuf: coalesce 0 or 1");
+    bad_machine("machine m\nsbuf 4 lazy 2\n", 2, 1, "sbuf: lazy 0 or 1");
     bad_machine("machine m\nsbuf 4 merge 1\n", 2, 8, "unknown setting 'merge' of 'sbuf'");
     bad_machine("machine m\nsbuf 4 coalesce\n", 2, 16, "'sbuf coalesce' needs a value");
     bad_machine("machine m\nsbuf 4\nsbuf 2\n", 3, 1, "a second 'sbuf' line");
@@ -140,6 +141,11 @@ Test(sim, machine_sbuf)
     const char *src = "machine m\nsbuf 8 coalesce 1\ncore naive 0\n";
     cr_assert_eq(sim_machine_parse("m.machine", src, strlen(src), &m, &d), 0, "%s", d.msg);
     cr_assert_eq(m.sbuf, 8);
+    cr_assert_eq(m.sbuf_coalesce, 1);
+    cr_assert_eq(m.sbuf_lazy, 0); /* default: drain as soon as the hidden thread is idle */
+    src = "machine m\nsbuf 8 lazy 1 coalesce 1\n";
+    cr_assert_eq(sim_machine_parse("m.machine", src, strlen(src), &m, &d), 0, "%s", d.msg);
+    cr_assert_eq(m.sbuf_lazy, 1);
     cr_assert_eq(m.sbuf_coalesce, 1);
     src = "machine m\nsbuf 0 # none\ncore naive 1\n";
     cr_assert_eq(sim_machine_parse("m.machine", src, strlen(src), &m, &d), 0, "%s", d.msg);
