@@ -63,6 +63,8 @@ int cmd_check(int argc, char **argv);
 
 /* Resolve a protocol name (./protocols, $COHCHECK_PROTOCOLS, ...) or .proto path and load it. */
 int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err);
+/* The same with the protocol's ghosts kept (proto_load_timed): timed mode, and count. */
+int cli_load_protocol_timed(const char *arg, const char *argv0, proto_t **out, diag_t *err);
 /* A system rebuilt from a stored run. */
 typedef struct {
     store_run_t run;

@@ -789,7 +789,7 @@ static int run_all(check_t *c, char **files, int nfiles, cli_tally_t *t)
     return rc;
 }
 
-int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err)
+static int load_protocol(const char *arg, const char *argv0, bool timed, proto_t **out, diag_t *err)
 {
     char path[PATH_MAX + 400];
     if (cli_find_data(arg, "protocols", ".proto", "COHCHECK_PROTOCOLS", argv0, path, sizeof path)) {
@@ -802,7 +802,18 @@ int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t 
     /* a variant's base: beside it, else a shipped protocol (a user's variant of one) */
     cli_dirs_t lib;
     cli_data_dirs("protocols", "COHCHECK_PROTOCOLS", argv0, &lib);
-    return proto_load_lib(path, lib.dirs, out, err);
+    return timed ? proto_load_timed(path, lib.dirs, out, err)
+                 : proto_load_lib(path, lib.dirs, out, err);
+}
+
+int cli_load_protocol(const char *arg, const char *argv0, proto_t **out, diag_t *err)
+{
+    return load_protocol(arg, argv0, false, out, err);
+}
+
+int cli_load_protocol_timed(const char *arg, const char *argv0, proto_t **out, diag_t *err)
+{
+    return load_protocol(arg, argv0, true, out, err);
 }
 
 /* Long options with no short letter (issue 11: memory beyond RAM). */
@@ -1414,7 +1425,7 @@ int cmd_count(int argc, char **argv)
     for (int i = first; i < argc; i++) {
         proto_t *p;
         diag_t d;
-        if (cli_load_protocol(argv[i], argv[0], &p, &d)) {
+        if (cli_load_protocol_timed(argv[i], argv[0], &p, &d)) {
             cli_report(&d);
             rc = CLI_BAD_INPUT;
             continue;

@@ -38,7 +38,7 @@ static int find_data(void *ctx, const char *name, const char *dir, const char *e
 
 static int load_proto(void *ctx, const char *name, proto_t **out, diag_t *err)
 {
-    return cli_load_protocol(name, (const char *)ctx, out, err);
+    return cli_load_protocol_timed(name, (const char *)ctx, out, err);
 }
 
 static bool valid_list(const char *s)

@@ -387,7 +387,7 @@ static int sim_load(sim_opts_t *o, const char *argv0, proto_t **p, prog_t **prog
 {
     diag_t d;
     char path[PATH_MAX + 400];
-    if (cli_load_protocol(o->proto_arg, argv0, p, &d) ||
+    if (cli_load_protocol_timed(o->proto_arg, argv0, p, &d) ||
         cli_split_params(*p, o->params, o->nparams, sp, &d)) {
         cli_report(&d);
         return -1;

@@ -207,6 +207,24 @@ static void negate_cmp(gen_t *g, size_t line, const proto_row_t *row, const char
     }
 }
 
+/* ACT assigns a ghost line variable of C (docs/protocol-language.md, Ghosts). */
+static bool ghost_action(const proto_ctrl_t *c, const char *act)
+{
+    size_t n = 0;
+    while (ident_char(act[n]))
+        n++;
+    const char *r = act + n;
+    while (*r == ' ')
+        r++;
+    if (!n || (strncmp(r, ":=", 2) && *r != '['))
+        return false;
+    for (int v = 0; v < c->nlinevars; v++)
+        if (c->linevars[v].ghost && strlen(c->linevars[v].name) == n &&
+            !strncmp(c->linevars[v].name, act, n))
+            return true;
+    return false;
+}
+
 static void row_mutants(gen_t *g, size_t line, const proto_ctrl_t *c, const proto_row_t *row)
 {
     const char *ln = g->lines[line];
@@ -224,12 +242,27 @@ static void row_mutants(gen_t *g, size_t line, const proto_ctrl_t *c, const prot
     int nc = proto_split_cols(t, col);
     (void)nc;
     const char *cols[4] = {col[0], col[1], col[2], col[3]};
+    char *noghost = NULL; /* the actions without ghost assignments, which no mutant touches */
     if (row->kind == PROTO_ROW_STALL) {
         add(g, "stall-to-unhandled", line, row, c->name, "");
     } else if (row->kind == PROTO_ROW_NORMAL) {
         char **acts;
         int nparts = split_top(cols[1], ";", &acts);
         int na = nparts == 1 && !*acts[0] ? 0 : nparts;
+        int kept = 0;
+        for (int i = 0; i < na; i++) {
+            if (ghost_action(c, acts[i])) {
+                free(acts[i]);
+                continue;
+            }
+            acts[kept++] = acts[i];
+        }
+        if (kept < na) { /* mutants of the row without its ghosts: the explorer's row */
+            nparts -= na - kept;
+            na = kept;
+            noghost = join(acts, na, "; ", -1);
+            cols[1] = noghost;
+        }
         for (int i = 0; i < na; i++) {
             char *rest = join(acts, na, "; ", i);
             char *r = row_line(head, cols[0], rest, cols[2], cols[3]);
@@ -287,6 +320,7 @@ static void row_mutants(gen_t *g, size_t line, const proto_ctrl_t *c, const prot
         negate_cmp(g, line, row, c->name, head, cols);
         off_by_one(g, line, row, c->name, head, cols, 0);
     }
+    free(noghost);
     free(t);
     free(head);
 }

@@ -67,6 +67,7 @@ typedef struct {
 typedef struct {
     char *name;
     proto_type_t type;
+    bool ghost; /* 'ghost NAME: TYPE': timed mode's only (see proto_load_timed) */
 } proto_field_t;
 
 typedef struct {
@@ -210,6 +211,7 @@ typedef struct {
     uint64_t live;             /* line vars: states where the value is kept ('live S...'; all bits
                                   when absent); in any other state it is reset to its initial value */
     size_t text_off, text_len; /* the initial value's text in proto_t.source (0: none) */
+    bool ghost;                /* 'line ghost ID: TYPE': timed mode's only (proto_load_timed) */
 } proto_var_t;
 
 typedef struct {
@@ -391,6 +393,17 @@ int proto_load(const char *path, proto_t **out, diag_t *err);
 int proto_parse_lib(const char *file, const char *src, size_t len, const char *const *lib,
                     proto_t **out, diag_t *err);
 int proto_load_lib(const char *path, const char *const *lib, proto_t **out, diag_t *err);
+
+/* Ghosts (docs/protocol-language.md, Ghosts): line variables and message fields declared
+ * 'ghost' carry what only timed mode's predictor rules read. The functions above return
+ * the protocol without them (what the explorer and every other command run): a ghost
+ * variable's and field's type becomes int(0..0), their assignments and send values are
+ * dropped (nothing else may read them, which the parser checks), so the rows and states
+ * are those of the protocol without the declarations. proto_parse_timed and
+ * proto_load_timed keep them (timed mode; count, which prints the rows). */
+int proto_parse_timed(const char *file, const char *src, size_t len, const char *const *lib,
+                      proto_t **out, diag_t *err);
+int proto_load_timed(const char *path, const char *const *lib, proto_t **out, diag_t *err);
 
 void proto_free(proto_t *p);
 

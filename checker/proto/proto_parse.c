@@ -291,7 +291,11 @@ static int decl_message(proto_parser_t *ps)
         proto_next(ps);
         for (;;) {
             const lex_tok_t *fn;
-            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0, false, false}};
+            proto_field_t f = {NULL, {PROTO_T_VAL, 0, 0, false, false}, false};
+            if (proto_is(ps, proto_peek(ps), "ghost") && proto_peek2(ps)->kind == T_ID) {
+                proto_next(ps); /* 'ghost NAME: TYPE' (a field named ghost: 'ghost: TYPE') */
+                f.ghost = true;
+            }
             if (proto_expect_id(ps, "a field name", &fn) || proto_expect(ps, T_COLON, "':'") ||
                 parse_type(ps, &f.type))
                 goto out;
@@ -442,7 +446,11 @@ static int item_var(proto_parser_t *ps, bool line_var)
     const lex_tok_t *kw = proto_next(ps);
     const lex_tok_t *name;
     proto_type_t ty;
-    bool per_thread = false;
+    bool per_thread = false, ghost = false;
+    if (line_var && proto_is(ps, proto_peek(ps), "ghost") && proto_peek2(ps)->kind == T_ID) {
+        proto_next(ps); /* 'line ghost ID: TYPE' (a variable named ghost: 'line ghost: TYPE') */
+        ghost = true;
+    }
     if (proto_expect_id(ps, "a variable name", &name))
         return -1;
     if (proto_peek(ps)->kind == T_LBRACK) {
@@ -472,7 +480,8 @@ static int item_var(proto_parser_t *ps, bool line_var)
             return proto_fail(ps, name, "variable '%.*s' declared twice in controller '%s'",
                               (int)name->len, ps->src + name->off, c->name);
         }
-        proto_var_t nv = {.name = s, .type = ty, .per_thread = per_thread, .live = ~(uint64_t)0};
+        proto_var_t nv = {
+            .name = s, .type = ty, .per_thread = per_thread, .live = ~(uint64_t)0, .ghost = ghost};
         if (line_var) {
             UTIL_PUSH(c->linevars, c->nlinevars, ps->cap_linevars, nv);
             proto_names_add(ix, s, c->nlinevars - 1);
@@ -1431,6 +1440,118 @@ static int check_maps(proto_parser_t *ps)
     return rc;
 }
 
+/* ---- ghosts (docs/protocol-language.md, Ghosts) ---- */
+
+/* A read in E of a ghost line variable of controller C or a ghost field of message M
+   (-1: none), or NULL. */
+static const proto_expr_t *ghost_read(const proto_t *p, int c, int m, const proto_expr_t *e)
+{
+    if (!e)
+        return NULL;
+    if ((e->kind == PROTO_E_LINEVAR && c >= 0 && p->ctrls[c].linevars[e->index].ghost) ||
+        (e->kind == PROTO_E_MSGF && m >= 0 && p->msgs[m].fields[e->index].ghost))
+        return e;
+    const proto_expr_t *kids[] = {e->a, e->b, e->c, e->d};
+    for (int i = 0; i < 4; i++) {
+        const proto_expr_t *r = ghost_read(p, c, m, kids[i]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static int ghost_fail(proto_parser_t *ps, int c, int m, const proto_expr_t *e)
+{
+    const proto_t *p = ps->p;
+    const char *name = e->kind == PROTO_E_LINEVAR ? p->ctrls[c].linevars[e->index].name
+                                                  : p->msgs[m].fields[e->index].name;
+    return proto_fail_pos(ps, e->line, e->col,
+                          "'%s' is a ghost (timed mode only): its value may flow only into "
+                          "ghost variables, ghost fields and predictor rules",
+                          name);
+}
+
+/* Ghost values reach nothing the explorer runs: guards, the values of other variables
+   and fields, destinations, done values, invariants and finals never read them. */
+static int check_ghosts(proto_parser_t *ps)
+{
+    const proto_t *p = ps->p;
+    const proto_expr_t *e;
+    for (int c = 0; c < p->nctrls; c++)
+        for (int r = 0; r < p->ctrls[c].nrows; r++) {
+            const proto_row_t *row = &p->ctrls[c].rows[r];
+            const proto_event_t *ev = &p->events[row->event];
+            int m = ev->kind == PROTO_EV_MSG ? ev->msg : -1;
+            if ((e = ghost_read(p, c, m, row->guard)))
+                return ghost_fail(ps, c, m, e);
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                const proto_expr_t *ex[3] = {NULL, NULL, NULL};
+                if (a->kind == PROTO_A_ASSIGN &&
+                    !(a->line_var && p->ctrls[c].linevars[a->var].ghost)) {
+                    ex[0] = a->index;
+                    ex[1] = a->value;
+                } else if (a->kind == PROTO_A_SEND) {
+                    for (int f = 0; f < p->msgs[a->msg].nfields; f++)
+                        if (!p->msgs[a->msg].fields[f].ghost &&
+                            (e = ghost_read(p, c, m, a->fields[f])))
+                            return ghost_fail(ps, c, m, e);
+                    ex[0] = a->dest_node;
+                } else if (a->kind == PROTO_A_DONE) {
+                    ex[0] = a->tid;
+                    ex[1] = a->dval;
+                }
+                for (int i = 0; i < 3; i++)
+                    if ((e = ghost_read(p, c, m, ex[i])))
+                        return ghost_fail(ps, c, m, e);
+            }
+        }
+    for (int i = 0; i < p->nfinals; i++) {
+        const proto_final_t *f = &p->finals[i];
+        if (p->ctrls[f->ctrl].linevars[f->var].ghost ||
+            (f->mask >= 0 && p->ctrls[f->ctrl].linevars[f->mask].ghost))
+            return proto_fail_pos(ps, f->line, f->col,
+                                  "a final reads '%s.%s', a ghost (timed mode only)",
+                                  p->ctrls[f->ctrl].name, p->ctrls[f->ctrl].linevars[f->var].name);
+    }
+    return 0;
+}
+
+/* The protocol without its ghosts (proto.h): their assignments and send values go and
+   their initial values are 0, so they hold 0 in every state; nothing the explorer runs
+   reads them (check_ghosts) and its encoding does not store them (sys.c). The declarations
+   and the rows' text stay, for printing. */
+static void drop_ghosts(proto_t *p)
+{
+    for (int c = 0; c < p->nctrls; c++) {
+        proto_ctrl_t *ct = &p->ctrls[c];
+        for (int v = 0; v < ct->nlinevars; v++)
+            if (ct->linevars[v].ghost) {
+                proto_expr_free(ct->linevars[v].init);
+                ct->linevars[v].init = NULL;
+            }
+        for (int r = 0; r < ct->nrows; r++) {
+            proto_row_t *row = &ct->rows[r];
+            int n = 0;
+            for (int k = 0; k < row->nactions; k++) {
+                proto_action_t *a = &row->actions[k];
+                if (a->kind == PROTO_A_ASSIGN && a->line_var && ct->linevars[a->var].ghost) {
+                    proto_action_clear(p, a);
+                    continue;
+                }
+                if (a->kind == PROTO_A_SEND)
+                    for (int f = 0; f < p->msgs[a->msg].nfields; f++)
+                        if (p->msgs[a->msg].fields[f].ghost) {
+                            proto_expr_free(a->fields[f]);
+                            a->fields[f] = NULL;
+                        }
+                row->actions[n++] = *a;
+            }
+            row->nactions = n;
+        }
+    }
+}
+
 /* After pass 2: a row reading applies while some row it marks is left (a
  * variant overrides or removes the cells of its base's rows). */
 static void rows_readings_live(proto_t *p)
@@ -1462,8 +1583,8 @@ int proto_parse(const char *file, const char *src, size_t len, proto_t **out, di
     return proto_parse_lib(file, src, len, NULL, out, err);
 }
 
-int proto_parse_lib(const char *file, const char *src, size_t len, const char *const *lib,
-                    proto_t **out, diag_t *err)
+static int parse_lib(const char *file, const char *src, size_t len, const char *const *lib,
+                     bool keep_ghosts, proto_t **out, diag_t *err)
 {
     proto_parser_t ps = {0};
     ps.lib = lib;
@@ -1501,6 +1622,10 @@ int proto_parse_lib(const char *file, const char *src, size_t len, const char *c
         rc = run_pass(&ps, 2);
     if (!rc)
         rc = check_maps(&ps);
+    if (!rc)
+        rc = check_ghosts(&ps);
+    if (!rc && !keep_ghosts)
+        drop_ghosts(p);
     if (!rc)
         rows_readings_live(p);
     for (int i = 0; i < ps.nnamed; i++)
@@ -1548,12 +1673,25 @@ int proto_parse_lib(const char *file, const char *src, size_t len, const char *c
     return 0;
 }
 
+int proto_parse_lib(const char *file, const char *src, size_t len, const char *const *lib,
+                    proto_t **out, diag_t *err)
+{
+    return parse_lib(file, src, len, lib, false, out, err);
+}
+
+int proto_parse_timed(const char *file, const char *src, size_t len, const char *const *lib,
+                      proto_t **out, diag_t *err)
+{
+    return parse_lib(file, src, len, lib, true, out, err);
+}
+
 int proto_load(const char *path, proto_t **out, diag_t *err)
 {
     return proto_load_lib(path, NULL, out, err);
 }
 
-int proto_load_lib(const char *path, const char *const *lib, proto_t **out, diag_t *err)
+static int load(const char *path, const char *const *lib, bool keep_ghosts, proto_t **out,
+                diag_t *err)
 {
     char *data;
     size_t len;
@@ -1561,7 +1699,17 @@ int proto_load_lib(const char *path, const char *const *lib, proto_t **out, diag
         diag_set(err, path, 0, 0, "cannot read file");
         return -1;
     }
-    int rc = proto_parse_lib(path, data, len, lib, out, err);
+    int rc = parse_lib(path, data, len, lib, keep_ghosts, out, err);
     free(data);
     return rc;
+}
+
+int proto_load_lib(const char *path, const char *const *lib, proto_t **out, diag_t *err)
+{
+    return load(path, lib, false, out, err);
+}
+
+int proto_load_timed(const char *path, const char *const *lib, proto_t **out, diag_t *err)
+{
+    return load(path, lib, true, out, err);
 }

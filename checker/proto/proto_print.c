@@ -40,7 +40,8 @@ static void put_states(strbuf_t *b, const proto_ctrl_t *c, uint64_t mask, const 
 static void put_var(strbuf_t *b, const proto_t *p, const proto_ctrl_t *c, const proto_var_t *v,
                     bool line)
 {
-    sb_printf(b, "  %s %s%s: ", line ? "line" : "var", v->name, v->per_thread ? "[tid]" : "");
+    sb_printf(b, "  %s %s%s%s: ", line ? "line" : "var", v->ghost ? "ghost " : "", v->name,
+              v->per_thread ? "[tid]" : "");
     put_type(b, v->type);
     if (v->init_initial) {
         sb_puts(b, " = initial");
@@ -182,7 +183,8 @@ char *proto_resolved_text(const proto_t *p)
         const proto_msg_t *m = &p->msgs[i];
         sb_printf(&b, "message %s on %s", m->name, p->nets[m->net].name);
         for (int f = 0; f < m->nfields; f++) {
-            sb_printf(&b, "%s%s: ", f ? ", " : " (", m->fields[f].name);
+            sb_printf(&b, "%s%s%s: ", f ? ", " : " (", m->fields[f].ghost ? "ghost " : "",
+                      m->fields[f].name);
             put_type(&b, m->fields[f].type);
         }
         sb_printf(&b, "%s%s\n", m->nfields ? ")" : "", m->noline ? " noline" : "");

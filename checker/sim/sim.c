@@ -3483,8 +3483,9 @@ static int build(sim_t *s, diag_t *err)
         for (int f = 0; f < p->msgs[g].nfields; f++) {
             s->msg_foff[g][f] = w;
             w += type_width(s, &p->msgs[g].fields[f].type);
-            s->msg_bytes[g] +=
-                p->msgs[g].fields[f].type.kind == PROTO_T_DATA ? m->line_bytes : m->field_bytes;
+            if (!p->msgs[g].fields[f].ghost) /* a ghost is the model's, not the wire's */
+                s->msg_bytes[g] +=
+                    p->msgs[g].fields[f].type.kind == PROTO_T_DATA ? m->line_bytes : m->field_bytes;
         }
         if (2 + w > s->mw)
             s->mw = 2 + w;

@@ -637,7 +637,17 @@ static uint64_t sym_cu_key(const sys_t *s, struct sys_sym *y, const work_t *w, i
             memcpy(y->kbuf + n, w->fixed + s->inst[i].base,
                    sizeof(int16_t) * (size_t)s->inst_w[ctrl]);
             sym_key_block(s, y, ctrl, y->kbuf + n, c);
-            n += (size_t)s->inst_w[ctrl];
+            const uint8_t *g = s->ghost_slot[ctrl];
+            if (!g) {
+                n += (size_t)s->inst_w[ctrl];
+                continue;
+            }
+            /* a ghost's slots (0 in every state) are left out, as if not declared */
+            size_t m = n;
+            for (int k = 0; k < s->inst_w[ctrl]; k++)
+                if (!g[k])
+                    y->kbuf[m++] = y->kbuf[n + (size_t)k];
+            n = m;
         }
     return util_hash64(y->kbuf, sizeof(int16_t) * n, 0);
 }

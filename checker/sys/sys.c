@@ -43,6 +43,10 @@ struct sys {
     int **lv_off; /* per controller, per line var: offset within the line record */
     int **cv_off; /* per controller, per ctrl var: offset after the lines */
     int *inst_w;  /* per controller: slots per instance */
+    /* per controller: 1 where an instance's slot k is a ghost line variable's (never
+       stored, always 0: proto.h, Ghosts), so that symmetry's keys leave it out; NULL
+       for a controller without ghosts */
+    uint8_t **ghost_slot;
     int nfixed;
     int *locpos;   /* per location: position within its line */
     int *loc_line; /* per location: its line (the test's, or its own with 'granularity word') */
@@ -80,6 +84,7 @@ struct sys {
     } * lent;
     int nlent;
     size_t maxstate;
+    int mw_stored; /* mw without ghost fields (maxstate) */
     /* values no step will read (sys_set_dead; docs/por.md, "Values no step reads") */
     bool dead;        /* reset them in every state */
     bool **dvar;      /* per controller, per line variable: only core events may read it */
@@ -1384,15 +1389,19 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     /* Messages and channels. */
     s->msg_foff = xcalloc((size_t)p->nmsgs + 1, sizeof(int *));
     int mw = 2;
+    s->mw_stored = 2;
     for (int m = 0; m < p->nmsgs; m++) {
         s->msg_foff[m] = xcalloc((size_t)p->msgs[m].nfields + 1, sizeof(int));
-        int w = 0;
+        int w = 0, ws = 0;
         for (int f = 0; f < p->msgs[m].nfields; f++) {
             s->msg_foff[m][f] = w;
             w += type_width(s, &p->msgs[m].fields[f].type);
+            ws += p->msgs[m].fields[f].ghost ? 0 : type_width(s, &p->msgs[m].fields[f].type);
         }
         if (2 + w > mw)
             mw = 2 + w;
+        if (2 + ws > s->mw_stored)
+            s->mw_stored = 2 + ws;
     }
     if (mw > 256) {
         diag_set(err, p->file, 0, 0, "messages too wide for this test (%d slots)", mw);
@@ -1496,8 +1505,9 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                 int wd = type_width(s, ty);
                 for (int k = 0; k < wd; k++)
                     f[s->lv_off[ci][v] + k] =
-                        (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
-                                                      proto_type_hi(ty, s->nthreads) <= 255))
+                        pc->linevars[v].ghost ? W_SKIP /* 0 in every state (proto.h, Ghosts) */
+                        : (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
+                                                        proto_type_hi(ty, s->nthreads) <= 255))
                             ? W_BYTE
                             : W_HALF;
             }
@@ -1642,8 +1652,9 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             int wd = type_width(s, ty);
             for (int k = 0; k < wd; k++)
                 s->msgw[m][2 + s->msg_foff[m][f] + k] =
-                    (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
-                                                  proto_type_hi(ty, s->nthreads) <= 255))
+                    p->msgs[m].fields[f].ghost ? W_SKIP /* 0 in every message (Ghosts) */
+                    : (ty->kind == PROTO_T_BOOL || (ty->kind == PROTO_T_INT && ty->lo >= 0 &&
+                                                    proto_type_hi(ty, s->nthreads) <= 255))
                         ? W_BYTE
                         : W_HALF;
         }
@@ -1662,8 +1673,29 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                 s->mslot[m][n++] = i;
         s->mslot[m][n] = -1;
     }
-    s->maxstate =
-        (size_t)s->nfixed * 2 + (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw * 2);
+    /* (ghost slots, never stored, are left out: a protocol's ghosts change nothing here) */
+    int nghost = 0;
+    s->ghost_slot = xcalloc((size_t)p->nctrls + 1, sizeof *s->ghost_slot);
+    for (int ci = 0; ci < p->nctrls; ci++) {
+        const proto_ctrl_t *pc = &p->ctrls[ci];
+        for (int v = 0; v < pc->nlinevars; v++) {
+            if (!pc->linevars[v].ghost)
+                continue;
+            if (!s->ghost_slot[ci])
+                s->ghost_slot[ci] = xcalloc((size_t)s->inst_w[ci] + 1, 1);
+            for (int l = 0; l < s->nlines; l++)
+                for (int k = 0; k < type_width(s, &pc->linevars[v].type); k++)
+                    s->ghost_slot[ci][l * s->line_w[ci] + s->lv_off[ci][v] + k] = 1;
+        }
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
+        for (int v = 0; v < pc->nlinevars; v++)
+            if (pc->linevars[v].ghost)
+                nghost += s->nlines * type_width(s, &pc->linevars[v].type);
+    }
+    s->maxstate = (size_t)(s->nfixed - nghost) * 2 +
+                  (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw_stored * 2);
     s->wfixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
     s->w2fixed = xcalloc((size_t)s->nfixed + 4, sizeof(int16_t));
     s->wchan = xcalloc((size_t)s->nchan * s->cap * s->mw + 1, sizeof(int16_t));
@@ -1742,6 +1774,7 @@ void sys_free(sys_t *s)
     free(s->unord);
     free(s->lchan);
     free_each((void **)s->msgw, s->p->nmsgs);
+    free_each((void **)s->ghost_slot, s->p->nctrls);
     free_each((void **)s->mslot, s->p->nmsgs);
     free_each((void **)s->msg_tf, s->p->nmsgs);
     free(s->mnbyte);

@@ -2,7 +2,8 @@
  * give a protocol or one positioned diagnostic, never a crash, leak or hang.
  * A loaded protocol is also counted and its maps queried, so the queries
  * run on every shape of table the loader accepts, and its resolved text
- * (count --resolved) must load again with the same counts. The input is
+ * (count --resolved) must load again with the same counts, in both forms (ghosts dropped
+ * and kept: proto.h). The input is
  * named protocols/fuzz.proto, so 'extends gpu-wt' reads the shipped bases
  * (run from the repository root). */
 #include <stddef.h>
@@ -41,6 +42,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         proto_count(p, c, &a);
         proto_count(q, c, &b);
         if (a.transitions != b.transitions || a.branches != b.branches || a.stable != b.stable)
+            __builtin_trap();
+    }
+    proto_free(q);
+    free(text);
+    proto_free(p);
+    /* The timed form (ghosts kept) of an accepted protocol loads too, with the same rows,
+       and so does its resolved text. */
+    if (proto_parse_timed("protocols/fuzz.proto", (const char *)data, size, NULL, &p, &d) != 0)
+        __builtin_trap();
+    text = proto_resolved_text(p);
+    if (proto_parse_timed("resolved.proto", text, strlen(text), NULL, &q, &d) != 0)
+        __builtin_trap();
+    for (int c = 0; c < p->nctrls; c++) {
+        proto_count_t a, b;
+        proto_count(p, c, &a);
+        proto_count(q, c, &b);
+        if (a.transitions != b.transitions || a.branches != b.branches)
             __builtin_trap();
     }
     proto_free(q);

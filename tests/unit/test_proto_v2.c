@@ -443,3 +443,73 @@ Test(v2, core_local_wg, .init = setup, .fini = teardown)
              "v.proto", 4, 3, "'local' given twice");
     free(src);
 }
+
+/* Ghosts (docs/protocol-language.md): a 'line ghost' variable and a 'ghost' field exist in
+   the timed form only; the default form drops their assignments and send values, and
+   nothing but ghosts and predictor rules may read them. */
+static const char *ghost_src =
+    "protocol g \"ghosts\"\n"
+    "network req ordered\n"
+    "network resp ordered\n"
+    "message REQ on req (tid: tid, loc: loc, ghost why: int(0..1))\n"
+    "message ANS on resp (tid: tid, val: val)\n"
+    "controller L1 per-cu {\n"
+    "  stable I V\n"
+    "  line ghost seen: int(0..1) = 0\n"
+    "  line ghost: int(0..1) = 0\n"
+    "  I | load | | send REQ(tid=req.tid, loc=req.loc, why=seen) to L2; seen := 1; wait | V\n"
+    "  V | ANS | | ghost := 1; done(msg.tid, msg.val) |\n"
+    "  V | load | | done(0) |\n"
+    "}\n"
+    "controller L2 shared {\n"
+    "  stable V\n"
+    "  line data: data = initial\n"
+    "  V | REQ | | send ANS(tid=msg.tid, val=data[msg.loc]) to msg.src |\n"
+    "}\n"
+    "core L1 {\n"
+    "  map ld.* -> load\n"
+    "}\n";
+
+Test(v2, ghosts, .init = setup, .fini = teardown)
+{
+    diag_t d;
+    proto_t *p = load_ok("g.proto", ghost_src);
+    const proto_ctrl_t *l1 = &p->ctrls[0];
+    cr_assert(l1->linevars[0].ghost && !strcmp(l1->linevars[0].name, "seen"));
+    cr_assert(!l1->linevars[1].ghost && !strcmp(l1->linevars[1].name, "ghost"));
+    cr_assert(p->msgs[0].fields[2].ghost && !p->msgs[0].fields[1].ghost);
+    /* the default form: I/load keeps its send and wait, loses 'seen := 1' and why's value */
+    cr_assert_eq(l1->rows[0].nactions, 2);
+    cr_assert_eq(l1->rows[0].actions[0].kind, PROTO_A_SEND);
+    cr_assert_null(l1->rows[0].actions[0].fields[2]);
+    cr_assert_not_null(l1->rows[0].actions[0].fields[0]);
+    cr_assert_eq(l1->rows[1].nactions, 2); /* 'ghost' is an ordinary variable */
+    proto_free(p);
+    char path[128];
+    snprintf(path, sizeof path, "%s/g.proto", dir);
+    cr_assert_eq(proto_parse_timed(path, ghost_src, strlen(ghost_src), NULL, &p, &d), 0, "%s",
+                 d.msg);
+    cr_assert_eq(p->ctrls[0].rows[0].nactions, 3); /* the timed form keeps them */
+    cr_assert_not_null(p->ctrls[0].rows[0].actions[0].fields[2]);
+    proto_free(p);
+    /* reads outside ghosts: a guard, another variable, another field, a done value */
+    static const struct {
+        const char *from, *to;
+        int line, col;
+    } bad[] = {
+        {"  V | load | | done(0) |", "  V | load | seen == 1 | done(0) |", 12, 14},
+        {"  V | load | | done(0) |", "  V | load | | ghost := seen; done(0) |", 12, 25},
+        {"  V | load | | done(0) |", "  V | load | | done(seen) |", 12, 21},
+        {"val=data[msg.loc]", "val=msg.why", 17, 41},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *at = strstr(ghost_src, bad[i].from);
+        cr_assert_not_null(at);
+        char *src = malloc(strlen(ghost_src) + 64);
+        snprintf(src, strlen(ghost_src) + 64, "%.*s%s%s", (int)(at - ghost_src), ghost_src,
+                 bad[i].to, at + strlen(bad[i].from));
+        load_bad("g.proto", src, "g.proto", bad[i].line, bad[i].col,
+                 "is a ghost (timed mode only)");
+        free(src);
+    }
+}
