@@ -6,9 +6,23 @@
 # without it and finished (ok / violation), stopped without it (limit, timeout, error), not
 # run yet; then the largest finished unbounded run (states, wall s, peak RSS GB). A
 # protocol "finishes all of litmus/core" when its last two columns of stopped runs are 0.
-# Usage: sh tests/bench/por_core_status.sh [DIR3 [DIR0]]
+# With --todo first, instead: the runs still to do ("protocol test" lines, the
+# POR_CORE_ONLY format of por_core.sh): stopped at the bound, no line without it.
+# Usage: sh tests/bench/por_core_status.sh [--todo] [DIR3 [DIR0]]
+todo=0
+[ "$1" = --todo ] && todo=1 && shift
 D3=${1:-reports/por-core/B3000000}
 D0=${2:-reports/por-core/B0}
+if [ $todo = 1 ]; then
+    for f in "$D3"/*.tsv; do
+        p=$(basename "$f" .tsv)
+        b0="$D0/$p.tsv"
+        [ -f "$b0" ] || b0=/dev/null
+        awk -F'\t' -v p="$p" 'FILENAME == ARGV[1] { u[$1] = 1; next }
+            $3 == "incomplete" && !($1 in u) { print p, $1 }' "$b0" "$f"
+    done
+    exit 0
+fi
 echo "| protocol | tests | finished at the bound | stopped at it | then finished (ok / violation) | stopped without a bound | not run without one | largest unbounded run |"
 echo "|---|---:|---:|---:|---|---:|---:|---|"
 for f in "$D3"/*.tsv; do

@@ -87,56 +87,51 @@ done
 if grep -q '"correct":true' "$T/j" && ! grep -q store_buffer "$T/j"; then ok; else
     bad "no buffer: $(cut -c1-200 "$T/j")"; fi
 
+# kernels SUFFIX LINE: the kernels' machines with the sbuf LINE added ($T/MACHINE-SUFFIX).
+kernels() {
+    for m in qr-apu fermi hlrc-apu; do
+        sed "s/^machine $m /machine $m-$1 /" protocols/machines/$m.machine >"$T/$m-$1.machine"
+        echo "$2" >>"$T/$m-$1.machine"
+    done
+}
+# kernel_runs SUFFIX WANT RUN...: each RUN ("MACHINE WORKLOAD ARGS...") on gpu-wt, gpu-hrf and
+# denovo on MACHINE-SUFFIX: exit 0, a correct final state, and the JSON matches WANT.
+kernel_runs() {
+    sfx=$1
+    want=$2
+    shift 2
+    for run in "$@"; do
+        set -- $run
+        m=$1
+        w=$2
+        shift 2
+        for p in gpu-wt gpu-hrf denovo; do
+            "$BIN" sim --json --protocol $p --machine "$T/$m-$sfx.machine" --workload "$w" "$@" >"$T/j" 2>"$T/err"
+            rc=$?
+            if [ "$rc" = 0 ] && grep -q '"correct":true' "$T/j" && grep -q "$want" "$T/j"; then
+                ok
+            else bad "$p $w on $m-$sfx: exit $rc: $(grep -o '"status[^,]*\|"store_buffer[^}]*' "$T/j")"; fi
+        done
+    done
+}
+HW="fermi kernels/hotspot-wg --param CUS=4 --param W=8 --param H=8 --param ITERS=2 --param WGSIZE=8"
+KM="fermi $K/kmeans.litmus --param CUS=4 --param ITERS=2"
+RD="qr-apu $K/reduction.litmus --param N=512"
+PR="hlrc-apu kernels/pagerank --cus 8 --param CUS=8 --param SCALE=6"
 # Kernels with plain stores keep their final checks with a 4-entry coalescing buffer on
 # their machines (one-lane thread blocks and SIMT warps), and each run buffers stores.
-for m in qr-apu fermi hlrc-apu; do
-    sed "s/^machine $m /machine $m-sb /" protocols/machines/$m.machine >"$T/$m-sb.machine"
-    echo "sbuf 4 coalesce 1" >>"$T/$m-sb.machine"
-done
-for run in "qr-apu $K/nn.litmus --param N=256" "qr-apu $K/reduction.litmus --param N=512" \
+kernels sb "sbuf 4 coalesce 1"
+kernel_runs sb '"store_buffer":{"entries":4,"coalesce":true,"lazy":false,"buffered":[1-9]' \
+    "qr-apu $K/nn.litmus --param N=256" "$RD" \
     "qr-apu kernels/apsp --param SCALE=6 --param NSRC=3 --param LAUNCH=1" \
-    "fermi $K/bfs.litmus --param SCALE=6 --param DEG=4" \
-    "fermi $K/hotspot.litmus --param W=16 --param H=16" \
-    "fermi kernels/hotspot-wg --param CUS=4 --param W=8 --param H=8 --param ITERS=2 --param WGSIZE=8" \
-    "fermi $K/kmeans.litmus --param CUS=4 --param ITERS=2" \
-    "hlrc-apu kernels/pagerank --cus 8 --param CUS=8 --param SCALE=6"; do
-    set -- $run
-    m=$1
-    w=$2
-    shift 2
-    for p in gpu-wt gpu-hrf denovo; do
-        "$BIN" sim --json --protocol $p --machine "$T/$m-sb.machine" --workload "$w" "$@" >"$T/j" 2>"$T/err"
-        rc=$?
-        if [ "$rc" = 0 ] && grep -q '"correct":true' "$T/j" &&
-            grep -q '"store_buffer":{"entries":4,"coalesce":true,"lazy":false,"buffered":[1-9]' "$T/j"; then
-            ok
-        else bad "$p $w with sbuf 4: exit $rc: $(grep -o '"status[^,]*\|"store_buffer[^}]*' "$T/j")"; fi
-    done
-done
-
+    "fermi $K/bfs.litmus --param SCALE=6 --param DEG=4" "fermi $K/hotspot.litmus --param W=16 --param H=16" \
+    "$HW" "$KM" "$PR"
 # The same with a 16-entry lazy buffer (entries leave only when an access waits for one or
 # for the drain) on a few of them: wg-scoped releases keep gpu-hrf's entries (kmeans
 # forwards buffered values), full buffers wait, and every final check holds.
-for m in qr-apu fermi hlrc-apu; do
-    sed "s/^machine $m /machine $m-sbl /" protocols/machines/$m.machine >"$T/$m-sbl.machine"
-    echo "sbuf 16 coalesce 1 lazy 1" >>"$T/$m-sbl.machine"
-done
-for run in "fermi kernels/hotspot-wg --param CUS=4 --param W=8 --param H=8 --param ITERS=2 --param WGSIZE=8" \
-    "fermi $K/kmeans.litmus --param CUS=4 --param ITERS=2" "qr-apu $K/reduction.litmus --param N=512" \
-    "hlrc-apu kernels/pagerank --cus 8 --param CUS=8 --param SCALE=6"; do
-    set -- $run
-    m=$1
-    w=$2
-    shift 2
-    for p in gpu-wt gpu-hrf denovo; do
-        "$BIN" sim --json --protocol $p --machine "$T/$m-sbl.machine" --workload "$w" "$@" >"$T/j" 2>"$T/err"
-        rc=$?
-        if [ "$rc" = 0 ] && grep -q '"correct":true' "$T/j" &&
-            grep -q '"store_buffer":{"entries":16,"coalesce":true,"lazy":true,"buffered":[1-9]' "$T/j"; then
-            ok
-        else bad "$p $w with sbuf 16 lazy: exit $rc: $(grep -o '"status[^,]*\|"store_buffer[^}]*' "$T/j")"; fi
-    done
-done
+kernels sbl "sbuf 16 coalesce 1 lazy 1"
+kernel_runs sbl '"store_buffer":{"entries":16,"coalesce":true,"lazy":true,"buffered":[1-9]' \
+    "$HW" "$KM" "$RD" "$PR"
 
 # rsp with remote-scope promotion (SCOPED=1): its rm_agent releases drain through an
 # agent-scope fence of the hidden thread (rsp maps no rm_agent fence).
