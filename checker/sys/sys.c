@@ -1683,16 +1683,12 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                 continue;
             if (!s->ghost_slot[ci])
                 s->ghost_slot[ci] = xcalloc((size_t)s->inst_w[ci] + 1, 1);
+            int wd = type_width(s, &pc->linevars[v].type);
             for (int l = 0; l < s->nlines; l++)
-                for (int k = 0; k < type_width(s, &pc->linevars[v].type); k++)
-                    s->ghost_slot[ci][l * s->line_w[ci] + s->lv_off[ci][v] + k] = 1;
+                memset(s->ghost_slot[ci] + l * s->line_w[ci] + s->lv_off[ci][v], 1, (size_t)wd);
+            for (int i = 0; i < s->ninst; i++)
+                nghost += s->inst[i].ctrl == ci ? s->nlines * wd : 0;
         }
-    }
-    for (int i = 0; i < s->ninst; i++) {
-        const proto_ctrl_t *pc = &p->ctrls[s->inst[i].ctrl];
-        for (int v = 0; v < pc->nlinevars; v++)
-            if (pc->linevars[v].ghost)
-                nghost += s->nlines * type_width(s, &pc->linevars[v].type);
     }
     s->maxstate = (size_t)(s->nfixed - nghost) * 2 +
                   (size_t)s->nchan * (1 + (size_t)s->cap * (size_t)s->mw_stored * 2);
