@@ -2,8 +2,9 @@
  * Controller instances keep line records only for the lines they touched
  * (a per-instance index line -> record, records allocated on first use); the
  * rows run through the shared evaluator (rows32_*, or rows128_* when the
- * machine has more than 31 compute units: sim_wide.c compiles this file again
- * with SIM_WIDE, and sim_run hands such runs to it), with sends, dones and bulk
+ * machine has more than 31 compute units and the protocol a nodeset, or a mask over
+ * a line of more than 31 locations: sim_wide.c compiles this file again with SIM_WIDE,
+ * and sim_run hands such runs to it), with sends, dones and bulk
  * line moves buffered until the row commits (a full bounded channel undoes it).
  * Events (a thread's next core event, a message's arrival, a retry of stalled
  * work, a timed internal event) sit in a 4-ary heap ordered by cycle, then by
@@ -3906,12 +3907,88 @@ static int run_cus(const prog_t *prog, const sim_config_t *cfg)
     return cfg->cus > 0 ? cfg->cus : need;
 }
 
+#ifndef SIM_WIDE
+/* Whether E (or a subexpression) has type KIND. */
+static bool expr_has_type(const proto_expr_t *e, proto_type_kind_t kind)
+{
+    return e && (e->type.kind == kind || expr_has_type(e->a, kind) ||
+                 expr_has_type(e->b, kind) || expr_has_type(e->c, kind) ||
+                 expr_has_type(e->d, kind));
+}
+
+/* Whether P holds a value of type KIND anywhere: a variable, a message field, or an
+ * expression of its rows, invariants or predictor rules. */
+static bool proto_has_type(const proto_t *p, proto_type_kind_t kind)
+{
+    for (int m = 0; m < p->nmsgs; m++)
+        for (int f = 0; f < p->msgs[m].nfields; f++)
+            if (p->msgs[m].fields[f].type.kind == kind)
+                return true;
+    for (int c = 0; c < p->nctrls; c++) {
+        const proto_ctrl_t *pc = &p->ctrls[c];
+        for (int v = 0; v < pc->nlinevars; v++)
+            if (pc->linevars[v].type.kind == kind)
+                return true;
+        for (int v = 0; v < pc->nctrlvars; v++)
+            if (pc->ctrlvars[v].type.kind == kind)
+                return true;
+        for (int r = 0; r < pc->nrows; r++) {
+            const proto_row_t *row = &pc->rows[r];
+            if (expr_has_type(row->guard, kind))
+                return true;
+            for (int k = 0; k < row->nactions; k++) {
+                const proto_action_t *a = &row->actions[k];
+                if ((kind == PROTO_T_NODESET && a->kind == PROTO_A_SEND &&
+                     a->dest == PROTO_DEST_EACH) ||
+                    expr_has_type(a->index, kind) || expr_has_type(a->value, kind) ||
+                    expr_has_type(a->dest_node, kind) || expr_has_type(a->tid, kind) ||
+                    expr_has_type(a->dval, kind))
+                    return true;
+                if (a->kind == PROTO_A_SEND && a->fields)
+                    for (int f = 0; f < p->msgs[a->msg].nfields; f++)
+                        if (expr_has_type(a->fields[f], kind))
+                            return true;
+            }
+        }
+    }
+    for (int k = 0; k < p->ninvs; k++)
+        if (expr_has_type(p->invs[k].expr, kind))
+            return true;
+    for (int k = 0; k < p->nprules; k++)
+        if (expr_has_type(p->prules[k].guard, kind))
+            return true;
+    return false;
+}
+
+/* Without a nodeset of more than 31 CUs or a mask of more than 31 locations, 32-bit
+ * slots hold every value a run makes (both widths keep data, counters and timestamps
+ * in the 32-bit range), so the run is the same on both. */
+bool sim_needs_wide(const proto_t *p, const prog_t *prog, int ncus)
+{
+    if (ncus <= SIM_NARROW_CUS)
+        return false;
+    if (proto_has_type(p, PROTO_T_NODESET))
+        return true;
+    if (!proto_has_type(p, PROTO_T_MASK))
+        return false;
+    sys_lines_t ln;
+    sys_lines_build(p, prog, &ln);
+    for (int l = 0; l < ln.nlines; l++)
+        free(ln.line_locs[l]);
+    free(ln.line_locs);
+    free(ln.loc_line);
+    free(ln.locpos);
+    free(ln.line_nlocs);
+    return ln.maxlocs > SIM_NARROW_CUS;
+}
+#endif
+
 int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const sim_config_t *cfg,
             sim_result_t *out, diag_t *err)
 {
     int ncus = run_cus(prog, cfg);
 #ifndef SIM_WIDE
-    if (ncus > SIM_NARROW_CUS) /* wider nodesets: the same model on 128-bit slots */
+    if (sim_needs_wide(p, prog, ncus)) /* wider sets: the same model on 128-bit slots */
         return sim_run_wide(p, prog, m, cfg, out, err);
 #endif
     memset(out, 0, sizeof *out);

@@ -247,10 +247,15 @@ typedef struct {
 int sim_run(const proto_t *p, const prog_t *prog, const sim_machine_t *m, const sim_config_t *cfg,
             sim_result_t *out, diag_t *err);
 /* sim_run on 128-bit slots (nodesets of SIM_MAX_CUS compute units), whatever the CU
- * count: sim_run calls it for runs of more than 31 CUs. At 31 CUs or fewer it gives
- * sim_run's results exactly (the unit tests check that); it is only slower. */
+ * count: sim_run calls it for the runs sim_needs_wide names. Where both widths can run
+ * a run they give the same results exactly (the unit tests check that); it is only
+ * slower. */
 int sim_run_wide(const proto_t *p, const prog_t *prog, const sim_machine_t *m,
                  const sim_config_t *cfg, sim_result_t *out, diag_t *err);
+/* Whether a run of PROG on P over NCUS compute units needs 128-bit slots: above 31 CUs,
+ * when P has a nodeset anywhere (a variable, a message field, an expression, a send to
+ * 'each'), or a mask and PROG a line of more than 31 locations. */
+bool sim_needs_wide(const proto_t *p, const prog_t *prog, int ncus);
 void sim_result_free(sim_result_t *r);
 
 const char *sim_op_name(int op);

@@ -577,7 +577,8 @@ for t in one onecu; do
     if grep -q "variable out out of its range" "$T/err"; then ok; else bad "sim $t: $(cat "$T/err")"; fi
 done
 
-# Above 31 CUs the sim runs on 128-bit slots (nodesets of 128 CUs; docs/sim.md "Limits"):
+# Above 31 CUs a protocol with nodesets runs on 128-bit slots (docs/sim.md "Limits"), the
+# others on 32-bit ones (the same runs):
 # a directory invalidating 31 and 127 sharers, and the task queue at hlrc-apu's default
 # (the paper's 128 CUs) on hLRC, RSP (SCOPED=1: remote scope promotion) and DeNovo-B,
 # each with a correct final check, pinned (cycles, events, hits and messages, bytes).

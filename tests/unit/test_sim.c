@@ -474,6 +474,53 @@ static void same_at_both_widths(const char *proto, const char *wl, const char *m
     proto_free(p);
 }
 
+/* A test with one line of N locations (sameline) on CUS CUs, for sim_needs_wide. */
+static prog_t *line_of(int n, int cus)
+{
+    char src[2048], *w = src;
+    w += sprintf(w, "GPU line%d\n{ }\nsameline", n);
+    for (int k = 0; k < n; k++)
+        w += sprintf(w, " x%d", k);
+    w += sprintf(w, "\n");
+    for (int c = 0; c < cus; c++)
+        w += sprintf(w, "%sP%d@wg%d:cu%d", c ? " | " : "", c, c, c);
+    w += sprintf(w, " ;\n");
+    for (int c = 0; c < cus; c++)
+        w += sprintf(w, "%sst x%d 1", c ? " | " : "", c % n);
+    sprintf(w, " ;\nexists (x0 = 1)\n");
+    prog_t *t;
+    diag_t d;
+    cr_assert_eq(prog_parse("line.litmus", src, strlen(src), &t, &d), 0, "%s", d.msg);
+    return t;
+}
+
+/* 128-bit slots only where a value needs them: a nodeset above 31 CUs (mesi's sharers),
+ * a mask over a line of more than 31 locations (denovo-b's dirty words). */
+Test(sim, wide_slots_only_where_needed)
+{
+    diag_t d;
+    proto_t *mesi, *denovo, *gpuwt;
+    cr_assert_eq(proto_load("protocols/mesi.proto", &mesi, &d), 0, "%s", d.msg);
+    cr_assert_eq(proto_load("protocols/denovo-b.proto", &denovo, &d), 0, "%s", d.msg);
+    cr_assert_eq(proto_load("protocols/gpu-wt.proto", &gpuwt, &d), 0, "%s", d.msg);
+    prog_t *l31 = line_of(31, 2), *l32 = line_of(32, 2);
+    cr_assert_not(sim_needs_wide(mesi, l31, 31));
+    cr_assert(sim_needs_wide(mesi, l31, 32));
+    cr_assert_not(sim_needs_wide(denovo, l31, 128));
+    cr_assert(sim_needs_wide(denovo, l32, 128));
+    cr_assert_not(sim_needs_wide(denovo, l32, 31));
+    cr_assert_not(sim_needs_wide(gpuwt, l32, 128));
+    proto_t *word;
+    cr_assert_eq(proto_load("protocols/denovo.proto", &word, &d), 0, "%s", d.msg);
+    cr_assert_not(sim_needs_wide(word, l32, 128)); /* word granularity: one location a line */
+    proto_free(word);
+    prog_free(l31);
+    prog_free(l32);
+    proto_free(mesi);
+    proto_free(denovo);
+    proto_free(gpuwt);
+}
+
 Test(sim, wide_slots_give_the_same_runs)
 {
     same_at_both_widths("protocols/mesi.proto", "tests/e2e/data/kernels/share.litmus",
@@ -487,5 +534,8 @@ Test(sim, wide_slots_give_the_same_runs)
         /* with a 2-entry store buffer: its hidden threads at both widths */
         same_at_both_widths(path, "tests/e2e/data/sbuf/fifo.litmus",
                             "protocols/machines/hlrc-apu.machine", 8, 4, 2, 2);
+        /* at 40 CUs: sim_run on 32-bit slots where no value needs more (all but mesi) */
+        same_at_both_widths(path, "litmus/workloads/taskqueue.litmus",
+                            "protocols/machines/hlrc-apu.machine", 40, 2, 2, 0);
     }
 }
