@@ -3911,9 +3911,8 @@ static int run_cus(const prog_t *prog, const sim_config_t *cfg)
 /* Whether E (or a subexpression) has type KIND. */
 static bool expr_has_type(const proto_expr_t *e, proto_type_kind_t kind)
 {
-    return e && (e->type.kind == kind || expr_has_type(e->a, kind) ||
-                 expr_has_type(e->b, kind) || expr_has_type(e->c, kind) ||
-                 expr_has_type(e->d, kind));
+    return e && (e->type.kind == kind || expr_has_type(e->a, kind) || expr_has_type(e->b, kind) ||
+                 expr_has_type(e->c, kind) || expr_has_type(e->d, kind));
 }
 
 /* Whether P holds a value of type KIND anywhere: a variable, a message field, or an
