@@ -65,8 +65,11 @@ struct sys {
     int nfslot, nfbyte;
     int *fpos;     /* per fixed slot (padded to a multiple of 4): its byte in the encoding, or -1 */
     size_t fbytes; /* size of the encoding's fixed part */
-    int *lchan, nlchan; /* channels some row can send into (the others stay empty) */
-    int *unord;         /* channels of unordered networks (canon sorts only these) */
+    int *lchan, nlchan;            /* channels some row can send into (the others stay empty) */
+    int *ch_src, *ch_dst, *ch_net; /* per channel: sender, receiver, network (sys_topo) */
+    int *dst_lchan;                /* those channels grouped by receiver, in lchan's order: */
+    int *dst_off;                  /* per instance i, dst_lchan[dst_off[i] .. dst_off[i + 1]) */
+    int *unord;                    /* channels of unordered networks (canon sorts only these) */
     int nunord;
     uint8_t **msgw; /* per message: the width of each record slot */
     int **mslot;    /* per message: its stored record slots, byte slots first, -1 ended */
@@ -81,6 +84,7 @@ struct sys {
         int slot, inst, line;
         uint64_t live;
         int16_t init;
+        int sslot; /* the fixed slot of the line's state at that instance */
     } * lent;
     int nlent;
     size_t maxstate;
@@ -88,6 +92,7 @@ struct sys {
     /* values no step will read (sys_set_dead; docs/por.md, "Values no step reads") */
     bool dead;        /* reset them in every state */
     bool **dvar;      /* per controller, per line variable: only core events may read it */
+    int **dvar_ow;    /* per controller with dvars: their (offset, width) pairs, -1 ended */
     uint64_t *dfld;   /* per controller * nmsgs + message: fields its rows only copy into dvars */
     uint64_t **dread; /* per thread, per pc: lines whose dvars its remaining core events may
                          read at its CU's core instance (bit 63: every line) */
@@ -103,6 +108,7 @@ struct sys {
     int16_t *w2fixed, *w2chan;
     uint8_t *w2clen;
     uint8_t *enc;
+    int *ne_chan, nne; /* the live channels holding messages in the state being expanded */
     /* symmetry reduction (sys_set_symmetry; sym_impl.h): the analysis, or NULL */
     struct sys_sym *sym;
     bool sym_on; /* canonicalise every emitted state */
@@ -123,14 +129,23 @@ enum { W_SKIP, W_BYTE, W_HALF };
 /* The channels, from byte N of OUT. */
 static size_t encode_chan(const sys_t *s, const work_t *w, uint8_t *out, size_t n)
 {
-    for (int q = 0; q < s->nlchan; q++) {
-        int c = s->lchan[q];
-        out[n++] = w->clen[c];
-        const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
-        for (int k = 0; k < w->clen[c]; k++, m += s->mw) {
+    /* Locals: a byte store through OUT may alias anything, so fields read in the loop
+       would be read again after every store. */
+    const int *lchan = s->lchan, *const *mslot = (const int *const *)s->mslot;
+    const int *mnbyte = s->mnbyte;
+    const uint8_t *clen = w->clen;
+    const int16_t *chan = w->chan;
+    const size_t stride = (size_t)s->cap * (size_t)s->mw, mw = (size_t)s->mw;
+    for (int q = 0, nl = s->nlchan; q < nl; q++) {
+        int c = lchan[q], len = clen[c];
+        out[n++] = (uint8_t)len;
+        if (!len)
+            continue;
+        const int16_t *m = chan + (size_t)c * stride;
+        for (int k = 0; k < len; k++, m += mw) {
             out[n++] = (uint8_t)m[0];
             out[n++] = (uint8_t)(m[1] + 1); /* line, or -1 for a message without one */
-            const int *i = s->mslot[m[0]], *ib = i + s->mnbyte[m[0]];
+            const int *i = mslot[m[0]], *ib = i + mnbyte[m[0]];
             for (; i < ib; i++)
                 out[n++] = (uint8_t)m[*i];
             for (; *i >= 0; i++, n += 2) {
@@ -229,12 +244,32 @@ static void copy_work(const sys_t *s, const work_t *from, work_t *to)
 {
     memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
     memcpy(to->clen, from->clen, (size_t)s->nchan);
-    for (int q = 0; q < s->nlchan; q++) {
-        int c = s->lchan[q];
+    const size_t stride = (size_t)s->cap * (size_t)s->mw;
+    const int *lchan = s->lchan;
+    for (int q = 0, nl = s->nlchan; q < nl; q++) {
+        int c = lchan[q], e = from->clen[c] * s->mw;
+        if (!e)
+            continue;
         /* a plain loop: a few records, cheaper than a library call */
-        const int16_t *f = from->chan + (size_t)c * s->cap * s->mw;
-        int16_t *t = to->chan + (size_t)c * s->cap * s->mw;
-        for (int k = 0, e = from->clen[c] * s->mw; k < e; k++)
+        const int16_t *f = from->chan + (size_t)c * stride;
+        int16_t *t = to->chan + (size_t)c * stride;
+        for (int k = 0; k < e; k++)
+            t[k] = f[k];
+    }
+}
+
+/* copy_work from the state being expanded, whose channels holding messages are
+ * s->ne_chan (sys_successors): the others are empty, and their lengths copied. */
+static void copy_cur(const sys_t *s, const work_t *from, work_t *to)
+{
+    memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
+    memcpy(to->clen, from->clen, (size_t)s->nchan);
+    const size_t stride = (size_t)s->cap * (size_t)s->mw;
+    for (int q = 0; q < s->nne; q++) {
+        int c = s->ne_chan[q], e = from->clen[c] * s->mw;
+        const int16_t *f = from->chan + (size_t)c * stride;
+        int16_t *t = to->chan + (size_t)c * stride;
+        for (int k = 0; k < e; k++)
             t[k] = f[k];
     }
 }
@@ -583,12 +618,12 @@ static bool over_capacity(const sys_t *s, work_t *w)
 }
 
 /* Is 'live' entry Q (-1: none, always live) dead in W (its line outside its live states)? */
-static bool ent_dead(const sys_t *s, work_t *w, int q)
+static inline bool ent_dead(const sys_t *s, const work_t *w, int q)
 {
     if (q < 0)
         return false;
     const struct live_ent *e = &s->lent[q];
-    return !(e->live >> inst_line(s, w, e->inst, e->line)[0] & 1);
+    return !(e->live >> w->fixed[e->sslot] & 1);
 }
 
 /* Dead line variables back to their initial value; timestamps shifted to the
@@ -748,7 +783,7 @@ static int step_thread(succ_t *g, int t, sys_error_t *err)
     int fire = choose_row(g, &x, ev, &lab, "core event", false, &row);
     if (fire <= 0)
         return fire;
-    copy_work(s, g->cur, g->next);
+    copy_cur(s, g->cur, g->next);
     bind(&x, g->next);
     int ran = run_actions(&x, row);
     if (ran < 0) {
@@ -791,7 +826,7 @@ static int step_msg(succ_t *g, int c, int pos, sys_error_t *err)
     int fire = choose_row(g, &x, msg, &lab, "message", false, &row);
     if (fire <= 0)
         return fire;
-    copy_work(s, g->cur, g->next);
+    copy_cur(s, g->cur, g->next);
     /* Remove the message from the copy; REC (the source state's) stays valid. */
     int16_t *m = g->next->chan + (size_t)c * s->cap * s->mw;
     memmove(m + pos * s->mw, m + (pos + 1) * s->mw,
@@ -861,7 +896,7 @@ static int step_internal(succ_t *g, int i, int ev, int line, sys_error_t *err)
     int fire = choose_row(g, &x, ev, &lab, "event", true, &row);
     if (fire <= 0)
         return fire;
-    copy_work(s, g->cur, g->next); /* only now: most attempted events take no row */
+    copy_cur(s, g->cur, g->next); /* only now: most attempted events take no row */
     bind(&x, g->next);
     int ran = run_actions(&x, row);
     if (ran < 0) {
@@ -881,6 +916,10 @@ int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, v
     work_t next = {s->w2fixed, s->w2chan, s->w2clen};
     succ_t g = {s, &cur, &next, fn, ctx, 0, state, len};
     memset(err, 0, sizeof *err);
+    s->nne = 0;
+    for (int q = 0; q < s->nlchan; q++)
+        if (cur.clen[s->lchan[q]])
+            s->ne_chan[s->nne++] = s->lchan[q];
     for (int t = 0; t < s->nthreads; t++)
         if (step_thread(&g, t, err))
             return -1;
@@ -917,7 +956,7 @@ int sys_successors(sys_t *s, const uint8_t *state, size_t len, sys_succ_fn fn, v
         }
     }
     if (s->clock_slot >= 0) {
-        copy_work(s, &cur, &next);
+        copy_cur(s, &cur, &next);
         if (next.fixed[s->clock_slot] >= VAL_MAX) {
             err->kind = SYS_ERR_INVARIANT;
             snprintf(err->msg, sizeof err->msg, "clock overflow (raw time: bound the search)");
@@ -1088,20 +1127,17 @@ static void reset_dead(const sys_t *s, work_t *w)
             }
         if (live >> DEAD_ALL & 1)
             continue;
-        const proto_ctrl_t *pc = &p->ctrls[c];
+        const int *ow = s->dvar_ow[c];
         for (int l = 0; l < s->nlines; l++) {
             if (live >> (l < DEAD_ALL ? l : DEAD_ALL) & 1)
                 continue;
             int16_t *ln = inst_line(s, w, i, l);
-            for (int v = 0; v < pc->nlinevars; v++)
-                if (s->dvar[c][v])
-                    memset(ln + s->lv_off[c][v], 0,
-                           sizeof(int16_t) * (size_t)type_width(s, &pc->linevars[v].type));
+            for (const int *o = ow; *o >= 0; o += 2)
+                for (int k = 0; k < o[1]; k++)
+                    ln[o[0] + k] = 0;
         }
-        for (int q = 0; q < s->nlchan; q++) {
-            int ch = s->lchan[q];
-            if (chan_dst(s, ch) != i)
-                continue;
+        for (int q = s->dst_off[i]; q < s->dst_off[i + 1]; q++) {
+            int ch = s->dst_lchan[q];
             int16_t *m = w->chan + (size_t)ch * s->cap * s->mw;
             for (int k = 0; k < w->clen[ch]; k++, m += s->mw) {
                 uint64_t f = s->dfld[c * p->nmsgs + m[0]];
@@ -1206,6 +1242,15 @@ static void dead_build(sys_t *s)
             continue;
         }
         s->dvar[c] = dv;
+        if (!s->dvar_ow)
+            s->dvar_ow = xcalloc((size_t)p->nctrls + 1, sizeof *s->dvar_ow);
+        int *ow = s->dvar_ow[c] = xcalloc(2 * (size_t)pc->nlinevars + 1, sizeof(int)), n = 0;
+        for (int v = 0; v < pc->nlinevars; v++)
+            if (dv[v]) {
+                ow[n++] = s->lv_off[c][v];
+                ow[n++] = type_width(s, &pc->linevars[v].type);
+            }
+        ow[n] = -1;
         for (int m = 0; m < p->nmsgs; m++)
             for (int f = 0; f < p->msgs[m].nfields && f < 64; f++) {
                 bool only = true, used = false;
@@ -1556,7 +1601,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                         if (eval(&x, var->init, &init))
                             init = 0;
                     }
-                    s->lent[q] = (struct live_ent){slot, i, l, var->live, (int16_t)init};
+                    s->lent[q] = (struct live_ent){
+                        slot, i, l, var->live, (int16_t)init, s->inst[i].base + l * s->line_w[ci]};
                 }
                 if (var->type.kind == PROTO_T_TIME) {
                     s->tlive[s->ntslot] = q;
@@ -1630,6 +1676,26 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             s->lchan[s->nlchan++] = c;
     }
     free(sends);
+    s->ch_src = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->ch_dst = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->ch_net = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    for (int c = 0; c < s->nchan; c++) {
+        s->ch_src[c] = chan_src(s, c);
+        s->ch_dst[c] = chan_dst(s, c);
+        s->ch_net[c] = c / (s->ninst * s->ninst);
+    }
+    s->dst_off = xcalloc((size_t)s->ninst + 1, sizeof(int));
+    s->dst_lchan = xcalloc((size_t)s->nlchan + 1, sizeof(int));
+    for (int q = 0; q < s->nlchan; q++)
+        s->dst_off[chan_dst(s, s->lchan[q]) + 1]++;
+    for (int i = 0; i < s->ninst; i++)
+        s->dst_off[i + 1] += s->dst_off[i];
+    int *fill = xcalloc((size_t)s->ninst + 1, sizeof(int));
+    for (int q = 0; q < s->nlchan; q++) {
+        int d = chan_dst(s, s->lchan[q]);
+        s->dst_lchan[s->dst_off[d] + fill[d]++] = s->lchan[q];
+    }
+    free(fill);
     s->unord = xcalloc((size_t)s->nchan + 1, sizeof(int));
     for (int c = 0; c < s->nchan; c++)
         if (!p->nets[c / (s->ninst * s->ninst)].ordered)
@@ -1699,6 +1765,7 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     s->wclen = xcalloc((size_t)s->nchan + 1, 1);
     s->w2clen = xcalloc((size_t)s->nchan + 1, 1);
     s->enc = xmalloc(s->maxstate + 1);
+    s->ne_chan = xcalloc((size_t)s->nlchan + 1, sizeof(int));
     s->dec = xmalloc(s->maxstate + 1);
     *out = s;
     return 0;
@@ -1741,9 +1808,13 @@ void sys_free(sys_t *s)
     for (int c = 0; s->rowhit && c < s->p->nctrls; c++)
         free(s->rowhit[c]);
     free(s->rowhit);
-    for (int c = 0; s->dvar && c < s->p->nctrls; c++)
+    for (int c = 0; s->dvar && c < s->p->nctrls; c++) {
         free(s->dvar[c]);
+        if (s->dvar_ow)
+            free(s->dvar_ow[c]);
+    }
     free(s->dvar);
+    free(s->dvar_ow);
     free(s->dfld);
     for (int t = 0; s->dread && t < s->nthreads; t++)
         free(s->dread[t]);
@@ -1769,6 +1840,11 @@ void sys_free(sys_t *s)
     free(s->fpos);
     free(s->unord);
     free(s->lchan);
+    free(s->dst_lchan);
+    free(s->ch_src);
+    free(s->ch_dst);
+    free(s->ch_net);
+    free(s->dst_off);
     free_each((void **)s->msgw, s->p->nmsgs);
     free_each((void **)s->ghost_slot, s->p->nctrls);
     free_each((void **)s->mslot, s->p->nmsgs);
@@ -1795,6 +1871,7 @@ void sys_free(sys_t *s)
     free(s->wclen);
     free(s->w2clen);
     free(s->enc);
+    free(s->ne_chan);
     free(s->dec);
     if (s->iev)
         for (int c = 0; c < s->p->nctrls; c++)
@@ -2308,6 +2385,7 @@ sys_t *sys_clone(const sys_t *s)
     c->wclen = xcalloc_lines((size_t)s->nchan + 1, 1);
     c->w2clen = xcalloc_lines((size_t)s->nchan + 1, 1);
     c->enc = xcalloc_lines(s->maxstate + 1, 1);
+    c->ne_chan = xcalloc_lines((size_t)s->nlchan + 1, sizeof(int));
     c->dec = xcalloc_lines(s->maxstate + 1, 1);
     c->dec_len = 0;
     c->dec_ok = false;
@@ -2328,6 +2406,7 @@ void sys_clone_free(sys_t *c)
     free(c->wclen);
     free(c->w2clen);
     free(c->enc);
+    free(c->ne_chan);
     free(c->dec);
     sym_free(c->sym);
     free(c);
@@ -2345,6 +2424,11 @@ void sys_topo(const sys_t *s, sys_topo_t *out)
     out->cap = s->cap;
     out->lchan = s->lchan;
     out->nlchan = s->nlchan;
+    out->ch_src = s->ch_src;
+    out->ch_dst = s->ch_dst;
+    out->ch_net = s->ch_net;
+    out->dst_lchan = s->dst_lchan;
+    out->dst_off = s->dst_off;
     for (int i = 0; i < s->ninst && i < 64; i++) {
         out->inst_ctrl[i] = s->inst[i].ctrl;
         out->inst_cu[i] = s->inst[i].cu;

@@ -220,6 +220,10 @@ typedef struct {
     int cap;                         /* messages a channel holds before an overflow */
     const int *lchan;                /* channels some row can send into (the others stay empty) */
     int nlchan;                      /* ... how many */
+    const int *ch_src, *ch_dst;      /* per channel: its sender and receiver instances */
+    const int *ch_net;               /* per channel: its network */
+    const int *dst_lchan;            /* the live channels grouped by receiver, in lchan order: */
+    const int *dst_off;              /* instance i's are dst_lchan[dst_off[i] .. dst_off[i+1]) */
     int inst_ctrl[64];               /* per instance: its controller */
     int inst_cu[64];                 /* per instance: its compute unit, -1: shared */
     int thread_cu[PROG_MAX_THREADS]; /* per thread: its compute unit */

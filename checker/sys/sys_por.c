@@ -40,6 +40,7 @@ struct sys_por {
     int replies[64];      /* per instance: the most messages one row sends to msg.src */
     uint8_t *done, *clen; /* scratch: sys_por_view */
     int *egroup;          /* scratch: enabled transitions per group */
+    uint8_t *msg_on;      /* scratch, per channel: 1 a receipt is enabled, 2 the head's is */
     int *pgroup;          /* scratch: enabled progress steps (core, message) per group */
     int cand[64], ncand;  /* the qualifying groups at the last state, best first */
     int candc[64]; /* ... with the channel a shared instance serves, or whose head is received
@@ -1104,7 +1105,7 @@ static void view_named(sys_por_t *por, const uint8_t *state, size_t len)
                         sys_por_view_nodes(por->s, state, len, i, por->sb_lv[c], por->sb_cv[c]);
     }
     for (int q = 0; q < tp->nlchan; q++) {
-        int ch = tp->lchan[q], src = ch / ni % ni, dst = ch % ni;
+        int ch = tp->lchan[q], src = tp->ch_src[ch], dst = tp->ch_dst[ch];
         if (por->sendbound[dst] && por->clen[ch] && tp->inst_cu[src] >= 0)
             por->named[dst] |= (uint64_t)1 << tp->inst_cu[src];
     }
@@ -1269,7 +1270,7 @@ static void view_fields(sys_por_t *por, const uint8_t *state, size_t len)
     }
     sys_por_view_fields(por->s, state, len, por->fb_msg, por->fch);
     for (int q = 0; q < tp->nlchan; q++) {
-        int ch = tp->lchan[q], src = ch / ni % ni, dst = ch % ni;
+        int ch = tp->lchan[q], src = tp->ch_src[ch], dst = tp->ch_dst[ch];
         if (por->clen[ch] && tp->inst_cu[src] >= 0 && por->capt[tp->inst_ctrl[dst]])
             por->fch[ch] |= (uint64_t)1 << tp->inst_cu[src];
     }
@@ -1281,7 +1282,7 @@ static void view_fields(sys_por_t *por, const uint8_t *state, size_t len)
             if (por->group[i] != g)
                 m |= por->finst[i];
         for (int q = 0; q < tp->nlchan; q++)
-            if (por->group[tp->lchan[q] % ni] != g)
+            if (por->group[tp->ch_dst[tp->lchan[q]]] != g)
                 m |= por->fch[tp->lchan[q]];
         por->fnamed[g] = m;
     }
@@ -1430,6 +1431,7 @@ sys_por_t *sys_por_new(sys_t *s)
     por->done = xcalloc_lines((size_t)por->tp.nthreads + 1, 1);
     por->clen = xcalloc_lines((size_t)por->tp.nchan + 1, 1);
     por->egroup = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
+    por->msg_on = xcalloc_lines((size_t)por->tp.nchan + 1, 1);
     por->pgroup = xcalloc_lines((size_t)por->tp.ncus + (size_t)por->tp.ninst + 1, sizeof(int));
     por->pc = xcalloc_lines((size_t)por->tp.nthreads + 1, sizeof(int16_t));
     por->wait = xcalloc_lines((size_t)por->tp.nthreads + 1, 1);
@@ -1455,6 +1457,7 @@ void sys_por_free(sys_por_t *por)
     free(por->done);
     free(por->clen);
     free(por->egroup);
+    free(por->msg_on);
     free(por->pgroup);
     free(por->pc);
     free(por->inset);
@@ -1515,7 +1518,7 @@ static int label_group(const sys_por_t *por, const sys_label_t *l)
     const sys_topo_t *tp = &por->tp;
     switch (l->kind) {
     case SYS_STEP_CORE: return l->who < tp->nthreads ? tp->thread_cu[l->who] : -1;
-    case SYS_STEP_MSG: return l->what < tp->nchan ? por->group[l->what % tp->ninst] : -1;
+    case SYS_STEP_MSG: return l->what < tp->nchan ? por->group[tp->ch_dst[l->what]] : -1;
     case SYS_STEP_INTERNAL: return l->who < tp->ninst ? por->group[l->who] : -1;
     default: return -1;
     }
@@ -1529,7 +1532,6 @@ static bool stubborn(const sys_por_t *por, int g, int ins)
 {
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
-    int ni = tp->ninst;
     /* The group must act before the state is terminal: one of its threads is not
        finished, or a message waits in a channel into it (only it receives there).
        With INS, the served channel is not empty. */
@@ -1538,12 +1540,12 @@ static bool stubborn(const sys_por_t *por, int g, int ins)
         must = tp->thread_cu[t] == g && !por->done[t];
     for (int q = 0; q < tp->nlchan && !must; q++) {
         int c = tp->lchan[q];
-        must = por->clen[c] && por->group[c % ni] == g;
+        must = por->clen[c] && por->group[tp->ch_dst[c]] == g;
     }
     if (!must)
         return false;
     for (int q = 0; q < tp->nlchan; q++) {
-        int c = tp->lchan[q], net = c / (ni * ni), src = c / ni % ni, dst = c % ni;
+        int c = tp->lchan[q], net = tp->ch_net[c], src = tp->ch_src[c], dst = tp->ch_dst[c];
         int bound = p->nets[net].capacity;
         bool is = por->group[src] == g || src == ins, id = por->group[dst] == g || dst == ins;
         if (is && !id) {
@@ -1561,9 +1563,9 @@ static bool stubborn(const sys_por_t *por, int g, int ins)
             !(por->fieldbound[src] && g < tp->ncus && !(por->fnamed[g] >> g & 1)))
             b = NONE_BOUND; /* (a send-bound instance names G: unbounded) */
         else
-            for (int q2 = 0; q2 < tp->nlchan; q2++) {
-                int c2 = tp->lchan[q2], s2 = c2 / ni % ni;
-                if (c2 % ni == src && (por->group[s2] == g || s2 == ins))
+            for (int q2 = tp->dst_off[src]; q2 < tp->dst_off[src + 1]; q2++) {
+                int c2 = tp->dst_lchan[q2], s2 = tp->ch_src[c2];
+                if (por->group[s2] == g || s2 == ins)
                     b += por->clen[c2] * por->replies[src];
             }
         if (b == 0)
@@ -1588,7 +1590,7 @@ static bool service(const sys_por_t *por, int g, int c)
 {
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
-    int ni = tp->ninst, net = c / (ni * ni), i = c % ni, ctrl = tp->inst_ctrl[i];
+    int net = tp->ch_net[c], i = tp->ch_dst[c], ctrl = tp->inst_ctrl[i];
     if (!p->nets[net].ordered || !por->clen[c] || p->ctrls[ctrl].per_cu || !por->reply[ctrl] ||
         por->env_w)
         return false;
@@ -1598,7 +1600,7 @@ static bool service(const sys_por_t *por, int g, int c)
         return false;
     uint64_t bits = (uint64_t)1 << ANY_LINE | (uint64_t)1 << (x < ANY_LINE ? x : ANY_LINE);
     for (int q = 0; q < tp->nlchan; q++) {
-        int c2 = tp->lchan[q], s2 = c2 / ni % ni, d2 = c2 % ni;
+        int c2 = tp->lchan[q], s2 = tp->ch_src[c2], d2 = tp->ch_dst[c2];
         if (c2 == c || !por->clen[c2])
             continue;
         if (d2 == i && por->group[s2] == g)
@@ -1633,12 +1635,12 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
     por->inset[gi] = true;
     bool must = false;
     for (int q = 0; q < tp->nlchan; q++) {
-        int c = tp->lchan[q], src = c / ni % ni;
-        if (c % ni != i)
+        int c = tp->lchan[q], src = tp->ch_src[c];
+        if (tp->ch_dst[c] != i)
             continue;
         if (src == i)
             continue;
-        if (!p->nets[c / (ni * ni)].ordered)
+        if (!p->nets[tp->ch_net[c]].ordered)
             return 0; /* FIFO channels only: the heads stay */
         if (!por->clen[c])
             por->inset[por->group[src]] = true;
@@ -1651,7 +1653,7 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
         must = por->inset[tp->thread_cu[t]] && !por->done[t];
     for (int q = 0; q < tp->nlchan && !must; q++) {
         int c = tp->lchan[q];
-        must = por->clen[c] && c % ni != i && por->inset[por->group[c % ni]];
+        must = por->clen[c] && tp->ch_dst[c] != i && por->inset[por->group[tp->ch_dst[c]]];
     }
     if (!must)
         return 0;
@@ -1660,10 +1662,10 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
        a group of the set from outside it, and no send of the set may wait for room in
        a bounded channel that the outside empties. */
     for (int q = 0; q < tp->nlchan; q++) {
-        int c = tp->lchan[q], src = c / ni % ni, dst = c % ni;
+        int c = tp->lchan[q], src = tp->ch_src[c], dst = tp->ch_dst[c];
         bool is = por->inset[por->group[src]], id = por->inset[por->group[dst]];
-        if (is && !id && p->nets[c / (ni * ni)].capacity &&
-            por->clen[c] >= p->nets[c / (ni * ni)].capacity)
+        if (is && !id && p->nets[tp->ch_net[c]].capacity &&
+            por->clen[c] >= p->nets[tp->ch_net[c]].capacity)
             return 0;
         if (id && !is && dst != i)
             return 0;
@@ -1687,7 +1689,7 @@ static size_t input(sys_por_t *por, int i, const sys_label_t *labs, size_t n)
             key = true;
         if (!sys_por_progress(&labs[j]))
             continue;
-        int from = labs[j].kind == SYS_STEP_MSG ? por->group[labs[j].what / ni % ni] : -1;
+        int from = labs[j].kind == SYS_STEP_MSG ? por->group[tp->ch_src[labs[j].what]] : -1;
         if (from < 0 || por->inset[from] || (other >= 0 && other != from))
             key = true;
         else
@@ -1720,14 +1722,13 @@ static bool label_touches(const sys_por_t *por, const sys_label_t *l, int j, int
 {
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
-    int ni = tp->ninst;
     switch (l->kind) {
     case SYS_STEP_CORE: return l->who >= tp->nthreads || instr_touches(por, l->who, j, y);
     case SYS_STEP_MSG: {
         int c = l->what;
         if (c >= tp->nchan || l->arg >= por->clen[c])
             return true;
-        if (c % ni != j)
+        if (tp->ch_dst[c] != j)
             return false;
         const int16_t *m = &por->msgs[((size_t)c * (size_t)tp->cap + l->arg) * 2];
         return m[0] < 0 || m[0] >= p->nmsgs ||
@@ -1768,7 +1769,7 @@ static size_t drop_env(sys_por_t *por, const sys_label_t *labs, size_t n, bool *
             conflict = !por->done[t] && !por->wait[t] && instr_touches(por, t, j, y);
         for (int q = 0; q < tp->nlchan && !conflict; q++) {
             int c = tp->lchan[q];
-            if (c % ni != j)
+            if (tp->ch_dst[c] != j)
                 continue;
             const int16_t *m = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
             for (int k = 0; k < por->clen[c] && !conflict; k++, m += 2)
@@ -1827,10 +1828,10 @@ static bool tick_ok_inst(const sys_por_t *por, int i)
 {
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
-    int ni = tp->ninst, ci = tp->inst_ctrl[i], ne = p->nevents;
+    int ci = tp->inst_ctrl[i], ne = p->nevents;
     for (int q = 0; q < tp->nlchan; q++) {
         int c = tp->lchan[q];
-        if (c % ni != i)
+        if (tp->ch_dst[c] != i)
             continue;
         for (int k = 0; k < por->clen[c]; k++) {
             const int16_t *m = &por->msgs[((size_t)c * tp->cap + k) * 2];
@@ -1892,7 +1893,7 @@ static bool head_tick_ok(const sys_por_t *por, int c)
     const sys_topo_t *tp = &por->tp;
     if (!por->tk)
         return true;
-    int dst = c % tp->ninst;
+    int dst = tp->ch_dst[c];
     const int16_t *h = &por->msgs[(size_t)c * (size_t)tp->cap * 2];
     return tick_ok(por, tp->inst_ctrl[dst], h[0], h[1], dst);
 }
@@ -1907,7 +1908,8 @@ static bool alone(const sys_por_t *por, int c, const sys_label_t *labs, size_t n
 {
     const sys_topo_t *tp = &por->tp;
     const proto_t *p = por->p;
-    int ni = tp->ninst, net = c / (ni * ni), x = c / ni % ni, j = c % ni, g = por->group[j];
+    int ni = tp->ninst, net = tp->ch_net[c], x = tp->ch_src[c], j = tp->ch_dst[c],
+        g = por->group[j];
     int cj = tp->inst_ctrl[j], ne = p->nevents;
     if (g >= tp->ncus || !p->nets[net].ordered || !por->clen[c] || !por->reply_only[x])
         return false;
@@ -1919,7 +1921,7 @@ static bool alone(const sys_por_t *por, int c, const sys_label_t *labs, size_t n
     if (fr & (FX_SEND | FX_WAIT))
         return false;
     for (int q = 0; q < tp->nlchan; q++)
-        if (tp->lchan[q] != c && por->group[tp->lchan[q] % ni] == g)
+        if (tp->lchan[q] != c && por->group[tp->ch_dst[tp->lchan[q]]] == g)
             return false; /* another channel into the CU: another receipt may wake a thread */
     /* Line Y of J is frozen when no running thread of the CU may touch it (nor every
        line) at J, and no event of J touches every line. */
@@ -1995,9 +1997,9 @@ static bool alone(const sys_por_t *por, int c, const sys_label_t *labs, size_t n
     if (p->nets[net].capacity)
         return true;
     long b = sends;
-    for (int q = 0; q < tp->nlchan; q++) {
-        int c2 = tp->lchan[q];
-        if (c2 % ni == x && por->group[c2 / ni % ni] == g)
+    for (int q = tp->dst_off[x]; q < tp->dst_off[x + 1]; q++) {
+        int c2 = tp->dst_lchan[q];
+        if (por->group[tp->ch_src[c2]] == g)
             b += por->clen[c2];
     }
     return por->clen[c] + b * por->replies[x] <= tp->cap;
@@ -2046,7 +2048,7 @@ static bool label_visible(const sys_por_t *por, const sys_label_t *l)
             return true;
         const int16_t *m = &por->msgs[((size_t)c * (size_t)tp->cap + l->arg) * 2];
         return m[0] < 0 || m[0] >= p->nmsgs ||
-               por->vis[tp->inst_ctrl[c % tp->ninst] * p->nevents + m[0]];
+               por->vis[tp->inst_ctrl[tp->ch_dst[c]] * p->nevents + m[0]];
     }
     case SYS_STEP_INTERNAL:
         return l->who >= tp->ninst || l->what >= p->nevents ||
@@ -2115,23 +2117,23 @@ size_t sys_por_select(sys_por_t *por, const uint8_t *state, size_t len, const sy
                 continue;
             add_cand(por, g, -1, por->egroup[g]);
         }
+        memset(por->msg_on, 0, (size_t)tp->nchan);
+        for (size_t i = 0; i < n; i++)
+            if (labs[i].kind == SYS_STEP_MSG && labs[i].what < tp->nchan)
+                por->msg_on[labs[i].what] |= labs[i].arg == 0 ? 3 : 1;
         for (int q = 0; por->service && q < tp->nlchan; q++) {
-            int c = tp->lchan[q], src = c / tp->ninst % tp->ninst, g = por->group[src];
+            int c = tp->lchan[q], src = tp->ch_src[c], g = por->group[src];
             if (!por->clen[c] || g >= tp->ncus)
                 continue;
-            bool on = false; /* the receipt is enabled (not stalled) */
-            for (size_t i = 0; i < n && !on; i++)
-                on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c;
-            if (on && (size_t)por->egroup[g] + 1 < n && service(por, g, c) &&
+            /* the receipt is enabled (not stalled) */
+            if ((por->msg_on[c] & 1) && (size_t)por->egroup[g] + 1 < n && service(por, g, c) &&
                 tick_ok_group(por, g) && head_tick_ok(por, c))
                 add_cand(por, g, c, por->egroup[g] + 1);
         }
         for (int q = 0; q < tp->nlchan; q++) {
             int c = tp->lchan[q];
-            bool on = false; /* the head's receipt is enabled */
-            for (size_t i = 0; i < n && !on; i++)
-                on = labs[i].kind == SYS_STEP_MSG && labs[i].what == c && labs[i].arg == 0;
-            if (on && alone(por, c, labs, n) && head_tick_ok(por, c))
+            /* the head's receipt is enabled */
+            if ((por->msg_on[c] & 2) && alone(por, c, labs, n) && head_tick_ok(por, c))
                 add_cand(por, -2, c, 1);
         }
         for (int i = 0; (por->service || por->wide) && i < tp->ninst; i++) {
