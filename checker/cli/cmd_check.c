@@ -931,6 +931,7 @@ static int check_parse(int argc, char **argv, check_t *c, check_args_t *a)
         case 'R': c->eo.threads = (int)g.num; break;
         case 'h': usage(stdout); return -1;
         case CLI_O_QUEUE_MEMORY: c->eo.queue_memory = g.size; break;
+        case CLI_O_MAX_TIME: c->eo.max_time = (double)g.num; break;
         case 'L': c->eo.liveness = true; break;
         case CLI_O_FAIRNESS:
             a->fairness = !strcmp(optarg, "weak") ? 1 : !strcmp(optarg, "strong") ? 2 : 0;

@@ -138,6 +138,9 @@ const cli_opt_t cli_opts[] = {
     SIZE("max-memory", 0, 'M', C(MUTATE),
          "per exploration (default none; -j N runs N at once): one that exceeds SIZE stops "
          "and, as with --max-states, kills nothing"),
+    INT("max-time", 0, CLI_O_MAX_TIME, 1, BIG, "SECONDS", C(CHECK),
+        "stop a test's search after SECONDS of wall-clock time: incomplete (exit 3), with "
+        "the states it explored"),
     INT("max-depth", 0, 'X', 1, 1000000000LL, "N", C(CHECK),
         "check states N steps deep but expand none of them; if any has a successor, the "
         "verdict is incomplete (exit 3)"),

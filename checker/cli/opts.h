@@ -92,7 +92,8 @@ enum {
     CLI_O_READINGS,
     CLI_O_NO_REPLAY,
     CLI_O_PREDICT,
-    CLI_O_LIVENESS,   /* classify --liveness (its -L is --lattice) */
+    CLI_O_LIVENESS, /* classify --liveness (its -L is --lattice) */
+    CLI_O_MAX_TIME,
     CLI_O_CAT_LIBDIR, /* handled by cli_getopt itself: never returned */
 };
 typedef struct {

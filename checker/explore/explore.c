@@ -1339,7 +1339,8 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
     prog_val_t *badv = xcalloc((size_t)nkeys + 1, sizeof *badv);
     uint32_t first_bound = EMPTY; /* BFS: the first state at the depth bound */
     uint64_t ncut = 0;            /* states at the depth bound with a successor */
-    uint64_t last_progress = 0;
+    uint64_t last_progress = 0, polls = 0;
+    double t0 = explore_clock();
     uint8_t *sbuf = o->dfs ? xmalloc(x.maxst + 1) : NULL;
     if (x.oom || x.ioerr) { /* some initial states were dropped: nothing is expanded */
         r->verdict = EXPLORE_INCOMPLETE;
@@ -1355,6 +1356,11 @@ int explore_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result_t *
         if (o->stop && *o->stop) {
             r->verdict = EXPLORE_INCOMPLETE;
             snprintf(r->msg, sizeof r->msg, "interrupted after %zu states", x.n);
+            goto done;
+        }
+        if (o->max_time > 0 && (++polls & 1023) == 0 && explore_time_up(o, t0)) {
+            r->verdict = EXPLORE_INCOMPLETE;
+            snprintf(r->msg, sizeof r->msg, "stopped by --max-time after %zu states", x.n);
             goto done;
         }
         if (o->dfs) {

@@ -19,7 +19,7 @@ typedef enum {
     EXPLORE_DEADLOCK,   /* a non-terminal state with no successor */
     EXPLORE_INVARIANT,  /* a declared invariant, a range or a channel capacity */
     EXPLORE_UNEXPECTED, /* an event with no row, or an impossible one */
-    EXPLORE_INCOMPLETE, /* --max-states, --max-memory or --max-depth stopped the search */
+    EXPLORE_INCOMPLETE, /* --max-states, --max-memory, --max-time or --max-depth stopped it */
     EXPLORE_LIVELOCK,   /* --liveness: a reachable state from which the test cannot finish */
     EXPLORE_STARVATION, /* --liveness: a fair cycle on which a thread waits forever */
 } explore_verdict_t;
@@ -30,6 +30,9 @@ typedef struct {
     bool dfs;
     uint64_t max_states; /* 0: none */
     uint64_t max_memory; /* bytes; 0: none */
+    /* Seconds of wall-clock time the search may take (--max-time); at the limit it stops
+     * as incomplete with what it explored. 0: none. */
+    double max_time;
     /* States at this depth are stored and checked (invariants, the outcome of a
      * terminal one, a deadlock when nothing is enabled) but not expanded; one
      * with a successor left out makes the verdict incomplete unless a failure is

@@ -7,6 +7,7 @@
 #include "../sys/sys_por.h"
 
 #include <stdio.h>
+#include <time.h>
 
 /* The 64-bit state fingerprint (never 0): the one stored runs record, and the
  * one explore_mpi.c partitions and merges states by (as one process does). */
@@ -101,6 +102,20 @@ void live_report_free(live_report_t *r);
  * of it). OUT gets the thread, the cycle's first state and the cycle; 0 when none. */
 int live_analyse_fair(const live_t *l, int nthreads, const uint64_t *thread_keys, bool strong,
                       live_report_t *out);
+
+/* Monotonic seconds, for --max-time. */
+static inline double explore_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether a search of O begun at T0 has passed its --max-time. */
+static inline bool explore_time_up(const explore_opts_t *o, double t0)
+{
+    return o->max_time > 0 && explore_clock() - t0 >= o->max_time;
+}
 
 /* With the reduction on, whether its rule for destinations carried in message fields
  * applies, and why not, into R (docs/por.md, "Reporting"). */

@@ -160,6 +160,7 @@ typedef struct {
     uint64_t *lvl_pos;
     prog_val_t *lvl_vals;
     size_t nlvl, lvlcap;
+    double t0; /* when the search began (--max-time) */
 } mx_t;
 
 static uint64_t rd64(const uint8_t *p)
@@ -870,6 +871,8 @@ static void expand(mx_t *x, int depth, bool bound, event_t *ev, uint64_t *ncut, 
                 *halt |= 2;
             if (o->stop && *o->stop)
                 *halt |= 1;
+            if (explore_time_up(o, x->t0))
+                *halt |= 4;
             if (*halt)
                 break;
         }
@@ -934,6 +937,7 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     memset(&x, 0, sizeof x);
     x.s = s;
     x.o = o;
+    x.t0 = explore_clock();
     x.nkeys = nkeys;
     MPI_Comm_rank(MPI_COMM_WORLD, &x.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &x.P);
@@ -1081,6 +1085,9 @@ int explore_mpi_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
             r->verdict = EXPLORE_INCOMPLETE;
             if (halts & 1)
                 snprintf(r->msg, sizeof r->msg, "interrupted after %llu states",
+                         (unsigned long long)states);
+            else if (halts & 4)
+                snprintf(r->msg, sizeof r->msg, "stopped by --max-time after %llu states",
                          (unsigned long long)states);
             else
                 snprintf(r->msg, sizeof r->msg, "stopped by --max-memory after %llu states",

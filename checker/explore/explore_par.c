@@ -207,7 +207,7 @@ typedef struct {
 
 /* why threads stopped taking chunks: SIGINT, --max-memory, enough new states for
  * --max-states (or no memory to grow the table) */
-enum { H_NONE, H_STOP, H_MEM, H_FULL };
+enum { H_NONE, H_STOP, H_MEM, H_FULL, H_TIME };
 enum { PH_EXPAND, PH_REHASH, PH_NUMBER, PH_QUIT };
 
 /* Per chunk, summed up by the thread that expands it, for commit_fast. */
@@ -313,6 +313,7 @@ typedef struct par {
     _Alignas(64) _Atomic uint64_t count, round_new;
     _Atomic uint32_t fail_min;
     _Atomic int pause, halt, oom;
+    double t0; /* when the search began (--max-time) */
     _Alignas(64) _Atomic int64_t held;
     _Atomic int64_t peak;
 } par_t;
@@ -881,6 +882,8 @@ static void run_expand(worker_t *w)
         publish(w);
         if (w->idx == 0 && o->stop && *o->stop)
             atomic_store_explicit(&P->halt, H_STOP, memory_order_relaxed);
+        if (w->idx == 0 && explore_time_up(o, P->t0))
+            atomic_store_explicit(&P->halt, H_TIME, memory_order_relaxed);
         if (o->max_memory &&
             (uint64_t)atomic_load_explicit(&P->held, memory_order_relaxed) > o->max_memory)
             atomic_store_explicit(&P->halt, H_MEM, memory_order_relaxed);
@@ -1309,7 +1312,9 @@ static uint32_t commit(par_t *P, commit_t *c, size_t upto)
         if (atomic_load(&P->oom))
             oom_msg(P);
         else
-            stop_msg(P, h == H_MEM ? "stopped by --max-memory" : "interrupted");
+            stop_msg(P, h == H_MEM    ? "stopped by --max-memory"
+                        : h == H_TIME ? "stopped by --max-time"
+                                      : "interrupted");
         c->done = true;
     }
     return j;
@@ -1474,6 +1479,7 @@ int explore_par_run(sys_t *s, int nkeys, const explore_opts_t *o, explore_result
     par_t *P = xcalloc(1, sizeof *P);
     P->s = s;
     P->o = o;
+    P->t0 = explore_clock();
     P->r = r;
     P->nkeys = nkeys;
     P->nth = o->threads < MAX_THREADS ? o->threads : MAX_THREADS;

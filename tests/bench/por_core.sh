@@ -3,9 +3,11 @@
 # protocol"): each test under `--init warm --env all --threads 2` with every reduction
 # at its default, a state bound (POR_CORE_BOUND, default 3000000; 0: none), the
 # memory limit (POR_CORE_MEMORY, default 20G) and a wall-clock limit per test
-# (POR_CORE_TIMEOUT seconds, default 1800). One line per run in
+# (POR_CORE_TIMEOUT seconds, default 1800: check's --max-time, so a run it stops says
+# how far it got; `timeout` 10 minutes later is the backstop). One line per run in
 # $POR_CORE_OUT/B<bound>/<protocol>.tsv (test, exit code, verdict, states, depth,
-# wall s, peak RSS KB, user s, sys s); a protocol's file is written when its last
+# wall s, peak RSS KB, user s, sys s, and for an incomplete run the limit that stopped
+# it: states, memory or time; else -); a protocol's file is written when its last
 # test ends, and protocols whose file exists are skipped (the sweep resumes). Then a
 # summary per protocol (tests finished, skipped: no core map) and a markdown row for
 # each unfinished one (protocol, test, verdict, states, depth, wall s, peak RSS GB).
@@ -24,9 +26,9 @@ tmp=$dir/.run.$$
 maxs=""
 [ "$BOUND" != 0 ] && maxs="--max-states $BOUND"
 run_one() { # protocol test-name -> one tsv line on stdout
-    /usr/bin/time -f '%e %M %U %S' -o "$tmp.time" timeout "$TMO" "$BIN" check --protocol "$1" \
-        --init warm --env all --threads 2 --no-db --json $maxs --max-memory "$MEM" \
-        "litmus/core/$2.litmus" >"$tmp.json" 2>"$tmp.err"
+    /usr/bin/time -f '%e %M %U %S' -o "$tmp.time" timeout $((TMO + 600)) "$BIN" check \
+        --protocol "$1" --init warm --env all --threads 2 --no-db --json $maxs \
+        --max-memory "$MEM" --max-time "$TMO" "litmus/core/$2.litmus" >"$tmp.json" 2>"$tmp.err"
     rc=$?
     awk -v n="$2" -v rc="$rc" -v tf="$tmp.time" '
         function get(k, s,   r) { r = s; if (!sub(".*\"" k "\":\"?", "", r)) return "-"; sub("[\",}].*", "", r); return r }
@@ -35,7 +37,10 @@ run_one() { # protocol test-name -> one tsv line on stdout
             while ((getline l < tf) > 0) t = l   # the last line (time adds "Command exited ...")
             split(t, a, " ")
             v = get("verdict", j); if (v == "-") v = (rc == 124 ? "timeout" : "error")
-            printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, rc, v, get("states", j), get("depth", j), a[1], a[2], a[3], a[4]
+            m = get("message", j); lim = "-"
+            if (v == "incomplete")
+                lim = m ~ /max-time/ ? "time" : m ~ /max-memory|out of memory/ ? "memory" : m ~ /max-states/ ? "states" : "-"
+            printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, rc, v, get("states", j), get("depth", j), a[1], a[2], a[3], a[4], lim
         }' "$tmp.json"
 }
 for p in $PROTOS; do

@@ -83,6 +83,15 @@ same max-states --protocol gpu-wt --env all --max-states 1000 $G/MP+rel+acq+guar
 expect max-states '"states":1000,"transitions":2303,.*"verdict":"incomplete"'
 same max-depth --protocol gpu-wt --max-depth 5 $G/MP+rel+acq+guard.litmus
 expect max-depth '"states":20,"transitions":30,.*"verdict":"incomplete".*"depth":5,'
+# --max-time: every rank stops at the end of the same level, named in the message.
+mpirun --oversubscribe -np 2 "$BIN" check --no-db --json --mpi --protocol denovo --init warm \
+    --env all --max-time 1 $G/RWC+rel+acqs.litmus </dev/null >"$T/one" 2>"$T/err"
+rc=$?
+if [ $rc -eq 3 ]; then
+    expect max-time '"verdict":"incomplete","message":"stopped by --max-time after [0-9]+ states"'
+else
+    bad "mpi --max-time 1: exit $rc, $(cut -c1-200 "$T/one") $(head -c 200 "$T/err")"
+fi
 
 # --por (the default): the same reduced graph as one process, where no cycle proviso is
 # needed: counts, por_reduced, verdicts, traces, the --max-states cut.

@@ -206,6 +206,26 @@ rm -f "$T/sym.db"
     ok || bad "resume of a --symmetry --threads run"
 
 # 7. Bad values: one line, exit 2.
+# --max-time (a wall-clock limit per test): the search stops as incomplete, exit 3, with
+# the states it explored and the limit named, on one thread and on two; a search that
+# ends sooner is untouched. (No time is asserted: only what the limit reports.)
+for n in 1 2; do
+    "$BIN" check --no-db --json --protocol denovo --init warm --env all --threads $n \
+        --max-time 1 $L/RWC+rel+acqs.litmus >"$T/o" 2>"$T/e"
+    rc=$?
+    st=$(num states <"$T/o")
+    if [ $rc -eq 3 ] && grep -q '"verdict":"incomplete","message":"stopped by --max-time after '"$st"' states"' "$T/o" &&
+        [ "$st" -gt 0 ]; then ok; else bad "--max-time 1 --threads $n: exit $rc, $(cut -c1-300 "$T/o")"; fi
+done
+got=$("$BIN" check --no-db --json --protocol gpu-wt --init warm --env all --max-time 600 \
+    $L/SB+sc.litmus | norm)
+want=$("$BIN" check --no-db --json --protocol gpu-wt --init warm --env all $L/SB+sc.litmus | norm)
+[ "$got" = "$want" ] && ok || bad "--max-time 600 changed a search that ends sooner"
+for a in "--max-time 0" "--max-time x" "--max-time 1.5"; do
+    # shellcheck disable=SC2086
+    "$BIN" check --no-db --protocol gpu-wt $a $L/SB+sc.litmus >"$T/o" 2>"$T/e"
+    [ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] && ok || bad "check $a: $(cat "$T/e")"
+done
 for a in "--threads 0" "--threads x" "--threads 257" "--threads 2 --dfs"; do
     # shellcheck disable=SC2086
     "$BIN" check --no-db --protocol gpu-wt $a $L/SB+sc.litmus >"$T/o" 2>"$T/e"
