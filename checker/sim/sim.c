@@ -3972,13 +3972,9 @@ bool sim_needs_wide(const proto_t *p, const prog_t *prog, int ncus)
         return false;
     sys_lines_t ln;
     sys_lines_build(p, prog, &ln);
-    for (int l = 0; l < ln.nlines; l++)
-        free(ln.line_locs[l]);
-    free(ln.line_locs);
-    free(ln.loc_line);
-    free(ln.locpos);
-    free(ln.line_nlocs);
-    return ln.maxlocs > SIM_NARROW_CUS;
+    bool wide = ln.maxlocs > SIM_NARROW_CUS;
+    sys_lines_free(&ln);
+    return wide;
 }
 #endif
 

@@ -1320,6 +1320,17 @@ void sys_lines_build(const proto_t *p, const prog_t *prog, sys_lines_t *out)
         out->maxlocs = 1;
 }
 
+void sys_lines_free(sys_lines_t *ln)
+{
+    for (int l = 0; ln->line_locs && l < ln->nlines; l++)
+        free(ln->line_locs[l]);
+    free(ln->line_locs);
+    free(ln->loc_line);
+    free(ln->locpos);
+    free(ln->line_nlocs);
+    memset(ln, 0, sizeof *ln);
+}
+
 int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out, diag_t *err)
 {
     sys_t *s = xcalloc(1, sizeof *s);

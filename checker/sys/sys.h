@@ -96,6 +96,7 @@ typedef struct {
     int maxlocs; /* the most locations on one line (at least 1) */
 } sys_lines_t;
 void sys_lines_build(const proto_t *p, const prog_t *prog, sys_lines_t *out);
+void sys_lines_free(sys_lines_t *ln);
 
 int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t **out,
             diag_t *err);
