@@ -651,9 +651,11 @@ static void normalize(const sys_t *s, work_t *w)
                 ref = w->fixed[s->tslot[k]];
         }
         for (int q = 0; q < s->nlchan; q++) {
-            int c = s->lchan[q];
+            int c = s->lchan[q], len = w->clen[c];
+            if (!len)
+                continue;
             const int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
-            for (int k = 0; k < w->clen[c]; k++, m += s->mw)
+            for (int k = 0; k < len; k++, m += s->mw)
                 for (const int *f = s->msg_tf[m[0]]; *f >= 0; f++)
                     if (m[2 + *f] < ref)
                         ref = m[2 + *f];
@@ -670,9 +672,11 @@ static void normalize(const sys_t *s, work_t *w)
             *v = (int16_t)(*v - ref < lo ? lo : *v - ref);
     }
     for (int q = 0; q < s->nlchan; q++) {
-        int c = s->lchan[q];
+        int c = s->lchan[q], len = w->clen[c];
+        if (!len)
+            continue;
         int16_t *m = w->chan + (size_t)c * s->cap * s->mw;
-        for (int k = 0; k < w->clen[c]; k++, m += s->mw)
+        for (int k = 0; k < len; k++, m += s->mw)
             for (const int *f = s->msg_tf[m[0]]; *f >= 0; f++)
                 m[2 + *f] = (int16_t)(m[2 + *f] - ref < lo ? lo : m[2 + *f] - ref);
     }
@@ -1137,9 +1141,11 @@ static void reset_dead(const sys_t *s, work_t *w)
                     ln[o[0] + k] = 0;
         }
         for (int q = s->dst_off[i]; q < s->dst_off[i + 1]; q++) {
-            int ch = s->dst_lchan[q];
+            int ch = s->dst_lchan[q], len = w->clen[ch];
+            if (!len)
+                continue;
             int16_t *m = w->chan + (size_t)ch * s->cap * s->mw;
-            for (int k = 0; k < w->clen[ch]; k++, m += s->mw) {
+            for (int k = 0; k < len; k++, m += s->mw) {
                 uint64_t f = s->dfld[c * p->nmsgs + m[0]];
                 if (!f || m[1] < 0 || (live >> (m[1] < DEAD_ALL ? m[1] : DEAD_ALL) & 1))
                     continue;
