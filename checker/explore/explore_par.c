@@ -206,7 +206,7 @@ typedef struct {
 } pfail_t;
 
 /* why threads stopped taking chunks: SIGINT, --max-memory, enough new states for
- * --max-states (or no memory to grow the table) */
+ * --max-states (or no memory to grow the table), --max-time */
 enum { H_NONE, H_STOP, H_MEM, H_FULL, H_TIME };
 enum { PH_EXPAND, PH_REHASH, PH_NUMBER, PH_QUIT };
 
