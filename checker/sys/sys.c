@@ -81,7 +81,7 @@ struct sys {
     int **msg_tf;       /* per message: offsets of its time fields in a record, -1 ended */
     bool any_tf;        /* some message has a time field */
     struct live_ent {   /* a line variable with a 'live' clause, at one instance and line */
-        int slot, inst, line;
+        int slot;
         uint64_t live;
         int16_t init;
         int sslot; /* the fixed slot of the line's state at that instance */
@@ -274,18 +274,20 @@ static void copy_cur(const sys_t *s, const work_t *from, work_t *to)
     }
 }
 
+/* Channel c is network c / (ninst*ninst), sender c / ninst % ninst, receiver c % ninst:
+   tabled in sys_new (no division on the hot paths). */
 static bool chan_ordered(const sys_t *s, int c)
 {
-    return s->p->nets[c / (s->ninst * s->ninst)].ordered;
+    return s->p->nets[s->ch_net[c]].ordered;
 }
 
 static int chan_src(const sys_t *s, int c)
 {
-    return c / s->ninst % s->ninst;
+    return s->ch_src[c];
 }
 static int chan_dst(const sys_t *s, int c)
 {
-    return c % s->ninst;
+    return s->ch_dst[c];
 }
 
 static int rec_cmp(const int16_t *a, const int16_t *b, int w)
@@ -1477,6 +1479,14 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
     if (s->cap > 255)
         s->cap = 255;
     s->nchan = p->nnets * s->ninst * s->ninst;
+    s->ch_src = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->ch_dst = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    s->ch_net = xcalloc((size_t)s->nchan + 1, sizeof(int));
+    for (int c = 0; c < s->nchan; c++) {
+        s->ch_net[c] = c / (s->ninst * s->ninst);
+        s->ch_src[c] = c / s->ninst % s->ninst;
+        s->ch_dst[c] = c % s->ninst;
+    }
     /* Core maps for every memory instruction. */
     s->map_base = xcalloc((size_t)prog->nthreads + 1, sizeof(int));
     int total = 0;
@@ -1618,8 +1628,8 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
                         if (eval(&x, var->init, &init))
                             init = 0;
                     }
-                    s->lent[q] = (struct live_ent){
-                        slot, i, l, var->live, (int16_t)init, s->inst[i].base + l * s->line_w[ci]};
+                    s->lent[q] = (struct live_ent){slot, var->live, (int16_t)init,
+                                                   s->inst[i].base + l * s->line_w[ci]};
                 }
                 if (var->type.kind == PROTO_T_TIME) {
                     s->tlive[s->ntslot] = q;
@@ -1686,21 +1696,13 @@ int sys_new(const proto_t *p, const prog_t *prog, const sys_config_t *cfg, sys_t
             }
     s->lchan = xcalloc((size_t)s->nchan + 1, sizeof(int));
     for (int c = 0; c < s->nchan; c++) {
-        int net = c / (s->ninst * s->ninst);
         const uint8_t *row =
-            sends + ((size_t)s->inst[chan_src(s, c)].ctrl * p->nnets + net) * (p->nctrls + 1);
+            sends +
+            ((size_t)s->inst[chan_src(s, c)].ctrl * p->nnets + s->ch_net[c]) * (p->nctrls + 1);
         if (row[p->nctrls] || row[s->inst[chan_dst(s, c)].ctrl])
             s->lchan[s->nlchan++] = c;
     }
     free(sends);
-    s->ch_src = xcalloc((size_t)s->nchan + 1, sizeof(int));
-    s->ch_dst = xcalloc((size_t)s->nchan + 1, sizeof(int));
-    s->ch_net = xcalloc((size_t)s->nchan + 1, sizeof(int));
-    for (int c = 0; c < s->nchan; c++) {
-        s->ch_src[c] = chan_src(s, c);
-        s->ch_dst[c] = chan_dst(s, c);
-        s->ch_net[c] = c / (s->ninst * s->ninst);
-    }
     s->dst_off = xcalloc((size_t)s->ninst + 1, sizeof(int));
     s->dst_lchan = xcalloc((size_t)s->nlchan + 1, sizeof(int));
     for (int q = 0; q < s->nlchan; q++)
