@@ -240,16 +240,15 @@ static work_t load_cur(sys_t *s, const uint8_t *state, size_t len)
     return cur;
 }
 
-static void copy_work(const sys_t *s, const work_t *from, work_t *to)
+/* FROM into TO: the fixed part, every channel's length, and the records of channels
+ * CHANS[0..N) (those holding messages need be among them). */
+static void copy_chans(const sys_t *s, const work_t *from, work_t *to, const int *chans, int n)
 {
     memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
     memcpy(to->clen, from->clen, (size_t)s->nchan);
     const size_t stride = (size_t)s->cap * (size_t)s->mw;
-    const int *lchan = s->lchan;
-    for (int q = 0, nl = s->nlchan; q < nl; q++) {
-        int c = lchan[q], e = from->clen[c] * s->mw;
-        if (!e)
-            continue;
+    for (int q = 0; q < n; q++) {
+        int c = chans[q], e = from->clen[c] * s->mw;
         /* a plain loop: a few records, cheaper than a library call */
         const int16_t *f = from->chan + (size_t)c * stride;
         int16_t *t = to->chan + (size_t)c * stride;
@@ -258,20 +257,16 @@ static void copy_work(const sys_t *s, const work_t *from, work_t *to)
     }
 }
 
+static void copy_work(const sys_t *s, const work_t *from, work_t *to)
+{
+    copy_chans(s, from, to, s->lchan, s->nlchan);
+}
+
 /* copy_work from the state being expanded, whose channels holding messages are
- * s->ne_chan (sys_successors): the others are empty, and their lengths copied. */
+ * s->ne_chan (sys_successors). */
 static void copy_cur(const sys_t *s, const work_t *from, work_t *to)
 {
-    memcpy(to->fixed, from->fixed, sizeof(int16_t) * (size_t)s->nfixed);
-    memcpy(to->clen, from->clen, (size_t)s->nchan);
-    const size_t stride = (size_t)s->cap * (size_t)s->mw;
-    for (int q = 0; q < s->nne; q++) {
-        int c = s->ne_chan[q], e = from->clen[c] * s->mw;
-        const int16_t *f = from->chan + (size_t)c * stride;
-        int16_t *t = to->chan + (size_t)c * stride;
-        for (int k = 0; k < e; k++)
-            t[k] = f[k];
-    }
+    copy_chans(s, from, to, s->ne_chan, s->nne);
 }
 
 /* Channel c is network c / (ninst*ninst), sender c / ninst % ninst, receiver c % ninst:
